@@ -1,0 +1,52 @@
+# Table Companion: every target sets up what it needs on a fresh Debian machine.
+#   make run    start the companion on its embedded defaults (simulated hardware)
+#   make test   lint, format check and the whole test suite
+#   make bench  the benchmarks in bench/
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+DEBSTAMP := $(VENV)/.debian-packages
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Debian packages the project uses on any machine (word lists, WordNet, fonts, tools).
+APT_PACKAGES := python3-venv scowl wordnet-base fonts-dejavu-core openscad systemd tmux
+# Extras installed only on a Raspberry Pi (ARM).
+PIP_EXTRAS := $(shell case "$$(uname -m)" in aarch64|armv7l) echo "dev,pi";; *) echo "dev";; esac)
+
+.PHONY: run test lint bench deps clean install firmware
+
+$(DEBSTAMP): Makefile
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@mkdir -p $(VENV) && touch $@
+
+$(STAMP): pyproject.toml $(DEBSTAMP)
+	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e ".[$(PIP_EXTRAS)]"
+	touch $@
+
+deps: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/companion sim
+
+lint: $(STAMP)
+	$(BIN)/ruff check companion tests bench firmware
+	$(BIN)/ruff format --check companion tests bench firmware
+
+test: lint
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

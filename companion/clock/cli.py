@@ -1,0 +1,53 @@
+"""``companion clock replay``: the differential timer on a script of timed events."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from companion.clock.replay import ScriptError, parse_script, replay
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``clock`` and its sub-commands to the ``companion`` parser."""
+    clock = sub.add_parser("clock", help="the differential timer")
+    csub = clock.add_subparsers(dest="clock_command", metavar="ACTION")
+    csub.required = True
+    p = csub.add_parser(
+        "replay",
+        help="replay a script of timed events and print the clock's state as JSON",
+        description=(
+            'Replay a script (one JSON object a line, e.g. {"t": 12.5, "press": "blue"}) '
+            "with a simulated clock and print the state at the last event, or at --at T."
+        ),
+    )
+    p.add_argument("script", help="the script file, or - for standard input")
+    p.add_argument("--minutes", type=int, default=5, help="each player's allowance (default 5)")
+    p.add_argument(
+        "--minute-seconds", type=float, default=60.0, help="the sand minute in seconds (default 60)"
+    )
+    p.add_argument("--at", type=float, default=None, help="print the state at this time (seconds)")
+    p.set_defaults(func=_replay)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    if args.script == "-":
+        lines, name = sys.stdin.read().splitlines(), "<stdin>"
+    else:
+        path = Path(args.script)
+        try:
+            lines, name = path.read_text(encoding="utf-8").splitlines(), str(path)
+        except OSError as exc:
+            raise ScriptError(f"cannot read script {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ScriptError(f"script {path} is not UTF-8 text") from None
+    events = parse_script(lines, name)
+    at = args.at
+    if at is not None and events and at < events[-1].t:
+        raise ScriptError(f"--at {at} is earlier than the last event ({events[-1].t} s)")
+    timer = replay(events, args.minutes, args.minute_seconds, at)
+    t = at if at is not None else (events[-1].t if events else 0.0)
+    print(json.dumps(timer.snapshot(t)))
+    return 0

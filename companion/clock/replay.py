@@ -1,0 +1,128 @@
+"""Replay a script of timed events on the differential timer (the ``companion clock replay``
+contract of DESIGN.md).
+
+A script has one JSON object a line: ``{"t": 12.5, "press": "blue"}``, ``{"t": 30, "challenge":
+"red"}`` (red is the challenger), ``{"t": 44, "ruling": "sustained"}`` or ``"rejected"``,
+``{"t": 50, "pause": true}``, ``{"t": 60, "resume": true}``. Blank lines and lines starting with
+``#`` are skipped. Times are seconds and must not go backwards.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from companion.clock.timer import COLOURS, ClockError, DifferentialTimer, Notice, Verdict
+
+EVENT_KINDS = ("press", "challenge", "ruling", "pause", "resume")
+
+
+class ScriptError(ClockError):
+    """A script line that is not a valid event; the message names the line and the field."""
+
+
+@dataclass(frozen=True)
+class ClockEvent:
+    """One timed input to the clock: ``kind`` in EVENT_KINDS, ``value`` its argument, ``t`` seconds."""
+
+    t: float
+    kind: str
+    value: str | bool
+
+    def apply(self, timer: DifferentialTimer) -> list[Notice]:
+        """Apply this event to ``timer`` and return its notices."""
+        if self.kind == "press":
+            return timer.press(str(self.value), self.t)
+        if self.kind == "challenge":
+            return timer.challenge(str(self.value), self.t)
+        if self.kind == "ruling":
+            return timer.rule(str(self.value), self.t)
+        if self.kind == "pause":
+            return timer.pause(self.t)
+        return timer.resume(self.t)
+
+    def to_json(self) -> dict:
+        """The event as a script line's object."""
+        return {"t": self.t, self.kind: self.value}
+
+
+def parse_event(obj: object, where: str = "event") -> ClockEvent:
+    """Check one decoded script object and return it as a :class:`ClockEvent`.
+
+    Raises:
+        ScriptError: naming ``where``, the bad field and what is accepted.
+    """
+    if not isinstance(obj, dict):
+        raise ScriptError(f'{where}: expected a JSON object like {{"t": 1.5, "press": "blue"}}')
+    t = obj.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+        raise ScriptError(f'{where}: "t" is {t!r}; accepted: a number of seconds, 0 or more')
+    kinds = [k for k in obj if k != "t"]
+    unknown = [k for k in kinds if k not in EVENT_KINDS]
+    if unknown or len(kinds) != 1:
+        raise ScriptError(
+            f'{where}: has fields {kinds!r}; accepted: "t" and exactly one of {list(EVENT_KINDS)}'
+        )
+    kind = kinds[0]
+    value = obj[kind]
+    if kind in ("press", "challenge") and value not in COLOURS:
+        raise ScriptError(f'{where}: "{kind}" is {value!r}; accepted: "blue", "red"')
+    if kind == "ruling" and value not in [v.value for v in Verdict]:
+        raise ScriptError(f'{where}: "ruling" is {value!r}; accepted: "sustained", "rejected"')
+    if kind in ("pause", "resume") and value is not True:
+        raise ScriptError(f'{where}: "{kind}" is {value!r}; accepted: true')
+    return ClockEvent(float(t), kind, value)
+
+
+def parse_script(lines: Iterable[str], name: str = "script") -> list[ClockEvent]:
+    """Parse a whole script; every bad line is reported at once.
+
+    Raises:
+        ScriptError: listing each bad line as ``name:LINE: problem``.
+    """
+    events: list[ClockEvent] = []
+    errors: list[str] = []
+    last = None
+    for n, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{name}:{n}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            errors.append(f"{where}: not JSON ({exc.msg} at column {exc.colno})")
+            continue
+        try:
+            ev = parse_event(obj, where)
+        except ScriptError as exc:
+            errors.append(str(exc))
+            continue
+        if last is not None and ev.t < last:
+            errors.append(f'{where}: "t" {ev.t} is earlier than the line before ({last})')
+        last = ev.t
+        events.append(ev)
+    if errors:
+        raise ScriptError("\n".join(errors))
+    return events
+
+
+def replay(
+    events: Iterable[ClockEvent],
+    minutes: int = 5,
+    minute_seconds: float = 60.0,
+    at: float | None = None,
+) -> DifferentialTimer:
+    """Replay ``events`` on a fresh timer and return it, advanced to ``at`` if given.
+
+    Raises:
+        ClockError: bad settings, or ``at`` earlier than the last event.
+    """
+    timer = DifferentialTimer(minutes=minutes, minute_seconds=minute_seconds)
+    for ev in events:
+        ev.apply(timer)
+    if at is not None:
+        timer.advance(at)
+    return timer
