@@ -12,7 +12,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the project uses on any machine (word lists, WordNet, fonts, tools).
 APT_PACKAGES := python3-venv scowl wordnet-base fonts-dejavu-core openscad systemd tmux
 # Extras installed only on a Raspberry Pi (ARM).
-PIP_EXTRAS := $(shell case "$$(uname -m)" in aarch64|armv7l) echo "dev,pi";; *) echo "dev";; esac)
+ARCH := $(shell uname -m)
+ifneq ($(filter aarch64 armv7l,$(ARCH)),)
+PIP_EXTRAS := dev,pi
+else
+PIP_EXTRAS := dev
+endif
 
 .PHONY: run test lint bench deps clean install firmware
 
