@@ -19,6 +19,8 @@ else
 PIP_EXTRAS := dev
 endif
 
+LINT_DIRS = $(wildcard companion tests bench firmware)
+
 .PHONY: run test lint bench deps clean install firmware
 
 $(DEBSTAMP): Makefile
@@ -44,8 +46,8 @@ run: $(STAMP)
 	$(BIN)/companion sim
 
 lint: $(STAMP)
-	$(BIN)/ruff check companion tests bench firmware
-	$(BIN)/ruff format --check companion tests bench firmware
+	$(BIN)/ruff check $(LINT_DIRS)
+	$(BIN)/ruff format --check $(LINT_DIRS)
 
 test: lint
 	$(BIN)/python -m pytest
