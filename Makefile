@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 DEBSTAMP := $(VENV)/.debian-packages
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the project uses on any machine (word lists, WordNet, fonts, tools).
-APT_PACKAGES := python3-venv scowl wordnet-base fonts-dejavu-core openscad systemd tmux
+APT_PACKAGES := python3-venv scowl wordnet-base fonts-dejavu-core openscad systemd tmux fonts-liberation fonts-freefont-ttf fonts-urw-base35
 # Extras installed only on a Raspberry Pi (ARM).
 ARCH := $(shell uname -m)
 ifneq ($(filter aarch64 armv7l,$(ARCH)),)
