@@ -1,0 +1,171 @@
+"""``companion iota``: rule on and score a play (``score``), list the legal plays of a hand
+(``hint``).
+
+Grids are given in Iota grid notation (DESIGN.md), as text, as the path of a file holding it, or
+``-`` for standard input. JSON goes to standard output. Exit codes (``score``): 0 legal, 1 illegal,
+2 bad input (notation, a BEFORE no game can reach, an unreadable file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from companion.games.iota.cards import IotaNotationError, parse_hand
+from companion.games.iota.grid import Cell, Grid, common_frame, format_grid, parse_grid
+from companion.games.iota.rules import PlayResult, check_play
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``iota`` and its sub-commands to the ``companion`` parser."""
+    iota = sub.add_parser("iota", help="Iota: rule on and score plays, hint plays, keep score")
+    isub = iota.add_subparsers(dest="iota_command", metavar="ACTION")
+    isub.required = True
+    p = isub.add_parser(
+        "score",
+        help="rule on a play (BEFORE -> AFTER) and print its score as JSON",
+        description=(
+            "Rule on the play that turns the table BEFORE into AFTER (two grids in one frame, "
+            "e.g. 'RT1 GT2 ./. GS2 .') and print JSON: legal, score, lines with their sums, "
+            "lots, doublings, wild cards, violations. Exit 0 legal, 1 illegal, 2 bad input."
+        ),
+    )
+    p.add_argument("before", help="the table before the play (notation, a file, or -)")
+    p.add_argument("after", help="the table after the play, in the same frame")
+    p.add_argument(
+        "--last-card",
+        action="store_true",
+        help="the pile is empty and the player lays his last card: the turn doubles",
+    )
+    p.set_defaults(func=_score)
+    h = isub.add_parser(
+        "hint",
+        help="list the legal plays of a hand on a table, best score first",
+        description=(
+            "Print JSON with every legal play of HAND (1 to 4 cards, e.g. 'RT1 GS2 *') on GRID, "
+            "best score first. Rows and columns count from 1 in GRID's frame (0 or less: above "
+            "or left of it)."
+        ),
+    )
+    h.add_argument("grid", help="the table (notation, a file, or -)")
+    h.add_argument("hand", help="the hand: 1 to 4 cards separated by spaces or commas")
+    h.add_argument("--limit", type=int, default=10, help="print at most N plays (default 10)")
+    h.add_argument(
+        "--last-card", action="store_true", help="score plays that empty the hand as the last turn"
+    )
+    h.set_defaults(func=_hint)
+
+
+def read_grid(arg: str, name: str) -> Grid:
+    """A grid from the command line: notation text, ``-`` (standard input) or a file's path.
+
+    Raises:
+        IotaNotationError: bad notation, or a file that cannot be read.
+    """
+    text = arg
+    if arg == "-":
+        text = sys.stdin.read()
+    elif "\n" not in arg and " " not in arg and Path(arg).is_file():
+        try:
+            text = Path(arg).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise IotaNotationError(f"{name}: cannot read {arg}: {exc}") from None
+    return parse_grid(text, name)
+
+
+def cell_json(cell: Cell) -> dict[str, int]:
+    """A cell for JSON: row and column counted from 1 in the grids' frame."""
+    return {"row": cell[0] + 1, "column": cell[1] + 1}
+
+
+def result_json(result: PlayResult) -> dict:
+    """The contract's JSON for a ruling (see docs/iota.md)."""
+    return {
+        "legal": result.legal,
+        "score": result.score,
+        "lines": [
+            {
+                "direction": line.direction,
+                "cards": [str(card) for card in line.cards],
+                "cells": [cell_json(c) for c in line.cells],
+                "sum": line.total,
+                "lot": line.is_lot,
+            }
+            for line in result.lines
+        ],
+        "lines_total": result.lines_total,
+        "lots": result.lots,
+        "all_four_cards": result.all_four_cards,
+        "last_card": result.last_card and result.legal,
+        "doublings": result.doublings,
+        "multiplier": result.multiplier if result.legal else 1,
+        "played": [
+            {"card": str(card), **cell_json(cell)} for cell, card in sorted(result.played.items())
+        ],
+        "wild_cards": [
+            {
+                **cell_json(r.cell),
+                "stands_for": [str(card) for card in r.stands_for],
+                "decided": len(r.stands_for) == 1,
+            }
+            for r in result.wild_cards
+        ],
+        "violations": [
+            {"code": v.code, "message": v.message, "cells": [cell_json(c) for c in v.cells]}
+            for v in result.violations
+        ],
+    }
+
+
+def _score(args: argparse.Namespace) -> int:
+    if args.before == "-" and args.after == "-":
+        raise IotaNotationError("only one of BEFORE and AFTER can be read from standard input")
+    before = read_grid(args.before, "BEFORE")
+    after = read_grid(args.after, "AFTER")
+    result = check_play(before, after, last_card=args.last_card)
+    out = result_json(result)
+    frame = common_frame(before, after)
+    out["before"] = format_grid(before, frame) if frame else "."
+    out["after"] = format_grid(after, frame) if frame else "."
+    print(json.dumps(out))
+    return 0 if result.legal else 1
+
+
+def _hint(args: argparse.Namespace) -> int:
+    from companion.games.iota.hints import legal_plays
+
+    if args.limit < 0:
+        raise IotaNotationError(f"--limit {args.limit} is negative; accepted: 0 or more")
+    grid = read_grid(args.grid, "GRID")
+    hand = parse_hand(args.hand)
+    hints = legal_plays(grid, hand, last_card=args.last_card)
+    plays = []
+    for hint in hints[: args.limit] if args.limit else hints:
+        after = grid.with_cards(hint.placements)
+        plays.append(
+            {
+                "score": hint.score,
+                "cards": [{"card": str(card), **cell_json(cell)} for cell, card in hint.placements],
+                "lines": [
+                    {
+                        "direction": ln.direction,
+                        "cards": [str(c) for c in ln.cards],
+                        "sum": ln.total,
+                    }
+                    for ln in hint.result.lines
+                ],
+                "doublings": hint.result.doublings,
+                "after": format_grid(after),
+                "after_top_left": cell_json(_top_left(after)),
+            }
+        )
+    print(json.dumps({"count": len(hints), "plays": plays}))
+    return 0
+
+
+def _top_left(grid: Grid) -> Cell:
+    frame = grid.full_frame()
+    assert frame is not None
+    return (frame.top, frame.left)
