@@ -1,0 +1,191 @@
+"""``companion judge`` and ``companion lexicon list|build|import|info``.
+
+Exit codes: 0 VALID / done, 1 INVALID, 2 bad input (a digit, an empty word, an unknown lexicon).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``judge`` and ``lexicon`` with its actions to the ``companion`` parser."""
+    j = sub.add_parser(
+        "judge",
+        help="rule on a challenged play: VALID or INVALID",
+        description=(
+            "Rule on a challenged play as a table-side judge does: VALID if every word is in the "
+            "lexicon (exit 0), INVALID otherwise (exit 1), without saying which word failed "
+            "unless --explain is given. Case does not matter. Exit 2 on bad input (a digit, an "
+            "empty word, a hyphen or apostrophe, an unknown lexicon)."
+        ),
+    )
+    j.add_argument("words", nargs="+", metavar="WORD", help="the words of the play")
+    j.add_argument(
+        "--explain", action="store_true", help="for the arbiter: the answer for each word"
+    )
+    j.add_argument(
+        "--lexicon", metavar="NAME", default=None, help="the lexicon to use (default: the table's)"
+    )
+    j.set_defaults(func=_judge)
+
+    lex = sub.add_parser("lexicon", help="word lists: list, build, import, info")
+    lsub = lex.add_subparsers(dest="lexicon_command", metavar="ACTION")
+    lsub.required = True
+
+    p = lsub.add_parser("list", help="the lexicons that can be used, and which one the table uses")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_list)
+
+    p = lsub.add_parser(
+        "build",
+        help="compile a SCOWL lexicon's index (only if its sources changed, unless --force)",
+        description=(
+            "Compile a lexicon from SCOWL (/usr/share/dict/scowl) into a memory-mapped index in "
+            "the data directory. Give a NAME (scowl-80-british) or --size/--spelling."
+        ),
+    )
+    p.add_argument("name", nargs="?", default=None, help="lexicon name (default: the table's)")
+    p.add_argument("--size", type=int, default=None, help="SCOWL size: 35 40 50 55 60 70 80 95")
+    p.add_argument(
+        "--spelling", choices=("american", "british", "both"), default=None, help="default both"
+    )
+    p.add_argument(
+        "--variants",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help="SCOWL variant spellings included: 0 none, 1 common (default), 2 also less common",
+    )
+    p.add_argument("--force", action="store_true", help="rebuild even if the index is fresh")
+    p.set_defaults(func=_build)
+
+    p = lsub.add_parser(
+        "import",
+        help="import a tournament word list (one word a line, # comments)",
+        description=(
+            "Import a word list: one word a line, any case, '#' starts a comment, accents are "
+            "folded. Lines that are not one word of letters A-Z are reported with their number "
+            "and reason; the others are taken (with --strict, nothing is taken if any line is "
+            "rejected). The import is all or nothing: a failure leaves the previous list whole."
+        ),
+    )
+    p.add_argument("file", help="the word list (UTF-8 or ISO-8859-1 text)")
+    p.add_argument("--name", default=None, help="the lexicon's name (default: the file's name)")
+    p.add_argument("--strict", action="store_true", help="import nothing if any line is rejected")
+    p.add_argument("--replace", action="store_true", help="replace a list of the same name")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=_import)
+
+    p = lsub.add_parser("info", help="what a lexicon holds and where it comes from")
+    p.add_argument("name", nargs="?", default=None, help="lexicon name (default: the table's)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_info)
+
+
+def _judge(args: argparse.Namespace) -> int:
+    from companion.lexicon.judge import judge, normalise
+    from companion.lexicon.store import open_lexicon
+
+    for w in args.words:  # bad input is reported before the lexicon is opened
+        normalise(w)
+    lexicon = open_lexicon(args.lexicon)
+    ruling = judge(args.words, lexicon)
+    print("VALID" if ruling.valid else "INVALID")
+    if args.explain:
+        for word, ok in ruling.words.items():
+            print(f"{word}\t{'valid' if ok else 'invalid'}")
+        print(f"lexicon\t{lexicon.name}")
+    return 0 if ruling.valid else 1
+
+
+def _list(args: argparse.Namespace) -> int:
+    from companion.lexicon.store import available
+
+    rows = available()
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    for r in rows:
+        mark = "*" if r["in_use"] else " "
+        words = f"{r['words']:>8} words" if r["words"] is not None else "   (not built)"
+        print(f"{mark} {r['name']:<24} {r['kind']:<9} {words}")
+    return 0
+
+
+def _build(args: argparse.Namespace) -> int:
+    from companion.lexicon import scowl
+    from companion.lexicon.store import LexiconError, build, table_lexicon_name
+
+    name = args.name
+    if args.size is not None or args.spelling is not None or args.variants is not None:
+        base = scowl.parse_name(name or table_lexicon_name()) or scowl.ScowlParams()
+        if name is not None and scowl.parse_name(name) is None:
+            raise LexiconError(f"--size/--spelling/--variants apply to SCOWL lists, not {name!r}")
+        size = args.size if args.size is not None else base.size
+        if size not in scowl.SIZES:
+            raise LexiconError(
+                f"--size {size} is not a SCOWL size: give one of "
+                + ", ".join(map(str, scowl.SIZES))
+            )
+        name = scowl.ScowlParams(
+            size,
+            args.spelling or base.spelling,
+            args.variants if args.variants is not None else base.variants,
+        ).name
+    lex = build(name, force=args.force, progress=True)
+    print(f"{lex.name}: {len(lex)} words, {lex.path}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from companion.lexicon.store import import_list
+
+    report = import_list(args.file, args.name, strict=args.strict, replace=args.replace)
+    if args.json:
+        print(json.dumps(report.to_json()))
+        return 0
+    verb = "replaced" if report.replaced else "imported"
+    print(
+        f"{verb} {report.name}: {report.taken} words taken, {len(report.rejected)} lines "
+        f"rejected, {report.duplicates} duplicates, {report.skipped} blank or comment lines"
+    )
+    for r in report.rejected:
+        print(f"  rejected {r}")
+    return 0
+
+
+def _info(args: argparse.Namespace) -> int:
+    from companion.lexicon.store import open_lexicon, table_lexicon_name
+
+    lex = open_lexicon(args.name)
+    meta = dict(lex.meta)
+    info = {
+        "name": lex.name,
+        "kind": meta.get("kind"),
+        "words": len(lex),
+        "one_letter_words": meta.get("one_letter"),
+        "two_letter_words": meta.get("two_letter"),
+        "params": meta.get("params"),
+        "sources": meta.get("sources"),
+        "entries": meta.get("entries"),
+        "index": str(lex.path) if lex.path else None,
+        "index_bytes": lex.path.stat().st_size if lex.path else None,
+        "built_at": meta.get("built_at"),
+        "in_use": lex.name == table_lexicon_name(),
+    }
+    for key in ("imported_from", "import_sha256", "import_report"):
+        if key in meta:
+            info[key] = meta[key]
+    if args.json:
+        print(json.dumps(info))
+        return 0
+    for key, value in info.items():
+        if key == "sources" and value:
+            print("sources:")
+            for s in value:
+                print(f"  {s}")
+        elif value is not None:
+            print(f"{key}: {value}")
+    return 0

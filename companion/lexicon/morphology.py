@@ -1,0 +1,109 @@
+"""Inflections, for Iago's steal rule.
+
+Iago's rulebook (Stealing): "To qualify for a steal, the change of meaning must be genuine. (For
+example: changing LOVE to LOVES or LOVING, while legitimate, does not qualify as a steal ...
+Whereas changing LOVE to LOVER does qualify, even though LOVER derives from LOVE, since there has
+been a manifest change in meaning.)"
+
+``is_inflection(a, b)`` answers "are A and B only inflections of one another?": True when the two
+words are forms of one lemma in one part of speech (plural, third person, past tense, participles,
+comparative, superlative; the lemma itself is one of its forms). The relation is symmetric (LOVED
+and LOVES are two forms of LOVE, so a substitution LOVED -> LOVES changes no meaning either) and
+reflexive (a word is one of its own forms).
+
+Where the readings come from, in order:
+
+1. lemminflect's lexicon (``getAllLemmas``, no out-of-vocabulary guessing), which lists regular and
+   irregular forms (WENT -> GO, GEESE -> GOOSE, BETTER -> GOOD) and keeps agentive nouns apart
+   (LOVER is a noun of its own, not a comparative of LOVE);
+2. WordNet's exception lists (noun.exc, verb.exc, adj.exc, adv.exc), for irregular forms;
+3. only for words lemminflect does not list: WordNet's ``morphy`` (its suffix rules, the base having
+   to be a WordNet lemma of that part of speech); used for lemminflect's words too it would read
+   BUTCHER as a comparative of BUTCH.
+
+A word may have several readings; one shared reading is enough (LOVING is a participle of LOVE
+even though it is also an adjective; BEARING likewise of BEAR).
+
+Words neither source knows (rare words of the big SCOWL sizes, tournament lists): the two are
+inflections of one another when stripping regular suffixes from each (-S, -ES, -IES/-Y, -ED, -D,
+-IED/-Y, -ING, -ING/-E, with a doubled final consonant undone) reaches a common stem. -ER and
+-EST are not stripped for such words: without knowing the word, a comparative cannot be told from
+an agentive noun, and the steal is given the benefit of the doubt.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from companion.lexicon.judge import normalise
+
+_UPOS = {"NOUN": "n", "VERB": "v", "AUX": "v", "ADJ": "a", "ADV": "r"}
+_WN_POS = ("n", "v", "a", "r")
+
+
+@functools.cache
+def _wordnet():
+    from companion.lexicon.wordnet import WordNetUnavailable, wordnet
+
+    try:
+        return wordnet()
+    except WordNetUnavailable:
+        return None  # lemminflect alone still rules; documented in docs/lexicon.md
+
+
+@functools.lru_cache(maxsize=4096)
+def readings(word: str) -> frozenset[tuple[str, str]]:
+    """The (part of speech, lemma) pairs ``word`` (lower case a-z) can be a form of.
+
+    Parts of speech are WordNet's letters: ``n`` noun, ``v`` verb, ``a`` adjective, ``r`` adverb.
+    Empty when neither lemminflect nor WordNet knows the word.
+    """
+    from lemminflect import getAllLemmas
+
+    out: set[tuple[str, str]] = set()
+    for upos, lemmas in getAllLemmas(word).items():
+        if upos in _UPOS:
+            out.update((_UPOS[upos], lemma.lower()) for lemma in lemmas)
+    wn = _wordnet()
+    if wn is not None:
+        known = bool(out)
+        exceptions = getattr(wn, "_exception_map", {})
+        for pos in _WN_POS:
+            out.update((pos, base) for base in exceptions.get(pos, {}).get(word, ()))
+            if not known:
+                out.update((pos, base.lower()) for base in wn._morphy(word, pos))
+    return frozenset(out)
+
+
+def _regular_stems(word: str) -> set[str]:
+    """``word`` and the stems regular inflection could have made it from (see module docstring)."""
+    stems = {word}
+    for suffix, repl in (("ies", "y"), ("ied", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"),
+                         ("d", ""), ("ing", ""), ("ing", "e")):  # fmt: skip
+        if word.endswith(suffix) and len(word) - len(suffix) >= 2:
+            stem = word[: len(word) - len(suffix)] + repl
+            stems.add(stem)
+            if suffix in ("ed", "ing") and len(stem) >= 3 and stem[-1] == stem[-2] and not repl:
+                stems.add(stem[:-1])  # STOPPED -> STOP
+    return stems
+
+
+def is_inflection(base: str, other: str) -> bool:
+    """True when ``other`` is only an inflection of ``base`` (or both of one lemma).
+
+    LOVE/LOVES, LOVE/LOVED, LOVE/LOVING, LOVED/LOVES, GO/WENT, GOOSE/GEESE, GOOD/BETTER and
+    FAST/FASTER are; LOVE/LOVER, LOVE/LOVELY, NEW/NEWS are not. Symmetric; a word is an
+    inflection of itself. Case does not matter. See the module docstring for the sources and the
+    rule for words they do not know. The first call in a process loads lemminflect and WordNet
+    (about 2 s); later calls are cached.
+
+    Raises:
+        JudgeInputError: a word is empty or not letters A-Z.
+    """
+    a, b = normalise(base).lower(), normalise(other).lower()
+    if a == b:
+        return True
+    ra, rb = readings(a), readings(b)
+    if ra and rb:
+        return not ra.isdisjoint(rb)
+    return not _regular_stems(a).isdisjoint(_regular_stems(b))

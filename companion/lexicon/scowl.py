@@ -1,0 +1,144 @@
+"""SCOWL, Kevin Atkinson's Spell Checker Oriented Word Lists (Debian package ``scowl``).
+
+Files are ``/usr/share/dict/scowl/<spelling category>-<sub-category>.<size>`` (SCOWL README).
+A list of size N is every ``words`` file of the chosen spelling categories up to size N. Only the
+``words`` sub-category is read: ``proper-names``, ``upper``, ``abbreviations`` and ``contractions``
+are the rulebook's "proper nouns, ... abbreviations and words requiring ... apostrophes".
+
+Spelling categories read (SCOWL README: "the english spelling category should be used as well as
+one of american, british, ..."; variant_1 holds "variants which are considered almost equal",
+which a standard dictionary lists too):
+
+- ``american``: english, american, variant_1
+- ``british``: english, british, british_z (Oxford -ize spellings), british_variant_1
+- ``both``: all of the above
+
+``variants`` 0 leaves the variant files out, 2 adds variant_2 (and british_variant_2).
+Upstream files are ISO-8859-1; Debian ships them as UTF-8 (changelog: "Distribute all scowl files
+as utf-8"): each file is read as UTF-8 and, failing that, as ISO-8859-1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.lexicon.words import fold, is_plain_word
+
+SCOWL_DIR = Path("/usr/share/dict/scowl")
+ALL_SIZES = (10, 20, 35, 40, 50, 55, 60, 70, 80, 95)
+SIZES = (35, 40, 50, 55, 60, 70, 80, 95)
+"""Sizes offered (SCOWL: 35 small, 50 medium, 70 large, 80 huge "words people like to use in word
+games", 95 insane)."""
+SPELLINGS = ("american", "british", "both")
+DEFAULT_SIZE = 70
+DEFAULT_SPELLING = "both"
+DEFAULT_VARIANTS = 1
+
+_CATEGORIES = {
+    "american": (("english", 0), ("american", 0), ("variant_1", 1), ("variant_2", 2)),
+    "british": (
+        ("english", 0),
+        ("british", 0),
+        ("british_z", 0),
+        ("british_variant_1", 1),
+        ("british_variant_2", 2),
+    ),
+}
+_CATEGORIES["both"] = tuple(dict.fromkeys(_CATEGORIES["american"] + _CATEGORIES["british"]))
+
+
+@dataclass(frozen=True)
+class ScowlParams:
+    """What a SCOWL lexicon is built from: ``size`` (one of SIZES), ``spelling`` (one of
+    SPELLINGS), ``variants`` (0, 1 or 2: the variant levels included)."""
+
+    size: int = DEFAULT_SIZE
+    spelling: str = DEFAULT_SPELLING
+    variants: int = DEFAULT_VARIANTS
+
+    @property
+    def name(self) -> str:
+        """The lexicon's name: ``scowl-70-both``; ``-v0``/``-v2`` appended off the default."""
+        suffix = "" if self.variants == DEFAULT_VARIANTS else f"-v{self.variants}"
+        return f"scowl-{self.size}-{self.spelling}{suffix}"
+
+    def categories(self) -> list[str]:
+        """The SCOWL spelling categories read, in order."""
+        return [c for c, level in _CATEGORIES[self.spelling] if level <= self.variants]
+
+    def files(self, root: Path = SCOWL_DIR) -> list[Path]:
+        """The ``words`` files that exist for these parameters, in reading order."""
+        out = []
+        for cat in self.categories():
+            for size in ALL_SIZES:
+                if size <= self.size:
+                    path = root / f"{cat}-words.{size}"
+                    if path.exists():
+                        out.append(path)
+        return out
+
+
+def parse_name(name: str) -> ScowlParams | None:
+    """The parameters named by ``scowl-SIZE[-SPELLING][-vN]`` (e.g. ``scowl-80``,
+    ``scowl-70-british``, ``scowl-95-both-v2``), or None if ``name`` is not of that form or names a
+    size, spelling or variant level that is not offered."""
+    parts = name.lower().split("-")
+    if len(parts) < 2 or parts[0] != "scowl" or not parts[1].isdigit():
+        return None
+    size, spelling, variants = int(parts[1]), DEFAULT_SPELLING, DEFAULT_VARIANTS
+    rest = parts[2:]
+    if rest and rest[0] in SPELLINGS:
+        spelling = rest.pop(0)
+    if rest and len(rest[0]) == 2 and rest[0][0] == "v" and rest[0][1] in "012":
+        variants = int(rest.pop(0)[1])
+    if rest or size not in SIZES:
+        return None
+    return ScowlParams(size, spelling, variants)
+
+
+def read_text(path: Path) -> str:
+    """A SCOWL file's text: UTF-8 (Debian) or, failing that, ISO-8859-1 (upstream)."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("iso-8859-1")
+
+
+def reason_left_out(entry: str) -> str | None:
+    """Why a SCOWL ``words`` entry (folded) is left out, or None when it is kept."""
+    if is_plain_word(entry):
+        return None
+    if "'" in entry:
+        return "apostrophe"
+    if any(c.isupper() for c in entry):
+        return "upper case"
+    return "other character"
+
+
+def iter_words(
+    files: list[Path], tally: Counter | None = None, progress: Callable[[int], None] | None = None
+) -> Iterator[str]:
+    """Every kept word (lower-case a-z, accents folded) of ``files``, in file order, with repeats.
+
+    ``tally`` (if given) counts ``"read"``, ``"kept"`` and each reason an entry was left out;
+    ``progress`` is called with the number of bytes of each file once it is read.
+    """
+    for path in files:
+        text = read_text(path)
+        for line in text.splitlines():
+            entry = line.strip()
+            if not entry:
+                continue
+            entry = fold(entry)
+            why = reason_left_out(entry)
+            if tally is not None:
+                tally["read"] += 1
+                tally[why or "kept"] += 1
+            if why is None:
+                yield entry
+        if progress is not None:
+            progress(len(text))

@@ -1,0 +1,605 @@
+"""Lexicons compiled once into memory-mapped marisa-tries in the data directory.
+
+Layout, in ``data_dir()/lexicons/``:
+
+- ``NAME.json``: what the index was built from (parameters, sources, their fingerprints), how many
+  words it holds, and the index file's name;
+- ``NAME.KEY.marisa``: the index, a marisa-trie of lower-case a-z words, opened with ``mmap`` so
+  that every process shares the same pages and opening costs well under a millisecond;
+- ``NAME.words.txt``: for an imported list, the accepted words (the source the index is built from);
+- ``NAME.lock``: held while building, so two processes never build the same index at once.
+
+An index is rebuilt only when its source changes: opening compares the sources' sizes and
+modification times (and the build parameters) with those recorded; when they differ, the sources'
+contents are hashed and only a different hash rebuilds (a touched file just refreshes the record).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import fcntl
+import hashlib
+import json
+import os
+import re
+import tomllib
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.errors import CompanionError
+from companion.lexicon import scowl
+from companion.lexicon.words import fold, is_plain_word, why_not_a_word
+from companion.paths import config_dir, data_dir
+
+FORMAT = 1
+"""Version of the index layout; changing it rebuilds every index."""
+
+DEFAULT_NAME = scowl.ScowlParams().name
+"""The lexicon used when the table names none: ``scowl-70-both``."""
+
+_NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+
+
+class LexiconError(CompanionError, ValueError):
+    """A lexicon cannot be found, built or imported; the message names it and what is accepted."""
+
+
+class LexiconNotFound(LexiconError, LookupError):
+    """No lexicon of that name is offered or imported."""
+
+
+def lexicon_dir() -> Path:
+    """``data_dir()/lexicons``, created if missing."""
+    path = data_dir() / "lexicons"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class Lexicon:
+    """A word list open for lookups: ``"love" in lex`` (any case, accents folded), ``len(lex)``.
+
+    Attributes:
+        name: the lexicon's name as shown on the table's screen (``scowl-70-both``, or the name a
+            tournament list was imported under).
+        meta: what ``NAME.json`` records (empty for a list made in memory).
+        path: the memory-mapped index file, or None for a list made in memory.
+    """
+
+    __slots__ = ("_trie", "meta", "name", "path")
+
+    def __init__(self, name: str, trie, meta: dict | None = None, path: Path | None = None):
+        self.name = name
+        self._trie = trie
+        self.meta = meta or {}
+        self.path = path
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:
+        """An in-memory lexicon of ``words`` (any case; accents folded).
+
+        Raises:
+            LexiconError: a word is not letters A-Z once folded (all such words are listed).
+        """
+        import marisa_trie
+
+        keys, bad = set(), []
+        for w in words:
+            key = fold(w).lower()
+            (keys.add(key) if is_plain_word(key) else bad.append(w))
+        if bad:
+            raise LexiconError(
+                f"lexicon {name!r}: {len(bad)} entries are not words of letters A-Z: "
+                + ", ".join(repr(b) for b in bad[:10])
+                + (" ..." if len(bad) > 10 else "")
+            )
+        return cls(name, marisa_trie.Trie(keys))
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        if word.isascii():
+            return word.lower() in self._trie
+        return fold(word).lower() in self._trie
+
+    def __len__(self) -> int:
+        return len(self._trie)
+
+    def __iter__(self) -> Iterator[str]:
+        """The words in upper case, in the index's order."""
+        return (w.upper() for w in self._trie)
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.name!r}: {len(self)} words>"
+
+
+# ---------------------------------------------------------------------------------------------
+# fingerprints
+
+
+def _json_key(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def _stat_key(params: dict, files: list[Path]) -> str:
+    stats = []
+    for f in files:
+        st = f.stat()
+        stats.append([str(f), st.st_size, st.st_mtime_ns])
+    return _json_key(FORMAT, params, stats)
+
+
+def _content_key(params: dict, files: list[Path]) -> str:
+    h = hashlib.sha256(json.dumps([FORMAT, params], sort_keys=True).encode())
+    for f in files:
+        h.update(f.name.encode() + b"\0")
+        h.update(f.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    tmp.replace(path)
+
+
+@contextlib.contextmanager
+def _locked(name: str):
+    with open(lexicon_dir() / f"{name}.lock", "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+# ---------------------------------------------------------------------------------------------
+# sources of a lexicon
+
+
+@dataclass
+class _Source:
+    name: str
+    kind: str  # "scowl" | "imported"
+    params: dict
+    files: list[Path]
+    scowl: scowl.ScowlParams | None = None
+
+    def words(self, tally: Counter, progress) -> Iterator[str]:
+        if self.scowl is not None:
+            return scowl.iter_words(self.files, tally, progress)
+        return _iter_imported(self.files[0], tally, progress)
+
+
+def _iter_imported(path: Path, tally: Counter, progress) -> Iterator[str]:
+    text = path.read_text(encoding="ascii")
+    for line in text.splitlines():
+        if line:
+            tally["read"] += 1
+            tally["kept"] += 1
+            yield line
+    if progress:
+        progress(len(text))
+
+
+def _scowl_source(params: scowl.ScowlParams, root: Path | None = None) -> _Source:
+    root = root or scowl.SCOWL_DIR
+    files = params.files(root)
+    if not files:
+        raise LexiconError(
+            f"SCOWL word lists are not installed: no {root}/english-words.* files; "
+            "install the Debian package scowl (make deps does)"
+        )
+    p = {"kind": "scowl", "size": params.size, "spelling": params.spelling}
+    p["variants"] = params.variants
+    return _Source(params.name, "scowl", p, files, params)
+
+
+def _imported_source(name: str) -> _Source:
+    return _Source(name, "imported", {"kind": "imported"}, [lexicon_dir() / f"{name}.words.txt"])
+
+
+def _source_for(name: str) -> _Source:
+    params = scowl.parse_name(name)
+    if params is not None:
+        return _scowl_source(params)
+    if (lexicon_dir() / f"{name}.words.txt").exists():
+        return _imported_source(name)
+    raise LexiconNotFound(
+        f"no lexicon named {name!r}: give scowl-SIZE[-american|-british|-both] with SIZE one of "
+        f"{', '.join(map(str, scowl.SIZES))}, or the name of an imported list "
+        f"(companion lexicon list shows them)"
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# building and opening
+
+
+def _read_meta(name: str) -> dict | None:
+    try:
+        meta = json.loads((lexicon_dir() / f"{name}.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
+
+
+def _open_index(name: str, meta: dict) -> Lexicon | None:
+    import marisa_trie
+
+    path = lexicon_dir() / meta.get("index", "")
+    try:
+        trie = marisa_trie.Trie().mmap(str(path))
+    except Exception:  # missing or damaged index: rebuilt by the caller
+        return None
+    return Lexicon(name, trie, meta, path)
+
+
+def _fresh(source: _Source, meta: dict | None) -> bool | None:
+    """True if ``meta`` matches the sources by stat, None if only by content, False if stale."""
+    if meta is None or meta.get("params") != source.params:
+        return False
+    if meta.get("stat_key") == _stat_key(source.params, source.files):
+        return True
+    if meta.get("content_key") == _content_key(source.params, source.files):
+        return None
+    return False
+
+
+def _build(source: _Source, progress: bool | None, extra: dict | None = None) -> dict:
+    import marisa_trie
+    from tqdm import tqdm
+
+    total = sum(f.stat().st_size for f in source.files)
+    tally: Counter = Counter()
+    with tqdm(
+        total=total,
+        unit="B",
+        unit_scale=True,
+        desc=f"building {source.name}",
+        disable=None if progress is None else not progress,
+        leave=False,
+    ) as bar:
+        keys = set(source.words(tally, bar.update))
+        bar.set_description(f"indexing {source.name}")
+        trie = marisa_trie.Trie(keys)
+    stat_key = _stat_key(source.params, source.files)
+    index = f"{source.name}.{stat_key[:12]}.marisa"
+    d = lexicon_dir()
+    tmp = d / f".{index}.{os.getpid()}.tmp"
+    trie.save(str(tmp))
+    tmp.replace(d / index)
+    lengths = Counter(min(len(k), 3) for k in keys)
+    old = _read_meta(source.name) or {}
+    meta = {
+        "format": FORMAT,
+        "name": source.name,
+        "kind": source.kind,
+        "params": source.params,
+        "sources": [str(f) for f in source.files],
+        "stat_key": stat_key,
+        "content_key": _content_key(source.params, source.files),
+        "index": index,
+        "words": len(trie),
+        "one_letter": lengths[1],
+        "two_letter": lengths[2],
+        "entries": dict(tally),
+        "built_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+    }
+    for key in ("imported_from", "import_sha256", "import_report"):
+        if key in old:
+            meta[key] = old[key]
+    meta.update(extra or {})
+    _write_atomic(d / f"{source.name}.json", json.dumps(meta, indent=1).encode())
+    for stale in d.glob(f"{source.name}.*.marisa"):
+        if stale.name != index:
+            stale.unlink(missing_ok=True)
+    return meta
+
+
+def build(name: str | None = None, *, force: bool = False, progress: bool | None = None) -> Lexicon:
+    """Compile lexicon ``name`` (default: the table's) if its index is missing or stale, and open it.
+
+    ``force`` rebuilds even a fresh index. ``progress``: True shows a tqdm bar on standard error,
+    False never, None (default) only when standard error is a terminal.
+
+    Raises:
+        LexiconNotFound: ``name`` is neither a SCOWL name nor an imported list.
+        LexiconError: SCOWL is not installed.
+    """
+    source = _source_for((name or table_lexicon_name()).lower())
+    name = source.name
+    with _locked(name):
+        meta = _read_meta(name)
+        state = False if force else _fresh(source, meta)
+        if state is None:  # touched, same content: record the new stats, keep the index
+            meta["stat_key"] = _stat_key(source.params, source.files)
+            _write_atomic(lexicon_dir() / f"{name}.json", json.dumps(meta, indent=1).encode())
+        if state is False:
+            meta = _build(source, progress)
+        lex = _open_index(name, meta)
+        if lex is None:
+            lex = _open_index(name, _build(source, progress))
+    if lex is None:
+        raise LexiconError(f"lexicon {name!r}: the index in {lexicon_dir()} cannot be opened")
+    return lex
+
+
+def open_lexicon(name: str | None = None) -> Lexicon:
+    """Open lexicon ``name`` for lookups, building its index first if missing or stale.
+
+    ``name`` None is the table's lexicon: ``[table] lexicon = "..."`` in ``config_dir()/table.toml``
+    if set, else ``scowl-70-both``. Names: ``scowl-SIZE[-american|-british|-both][-v0|-v2]``
+    (SIZE 35, 40, 50, 55, 60, 70, 80, 95) or the name of an imported tournament list.
+    Opening a fresh index takes well under 5 ms (a memory map and a few file stats).
+
+    Raises:
+        LexiconNotFound: no such lexicon.
+        LexiconError: table.toml is unreadable, or SCOWL is not installed.
+    """
+    source = _source_for((name or table_lexicon_name()).lower())
+    name = source.name
+    meta = _read_meta(name)
+    if meta is not None and meta.get("params") == source.params:
+        try:
+            fresh = meta.get("stat_key") == _stat_key(source.params, source.files)
+        except OSError:
+            fresh = False
+        if fresh:
+            lex = _open_index(name, meta)
+            if lex is not None:
+                return lex
+    return build(name)
+
+
+def table_lexicon_name() -> str:
+    """The lexicon named in ``config_dir()/table.toml`` (``[table] lexicon``), else the default.
+
+    Raises:
+        LexiconError: the file is not valid TOML, or ``lexicon`` is not a non-empty string.
+    """
+    path = config_dir() / "table.toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return DEFAULT_NAME
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LexiconError(f"{path}: cannot be read ({exc})") from None
+    try:
+        table = tomllib.loads(text).get("table", {})
+    except tomllib.TOMLDecodeError as exc:
+        raise LexiconError(f"{path}: not valid TOML ({exc})") from None
+    value = table.get("lexicon", DEFAULT_NAME) if isinstance(table, dict) else DEFAULT_NAME
+    if not isinstance(value, str) or not value.strip():
+        raise LexiconError(
+            f"{path}: [table] lexicon = {value!r} is not a lexicon name; "
+            'give e.g. "scowl-70-both" or an imported list\'s name'
+        )
+    return value.strip().lower()
+
+
+# ---------------------------------------------------------------------------------------------
+# tournament lists
+
+
+@dataclass(frozen=True)
+class RejectedLine:
+    """A line of an imported list that was not taken: its number (from 1), text and reason."""
+
+    line: int
+    text: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.text!r}: {self.reason}"
+
+
+@dataclass
+class ParsedList:
+    """A word list read line by line: ``words`` taken (lower case, first occurrence order),
+    ``duplicates`` (count of repeats, not rejected), ``rejected`` lines, and ``skipped`` (blank or
+    comment-only lines)."""
+
+    words: list[str] = field(default_factory=list)
+    duplicates: int = 0
+    rejected: list[RejectedLine] = field(default_factory=list)
+    skipped: int = 0
+
+
+def parse_word_list(lines: Iterable[str]) -> ParsedList:
+    """Read a tournament list: one word a line, any case; ``#`` starts a comment (whole line or
+    after the word); blank lines are skipped; accents are folded (café is CAFE).
+
+    Every line that is not a single word of letters A-Z is rejected with its reason (digit, space,
+    hyphen, apostrophe, other character). Pure: no I/O.
+    """
+    out = ParsedList()
+    seen: set[str] = set()
+    for number, raw in enumerate(lines, start=1):
+        text = raw.split("#", 1)[0].strip()
+        if not text:
+            out.skipped += 1
+            continue
+        why = why_not_a_word(text)
+        if why is not None:
+            if any(c.isspace() for c in text):
+                why = "more than one word on the line (one word a line)"
+            out.rejected.append(RejectedLine(number, raw.rstrip("\r\n"), why))
+            continue
+        key = fold(text).lower()
+        if key in seen:
+            out.duplicates += 1
+        else:
+            seen.add(key)
+            out.words.append(key)
+    return out
+
+
+@dataclass
+class ImportReport:
+    """What ``import_list`` did: the lexicon ``name``, ``taken`` words, ``duplicates``,
+    ``skipped`` blank/comment lines, every ``rejected`` line, and whether an older list of that
+    name was ``replaced``."""
+
+    name: str
+    source: str
+    taken: int
+    duplicates: int
+    skipped: int
+    rejected: list[RejectedLine]
+    replaced: bool = False
+
+    def to_json(self) -> dict:
+        """The report as a JSON-ready dict."""
+        return {
+            "name": self.name,
+            "source": self.source,
+            "taken": self.taken,
+            "duplicates": self.duplicates,
+            "skipped": self.skipped,
+            "rejected": [
+                {"line": r.line, "text": r.text, "reason": r.reason} for r in self.rejected
+            ],
+            "replaced": self.replaced,
+        }
+
+
+def _read_list_file(path: Path) -> list[str]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LexiconError(f"cannot read word list {path}: {exc.strerror}") from None
+    if b"\0" in data:
+        raise LexiconError(f"word list {path} is not a text file (it contains NUL bytes)")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("iso-8859-1")  # the encoding of SCOWL-style lists
+    return text.splitlines()
+
+
+def check_name(name: str) -> str:
+    """``name`` in lower case if it can name an imported list.
+
+    Raises:
+        LexiconError: not 1-64 characters of a-z, 0-9, ``_``, ``-`` starting with a letter or digit,
+            or it starts with ``scowl-`` (reserved for the SCOWL lists).
+    """
+    low = name.lower()
+    if not _NAME_RE.fullmatch(low):
+        raise LexiconError(
+            f"lexicon name {name!r} is not accepted: use 1-64 characters a-z, 0-9, '_' or '-', "
+            "starting with a letter or digit"
+        )
+    if low.startswith("scowl-") or low == "scowl":
+        raise LexiconError(f"lexicon name {name!r} is reserved for the SCOWL lists: choose another")
+    return low
+
+
+def import_list(
+    path: str | Path,
+    name: str | None = None,
+    *,
+    strict: bool = False,
+    replace: bool = False,
+    progress: bool | None = None,
+) -> ImportReport:
+    """Import a tournament word list from file ``path`` as lexicon ``name`` (default: the file's
+    stem), all at once or not at all.
+
+    Lines that are not one word of letters are rejected and reported with their numbers; the other
+    words are taken, unless ``strict``, where any rejected line stops the import. The accepted words
+    and the index are written to temporary files and renamed into place, so a failure or crash
+    leaves the previous list of that name (if any) whole.
+
+    Raises:
+        LexiconError: unreadable or binary file, a bad name, no word taken, the name exists and
+            ``replace`` is False, or ``strict`` and some line was rejected (all are listed).
+    """
+    path = Path(path)
+    name = check_name(name if name is not None else re.sub(r"[^a-z0-9_-]", "-", path.stem.lower()))
+    parsed = parse_word_list(_read_list_file(path))
+    if parsed.rejected and strict:
+        raise LexiconError(
+            f"word list {path}: {len(parsed.rejected)} lines rejected, nothing imported "
+            f"({len(parsed.words)} words would be taken):\n"
+            + "\n".join(f"  {r}" for r in parsed.rejected)
+        )
+    if not parsed.words:
+        detail = "".join(f"\n  {r}" for r in parsed.rejected[:20])
+        raise LexiconError(f"word list {path}: no word to take, nothing imported{detail}")
+    d = lexicon_dir()
+    target = d / f"{name}.words.txt"
+    with _locked(name):
+        existed = target.exists()
+        if existed and not replace:
+            raise LexiconError(
+                f"a lexicon named {name!r} already exists: give --replace to replace it, "
+                "or --name for another name"
+            )
+        report = ImportReport(
+            name,
+            str(path),
+            len(parsed.words),
+            parsed.duplicates,
+            parsed.skipped,
+            parsed.rejected,
+            existed,
+        )
+        _write_atomic(target, ("\n".join(sorted(parsed.words)) + "\n").encode("ascii"))
+        provenance = {
+            "imported_from": str(path.resolve()),
+            "import_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "import_report": {k: v for k, v in report.to_json().items() if k != "rejected"}
+            | {"rejected": len(parsed.rejected)},
+        }
+        _build(_imported_source(name), progress, provenance)
+    return report
+
+
+def remove(name: str) -> None:
+    """Delete imported lexicon ``name`` (its words, index and record).
+
+    Raises:
+        LexiconError: ``name`` is a SCOWL list or no imported list has that name.
+    """
+    name = check_name(name)
+    d = lexicon_dir()
+    if not (d / f"{name}.words.txt").exists():
+        raise LexiconNotFound(f"no imported lexicon named {name!r}")
+    with _locked(name):
+        for f in [d / f"{name}.json", d / f"{name}.words.txt", *d.glob(f"{name}.*.marisa")]:
+            f.unlink(missing_ok=True)
+
+
+def available() -> list[dict]:
+    """Every lexicon that can be opened: the SCOWL ones (sizes x spellings, default variants) and
+    the imported ones; each ``{"name", "kind", "built", "words" (or None), "in_use"}``."""
+    try:
+        in_use = table_lexicon_name()
+    except LexiconError:
+        in_use = None
+    names = [scowl.ScowlParams(s, sp).name for s in scowl.SIZES for sp in scowl.SPELLINGS]
+    d = lexicon_dir()
+    built = {p.stem for p in d.glob("*.json")}
+    names += sorted(n for n in built if scowl.parse_name(n) is not None and n not in names)
+    names += sorted(p.name[: -len(".words.txt")] for p in d.glob("*.words.txt"))
+    out = []
+    for n in names:
+        meta = _read_meta(n) if n in built else None
+        out.append(
+            {
+                "name": n,
+                "kind": "scowl" if scowl.parse_name(n) else "imported",
+                "built": bool(meta and meta.get("index")),
+                "words": meta.get("words") if meta else None,
+                "in_use": n == in_use,
+            }
+        )
+    return out
