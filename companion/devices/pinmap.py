@@ -1,13 +1,20 @@
 """The pin map (hardware/pinmap.toml): every GPIO, I2C address and port the box uses.
 
 It is the only place pins are named. :func:`load_pinmap` reads it and validates it on load: every
-problem is reported at once, naming the file, the key, the bad value and what is accepted.
-GPIO numbers are Broadcom (BCM) numbers of the 40-pin header (datasheet: Raspberry Pi GPIO
-documentation, "GPIO and the 40-pin header").
+problem is reported at once, naming the file, the key, the bad value and what is accepted. The
+checks: every GPIO on the header and not reserved, no pin used twice, no GPIO on the pins of an
+I2C bus in use, known display drivers and sizes, distinct I2C addresses for the two OLEDs, a
+camera kind with the keys it needs, and no unknown key in a known section (with a "did you mean").
+
+GPIO numbers are Broadcom (BCM) numbers of the 40-pin header. Sources: Raspberry Pi documentation,
+"GPIO and the 40-pin header" and the ``i2c3``..``i2c6`` overlays of /boot/firmware/overlays/README
+(extra I2C buses of the BCM2711 and RP1); the HAT specification (GPIO 0/1 belong to the HAT's ID
+EEPROM); luma.oled's device classes for the supported display sizes.
 """
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,12 +24,39 @@ from companion.paths import PROJECT_ROOT, config_dir
 
 DEFAULT_PINMAP = PROJECT_ROOT / "hardware" / "pinmap.toml"
 GPIO_RANGE = range(2, 28)  # BCM 2..27 are on the header
-I2C_PINS = {1: (2, 3), 0: (0, 1)}  # i2c port -> (SDA, SCL)
+# I2C bus number (/dev/i2c-N) -> (SDA, SCL) BCM pins. 1 is the header's standard bus; 3..6 are the
+# extra buses of a Pi 4/5 enabled with dtoverlay=i2c3..i2c6 (default pins of each overlay);
+# 0 is the HAT EEPROM bus on GPIO 0/1, reserved.
+I2C_PINS = {1: (2, 3), 0: (0, 1), 3: (4, 5), 4: (6, 7), 5: (12, 13), 6: (22, 23)}
+I2C_PORTS = (1, 3, 4, 5, 6)
 # reserved: 0/1 are the HAT EEPROM I2C (ID_SD/ID_SC); 2/3 belong to I2C-1 (the display)
 RESERVED = {0: "HAT ID EEPROM (ID_SD)", 1: "HAT ID EEPROM (ID_SC)"}
 BACKENDS = ("gpio", "mock", "serial")
 DISPLAY_DRIVERS = ("ssd1306", "sh1106")
+# (width, height) in pixels that luma.oled's ssd1306 / sh1106 classes accept
+DISPLAY_SIZES = {
+    "ssd1306": ((128, 64), (128, 32), (96, 16), (64, 48), (64, 32)),
+    "sh1106": ((128, 128), (128, 64), (128, 32)),
+}
 CAMERA_KINDS = ("none", "picamera2", "opencv", "files")
+# the keys each known section may hold (others are reported, with a "did you mean")
+KNOWN_KEYS = {
+    "backend": ("kind",),
+    "buttons": ("blue", "red", "challenge", "bounce_seconds"),
+    "leds": ("blue", "red", "challenge"),
+    "buzzer": ("pin",),
+    "servo": (
+        "pin",
+        "min_pulse_seconds",
+        "max_pulse_seconds",
+        "min_angle",
+        "max_angle",
+        "degrees_per_minute",
+    ),
+    "display": ("driver", "i2c_port", "address", "width", "height"),
+    "display2": ("driver", "i2c_port", "address", "width", "height"),
+    "camera": ("kind", "camera_num", "device", "folder", "width", "height"),
+}
 
 
 class PinMapError(CompanionError, ValueError):
@@ -31,7 +65,11 @@ class PinMapError(CompanionError, ValueError):
 
 @dataclass(frozen=True)
 class ServoMap:
-    """The disc servo: ``pin`` (BCM), pulse widths in seconds, angles in degrees."""
+    """The disc servo: ``pin`` (BCM), pulse widths in seconds, angles in degrees.
+
+    ``degrees_per_minute`` is how far the disc turns for one minute passing from one player to
+    the other (Iago rulebook, "The Timer": "the disc moved around by one minute").
+    """
 
     pin: int
     min_pulse_seconds: float
@@ -43,7 +81,7 @@ class ServoMap:
 
 @dataclass(frozen=True)
 class DisplayMap:
-    """The OLED: luma.oled ``driver``, I2C ``i2c_port`` and 7-bit ``address``, size in pixels."""
+    """An OLED: luma.oled ``driver``, I2C ``i2c_port`` and 7-bit ``address``, size in pixels."""
 
     driver: str
     i2c_port: int
@@ -54,7 +92,12 @@ class DisplayMap:
 
 @dataclass(frozen=True)
 class PinMap:
-    """A validated pin map. ``buttons``/``leds`` map a role (blue, red, challenge) to a BCM pin."""
+    """A validated pin map. ``buttons``/``leds`` map a role (blue, red, challenge) to a BCM pin.
+
+    ``display2`` is the optional second OLED facing the other player (``[display2]``), else None.
+    ``camera`` is the ``[camera]`` table as read (``kind`` always present). ``raw`` is the whole
+    file, for sections owned elsewhere (``[head]``, the microcontroller timer head).
+    """
 
     source: Path
     backend: str
@@ -66,6 +109,7 @@ class PinMap:
     display: DisplayMap
     camera: dict
     raw: dict
+    display2: DisplayMap | None = None
 
     def gpio_pins(self) -> dict[str, int]:
         """Every GPIO in use, keyed by its role (``buttons.blue``, ``servo.pin``...)."""
@@ -75,11 +119,32 @@ class PinMap:
         pins["servo.pin"] = self.servo.pin
         return pins
 
+    def displays(self) -> dict[str, DisplayMap]:
+        """The OLEDs in use by section name: ``display`` and, if fitted, ``display2``."""
+        found = {"display": self.display}
+        if self.display2 is not None:
+            found["display2"] = self.display2
+        return found
+
+    def i2c_pins(self) -> dict[str, int]:
+        """The header pins of the I2C buses in use, keyed ``i2c<N>.sda`` / ``i2c<N>.scl``."""
+        pins: dict[str, int] = {}
+        for d in self.displays().values():
+            sda, scl = I2C_PINS[d.i2c_port]
+            pins[f"i2c{d.i2c_port}.sda"] = sda
+            pins[f"i2c{d.i2c_port}.scl"] = scl
+        return pins
+
 
 def default_pinmap_path() -> Path:
     """The per-box override (``<config dir>/pinmap.toml``) if present, else the standard build's."""
     override = config_dir(create=False) / "pinmap.toml"
     return override if override.exists() else DEFAULT_PINMAP
+
+
+def _did_you_mean(key: str, choices) -> str:
+    close = difflib.get_close_matches(key, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> PinMap:
@@ -91,16 +156,31 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
 
     Raises:
         PinMapError: unreadable file, or every invalid key at once (pin used twice, reserved pin,
-            I2C pins used as GPIO, out-of-range values).
+            I2C pins used as GPIO, two OLEDs at one address, unknown keys, out-of-range values).
     """
     path = Path(path) if path is not None else default_pinmap_path()
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise PinMapError(f"{path}: cannot read the pin map: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PinMapError(f"{path}: the pin map is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise PinMapError(f"{path}: not valid TOML: {exc}") from None
     errors: list[str] = []
+
+    for section, keys in KNOWN_KEYS.items():
+        table = raw.get(section, {})
+        if not isinstance(table, dict):
+            errors.append(f"[{section}] must be a table of keys, not {table!r}")
+            raw[section] = {}
+            continue
+        for key in table:
+            if key not in keys:
+                errors.append(
+                    f"[{section}] {key}: unknown key{_did_you_mean(key, keys)}; "
+                    f"accepted {', '.join(keys)}"
+                )
 
     def get(section: str, key: str, kind, default=None, accepted: str = ""):
         value = raw.get(section, {}).get(key, default)
@@ -127,7 +207,8 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
     bounce = get("buttons", "bounce_seconds", (int, float), 0.02, "seconds between 0 and 0.2")
     if bounce is not None and not 0 <= bounce <= 0.2:
         errors.append(f"[buttons] bounce_seconds = {bounce}: accepted seconds between 0 and 0.2")
-    leds = {k: gpio("leds", k) for k in ("blue", "red")}
+    led_roles = ["blue", "red"] + (["challenge"] if "challenge" in raw.get("leds", {}) else [])
+    leds = {k: gpio("leds", k) for k in led_roles}
     buzzer = gpio("buzzer", "pin")
     servo_pin = gpio("servo", "pin")
     pulses = {}
@@ -147,40 +228,91 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
             errors.append("[servo] min_pulse_seconds must be less than max_pulse_seconds")
         if pulses["min_angle"] >= pulses["max_angle"]:
             errors.append("[servo] min_angle must be less than max_angle")
-    driver = get("display", "driver", str, "ssd1306", "one of " + ", ".join(DISPLAY_DRIVERS))
-    if driver is not None and driver not in DISPLAY_DRIVERS:
+
+    def display(section: str) -> DisplayMap | None:
+        accepted = "one of " + ", ".join(DISPLAY_DRIVERS)
+        driver = get(section, "driver", str, "ssd1306", accepted)
+        if driver is not None and driver not in DISPLAY_DRIVERS:
+            errors.append(f"[{section}] driver = {driver!r}: accepted {accepted}")
+            driver = None
+        ports = ", ".join(map(str, I2C_PORTS))
+        port = get(section, "i2c_port", int, 1, f"an I2C bus number: {ports}")
+        if port is not None and port not in I2C_PORTS:
+            why = " (GPIO 0/1 are the HAT ID EEPROM's)" if port == 0 else ""
+            errors.append(f"[{section}] i2c_port = {port}{why}: accepted {ports}")
+            port = None
+        address = get(section, "address", int, 0x3C, "a 7-bit I2C address 0x03 to 0x77")
+        if address is not None and not 0x03 <= address <= 0x77:
+            errors.append(
+                f"[{section}] address = {address:#x}: accepted a 7-bit I2C address 0x03 to 0x77"
+            )
+            address = None
+        width = get(section, "width", int, 128, "a width in pixels")
+        height = get(section, "height", int, 64, "a height in pixels")
+        if None not in (driver, width, height) and (width, height) not in DISPLAY_SIZES[driver]:
+            sizes = ", ".join(f"{w}x{h}" for w, h in DISPLAY_SIZES[driver])
+            errors.append(
+                f"[{section}] width x height = {width}x{height}: accepted for {driver}: {sizes}"
+            )
+        if None in (driver, port, address, width, height):
+            return None
+        return DisplayMap(driver, port, address, width, height)  # type: ignore[arg-type]
+
+    display1 = display("display")
+    display2 = display("display2") if "display2" in raw else None
+    if (
+        display1 is not None
+        and display2 is not None
+        and (display1.i2c_port, display1.address) == (display2.i2c_port, display2.address)
+    ):
         errors.append(
-            f"[display] driver = {driver!r}: accepted one of {', '.join(DISPLAY_DRIVERS)}"
-        )
-    port = get("display", "i2c_port", int, 1, "0 or 1")
-    if port is not None and port not in I2C_PINS:
-        errors.append(f"[display] i2c_port = {port}: accepted 0 or 1")
-    address = get("display", "address", int, 0x3C, "a 7-bit I2C address 0x03 to 0x77")
-    if address is not None and not 0x03 <= address <= 0x77:
-        errors.append(
-            f"[display] address = {address:#x}: accepted a 7-bit I2C address 0x03 to 0x77"
-        )
-    width = get("display", "width", int, 128, "128")
-    height = get("display", "height", int, 64, "32 or 64")
-    camera = raw.get("camera", {"kind": "none"})
-    if camera.get("kind", "none") not in CAMERA_KINDS:
-        errors.append(
-            f"[camera] kind = {camera.get('kind')!r}: accepted one of {', '.join(CAMERA_KINDS)}"
+            f"[display2] address = {display2.address:#x}: the first OLED already answers at "
+            f"{display1.address:#x} on I2C bus {display1.i2c_port}; set the second module's "
+            "address jumper (0x3C or 0x3D) or put it on another bus"
         )
 
-    # no pin used twice, none on the display's I2C pins
+    camera = raw.get("camera", {"kind": "none"})
+    camera = {"kind": "none", **camera}
+    cam_kind = camera["kind"]
+    if cam_kind not in CAMERA_KINDS:
+        errors.append(f"[camera] kind = {cam_kind!r}: accepted one of {', '.join(CAMERA_KINDS)}")
+    if "camera_num" in camera:
+        get("camera", "camera_num", int, accepted="a camera number 0 or more (picamera2)")
+    if "device" in camera and not isinstance(camera["device"], int | str):
+        errors.append(
+            f"[camera] device = {camera['device']!r}: accepted an index (0) or a path (/dev/video0)"
+        )
+    if cam_kind == "files" and not isinstance(camera.get("folder"), str):
+        errors.append(
+            f"[camera] folder = {camera.get('folder')!r}: kind 'files' needs a folder of images"
+        )
+    for key in ("width", "height"):
+        if key in camera:
+            value = get("camera", key, int, accepted="pixels, a whole number from 16 to 8192")
+            if value is not None and not 16 <= value <= 8192:
+                errors.append(f"[camera] {key} = {value}: accepted pixels from 16 to 8192")
+
+    # no pin used twice, none on the pins of an I2C bus in use
     used: dict[int, str] = {}
     roles = {
         **{f"buttons.{k}": v for k, v in buttons.items()},
         **{f"leds.{k}": v for k, v in leds.items()},
     }
     roles.update({"buzzer.pin": buzzer, "servo.pin": servo_pin})
-    i2c = I2C_PINS.get(port or 1, (2, 3))
+    i2c: dict[int, str] = {}
+    for section in ("display", "display2"):
+        if section not in raw and section == "display2":
+            continue
+        port = raw.get(section, {}).get("i2c_port", 1)
+        if port in I2C_PORTS:
+            sda, scl = I2C_PINS[port]
+            i2c[sda] = f"SDA of I2C bus {port}"
+            i2c[scl] = f"SCL of I2C bus {port}"
     for role, pin in roles.items():
         if pin is None:
             continue
         if pin in i2c:
-            errors.append(f"{role} = {pin}: GPIO {pin} is an I2C pin of the display (SDA/SCL)")
+            errors.append(f"{role} = {pin}: GPIO {pin} is the {i2c[pin]} (the OLED)")
         if pin in used:
             errors.append(f"{role} = {pin}: GPIO {pin} is already used by {used[pin]}")
         else:
@@ -195,7 +327,8 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
         leds=leds,  # type: ignore[arg-type]
         buzzer=buzzer,  # type: ignore[arg-type]
         servo=ServoMap(servo_pin, **{k: float(v) for k, v in pulses.items()}),  # type: ignore[arg-type]
-        display=DisplayMap(driver, port, address, width, height),  # type: ignore[arg-type]
+        display=display1,  # type: ignore[arg-type]
         camera=camera,
         raw=raw,
+        display2=display2,
     )

@@ -1,0 +1,165 @@
+"""Commands for building and installing a box: ``companion wiring``, ``companion servo
+calibrate``, ``companion install``.
+
+Heavy imports (gpiozero, luma) stay inside the handlers so ``companion --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``wiring``, ``servo`` and ``install`` to the ``companion`` parser."""
+    p = sub.add_parser(
+        "wiring",
+        help="the wiring diagram generated from the pin map (text, Markdown or SVG)",
+        description=(
+            "Print how to wire the box described by the pin map (the per-box "
+            "<config dir>/pinmap.toml if present, else hardware/pinmap.toml): each part's "
+            "terminals to the header's physical pins. --check only validates the pin map."
+        ),
+    )
+    p.add_argument("--pinmap", type=Path, default=None, help="a pin map file")
+    p.add_argument(
+        "--format", choices=("text", "markdown", "svg"), default="text", help="default text"
+    )
+    p.add_argument("-o", "--output", type=Path, default=None, help="write to this file")
+    p.add_argument("--check", action="store_true", help="only validate the pin map")
+    p.set_defaults(func=_wiring)
+
+    servo = sub.add_parser("servo", help="the minute disc's servo")
+    ssub = servo.add_subparsers(dest="servo_command", metavar="ACTION")
+    ssub.required = True
+    p = ssub.add_parser(
+        "calibrate",
+        help="step the disc through every minute position and save the pulse widths",
+        description=(
+            "Turns the disc to each position (blue 0 / red 10 up to blue 10 / red 0 for 5 "
+            "minutes each); at each, nudge with + or - until the numbers sit in the windows, "
+            "then press Enter. The pulse widths are saved in <config dir>/servo-calibration.toml "
+            "and used by the table service."
+        ),
+    )
+    p.add_argument("--minutes", type=int, default=5, help="each player's allowance (default 5)")
+    p.add_argument("--pinmap", type=Path, default=None, help="a pin map file")
+    p.add_argument(
+        "--step-us", type=float, default=10.0, help="one nudge in microseconds (default 10)"
+    )
+    p.add_argument("--reset", action="store_true", help="start from the nominal pulses")
+    p.add_argument(
+        "--mock", action="store_true", help="gpiozero's mock pins (practice without a servo)"
+    )
+    p.set_defaults(func=_calibrate)
+
+    p = sub.add_parser(
+        "install",
+        help="install the table service on Raspberry Pi OS (packages, user, unit, I2C, lexicon)",
+        description=(
+            "Install the table service: Debian packages, the service user, the code and its "
+            "virtual environment, the systemd unit, I2C, the lexicon. Safe to run twice; "
+            "--dry-run prints the steps."
+        ),
+    )
+    from companion.platform.install import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(func=_install)
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def _wiring(args: argparse.Namespace) -> int:
+    from companion.devices.pinmap import load_pinmap
+    from companion.platform import wiring
+
+    pinmap = load_pinmap(args.pinmap)
+    if args.check:
+        print(f"{pinmap.source}: valid ({len(pinmap.gpio_pins())} GPIO pins)")
+        return 0
+    render = {
+        "text": wiring.render_text,
+        "markdown": wiring.render_markdown,
+        "svg": wiring.render_svg,
+    }[args.format]
+    _write(render(pinmap), args.output)
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    from companion.devices.pinmap import load_pinmap
+    from companion.platform.calibration import (
+        CalibrationError,
+        calibrate,
+        default_calibration,
+        load_calibration,
+        save_calibration,
+        servo_value,
+    )
+
+    pinmap = load_pinmap(args.pinmap, backend="mock" if args.mock else None)
+    if pinmap.backend == "serial":
+        raise CalibrationError(
+            "[backend] kind = 'serial': the servo is on the timer head; calibrate it there"
+        )
+    if not 0.5 <= args.step_us <= 200:
+        raise CalibrationError(f"--step-us {args.step_us}: accepted 0.5 to 200 microseconds")
+    start = default_calibration(pinmap.servo, args.minutes)
+    saved = None if args.reset else load_calibration()
+    if saved is not None and (saved.minutes, saved.degrees_per_minute) == (
+        start.minutes,
+        start.degrees_per_minute,
+    ):
+        start = saved
+    from gpiozero import Servo
+
+    factory = None
+    if pinmap.backend == "mock":
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        factory = MockFactory(pin_class=MockPWMPin)
+    s = pinmap.servo
+    try:
+        device = Servo(
+            s.pin,
+            initial_value=None,
+            min_pulse_width=s.min_pulse_seconds,
+            max_pulse_width=s.max_pulse_seconds,
+            pin_factory=factory,
+        )
+    except Exception as exc:  # gpiozero: BadPinFactory, PinPWMUnsupported, GPIOPinInUse...
+        print(
+            f"companion servo calibrate: the servo on GPIO {s.pin} cannot be driven "
+            f"({type(exc).__name__}: {exc}); on a non-Pi machine try --mock",
+            file=sys.stderr,
+        )
+        return 2
+
+    def set_pulse(seconds: float) -> None:
+        device.value = servo_value(s, seconds)
+
+    try:
+        result = calibrate(start, s, set_pulse, input, step_seconds=args.step_us / 1e6)
+    except EOFError:
+        result = None
+    finally:
+        device.close()
+    if result is None:
+        print("Calibration abandoned; nothing saved.")
+        return 1
+    path = save_calibration(result)
+    print(f"Saved {len(result.pulses)} positions to {path}.")
+    return 0
+
+
+def _install(args: argparse.Namespace) -> int:
+    from companion.platform.install import run_install
+
+    return run_install(args)

@@ -1,0 +1,462 @@
+"""Install the table service on Raspberry Pi OS: ``make install`` / ``companion install``.
+
+The steps, each skipped when already done so the installer is safe to run twice:
+
+1. the Debian packages (Python, lgpio, picamera2, I2C tools, SCOWL, WordNet, fonts);
+2. I2C switched on (``raspi-config nonint do_i2c 0``);
+3. the service user ``companion`` (a system user, no login) in the gpio, i2c, video and dialout
+   groups;
+4. the code copied to the prefix (``/opt/table-companion``) and a virtual environment there with
+   the package installed (``--system-site-packages`` so Debian's picamera2 and lgpio are seen);
+5. the configuration directory ``/etc/table-companion`` with the standard pin map, never
+   overwriting a box's own;
+6. the systemd unit (systemd/table-companion.service, prefix and user filled in);
+7. the lexicon index built in the state directory, as the service user;
+8. the service enabled and (re)started.
+
+``--dry-run`` prints the steps and their commands without running anything (it still looks, read
+only, at what is already done). This module imports only the standard library so that
+``python3 -m companion.platform.install`` runs from a fresh clone before any virtual environment
+exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import grp
+import os
+import pwd
+import shlex
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.errors import CompanionError
+
+SOURCE = Path(__file__).resolve().parent.parent.parent
+UNIT_NAME = "table-companion.service"
+DEFAULT_PREFIX = Path("/opt/table-companion")
+DEFAULT_USER = "companion"
+STATE_DIR = Path("/var/lib/table-companion")
+CONFIG_DIR = Path("/etc/table-companion")
+UNIT_DIR = Path("/etc/systemd/system")
+GROUPS = ("gpio", "i2c", "video", "dialout")
+APT_PACKAGES = (
+    "python3-venv",
+    "python3-dev",
+    "python3-lgpio",
+    "python3-picamera2",
+    "python3-smbus2",
+    "i2c-tools",
+    "rsync",
+    "scowl",
+    "wordnet-base",
+    "fonts-dejavu-core",
+)
+
+
+class InstallError(CompanionError, RuntimeError):
+    """The installer cannot go on: names the step and the command that failed."""
+
+
+@dataclass
+class Step:
+    """One install step: ``commands`` (argv lists) run in order unless ``done()`` says it is
+    already done. ``note`` explains why a step is skipped or what it does."""
+
+    title: str
+    commands: list[list[str]] = field(default_factory=list)
+    done: Callable[[], bool] | None = None
+    note: str = ""
+    action: Callable[[], None] | None = None  # a Python action instead of / after commands
+    skip: bool = False  # cannot be done on this system (the note says why)
+
+
+@dataclass
+class Options:
+    """Where and as whom to install. Paths are absolute."""
+
+    prefix: Path = DEFAULT_PREFIX
+    user: str = DEFAULT_USER
+    source: Path = SOURCE
+    unit_dir: Path = UNIT_DIR
+    config_dir: Path = CONFIG_DIR
+    state_dir: Path = STATE_DIR
+    start: bool = True
+    lexicon: bool = True
+
+
+def installed_packages(packages: Sequence[str]) -> set[str]:
+    """The ``packages`` dpkg reports installed (one ``dpkg-query`` call)."""
+    try:
+        out = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Package} ${Status}\n", *packages],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
+    except OSError:
+        return set()
+    return {line.split()[0] for line in out.splitlines() if line.endswith("install ok installed")}
+
+
+def available_packages(packages: Sequence[str]) -> set[str]:
+    """The ``packages`` apt can install here (one ``apt-cache policy`` call); picamera2 and lgpio
+    are only in Raspberry Pi OS's archive."""
+    try:
+        out = subprocess.run(
+            ["apt-cache", "policy", *packages], capture_output=True, text=True, check=False
+        ).stdout
+    except OSError:
+        return set()
+    found, name = set(), None
+    for line in out.splitlines():
+        if line and not line[0].isspace() and line.endswith(":"):
+            name = line[:-1]
+        elif name and line.strip().startswith("Candidate:") and "(none)" not in line:
+            found.add(name)
+    return found
+
+
+def _user_groups(user: str) -> set[str]:
+    try:
+        entry = pwd.getpwnam(user)
+    except KeyError:
+        return set()
+    names = {g.gr_name for g in grp.getgrall() if user in g.gr_mem}
+    with contextlib.suppress(KeyError):
+        names.add(grp.getgrgid(entry.pw_gid).gr_name)
+    return names
+
+
+def _group_exists(name: str) -> bool:
+    try:
+        grp.getgrnam(name)
+    except KeyError:
+        return False
+    return True
+
+
+def render_unit(template: str, options: Options) -> str:
+    """The unit text with the install prefix, service user and directories filled in.
+
+    The template (systemd/table-companion.service) is written for the defaults; other choices
+    replace them textually.
+    """
+    text = template.replace(str(DEFAULT_PREFIX), str(options.prefix))
+    if options.user != DEFAULT_USER:
+        text = text.replace(f"User={DEFAULT_USER}\n", f"User={options.user}\n")
+        text = text.replace(f"Group={DEFAULT_USER}\n", f"Group={options.user}\n")
+    return text
+
+
+def plan(
+    options: Options,
+    groups_exist: Callable[[str], bool] = _group_exists,
+    installed: Callable[[Sequence[str]], set[str]] = installed_packages,
+    available: Callable[[Sequence[str]], set[str]] = available_packages,
+) -> list[Step]:
+    """The install steps for ``options``, in order (nothing is run; ``installed``, ``available``
+    and ``groups_exist`` look at the system, injected for tests)."""
+    o = options
+    venv = o.prefix / ".venv"
+    unit_path = o.unit_dir / UNIT_NAME
+    template = (o.source / "systemd" / UNIT_NAME).read_text(encoding="utf-8")
+    unit_text = render_unit(template, o)
+    steps: list[Step] = []
+
+    have = installed(APT_PACKAGES)
+    missing = [p for p in APT_PACKAGES if p not in have]
+    known = available(missing) if missing else set()
+    wanted = [p for p in missing if p in known or not p.startswith("python3-")]
+    unknown = sorted(set(missing) - set(wanted))
+    steps.append(
+        Step(
+            "Debian packages",
+            [
+                ["apt-get", "update"],
+                ["apt-get", "install", "-y", "--no-install-recommends", *wanted],
+            ]
+            if wanted
+            else [],
+            done=lambda: not wanted,
+            note=("not in this system's archive (Raspberry Pi OS only): " + ", ".join(unknown))
+            if unknown
+            else "",
+        )
+    )
+
+    raspi = shutil.which("raspi-config")
+    steps.append(
+        Step(
+            "I2C switched on",
+            [["raspi-config", "nonint", "do_i2c", "0"]] if raspi else [],
+            done=_i2c_enabled if raspi else None,
+            skip=not raspi,
+            note=""
+            if raspi
+            else "raspi-config not found: not Raspberry Pi OS, switch I2C on by hand",
+        )
+    )
+
+    groups = [g for g in GROUPS if groups_exist(g)]
+    absent = [g for g in GROUPS if g not in groups]
+    user_cmds = []
+    if not _user_exists(o.user):
+        user_cmds.append(
+            [
+                "useradd",
+                "--system",
+                "--user-group",
+                "--home-dir",
+                str(o.state_dir),
+                "--no-create-home",
+                "--shell",
+                "/usr/sbin/nologin",
+                "--comment",
+                "Table Companion service",
+                o.user,
+            ]
+        )
+    if groups:
+        user_cmds.append(["usermod", "--append", "--groups", ",".join(groups), o.user])
+    steps.append(
+        Step(
+            f"service user {o.user} in groups {', '.join(groups) or '(none)'}",
+            user_cmds,
+            done=lambda: _user_exists(o.user) and set(groups) <= _user_groups(o.user),
+            note=f"groups missing on this system: {', '.join(absent)}" if absent else "",
+        )
+    )
+
+    same = o.source.resolve() == o.prefix.resolve() if o.prefix.exists() else False
+    copy = [
+        ["install", "-d", "-m", "0755", str(o.prefix)],
+        [
+            "rsync",
+            "-a",
+            "--delete",
+            "--exclude=.venv/",
+            "--exclude=.git/",
+            "--exclude=__pycache__/",
+            "--exclude=*.egg-info/",
+            "--exclude=.pytest_cache/",
+            "--exclude=.ruff_cache/",
+            f"{o.source}/",
+            f"{o.prefix}/",
+        ],
+    ]
+    steps.append(
+        Step(
+            f"code copied to {o.prefix}",
+            [] if same else copy,
+            done=lambda: same,
+            note="the source is the prefix" if same else "",
+        )
+    )
+    venv_cmds = []
+    if not (venv / "bin" / "python").exists():
+        venv_cmds.append(["python3", "-m", "venv", "--system-site-packages", str(venv)])
+    extras = "pi" if os.uname().machine in ("aarch64", "armv7l") else ""
+    target = f"{o.prefix}[{extras}]" if extras else str(o.prefix)
+    venv_cmds.append(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--editable", target]
+    )
+    steps.append(Step(f"Python environment {venv}", venv_cmds))
+
+    pinmap = o.config_dir / "pinmap.toml"
+    config_cmds = [["install", "-d", "-m", "0750", "-g", o.user, str(o.config_dir)]]
+    if not pinmap.exists():
+        config_cmds.append(
+            [
+                "install",
+                "-m",
+                "0640",
+                "-g",
+                o.user,
+                str(o.source / "hardware" / "pinmap.toml"),
+                str(pinmap),
+            ]
+        )
+    steps.append(
+        Step(
+            f"configuration {o.config_dir} (the box's own pin map kept)",
+            config_cmds,
+            done=lambda: pinmap.exists() and o.config_dir.is_dir(),
+        )
+    )
+
+    def write_unit() -> None:
+        o.unit_dir.mkdir(parents=True, exist_ok=True)
+        unit_path.write_text(unit_text, encoding="utf-8")
+
+    steps.append(
+        Step(
+            f"systemd unit {unit_path}",
+            [["systemctl", "daemon-reload"]],
+            done=lambda: unit_path.exists() and unit_path.read_text(encoding="utf-8") == unit_text,
+            action=write_unit,
+        )
+    )
+
+    if o.lexicon:
+        steps.append(
+            Step(
+                "lexicon index built (as the service user, in the state directory)",
+                [
+                    ["install", "-d", "-m", "0750", "-o", o.user, "-g", o.user, str(o.state_dir)],
+                    [
+                        "runuser",
+                        "-u",
+                        o.user,
+                        "--",
+                        "env",
+                        f"STATE_DIRECTORY={o.state_dir}",
+                        f"CONFIGURATION_DIRECTORY={o.config_dir}",
+                        str(venv / "bin" / "companion"),
+                        "lexicon",
+                        "build",
+                    ],
+                ],
+                note="rebuilds only when the word lists changed",
+            )
+        )
+    if o.start:
+        steps.append(
+            Step(
+                "service enabled and restarted",
+                [
+                    ["systemctl", "enable", UNIT_NAME],
+                    ["systemctl", "restart", UNIT_NAME],
+                ],
+            )
+        )
+    return steps
+
+
+def _user_exists(user: str) -> bool:
+    try:
+        pwd.getpwnam(user)
+    except KeyError:
+        return False
+    return True
+
+
+def _i2c_enabled() -> bool:
+    # raspi-config's get_i2c prints 0 when I2C is on
+    try:
+        out = subprocess.run(
+            ["raspi-config", "nonint", "get_i2c"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+    except OSError:
+        return False
+    return out == "0"
+
+
+Runner = Callable[[Sequence[str]], int]
+
+
+def _run(argv: Sequence[str]) -> int:
+    return subprocess.run(list(argv), check=False).returncode
+
+
+def execute(
+    steps: list[Step],
+    dry_run: bool = False,
+    run: Runner = _run,
+    say: Callable[[str], None] = print,
+) -> int:
+    """Run (or, ``dry_run``, print) the steps; returns how many steps did something.
+
+    Raises:
+        InstallError: a command failed (names the step, the command and its exit status).
+    """
+    acted = 0
+    for number, step in enumerate(steps, 1):
+        head = f"[{number}/{len(steps)}] {step.title}"
+        if step.note:
+            head += f" ({step.note})"
+        if step.skip:
+            say(f"{head}: skipped")
+            continue
+        done = step.done() if step.done is not None else False
+        if done:
+            say(f"{head}: already done")
+            continue
+        say(f"{head}:")
+        if step.action is not None:
+            say("    (write the file)" if dry_run else "    writing the file")
+            if not dry_run:
+                step.action()
+        for argv in step.commands:
+            say("    " + shlex.join(argv))
+            if dry_run:
+                continue
+            status = run(argv)
+            if status != 0:
+                raise InstallError(
+                    f"step {number} ({step.title}): `{shlex.join(argv)}` exited with status "
+                    f"{status}; fix the cause and run the installer again (done steps are skipped)"
+                )
+        acted += 1
+    return acted
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The installer's options, shared by ``companion install`` and ``python -m``."""
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the steps and commands, change nothing"
+    )
+    parser.add_argument(
+        "--prefix", type=Path, default=DEFAULT_PREFIX, help=f"install here ({DEFAULT_PREFIX})"
+    )
+    parser.add_argument("--user", default=DEFAULT_USER, help=f"the service user ({DEFAULT_USER})")
+    parser.add_argument("--no-start", action="store_true", help="do not enable and start it")
+    parser.add_argument("--no-lexicon", action="store_true", help="do not build the lexicon")
+
+
+def run_install(args: argparse.Namespace, say: Callable[[str], None] = print) -> int:
+    """Install (or print, with ``--dry-run``) as the parsed ``args`` say; returns the exit code.
+
+    Raises:
+        InstallError: not root (and not a dry run), or a step failed.
+    """
+    if not args.dry_run and os.geteuid() != 0:
+        raise InstallError(
+            "installing needs root: run `sudo make install` (or `--dry-run` to see the steps)"
+        )
+    if not args.prefix.is_absolute():
+        raise InstallError(f"--prefix {args.prefix}: accepted an absolute path")
+    options = Options(
+        prefix=args.prefix,
+        user=args.user,
+        start=not args.no_start,
+        lexicon=not args.no_lexicon,
+    )
+    steps = plan(options)
+    if args.dry_run:
+        say("Dry run: nothing is changed. The install would do:")
+    acted = execute(steps, dry_run=args.dry_run, say=say)
+    if not args.dry_run:
+        say(f"Done ({acted} step(s) changed something). `systemctl status {UNIT_NAME}` shows it.")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python3 -m companion.platform.install [--dry-run] ...``"""
+    parser = argparse.ArgumentParser(prog="companion install", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run_install(args)
+    except CompanionError as exc:
+        print(f"companion install: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
