@@ -1,0 +1,382 @@
+"""The Iago board: cells, board notation, words, counts, the centre and connection.
+
+Source: Iago rulebook, "Equipment" (an 11x11 board; tiles printed red on one side and blue on the
+other), "How to Play" (the first word is positioned centrally, later words connect to it as in a
+crossword; condition (1): every run of two or more letters, left to right and top to bottom, is a
+word; condition (2): the lead is at least one more letter of one's colour). Notation: DESIGN.md,
+"Board notation".
+
+A board is immutable. Inside, rows and columns are 0-based indices; in messages and JSON they are
+1-based ("row 1, column 1" is the top-left cell). A cell holds ``None`` (empty) or a letter: an
+upper-case letter is a tile showing its BLUE side, a lower-case letter its RED side, exactly as
+in the notation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from companion.errors import CompanionError
+
+COLOURS = ("blue", "red")
+IAGO_SIZE = 11
+"""The Iago board is 11x11 (rulebook, "Equipment")."""
+MAX_SIZE = 50
+"""The largest square grid the notation accepts (Scrabble boards are 15x15)."""
+ACROSS = "across"
+DOWN = "down"
+EMPTY = "."
+
+
+class BoardNotationError(CompanionError, ValueError):
+    """A board written wrongly; the message names each bad row and column and what is accepted."""
+
+
+def colour_of(letter: str) -> str:
+    """The side a tile shows: ``"blue"`` for an upper-case letter, ``"red"`` for lower case."""
+    return "blue" if letter.isupper() else "red"
+
+
+def show(letter: str, colour: str) -> str:
+    """``letter`` written as a tile showing ``colour`` (upper case blue, lower case red)."""
+    return letter.upper() if colour == "blue" else letter.lower()
+
+
+def cell_name(row: int, col: int) -> str:
+    """A 0-based cell as people read it: ``cell_name(0, 4) == "row 1, column 5"``."""
+    return f"row {row + 1}, column {col + 1}"
+
+
+@dataclass(frozen=True)
+class Word:
+    """A run of two or more letters on the board (rulebook, "How to Play", condition (1)).
+
+    ``text`` is upper case; ``row``/``col`` (0-based) is its first cell; ``direction`` is
+    ``"across"`` (left to right) or ``"down"`` (top to bottom).
+    """
+
+    text: str
+    row: int
+    col: int
+    direction: str
+
+    @property
+    def key(self) -> tuple[str, int, int, int]:
+        """Where the word lies, whatever its letters: (direction, row, col, length)."""
+        return (self.direction, self.row, self.col, len(self.text))
+
+    @property
+    def cells(self) -> tuple[tuple[int, int], ...]:
+        """The word's cells (row, col), 0-based, first letter first."""
+        if self.direction == ACROSS:
+            return tuple((self.row, self.col + i) for i in range(len(self.text)))
+        return tuple((self.row + i, self.col) for i in range(len(self.text)))
+
+    def to_json(self) -> dict:
+        """``{"word", "direction", "row", "column"}`` with the first cell 1-based."""
+        return {
+            "word": self.text,
+            "direction": self.direction,
+            "row": self.row + 1,
+            "column": self.col + 1,
+        }
+
+
+@dataclass(frozen=True)
+class Board:
+    """A square grid of cells, ``size`` x ``size`` (Iago: 11x11).
+
+    ``grid`` is the cells row by row, ``size * size`` characters: ``.`` empty, ``A``-``Z`` a tile
+    showing blue, ``a``-``z`` a tile showing red. Build boards with :func:`parse_board` or
+    :meth:`empty`; ``str(board)`` is the board notation.
+
+    Raises:
+        BoardNotationError: ``grid`` has the wrong length or a character other than those.
+    """
+
+    grid: str
+    size: int = IAGO_SIZE
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.size <= MAX_SIZE or len(self.grid) != self.size * self.size:
+            raise BoardNotationError(
+                f"a {self.size}x{self.size} board needs {self.size * self.size} cells, "
+                f"got {len(self.grid)}"
+            )
+        bad = set(self.grid) - _CELL_CHARS
+        if bad:
+            raise BoardNotationError(
+                f"board cells {sorted(bad)!r} are not accepted; accepted: '.', A-Z, a-z"
+            )
+
+    @classmethod
+    def empty(cls, size: int = IAGO_SIZE) -> Board:
+        """The empty board (``11/11/11/11/11/11/11/11/11/11/11`` for Iago)."""
+        return cls(EMPTY * (size * size), size)
+
+    @classmethod
+    def from_rows(cls, rows: list[str]) -> Board:
+        """A board from rows of ``.`` and letters, all the same length as there are rows."""
+        return parse_board("\n".join(rows), size=None)
+
+    def __str__(self) -> str:
+        return format_board(self)
+
+    # -- cells ----------------------------------------------------------------------------
+
+    def at(self, row: int, col: int) -> str | None:
+        """The tile at (row, col), 0-based, as a letter (case = side shown), or None if empty."""
+        c = self.grid[row * self.size + col]
+        return None if c == EMPTY else c
+
+    def colour(self, row: int, col: int) -> str | None:
+        """``"blue"``, ``"red"`` or None (empty) at (row, col), 0-based."""
+        c = self.grid[row * self.size + col]
+        return None if c == EMPTY else colour_of(c)
+
+    @property
+    def centre(self) -> tuple[int, int]:
+        """The centre cell (5, 5) of the Iago board, 0-based (for an even size, the lower right
+        of the middle four)."""
+        return (self.size // 2, self.size // 2)
+
+    def tiles(self) -> Iterator[tuple[int, int]]:
+        """Every occupied cell (row, col), row by row."""
+        n = self.size
+        for i, c in enumerate(self.grid):
+            if c != EMPTY:
+                yield divmod(i, n)
+
+    def is_empty(self) -> bool:
+        """True when no tile is on the board."""
+        return self.grid.count(EMPTY) == len(self.grid)
+
+    def counts(self) -> dict[str, int]:
+        """How many tiles show each side: ``{"blue": n, "red": n}``."""
+        blue = sum(1 for c in self.grid if "A" <= c <= "Z")
+        red = sum(1 for c in self.grid if "a" <= c <= "z")
+        return {"blue": blue, "red": red}
+
+    def leader(self) -> str | None:
+        """The colour with the lead (at least one more tile than the other), or None if level.
+
+        Rulebook, "How to Play", condition (2).
+        """
+        c = self.counts()
+        if c["blue"] > c["red"]:
+            return "blue"
+        if c["red"] > c["blue"]:
+            return "red"
+        return None
+
+    def has_lead(self, colour: str) -> bool:
+        """True when ``colour`` shows at least one more tile than the other colour."""
+        return self.leader() == colour
+
+    def with_cells(self, changes: dict[tuple[int, int], str | None]) -> Board:
+        """A copy with some cells set: ``{(row, col): letter or None}`` (0-based)."""
+        g = list(self.grid)
+        for (r, c), v in changes.items():
+            g[r * self.size + c] = EMPTY if v is None else v
+        return Board("".join(g), self.size)
+
+    def letters(self) -> str:
+        """The grid with colours dropped (upper case): two boards with the same letters in the
+        same cells have equal ``letters()``."""
+        return self.grid.upper()
+
+    # -- words and connection -------------------------------------------------------------
+
+    def words(self) -> list[Word]:
+        """Every run of two or more letters: across words row by row, then down words column by
+        column (rulebook, "How to Play", condition (1)). Text in upper case."""
+        n = self.size
+        g = self.grid.upper()
+        out: list[Word] = []
+        for r in range(n):
+            line = g[r * n : (r + 1) * n]
+            out.extend(Word(run, r, c, ACROSS) for c, run in _runs(line))
+        for c in range(n):
+            line = g[c::n]
+            out.extend(Word(run, r, c, DOWN) for r, run in _runs(line))
+        return out
+
+    def groups(self) -> list[list[tuple[int, int]]]:
+        """The tiles in groups connected vertically or horizontally, largest first (ties: the
+        group holding the earliest cell first)."""
+        n = self.size
+        g = self.grid
+        seen = [False] * (n * n)
+        groups: list[list[tuple[int, int]]] = []
+        for start in range(n * n):
+            if g[start] == EMPTY or seen[start]:
+                continue
+            seen[start] = True
+            stack, group = [start], []
+            while stack:
+                i = stack.pop()
+                group.append(i)
+                r, c = divmod(i, n)
+                for j, ok in (
+                    (i - n, r > 0),
+                    (i + n, r < n - 1),
+                    (i - 1, c > 0),
+                    (i + 1, c < n - 1),
+                ):
+                    if ok and not seen[j] and g[j] != EMPTY:
+                        seen[j] = True
+                        stack.append(j)
+            groups.append(sorted(divmod(i, n) for i in group))
+        groups.sort(key=lambda grp: -len(grp))
+        return groups
+
+
+_CELL_CHARS = set(EMPTY + "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _runs(line: str) -> Iterator[tuple[int, str]]:
+    """(start, run) for each run of two or more letters in ``line`` ('.' separates runs)."""
+    start = None
+    for i, ch in enumerate(line + EMPTY):
+        if ch != EMPTY:
+            if start is None:
+                start = i
+        elif start is not None:
+            if i - start >= 2:
+                yield start, line[start:i]
+            start = None
+
+
+# -- notation -------------------------------------------------------------------------------
+
+NOTATION_HELP = (
+    "accepted: rows from top to bottom separated by '/' (or one row a line), each row made of "
+    "upper-case letters (tiles showing blue), lower-case letters (tiles showing red), '.' (one "
+    "empty cell) and numbers 1 or more (that many empty cells), e.g. the empty Iago board "
+    "11/11/11/11/11/11/11/11/11/11/11"
+)
+
+
+def parse_board(text: str, size: int | None = IAGO_SIZE) -> Board:
+    """Read a board written in board notation (DESIGN.md, "Board notation").
+
+    Rows run from top to bottom, separated by ``/`` or line breaks; in a row an upper-case
+    letter is a tile showing its blue side, a lower-case letter one showing its red side, a
+    number (one or more digits, so ``11`` is eleven) that many empty cells, and ``.`` one empty
+    cell. Spaces around rows are ignored, as are blank lines before and after the board.
+    ``size`` is the expected number of rows and columns (Iago: 11); None accepts any square
+    grid from 1x1 to 50x50.
+
+    Raises:
+        BoardNotationError: naming every bad row (and the column where it goes wrong): a
+            character that is not a letter, digit or '.', a number 0 or with a leading zero, a
+            row with too few or too many cells, the wrong number of rows, or an empty board.
+    """
+    if not isinstance(text, str):
+        raise BoardNotationError(f"board {text!r} is not text; {NOTATION_HELP}")
+    body = text.strip()
+    if not body:
+        raise BoardNotationError(f"board is empty; {NOTATION_HELP}")
+    if "/" in body:
+        rows = [r.strip() for r in body.split("/")]
+    else:
+        rows = [r.strip() for r in body.splitlines()]
+    n = len(rows) if size is None else size
+    errors: list[str] = []
+    if not 1 <= n <= MAX_SIZE:
+        raise BoardNotationError(
+            f"board {_quote(body)} has {len(rows)} rows; accepted: 1 to {MAX_SIZE} rows "
+            f"and as many columns"
+        )
+    if len(rows) != n:
+        errors.append(f"the board has {len(rows)} rows; a {n}x{n} board needs {n}")
+    cells: list[str] = []
+    for r, row in enumerate(rows):
+        row_cells, problem = _parse_row(row, r, n)
+        if problem:
+            errors.append(problem)
+        cells.extend(row_cells)
+    if errors:
+        raise BoardNotationError(
+            f"board {_quote(body)}: " + "; ".join(errors) + f"; {NOTATION_HELP}"
+        )
+    return Board("".join(cells), n)
+
+
+def _parse_row(row: str, r: int, n: int) -> tuple[list[str], str | None]:
+    where = f"row {r + 1}"
+    if not row:
+        return [], f"{where} is empty"
+    if any(ch.isspace() for ch in row):
+        return [], f"{where} {row!r} has a space inside; write empty cells as '.' or a number"
+    out: list[str] = []
+    i = 0
+    while i < len(row):
+        ch = row[i]
+        col = len(out) + 1
+        if ch.isdigit():
+            j = i
+            while j < len(row) and row[j].isdigit():
+                j += 1
+            digits = row[i:j]
+            if digits[0] == "0":
+                return [], (
+                    f"{where}, column {col}: the number {digits!r} "
+                    + ("is zero" if int(digits) == 0 else "has a leading zero")
+                    + "; a run of empty cells is a number from 1"
+                )
+            count = int(digits)
+            if len(out) + count > n:
+                return [], (
+                    f"{where}, column {col}: {digits} empty cells run past the {n} columns "
+                    f"(row {row!r})"
+                )
+            out.extend(EMPTY * count)
+            i = j
+            continue
+        if ch == EMPTY or ("A" <= ch <= "Z") or ("a" <= ch <= "z"):
+            if len(out) >= n:
+                return [], f"{where}, column {col}: {row!r} has more than {n} cells"
+            out.append(ch)
+            i += 1
+            continue
+        return [], f"{where}, column {col}: {ch!r} is not a letter A-Z/a-z, a number or '.'"
+    if len(out) < n:
+        return [], f"{where} {row!r} has {len(out)} cells, {n} needed (ends at column {len(out)})"
+    return out, None
+
+
+def _quote(body: str) -> str:
+    return repr(body) if len(body) <= 80 else repr(body[:77] + "...")
+
+
+def format_board(board: Board) -> str:
+    """The board in board notation, runs of empty cells always merged into one number.
+
+    ``parse_board(format_board(b), size=None) == b`` for every board.
+    """
+    n = board.size
+    rows = []
+    for r in range(n):
+        line = board.grid[r * n : (r + 1) * n]
+        out, gap = [], 0
+        for ch in line:
+            if ch == EMPTY:
+                gap += 1
+                continue
+            if gap:
+                out.append(str(gap))
+                gap = 0
+            out.append(ch)
+        if gap:
+            out.append(str(gap))
+        rows.append("".join(out))
+    return "/".join(rows)
+
+
+def format_lines(board: Board) -> str:
+    """The board as lines of ``.`` and letters, one row a line (also accepted by
+    :func:`parse_board`)."""
+    n = board.size
+    return "\n".join(board.grid[r * n : (r + 1) * n] for r in range(n))

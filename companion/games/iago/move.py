@@ -1,0 +1,640 @@
+"""Ruling on an Iago move: what changed between two boards, steals, cross-links and violations.
+
+Source: Iago rulebook, "How to Play" ("The Move", the three end-of-move conditions, "Stealing",
+"Cross-Link Letters", "Substituted Letters", "Challenge"). docs/iago.md explains each reading of
+the rulebook made here; in brief:
+
+- Tiles never move. A cell that was empty and holds a tile was *placed*; a cell whose letter
+  changed had its letter *substituted* (the old letter goes to the substituted-letter pool); a
+  cell with the same letter showing the other side was *turned*. A tile taken away is not a
+  move (``illegal-change``).
+- A word of the board after the move is *unchanged* when the same letters lie in the same cells
+  before; otherwise its *predecessors* are the words of the board before lying in the same line
+  within its span (tiles stay in their cells, so an old word and its successor line up cell by
+  cell: no guessing of alignment). No predecessor: a *new* word. Predecessors: a *changed* word.
+- A changed word holding a tile of the opponent's colour is a *steal* when every predecessor
+  keeps within its substitution allowance (one letter for six letters or less, all but five
+  beyond, counted on the predecessor, the word being stolen), the new word is not merely an
+  inflection of it (either way), and the new word never had its form before in the game.
+- Every tile of a new word and of a stolen word may be turned to the mover's colour (for a new
+  word these are the cross-link letters). No other tile may change its side. A substitution is
+  allowed only inside a predecessor of a steal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Sequence
+from dataclasses import dataclass, field
+
+from companion.errors import CompanionError
+from companion.games.iago.board import (
+    ACROSS,
+    COLOURS,
+    Board,
+    Word,
+    cell_name,
+    colour_of,
+    format_board,
+)
+
+Cell = tuple[int, int]
+IsInflection = Callable[[str, str], bool]
+
+CODES = (
+    "invalid-word",
+    "disconnected",
+    "off-centre",
+    "no-lead",
+    "too-many-substitutions",
+    "reverted",
+    "no-meaning-change",
+    "illegal-change",
+)
+"""The violation codes of DESIGN.md, in the order a ruling lists them."""
+
+
+class MoveInputError(CompanionError, ValueError):
+    """Boards or a mover that cannot be ruled on (different sizes, unknown colour)."""
+
+
+def substitution_allowance(length: int) -> int:
+    """How many letters may be substituted to steal a word of ``length`` letters.
+
+    Rulebook, "Stealing": "if the word has six letters or less, you may substitute one letter
+    (only one); if the word has more than six letters, you may substitute all but five". The
+    length is that of the word being stolen. 1 for 2-6 letters, 2 for 7, 3 for 8, 4 for 9...
+    """
+    return 1 if length <= 6 else length - 5
+
+
+def other(colour: str) -> str:
+    """The opponent's colour."""
+    return "red" if colour == "blue" else "blue"
+
+
+# -- the result --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule: ``code`` (one of :data:`CODES`), a sentence, and what it concerns."""
+
+    code: str
+    message: str
+    word: str | None = None
+    cells: tuple[Cell, ...] = ()
+    details: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """``{"code", "message", "word"?, "cells": [[row, column], ...] (1-based), ...}``."""
+        out: dict = {"code": self.code, "message": self.message}
+        if self.word is not None:
+            out["word"] = self.word
+        if self.cells:
+            out["cells"] = [[r + 1, c + 1] for r, c in self.cells]
+        out.update(self.details)
+        return out
+
+
+@dataclass(frozen=True)
+class WordFormed:
+    """A word the move made: ``kind`` is ``new`` (no predecessor), ``steal``, ``inflection``
+    (an opponent's word changed only in grammatical form: not a steal), ``extension`` (the
+    mover's own word changed) or ``changed`` (an opponent's word changed but not stolen).
+    ``valid`` is the lexicon's answer (None when no lexicon was given)."""
+
+    word: Word
+    kind: str
+    valid: bool | None
+    predecessors: tuple[Word, ...] = ()
+
+    def to_json(self) -> dict:
+        out = self.word.to_json()
+        out["kind"] = self.kind
+        out["valid"] = self.valid
+        if self.predecessors:
+            out["from"] = [p.text for p in self.predecessors]
+        return out
+
+
+@dataclass(frozen=True)
+class Steal:
+    """An opponent's word ``stolen`` changed into ``word`` (rulebook, "Stealing").
+
+    ``substituted`` are the cells of the old word whose letter changed, ``added`` the cells of
+    the new word outside the old one; ``allowance`` is the number of substitutions the old word
+    allows; ``turned`` is True when every tile of the new word now shows the mover's colour.
+    """
+
+    stolen: Word
+    word: Word
+    substituted: tuple[Cell, ...]
+    added: tuple[Cell, ...]
+    allowance: int
+    turned: bool
+
+    def to_json(self) -> dict:
+        return {
+            "from": self.stolen.text,
+            "to": self.word.text,
+            "direction": self.word.direction,
+            "row": self.word.row + 1,
+            "column": self.word.col + 1,
+            "substitutions": len(self.substituted),
+            "allowance": self.allowance,
+            "added": len(self.added),
+            "turned": self.turned,
+        }
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """The ruling on one move (rulebook, "How to Play": the move and its three conditions).
+
+    ``legal`` is True when no violation was found. ``conditions`` are the three end-of-move
+    conditions: ``valid_words`` (condition 1; None without a lexicon), ``lead`` (condition 2),
+    ``time`` (condition 3: always None here, the differential timer decides it). ``restore``
+    is the board a sustained challenge returns to (the board before the move).
+    """
+
+    mover: str
+    before: Board
+    after: Board
+    violations: tuple[Violation, ...]
+    counts: dict[str, int]
+    words: tuple[WordFormed, ...]
+    steals: tuple[Steal, ...]
+    placed: tuple[Cell, ...]
+    substitutions: tuple[tuple[Cell, str, str], ...]
+    turned: tuple[tuple[Cell, str], ...]
+    notes: tuple[str, ...]
+    valid_words: bool | None
+
+    @property
+    def legal(self) -> bool:
+        """True when the move breaks no rule."""
+        return not self.violations
+
+    @property
+    def lead(self) -> bool:
+        """Condition (2): the mover shows at least one more tile than the opponent."""
+        return self.counts[self.mover] >= self.counts[other(self.mover)] + 1
+
+    @property
+    def restore(self) -> Board:
+        """The board a sustained challenge returns to (rulebook, "Challenge")."""
+        return self.before
+
+    @property
+    def substituted_letters(self) -> list[str]:
+        """The letters taken off the board, for the pool beside it ("Substituted Letters")."""
+        return [old for _, old, _ in self.substitutions]
+
+    @property
+    def challengeable(self) -> list[str]:
+        """The words the move formed, which the opponent may challenge (rulebook, "Challenge")."""
+        return [w.word.text for w in self.words]
+
+    def to_json(self) -> dict:
+        """The ruling as ``companion iago check`` prints it (see docs/iago.md)."""
+        return {
+            "legal": self.legal,
+            "mover": self.mover,
+            "violations": [v.to_json() for v in self.violations],
+            "counts": dict(self.counts),
+            "lead": self.lead,
+            "words": [w.to_json() for w in self.words],
+            "words_formed": [w.word.text for w in self.words],
+            "steals": [s.to_json() for s in self.steals],
+            "placed": [[r + 1, c + 1] for r, c in self.placed],
+            "substitutions": [
+                {"row": r + 1, "column": c + 1, "removed": old, "placed": new}
+                for (r, c), old, new in self.substitutions
+            ],
+            "substituted_letters": self.substituted_letters,
+            "turned": [
+                {"row": r + 1, "column": c + 1, "to": colour} for (r, c), colour in self.turned
+            ],
+            "conditions": {
+                "valid_words": self.valid_words,
+                "lead": self.lead,
+                "time": None,
+                "time_note": "condition (3), the time limit, is decided by the differential timer",
+            },
+            "notes": list(self.notes),
+            "restore": format_board(self.restore),
+            "board": format_board(self.after),
+        }
+
+
+# -- the history of a word ---------------------------------------------------------------------
+
+
+def word_forms(boards: Sequence[Board]) -> dict[tuple, frozenset[str]]:
+    """For each word of the last board, the forms (upper-case texts) its line of predecessors
+    had on the earlier boards (rulebook, "Stealing": "it may not be changed back to the form it
+    had previously").
+
+    ``boards`` are the game's boards in order. A word keeps its history while its letters stay
+    in the same cells; a changed word inherits the forms of its predecessors and their own texts.
+    A board that takes tiles away (the board restored after a sustained challenge) goes back to
+    the history of the latest earlier board with the same letters, so a withdrawn word leaves no
+    trace. Keys are :attr:`Word.key`.
+    """
+    if not boards:
+        return {}
+    snapshots: list[tuple[Board, dict[tuple, frozenset[str]]]] = []
+    forms: dict[tuple, frozenset[str]] = {w.key: frozenset() for w in boards[0].words()}
+    snapshots.append((boards[0], forms))
+    prev = boards[0]
+    for board in boards[1:]:
+        if _removes_tiles(prev, board):
+            base = next((s for s in reversed(snapshots) if s[0].letters() == board.letters()), None)
+            if base is not None:
+                prev, forms = base[0], base[1]
+        forms = _carry_forms(prev, board, forms)
+        snapshots.append((board, forms))
+        prev = board
+    return forms
+
+
+def _removes_tiles(before: Board, after: Board) -> bool:
+    return any(b != "." and a == "." for b, a in zip(before.grid, after.grid, strict=True))
+
+
+def _carry_forms(before: Board, after: Board, forms: dict) -> dict[tuple, frozenset[str]]:
+    old_words = before.words()
+    by_key = {w.key: w for w in old_words}
+    index = _word_index(old_words, before.size)
+    out: dict[tuple, frozenset[str]] = {}
+    for w in after.words():
+        same = by_key.get(w.key)
+        if same is not None and same.text == w.text:
+            out[w.key] = forms.get(w.key, frozenset())
+            continue
+        acc: set[str] = set()
+        for p in _predecessors(w, index):
+            acc |= forms.get(p.key, frozenset())
+            acc.add(p.text)
+        out[w.key] = frozenset(acc)
+    return out
+
+
+def _word_index(words: list[Word], size: int) -> dict[tuple[str, Cell], Word]:
+    """(direction, cell) -> the word of that direction through the cell."""
+    index: dict[tuple[str, Cell], Word] = {}
+    for w in words:
+        for cell in w.cells:
+            index[(w.direction, cell)] = w
+    return index
+
+
+def _predecessors(w: Word, index: dict[tuple[str, Cell], Word]) -> list[Word]:
+    """The old words in ``w``'s line lying wholly within its span, first first."""
+    span = set(w.cells)
+    out: list[Word] = []
+    for cell in w.cells:
+        p = index.get((w.direction, cell))
+        if p is not None and (not out or out[-1] is not p) and all(c in span for c in p.cells):
+            out.append(p)
+    return out
+
+
+# -- the ruling --------------------------------------------------------------------------------
+
+
+def _never_inflection(base: str, other: str) -> bool:
+    return False
+
+
+def rule_move(
+    before: Board,
+    after: Board,
+    mover: str,
+    *,
+    lexicon: Container[str] | None = None,
+    is_inflection: IsInflection | None = None,
+    history: Sequence[Board] = (),
+) -> Ruling:
+    """Rule on the move that turned ``before`` into ``after``, made by ``mover``.
+
+    Args:
+        before: the board when the move began.
+        after: the board when the mover says the move is complete.
+        mover: ``"blue"`` or ``"red"``.
+        lexicon: the word list; ``word in lexicon`` is asked with the upper-case word (and the
+            lower-case one if that fails). None: words are not judged (``valid`` is None).
+        is_inflection: ``is_inflection(base, other)`` is True when ``other`` is only an
+            inflection of ``base`` (companion.lexicon.morphology.is_inflection); asked both ways.
+            None: no change counts as an inflection (every qualifying change is a steal).
+        history: the game's boards before ``before``, oldest first; they decide which forms a
+            word had before (rule against changing a stolen word back).
+
+    Returns:
+        The :class:`Ruling`, listing every violation found.
+
+    Raises:
+        MoveInputError: ``mover`` is not a colour, or the boards differ in size.
+    """
+    if mover not in COLOURS:
+        raise MoveInputError(f"mover {mover!r} is not a colour; accepted: 'blue', 'red'")
+    boards = [*history, before, after]
+    sizes = {b.size for b in boards}
+    if len(sizes) != 1:
+        raise MoveInputError(
+            f"the boards have different sizes {sorted(sizes)}; every board of a game has one size"
+        )
+    inflected = is_inflection or _never_inflection
+    opp = other(mover)
+    n = before.size
+    violations: list[Violation] = []
+    notes: list[str] = []
+
+    # 1. cell by cell
+    placed: list[Cell] = []
+    substitutions: list[tuple[Cell, str, str]] = []
+    turned: list[tuple[Cell, str]] = []
+    for i, (b, a) in enumerate(zip(before.grid, after.grid, strict=True)):
+        if b == a:
+            continue
+        cell = divmod(i, n)
+        if b == ".":
+            placed.append(cell)
+            if colour_of(a) != mover:
+                violations.append(
+                    Violation(
+                        "illegal-change",
+                        f"the tile {a.upper()} placed at {cell_name(*cell)} shows {opp}; "
+                        f"{mover} enters words with the {mover} side up",
+                        cells=(cell,),
+                    )
+                )
+        elif a == ".":
+            violations.append(
+                Violation(
+                    "illegal-change",
+                    f"the tile {b.upper()} at {cell_name(*cell)} was taken off the board; "
+                    "tiles stay on the board (only substituted letters leave it)",
+                    cells=(cell,),
+                )
+            )
+        elif b.upper() != a.upper():
+            substitutions.append((cell, b.upper(), a.upper()))
+            if colour_of(a) != mover:
+                violations.append(
+                    Violation(
+                        "illegal-change",
+                        f"the letter {a.upper()} substituted at {cell_name(*cell)} shows {opp}; "
+                        f"{mover} enters letters with the {mover} side up",
+                        cells=(cell,),
+                    )
+                )
+        else:
+            turned.append((cell, colour_of(a)))
+
+    # 2. words: unchanged, new, changed
+    old_words = before.words()
+    old_by_key = {w.key: w for w in old_words}
+    old_index = _word_index(old_words, n)
+    forms = word_forms(boards[:-1]) if len(boards) > 2 else {}
+    substituted_cells = {cell for cell, _, _ in substitutions}
+    may_turn: set[Cell] = set()  # cells of new and stolen words
+    stolen_cells: set[Cell] = set()  # cells of old words inside a steal
+    formed: list[WordFormed] = []
+    steals: list[Steal] = []
+    failed: list[tuple[Word, list[Word], list[str]]] = []  # changed words not stolen, reasons
+    own_changed: list[tuple[Word, list[Word]]] = []
+    for w in after.words():
+        same = old_by_key.get(w.key)
+        if same is not None and same.text == w.text:
+            continue
+        preds = _predecessors(w, old_index)
+        valid = None if lexicon is None else _in_lexicon(w.text, lexicon)
+        if not preds:
+            formed.append(WordFormed(w, "new", valid))
+            may_turn.update(w.cells)
+            continue
+        opponents = any(before.colour(*c) == opp for p in preds for c in p.cells)
+        reasons: list[str] = []
+        per_pred = []
+        for p in preds:
+            subs = tuple(c for c in p.cells if c in substituted_cells)
+            allow = substitution_allowance(len(p.text))
+            per_pred.append((p, subs, allow))
+            if len(subs) > allow and "too-many-substitutions" not in reasons:
+                reasons.append("too-many-substitutions")
+        earlier = set()
+        for p in preds:
+            earlier |= forms.get(p.key, frozenset())
+        if w.text in earlier:
+            reasons.append("reverted")
+        if any(inflected(p.text, w.text) or inflected(w.text, p.text) for p in preds):
+            reasons.append("no-meaning-change")
+        if "reverted" in reasons:
+            violations.append(
+                Violation(
+                    "reverted",
+                    f"{w.text} is a form this word had before in the game; once stolen, a word "
+                    "may not be changed back to a form it had",
+                    word=w.text,
+                    cells=w.cells,
+                    details={"from": [p.text for p in preds], "earlier_forms": sorted(earlier)},
+                )
+            )
+        if not opponents:
+            # the mover's own word made longer is the mover's new word: its cross-link letters
+            # (tiles of crossing words met by the added part) turn too
+            formed.append(WordFormed(w, "extension", valid, tuple(preds)))
+            own_changed.append((w, preds))
+            may_turn.update(w.cells)
+            continue
+        if not reasons:
+            formed.append(WordFormed(w, "steal", valid, tuple(preds)))
+            may_turn.update(w.cells)
+            span = set(w.cells)
+            turned_all = all(after.colour(*c) == mover for c in w.cells)
+            for p, subs, allow in per_pred:
+                stolen_cells.update(p.cells)
+                added = tuple(c for c in w.cells if c not in set(p.cells))
+                assert span >= set(p.cells)
+                steals.append(Steal(p, w, subs, added, allow, turned_all))
+            continue
+        kind = "inflection" if reasons == ["no-meaning-change"] else "changed"
+        formed.append(WordFormed(w, kind, valid, tuple(preds)))
+        failed.append((w, preds, reasons))
+
+    # 3. every substitution lies inside a stolen word; every turned tile in a new or stolen word
+    blamed: dict[tuple, set[Cell]] = {}  # failed word key -> its cells at fault
+    for cell in sorted(substituted_cells - stolen_cells):
+        if not _blame(cell, failed, blamed):
+            own = next((w for w, ps in own_changed if any(cell in p.cells for p in ps)), None)
+            what = f"in {mover}'s own word {own.text}" if own else "outside any word"
+            violations.append(
+                Violation(
+                    "illegal-change",
+                    f"the letter at {cell_name(*cell)} was substituted {what}; a letter may "
+                    "be substituted only to steal an opponent's word",
+                    word=own.text if own else None,
+                    cells=(cell,),
+                )
+            )
+    for cell, colour in turned:
+        if colour == opp:
+            violations.append(
+                Violation(
+                    "illegal-change",
+                    f"the tile at {cell_name(*cell)} was turned from {mover} to {opp}; "
+                    "a move turns tiles only to the mover's colour",
+                    cells=(cell,),
+                )
+            )
+        elif cell not in may_turn and not _blame(cell, failed, blamed):
+            violations.append(
+                Violation(
+                    "illegal-change",
+                    f"the tile at {cell_name(*cell)} was turned to {mover} but lies in no new "
+                    "or stolen word; only the letters of a stolen word and cross-link letters "
+                    "may be turned",
+                    cells=(cell,),
+                )
+            )
+    for w, preds, reasons in failed:
+        cells = blamed.get(w.key)
+        if not cells:
+            continue  # changed as a side effect (e.g. LOVE -> LOVES by an added S): allowed
+        src = "/".join(p.text for p in preds)
+        for code in reasons:
+            if code == "reverted":
+                continue  # already reported
+            if code == "too-many-substitutions":
+                worst = next(
+                    p
+                    for p in preds
+                    if sum(1 for c in p.cells if c in substituted_cells)
+                    > substitution_allowance(len(p.text))
+                )
+                allow = substitution_allowance(len(worst.text))
+                nsubs = sum(1 for c in worst.cells if c in substituted_cells)
+                message = (
+                    f"{src} -> {w.text} substitutes {nsubs} letters of a {len(worst.text)}-letter "
+                    f"word; {allow} allowed"
+                )
+                details = {"from": src, "substitutions": nsubs, "allowance": allow}
+            else:
+                message = (
+                    f"{src} -> {w.text} is only another grammatical form of the word, not a "
+                    "genuine change of meaning: not a steal, so only the added letters may be "
+                    "turned and no letter substituted"
+                )
+                details = {"from": src}
+            violations.append(
+                Violation(code, message, word=w.text, cells=tuple(sorted(cells)), details=details)
+            )
+
+    # 4. tiles that could have been turned but were not
+    unturned = sorted(c for c in may_turn if after.colour(*c) == opp)
+    if unturned:
+        notes.append(
+            f"{len(unturned)} tile(s) of new or stolen words still show {opp} ("
+            + ", ".join(cell_name(*c) for c in unturned)
+            + f"): cross-link letters and stolen words turn to {mover}"
+        )
+
+    # 5. condition (1): valid words
+    valid_words: bool | None = None
+    if lexicon is not None:
+        bad = [f for f in formed if not f.valid]
+        valid_words = not bad
+        for f in bad:
+            violations.append(
+                Violation(
+                    "invalid-word",
+                    f"{f.word.text} is not in the lexicon",
+                    word=f.word.text,
+                    cells=f.word.cells,
+                )
+            )
+
+    # 6. the first word covers the centre; every tile connects
+    if not after.is_empty():
+        centre = after.centre
+        if after.at(*centre) is None:
+            violations.append(
+                Violation(
+                    "off-centre",
+                    f"the centre cell ({cell_name(*centre)}) is empty; the first word covers it "
+                    "and every later word connects to it",
+                    cells=(centre,),
+                )
+            )
+        groups = after.groups()
+        if len(groups) > 1:
+            main = next((g for g in groups if centre in g), groups[0])
+            stray = tuple(sorted(c for g in groups if g is not main for c in g))
+            violations.append(
+                Violation(
+                    "disconnected",
+                    f"{len(stray)} tile(s) are not connected to the rest of the board "
+                    "vertically or horizontally",
+                    cells=stray,
+                )
+            )
+
+    # 7. condition (2): the lead
+    counts = after.counts()
+    if counts[mover] < counts[opp] + 1:
+        violations.append(
+            Violation(
+                "no-lead",
+                f"{mover} shows {counts[mover]} tiles and {opp} {counts[opp]}; the mover needs "
+                "at least one more than the opponent",
+                details={"counts": dict(counts)},
+            )
+        )
+    if before == after:
+        notes.append("the board did not change")
+
+    order = {code: i for i, code in enumerate(CODES)}
+    violations.sort(key=lambda v: order[v.code])
+    return Ruling(
+        mover=mover,
+        before=before,
+        after=after,
+        violations=tuple(violations),
+        counts=counts,
+        words=tuple(formed),
+        steals=tuple(steals),
+        placed=tuple(placed),
+        substitutions=tuple(substitutions),
+        turned=tuple(turned),
+        notes=tuple(notes),
+        valid_words=valid_words,
+    )
+
+
+def _blame(cell: Cell, failed: list, blamed: dict) -> bool:
+    """Attribute a disallowed change at ``cell`` to the failed steals whose old words hold it."""
+    hit = False
+    for w, preds, _ in failed:
+        if any(cell in p.cells for p in preds) or cell in w.cells:
+            blamed.setdefault(w.key, set()).add(cell)
+            hit = True
+    return hit
+
+
+def _in_lexicon(word: str, lexicon: Container[str]) -> bool:
+    return word in lexicon or word.lower() in lexicon
+
+
+__all__ = [
+    "ACROSS",
+    "CODES",
+    "MoveInputError",
+    "Ruling",
+    "Steal",
+    "Violation",
+    "WordFormed",
+    "rule_move",
+    "substitution_allowance",
+    "word_forms",
+]

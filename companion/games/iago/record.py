@@ -1,0 +1,524 @@
+"""A game record of Iago: boards and clock events, replayed with every move re-ruled.
+
+A record is one JSON object (docs/iago.md, "Game records")::
+
+    {"game": "iago", "version": 1,
+     "players": {"blue": "Ann", "red": "Bob"},          optional
+     "minutes": 5, "minute_seconds": 60,                optional (the rulebook's values)
+     "lexicon": "scowl-70",                             optional, informative
+     "size": 11,                                        optional (11)
+     "start": "11/11/11/11/11/11/11/11/11/11/11",       optional (the empty board)
+     "events": [
+        {"t": 0, "press": "red"},                       red starts blue's first move
+        {"t": 40.2, "board": "11/11/11/11/11/4POT4/11/11/11/11/11"},
+        {"t": 41, "press": "blue"},                     blue's move ends: the last board is ruled
+        {"t": 45, "challenge": "red"}, {"t": 52, "ruling": "sustained"},
+        {"t": 60, "board": "...", "penalty": true},     the board once the challenge is settled
+        ...]}
+
+Clock events are those of ``companion clock replay`` (DESIGN.md, "Clock replay"): ``press``,
+``challenge``, ``ruling``, ``pause``, ``resume``. A ``board`` event is the board as it stands
+at ``t`` (read by the camera or typed); a move is ruled between the board when it began and the
+last board seen before the mover's press. A board with ``"penalty": true`` is the board after a
+challenge was settled (restored if sustained, with the three penalty tiles turned).
+
+Everything here is pure: the caller reads the file and passes the lexicon.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Container
+from dataclasses import dataclass, field
+
+from companion.clock.replay import ClockEvent, parse_event
+from companion.clock.timer import (
+    ChallengeRuled,
+    ChallengeStarted,
+    ClockError,
+    DifferentialTimer,
+    LostOnTime,
+    MoveEnded,
+    Verdict,
+)
+from companion.errors import CompanionError
+from companion.games.iago.board import (
+    IAGO_SIZE,
+    Board,
+    BoardNotationError,
+    cell_name,
+    colour_of,
+    format_board,
+    parse_board,
+    show,
+)
+from companion.games.iago.move import IsInflection, MoveInputError, Ruling, other, rule_move
+
+RECORD_VERSION = 1
+_TOP_KEYS = {"game", "version", "players", "minutes", "minute_seconds", "lexicon", "size", "start"}
+
+
+class RecordError(CompanionError, ValueError):
+    """A game record that cannot be read; the message lists every bad field and event."""
+
+
+@dataclass(frozen=True)
+class BoardEvent:
+    """The board as it stands at ``t`` seconds; ``penalty`` marks the board after a challenge
+    was settled."""
+
+    t: float
+    board: Board
+    penalty: bool = False
+
+    def to_json(self) -> dict:
+        out: dict = {"t": self.t, "board": format_board(self.board)}
+        if self.penalty:
+            out["penalty"] = True
+        return out
+
+
+Event = ClockEvent | BoardEvent
+
+
+@dataclass
+class GameRecord:
+    """An Iago game as it was played: settings and events in time order.
+
+    ``minutes`` is each player's allowance in minutes, ``minute_seconds`` the sand minute in
+    seconds, ``start`` the board before the first move. The daemon appends with :meth:`board`
+    and :meth:`clock`, and writes :meth:`to_json`.
+    """
+
+    events: list[Event] = field(default_factory=list)
+    players: dict[str, str] = field(default_factory=dict)
+    minutes: int = 5
+    minute_seconds: float = 60.0
+    lexicon: str | None = None
+    size: int = IAGO_SIZE
+    start: Board | None = None
+
+    def board(self, t: float, board: Board, penalty: bool = False) -> None:
+        """Append the board seen at ``t`` seconds."""
+        self.events.append(BoardEvent(float(t), board, penalty))
+
+    def clock(self, t: float, kind: str, value: str | bool) -> None:
+        """Append a clock event (``kind`` one of press, challenge, ruling, pause, resume)."""
+        self.events.append(parse_event({"t": t, kind: value}, f"clock event at {t}"))
+
+    def to_json(self) -> dict:
+        """The record as a JSON-ready object (see the module docstring)."""
+        out: dict = {"game": "iago", "version": RECORD_VERSION}
+        if self.players:
+            out["players"] = dict(self.players)
+        out["minutes"] = self.minutes
+        out["minute_seconds"] = self.minute_seconds
+        if self.lexicon:
+            out["lexicon"] = self.lexicon
+        out["size"] = self.size
+        if self.start is not None:
+            out["start"] = format_board(self.start)
+        out["events"] = [e.to_json() for e in self.events]
+        return out
+
+    def dumps(self) -> str:
+        """The record as JSON text, one event a line for easy reading and diffing."""
+        head = self.to_json()
+        events = head.pop("events")
+        text = json.dumps(head)[:-1]
+        lines = ",\n  ".join(json.dumps(e) for e in events)
+        return text + ', "events": [\n  ' + lines + "\n]}\n"
+
+
+def parse_record(data: str | dict, name: str = "record") -> GameRecord:
+    """Read a game record from JSON text or a decoded object.
+
+    Raises:
+        RecordError: listing every problem (``name``, the field or event number, what is wrong
+            and what is accepted): bad JSON, unknown fields, a bad board or clock event, times
+            going backwards.
+    """
+    if isinstance(data, str):
+        try:
+            data = json.loads(data)
+        except json.JSONDecodeError as exc:
+            raise RecordError(
+                f"{name}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+            ) from None
+    if not isinstance(data, dict):
+        raise RecordError(f'{name}: expected a JSON object with "events"; see docs/iago.md')
+    errors: list[str] = []
+    unknown = sorted(set(data) - _TOP_KEYS - {"events"})
+    if unknown:
+        errors.append(f"unknown fields {unknown}; accepted: {sorted(_TOP_KEYS | {'events'})}")
+    if data.get("game", "iago") != "iago":
+        errors.append(f'"game" is {data.get("game")!r}; accepted: "iago"')
+    if data.get("version", RECORD_VERSION) != RECORD_VERSION:
+        errors.append(f'"version" is {data.get("version")!r}; accepted: {RECORD_VERSION}')
+    rec = GameRecord()
+    players = data.get("players", {})
+    if not isinstance(players, dict) or not set(players) <= {"blue", "red"}:
+        errors.append(f'"players" is {players!r}; accepted: {{"blue": NAME, "red": NAME}}')
+    else:
+        rec.players = {k: str(v) for k, v in players.items()}
+    minutes = data.get("minutes", 5)
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 99:
+        errors.append(f'"minutes" is {minutes!r}; accepted: a whole number 1 to 99')
+    else:
+        rec.minutes = minutes
+    ms = data.get("minute_seconds", 60.0)
+    if (
+        isinstance(ms, bool)
+        or not isinstance(ms, int | float)
+        or not (ms > 0 and math.isfinite(ms))
+    ):
+        errors.append(f'"minute_seconds" is {ms!r}; accepted: a number of seconds above 0')
+    else:
+        rec.minute_seconds = float(ms)
+    lex = data.get("lexicon")
+    if lex is not None and not isinstance(lex, str):
+        errors.append(f'"lexicon" is {lex!r}; accepted: a lexicon name')
+    rec.lexicon = lex if isinstance(lex, str) else None
+    size = data.get("size", IAGO_SIZE)
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 50:
+        errors.append(f'"size" is {size!r}; accepted: a whole number 1 to 50 (Iago: 11)')
+        size = IAGO_SIZE
+    rec.size = size
+    if "start" in data:
+        try:
+            rec.start = parse_board(data["start"], size)
+        except BoardNotationError as exc:
+            errors.append(f'"start": {exc}')
+    events = data.get("events")
+    if not isinstance(events, list):
+        errors.append('"events" is missing or not a list; accepted: a list of event objects')
+        events = []
+    last = None
+    for i, obj in enumerate(events, 1):
+        where = f"event {i}"
+        try:
+            ev = _parse_event(obj, where, size)
+        except (RecordError, ClockError) as exc:
+            errors.append(str(exc))
+            continue
+        if last is not None and ev.t < last:
+            errors.append(f'{where}: "t" {ev.t} is earlier than the event before ({last})')
+        last = ev.t
+        rec.events.append(ev)
+    if errors:
+        raise RecordError(f"{name}: " + f"\n{name}: ".join(errors))
+    return rec
+
+
+def _parse_event(obj: object, where: str, size: int) -> Event:
+    if isinstance(obj, dict) and "board" in obj:
+        t = obj.get("t")
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+            raise RecordError(f'{where}: "t" is {t!r}; accepted: a number of seconds, 0 or more')
+        extra = sorted(set(obj) - {"t", "board", "penalty"})
+        if extra:
+            raise RecordError(
+                f'{where}: unknown fields {extra} in a board event; accepted: "t", "board", '
+                '"penalty"'
+            )
+        penalty = obj.get("penalty", False)
+        if not isinstance(penalty, bool):
+            raise RecordError(f'{where}: "penalty" is {penalty!r}; accepted: true or false')
+        try:
+            board = parse_board(obj["board"], size)
+        except BoardNotationError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        return BoardEvent(float(t), board, penalty)
+    return parse_event(obj, where)
+
+
+# -- replay ----------------------------------------------------------------------------------
+
+
+@dataclass
+class MoveReplay:
+    """One completed move, re-ruled: ``number`` from 1, the ``mover``, the press time ``t``
+    (seconds), and its ruling. ``withdrawn`` is True when a sustained challenge gave it back."""
+
+    number: int
+    mover: str
+    t: float
+    ruling: Ruling
+    withdrawn: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "move": self.number,
+            "mover": self.mover,
+            "t": self.t,
+            "withdrawn": self.withdrawn,
+            "before": format_board(self.ruling.before),
+            "ruling": self.ruling.to_json(),
+        }
+
+
+@dataclass
+class ChallengeReplay:
+    """A challenge: who made it, at ``t`` seconds, of which move (its number, or None when the
+    word was still being entered), the ``verdict``, whether the lexicon agrees, the penalty
+    tiles turned, and any problem found with the board after it."""
+
+    t: float
+    challenger: str
+    move: int | None
+    verdict: str | None = None
+    lexicon_agrees: bool | None = None
+    penalty_turned: list[tuple[int, int]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "t": self.t,
+            "challenger": self.challenger,
+            "move": self.move,
+            "verdict": self.verdict,
+            "lexicon_agrees": self.lexicon_agrees,
+            "penalty_turned": [[r + 1, c + 1] for r, c in self.penalty_turned],
+            "problems": list(self.problems),
+        }
+
+
+@dataclass
+class GameReplay:
+    """A replayed game: its moves and challenges, the final board and the clock's end state."""
+
+    record: GameRecord
+    moves: list[MoveReplay]
+    challenges: list[ChallengeReplay]
+    board: Board
+    clock: dict
+    loser: str | None
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """The tiles of each colour on the final board."""
+        return self.board.counts()
+
+    def to_json(self) -> dict:
+        """Every move with its ruling, the challenges, the final board, counts and clock."""
+        return {
+            "moves": [m.to_json() for m in self.moves],
+            "challenges": [c.to_json() for c in self.challenges],
+            "illegal_moves": [m.number for m in self.moves if not m.ruling.legal],
+            "board": format_board(self.board),
+            "counts": self.counts,
+            "clock": self.clock,
+            "loser": self.loser,
+            "winner": None if self.loser is None else other(self.loser),
+        }
+
+
+def replay_record(
+    record: GameRecord,
+    *,
+    lexicon: Container[str] | None = None,
+    is_inflection: IsInflection | None = None,
+) -> GameReplay:
+    """Replay ``record`` on the differential timer and re-rule every completed move.
+
+    A move is ruled between the board when it began and the last board seen before its
+    mover's press, with the boards of the earlier standing moves as history. A sustained
+    challenge of a completed move withdraws it: the board goes back to the board before it
+    and it leaves the history. Penalty boards (``"penalty": true``) are checked: the board
+    restored if the challenge was sustained, at most three tiles turned, all of the penalised
+    player's colour (rulebook, "Challenge").
+
+    Raises:
+        RecordError: an event the clock refuses (e.g. time going backwards).
+    """
+    timer = DifferentialTimer(minutes=record.minutes, minute_seconds=record.minute_seconds)
+    start = record.start or Board.empty(record.size)
+    standing: list[Board] = [start]  # the board before the first move, then after each move
+    current = start
+    move_start = start
+    moves: list[MoveReplay] = []
+    challenges: list[ChallengeReplay] = []
+    open_challenge: tuple[ChallengeReplay, bool, str] | None = (
+        None  # (it, of completed, challenged)
+    )
+    penalty_due: tuple[ChallengeReplay, Board, str, bool] | None = None
+    loser = None
+    for i, ev in enumerate(record.events, 1):
+        if isinstance(ev, BoardEvent):
+            if ev.board.size != start.size:
+                raise RecordError(
+                    f"event {i}: a {ev.board.size}x{ev.board.size} board in a game "
+                    f"of {start.size}x{start.size}"
+                )
+            if ev.penalty:
+                if penalty_due is None:
+                    raise RecordError(f"event {i}: a penalty board with no challenge settled")
+                ch, reference, penalised, must_restore = penalty_due
+                turned = _check_penalty(ch, reference, ev.board, penalised, must_restore)
+                move_start = ev.board if must_restore else _recolour(move_start, ev.board, turned)
+                penalty_due = None
+            current = ev.board
+            continue
+        try:
+            notices = ev.apply(timer)
+        except ClockError as exc:
+            raise RecordError(f"event {i}: {exc}") from None
+        for note in notices:
+            if isinstance(note, MoveEnded):
+                history = standing[:-1]
+                try:
+                    ruling = rule_move(
+                        move_start,
+                        current,
+                        note.mover,
+                        lexicon=lexicon,
+                        is_inflection=is_inflection,
+                        history=history,
+                    )
+                except MoveInputError as exc:
+                    raise RecordError(f"event {i}: {exc}") from None
+                moves.append(MoveReplay(len(moves) + 1, note.mover, note.t, ruling))
+                standing.append(current)
+                move_start = current
+                penalty_due = None
+            elif isinstance(note, ChallengeStarted):
+                number = moves[-1].number if note.of_completed_move and moves else None
+                ch = ChallengeReplay(note.t, note.challenger, number)
+                challenges.append(ch)
+                open_challenge = (ch, note.of_completed_move, note.challenged)
+            elif isinstance(note, ChallengeRuled) and open_challenge is not None:
+                ch, of_completed, challenged = open_challenge
+                open_challenge = None
+                ch.verdict = str(note.verdict)
+                sustained = note.verdict == Verdict.SUSTAINED
+                if of_completed and moves:
+                    valid = moves[-1].ruling.valid_words
+                    ch.lexicon_agrees = None if valid is None else (valid != sustained)
+                penalised = challenged if sustained else ch.challenger
+                if of_completed and sustained and moves:
+                    moves[-1].withdrawn = True
+                    standing.pop()
+                    move_start = moves[-1].ruling.before
+                    current = move_start
+                    penalty_due = (ch, move_start, penalised, True)
+                else:
+                    penalty_due = (ch, current, penalised, False)
+            elif isinstance(note, LostOnTime):
+                loser = note.loser
+    t_end = record.events[-1].t if record.events else 0.0
+    return GameReplay(record, moves, challenges, current, timer.snapshot(t_end), loser)
+
+
+def _check_penalty(
+    ch: ChallengeReplay, reference: Board, board: Board, penalised: str, must_restore: bool
+) -> list[tuple[int, int]]:
+    """The cells turned as the challenge's penalty; problems go to ``ch.problems``."""
+    turned = []
+    letters_changed = []
+    for i, (a, b) in enumerate(zip(reference.grid, board.grid, strict=True)):
+        if a == b:
+            continue
+        cell = divmod(i, reference.size)
+        if a != "." and b != "." and a.upper() == b.upper():
+            turned.append(cell)
+            if colour_of(a) != penalised:
+                ch.problems.append(
+                    f"the tile at {cell_name(*cell)} was turned from {colour_of(a)}; the "
+                    f"penalty turns tiles of {penalised} only"
+                )
+        else:
+            letters_changed.append(cell)
+    if must_restore and letters_changed:
+        ch.problems.append(
+            "the board was not restored to its state before the challenged move ("
+            + ", ".join(cell_name(*c) for c in letters_changed)
+            + ")"
+        )
+    if len(turned) > 3:
+        ch.problems.append(f"{len(turned)} tiles were turned; the penalty is three")
+    ch.penalty_turned = turned
+    return turned
+
+
+def _recolour(base: Board, seen: Board, cells: list[tuple[int, int]]) -> Board:
+    """``base`` with the penalty turns seen on ``seen`` applied where the letter is the same."""
+    changes = {}
+    for r, c in cells:
+        old, new = base.at(r, c), seen.at(r, c)
+        if old is not None and new is not None and old.upper() == new.upper():
+            changes[(r, c)] = show(old, colour_of(new))
+    return base.with_cells(changes) if changes else base
+
+
+# -- the readable summary ----------------------------------------------------------------------
+
+
+def _clock_time(t: float) -> str:
+    m, s = divmod(int(round(t)), 60)
+    return f"{m}:{s:02d}"
+
+
+def summary(game: GameReplay) -> str:
+    """A readable account of the game: each move with its words, steals, counts and ruling,
+    the challenges, the final board, final counts and the result."""
+    rec = game.record
+    names = {c: rec.players.get(c, c) for c in ("blue", "red")}
+    lines = [
+        f"Iago: {names['blue']} (blue) v {names['red']} (red), {rec.minutes} minutes each"
+        + (f", lexicon {rec.lexicon}" if rec.lexicon else "")
+    ]
+    by_move: dict[int, list[ChallengeReplay]] = {}
+    for ch in game.challenges:
+        if ch.move is not None:
+            by_move.setdefault(ch.move, []).append(ch)
+    for m in game.moves:
+        r = m.ruling
+        parts = []
+        for w in r.words:
+            if w.kind == "steal":
+                parts.append(f"{w.word.text} (steals {'/'.join(p.text for p in w.predecessors)})")
+            elif w.predecessors:
+                parts.append(
+                    f"{w.word.text} ({w.kind} of {'/'.join(p.text for p in w.predecessors)})"
+                )
+            else:
+                parts.append(w.word.text)
+        words = ", ".join(parts) or "no word"
+        verdict = "legal" if r.legal else "ILLEGAL: " + ", ".join(v.code for v in r.violations)
+        line = (
+            f"{m.number:3d}. {m.mover:<4} {_clock_time(m.t):>6}  {words}  "
+            f"[blue {r.counts['blue']}, red {r.counts['red']}]  {verdict}"
+        )
+        if r.substitutions:
+            line += "  pool +" + "".join(r.substituted_letters)
+        lines.append(line)
+        for ch in by_move.get(m.number, []):
+            text = f"       challenged by {ch.challenger}: {ch.verdict or 'not settled'}"
+            if m.withdrawn:
+                text += ", move withdrawn"
+            if ch.lexicon_agrees is False:
+                text += " (the lexicon disagrees)"
+            lines.append(text)
+            lines.extend(f"       penalty problem: {p}" for p in ch.problems)
+    for ch in game.challenges:
+        if ch.move is None:
+            lines.append(
+                f"       {_clock_time(ch.t)} {ch.challenger} challenged a word being entered: "
+                f"{ch.verdict or 'not settled'}"
+            )
+    c = game.counts
+    lines.append(f"Final board: {format_board(game.board)}")
+    lines.append(f"Final counts: blue {c['blue']}, red {c['red']}")
+    illegal = [m.number for m in game.moves if not m.ruling.legal and not m.withdrawn]
+    if illegal:
+        lines.append("Illegal moves standing: " + ", ".join(map(str, illegal)))
+    if game.loser:
+        winner = other(game.loser)
+        lines.append(
+            f"Result: {names[game.loser]} ({game.loser}) lost on time; "
+            f"{names[winner]} ({winner}) wins"
+        )
+    else:
+        lines.append(f"Result: not finished (clock {game.clock['status']})")
+    return "\n".join(lines)
