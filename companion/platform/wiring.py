@@ -228,9 +228,9 @@ def render_svg(pinmap: PinMap) -> str:
         if number in by_pin:
             label = "; ".join(f"{w.part}: {w.terminal}" for w in by_pin[number])
             colour = _colour(by_pin[number][0].part)
-            lx = x - 110 if pin.col == 1 else x + 110
+            lx, sx = (x - 130, x - 80) if pin.col == 1 else (x + 130, x + 80)
             s.append(
-                f'<line x1="{x}" y1="{y}" x2="{lx}" y2="{y}" stroke="{colour}" stroke-width="3"/>'
+                f'<line x1="{sx}" y1="{y}" x2="{lx}" y2="{y}" stroke="{colour}" stroke-width="3"/>'
             )
             anchor = "end" if pin.col == 1 else "start"
             tx = lx - 6 if pin.col == 1 else lx + 6
