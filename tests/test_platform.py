@@ -1,0 +1,287 @@
+"""Servo calibration, the resilient OLED and the installer's plan."""
+
+import argparse
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image
+
+from companion.devices.pinmap import DEFAULT_PINMAP, ServoMap, load_pinmap
+from companion.platform import install
+from companion.platform.calibration import (
+    CalibrationError,
+    ServoCalibration,
+    calibrate,
+    default_calibration,
+    load_calibration,
+    position_angle,
+    save_calibration,
+    servo_value,
+)
+from companion.platform.resilient import ResilientDisplay
+
+SERVO = ServoMap(18, 0.0005, 0.0025, -90.0, 90.0, 18.0)
+
+# --- calibration -----------------------------------------------------------------------------
+
+
+def test_nominal_positions_of_a_five_minute_game():
+    # 5 + 5 minutes: 11 positions, blue 0 at -90 degrees (0.5 ms), 5 at 0 (1.5 ms), 10 at +90
+    cal = default_calibration(SERVO, 5)
+    assert len(cal.pulses) == 11
+    assert cal.angles[0] == -90.0 and cal.angles[5] == 0.0 and cal.angles[10] == 90.0
+    assert cal.pulses[0] == pytest.approx(0.0005)
+    assert cal.pulses[5] == pytest.approx(0.0015)
+    assert cal.pulses[10] == pytest.approx(0.0025)
+    assert cal.pulses[6] - cal.pulses[5] == pytest.approx(0.0002)  # 18 degrees of 180 = 0.2 ms
+
+
+def test_too_many_minutes_for_the_servo_travel():
+    with pytest.raises(CalibrationError, match="6 minutes each need the disc to turn -108 to 108"):
+        default_calibration(SERVO, 6)
+
+
+def test_calibrated_pulses_are_interpolated_between_positions():
+    cal = ServoCalibration(1, 45.0, (0.001, 0.0015, 0.0022))  # angles -45, 0, 45
+    assert cal.pulse_for_angle(0.0) == 0.0015
+    assert cal.pulse_for_angle(22.5) == pytest.approx(0.00185)
+    assert cal.pulse_for_angle(-90.0) == 0.001  # clamped to the end positions
+    assert cal.pulse_for_angle(90.0) == 0.0022
+
+
+@given(st.floats(-90, 90))
+def test_interpolation_stays_between_neighbouring_pulses(angle):
+    cal = default_calibration(SERVO, 5)
+    i = min(int((angle + 90) // 18), 9)
+    lo, hi = sorted(cal.pulses[i : i + 2])
+    assert lo - 1e-12 <= cal.pulse_for_angle(angle) <= hi + 1e-12
+
+
+def test_calibrate_steps_through_every_position_and_saves(tmp_path):
+    start = default_calibration(SERVO, 5)
+    driven: list[float] = []
+    # position 0: two nudges up then keep; position 1: "--" (5 steps down) then keep; then back
+    # to position 1 with "b", keep, and keep all the rest
+    answers = iter(["+", "+", "", "--", "", "b", "", *[""] * 20])
+    result = calibrate(
+        start, SERVO, driven.append, lambda prompt: next(answers), say=lambda s: None
+    )
+    assert result.pulses[0] == pytest.approx(0.0005 + 2 * 0.00001)
+    assert result.pulses[1] == pytest.approx(0.0007 - 5 * 0.00001)
+    assert result.pulses[2:] == start.pulses[2:]
+    # every position was shown, in order
+    assert driven[-9:] == list(result.pulses[2:])
+    path = save_calibration(result, tmp_path / "servo-calibration.toml")
+    assert load_calibration(path).pulses == pytest.approx(result.pulses, abs=1e-7)
+
+
+def test_calibrate_keeps_pulses_inside_the_servo_range():
+    start = default_calibration(SERVO, 5)
+    answers = iter(["--"] * 3 + [""] * 11)
+    result = calibrate(start, SERVO, lambda p: None, lambda p: next(answers), say=lambda s: None)
+    assert result.pulses[0] == SERVO.min_pulse_seconds
+
+
+def test_quitting_calibration_saves_nothing():
+    start = default_calibration(SERVO, 5)
+    assert calibrate(start, SERVO, lambda p: None, lambda p: "q", say=lambda s: None) is None
+
+
+def test_a_bad_calibration_file_is_named(tmp_path):
+    path = tmp_path / "servo-calibration.toml"
+    path.write_text("minutes = 5\ndegrees_per_minute = 18.0\npulses = [0.001, 0.002]\n")
+    with pytest.raises(CalibrationError, match="2 values for 5 minutes each; accepted 11"):
+        load_calibration(path)
+    assert load_calibration(tmp_path / "none.toml") is None
+
+
+def test_servo_value_maps_the_pulse_range_to_minus_one_to_one():
+    assert servo_value(SERVO, 0.0005) == -1.0
+    assert servo_value(SERVO, 0.0015) == pytest.approx(0.0)
+    assert servo_value(SERVO, 0.0025) == 1.0
+
+
+def test_calibrate_command_with_mock_pins(monkeypatch, tmp_path, capsys):
+    from companion.cli import main
+
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path))
+    answers = iter(["+", *[""] * 11])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert main(["servo", "calibrate", "--mock", "--pinmap", str(DEFAULT_PINMAP)]) == 0
+    saved = load_calibration(tmp_path / "servo-calibration.toml")
+    assert saved.pulses[0] == pytest.approx(0.00051)
+    assert position_angle(10, 5, 18.0) == 90.0
+
+
+# --- the resilient OLED ----------------------------------------------------------------------
+
+
+class FlakyOled:
+    """A luma-like device whose wire comes loose: ``display`` raises OSError while ``loose``."""
+
+    def __init__(self, board):
+        self.board = board
+        self.frames = []
+
+    def display(self, image):
+        if self.board["loose"]:
+            raise OSError(121, "Remote I/O error")
+        self.frames.append(image)
+
+
+def make_display(board, now):
+    opened = []
+
+    def opener():
+        if board["loose"]:
+            raise OSError(121, "Remote I/O error")
+        opened.append(FlakyOled(board))
+        return opened[-1]
+
+    display = ResilientDisplay(opener, 128, 64, retry_seconds=2.0, clock=lambda: now[0])
+    return display, opened
+
+
+def frame(n):
+    return Image.new("1", (128, 64), n % 2)
+
+
+def test_a_loose_wire_never_raises_and_the_display_comes_back(caplog):
+    board, now = {"loose": False}, [0.0]
+    display, opened = make_display(board, now)
+    display.display(frame(1))
+    assert display.ok and opened[0].frames == [display.image]
+    board["loose"] = True
+    now[0] = 1.0
+    display.display(frame(2))  # the write fails: no exception reaches the clock
+    assert not display.ok and "Remote I/O error" in display.problem
+    now[0] = 2.5  # before the retry is due: no attempt
+    display.display(frame(3))
+    assert len(opened) == 1
+    board["loose"] = False  # the wire is pushed back
+    now[0] = 3.0
+    latest = frame(4)
+    display.display(latest)  # re-opened and the latest frame shown
+    assert display.ok and display.problem is None and display.reopened == 1
+    assert len(opened) == 2 and opened[1].frames == [latest]
+    assert sum("failed" in r.message for r in caplog.records) == 1
+
+
+def test_a_missing_oled_at_start_is_reported_and_retried():
+    board, now = {"loose": True}, [0.0]
+    display, opened = make_display(board, now)
+    assert not display.ok and "opening failed" in display.problem
+    display.display(frame(1))
+    board["loose"] = False
+    now[0] = 2.0
+    display.poll()  # shows the kept frame once the module answers
+    assert display.ok and opened[0].frames == [display.image]
+
+
+def test_other_errors_are_not_hidden():
+    def opener():
+        raise TypeError("a bug, not a loose wire")
+
+    with pytest.raises(TypeError):
+        ResilientDisplay(opener, 128, 64)
+
+
+def test_resilient_oled_on_a_machine_without_i2c():
+    from companion.platform.resilient import resilient_oled
+
+    pm = load_pinmap(DEFAULT_PINMAP)
+    display = resilient_oled(pm.display)
+    if display.ok:  # pragma: no cover - a machine with an OLED on /dev/i2c-1
+        pytest.skip("an OLED answers on this machine")
+    assert "ssd1306 at I2C bus 1 address 0x3c" in display.problem
+    display.display(frame(1))  # still never raises
+
+
+# --- the installer ---------------------------------------------------------------------------
+
+
+def fake_plan(tmp_path, **kwargs):
+    options = install.Options(
+        prefix=tmp_path / "opt",
+        unit_dir=tmp_path / "units",
+        config_dir=tmp_path / "etc",
+        state_dir=tmp_path / "var",
+    )
+    defaults = dict(
+        groups_exist=lambda g: True,
+        installed=lambda pkgs: set(),
+        available=lambda pkgs: set(pkgs),
+    )
+    defaults.update(kwargs)
+    return options, install.plan(options, **defaults)
+
+
+def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
+    options, steps = fake_plan(tmp_path)
+    lines: list[str] = []
+    install.execute(steps, dry_run=True, run=lambda argv: pytest.fail("ran"), say=lines.append)
+    text = "\n".join(lines)
+    for expected in (
+        "apt-get install -y --no-install-recommends python3-venv",
+        "python3-lgpio",
+        "useradd --system",
+        "usermod --append --groups gpio,i2c,video,dialout companion",
+        "rsync -a --delete",
+        "-m venv --system-site-packages",
+        "systemctl daemon-reload",
+        "companion lexicon build",
+        "systemctl enable table-companion.service",
+    ):
+        assert expected in text, expected
+    assert not (tmp_path / "units").exists() and not (tmp_path / "opt").exists()
+
+
+def test_dry_run_command(capsys):
+    from companion.cli import main
+
+    assert main(["install", "--dry-run", "--no-start"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Dry run: nothing is changed.")
+    assert "systemctl enable" not in out
+
+
+def test_install_twice_skips_what_is_done(tmp_path):
+    ran: list[list[str]] = []
+    options, steps = fake_plan(tmp_path)
+    install.execute(steps, run=lambda argv: ran.append(list(argv)) or 0, say=lambda s: None)
+    unit = tmp_path / "units" / install.UNIT_NAME
+    assert f"ExecStart={tmp_path / 'opt'}/.venv/bin/companion daemon" in unit.read_text()
+    # second run: the packages are there, the unit is unchanged: those steps are skipped
+    ran.clear()
+    lines: list[str] = []
+    _, steps = fake_plan(tmp_path, installed=lambda pkgs: set(pkgs))
+    install.execute(steps, run=lambda argv: ran.append(list(argv)) or 0, say=lines.append)
+    assert any("Debian packages" in s and "already done" in s for s in lines)
+    assert any("systemd unit" in s and "already done" in s for s in lines)
+    assert ["apt-get", "update"] not in ran
+
+
+def test_the_box_pin_map_is_never_overwritten(tmp_path):
+    (tmp_path / "etc").mkdir()
+    (tmp_path / "etc" / "pinmap.toml").write_text("# this box's own\n")
+    _, steps = fake_plan(tmp_path)
+    config = next(s for s in steps if s.title.startswith("configuration"))
+    assert config.done()
+    assert not any("pinmap.toml" in " ".join(c) for c in config.commands)
+
+
+def test_a_failing_command_names_the_step(tmp_path):
+    _, steps = fake_plan(tmp_path)
+    with pytest.raises(install.InstallError, match=r"step 1 \(Debian packages\): `apt-get update`"):
+        install.execute(steps, run=lambda argv: 100, say=lambda s: None)
+
+
+def test_installing_needs_root(monkeypatch):
+    monkeypatch.setattr(install.os, "geteuid", lambda: 1000)
+    args = argparse.Namespace(
+        dry_run=False, prefix=Path("/opt/x"), user="companion", no_start=False, no_lexicon=False
+    )
+    with pytest.raises(install.InstallError, match="needs root"):
+        install.run_install(args)
