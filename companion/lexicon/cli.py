@@ -116,7 +116,7 @@ def _list(args: argparse.Namespace) -> int:
 
 def _build(args: argparse.Namespace) -> int:
     from companion.lexicon import scowl
-    from companion.lexicon.store import LexiconError, build, table_lexicon_name
+    from companion.lexicon.store import LexiconError, build, record, table_lexicon_name
 
     name = args.name
     if args.size is not None or args.spelling is not None or args.variants is not None:
@@ -134,8 +134,11 @@ def _build(args: argparse.Namespace) -> int:
             args.spelling or base.spelling,
             args.variants if args.variants is not None else base.variants,
         ).name
+    before = record(name or table_lexicon_name())
     lex = build(name, force=args.force, progress=True)
-    print(f"{lex.name}: {len(lex)} words, {lex.path}")
+    fresh = before is not None and before.get("index") == lex.meta.get("index")
+    state = "up to date" if fresh else "built"
+    print(f"{lex.name}: {state}, {len(lex)} words, {lex.path}")
     return 0
 
 

@@ -69,8 +69,10 @@ class ScowlParams:
         """The SCOWL spelling categories read, in order."""
         return [c for c, level in _CATEGORIES[self.spelling] if level <= self.variants]
 
-    def files(self, root: Path = SCOWL_DIR) -> list[Path]:
-        """The ``words`` files that exist for these parameters, in reading order."""
+    def files(self, root: Path | None = None) -> list[Path]:
+        """The ``words`` files under ``root`` (default SCOWL_DIR) that exist for these parameters,
+        in reading order."""
+        root = root or SCOWL_DIR
         out = []
         for cat in self.categories():
             for size in ALL_SIZES:

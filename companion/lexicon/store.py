@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import secrets
 import tomllib
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -222,6 +223,14 @@ def _source_for(name: str) -> _Source:
 # building and opening
 
 
+def record(name: str) -> dict | None:
+    """What ``NAME.json`` records about lexicon ``name``'s index, or None if it was never built."""
+    try:
+        return _read_meta(_source_for(name.lower()).name)
+    except LexiconNotFound:
+        return None
+
+
 def _read_meta(name: str) -> dict | None:
     try:
         meta = json.loads((lexicon_dir() / f"{name}.json").read_text())
@@ -252,11 +261,23 @@ def _fresh(source: _Source, meta: dict | None) -> bool | None:
     return False
 
 
-def _build(source: _Source, progress: bool | None, extra: dict | None = None) -> dict:
+@dataclass
+class _Compiled:
+    """A trie saved to a temporary file, not yet in use, and what went into it."""
+
+    tmp: Path
+    words: int
+    lengths: Counter
+    tally: Counter
+
+
+def _compile(source: _Source, progress: bool | None, files: list[Path] | None = None) -> _Compiled:
+    """Read the source (or ``files`` in its place) and save its trie to a temporary file."""
     import marisa_trie
     from tqdm import tqdm
 
-    total = sum(f.stat().st_size for f in source.files)
+    read = _Source(source.name, source.kind, source.params, files or source.files, source.scowl)
+    total = sum(f.stat().st_size for f in read.files)
     tally: Counter = Counter()
     with tqdm(
         total=total,
@@ -266,16 +287,21 @@ def _build(source: _Source, progress: bool | None, extra: dict | None = None) ->
         disable=None if progress is None else not progress,
         leave=False,
     ) as bar:
-        keys = set(source.words(tally, bar.update))
+        keys = set(read.words(tally, bar.update))
         bar.set_description(f"indexing {source.name}")
         trie = marisa_trie.Trie(keys)
-    stat_key = _stat_key(source.params, source.files)
-    index = f"{source.name}.{stat_key[:12]}.marisa"
-    d = lexicon_dir()
-    tmp = d / f".{index}.{os.getpid()}.tmp"
+    tmp = lexicon_dir() / f".{source.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp"
     trie.save(str(tmp))
-    tmp.replace(d / index)
-    lengths = Counter(min(len(k), 3) for k in keys)
+    return _Compiled(tmp, len(trie), Counter(min(len(k), 3) for k in keys), tally)
+
+
+def _commit(source: _Source, compiled: _Compiled, extra: dict | None = None) -> dict:
+    """Put a compiled trie in use: rename it into place, then write the record (the commit
+    point), then delete the lexicon's older index files."""
+    d = lexicon_dir()
+    stat_key = _stat_key(source.params, source.files)
+    index = f"{source.name}.{secrets.token_hex(6)}.marisa"
+    compiled.tmp.replace(d / index)
     old = _read_meta(source.name) or {}
     meta = {
         "format": FORMAT,
@@ -286,10 +312,10 @@ def _build(source: _Source, progress: bool | None, extra: dict | None = None) ->
         "stat_key": stat_key,
         "content_key": _content_key(source.params, source.files),
         "index": index,
-        "words": len(trie),
-        "one_letter": lengths[1],
-        "two_letter": lengths[2],
-        "entries": dict(tally),
+        "words": compiled.words,
+        "one_letter": compiled.lengths[1],
+        "two_letter": compiled.lengths[2],
+        "entries": dict(compiled.tally),
         "built_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     }
     for key in ("imported_from", "import_sha256", "import_report"):
@@ -301,6 +327,14 @@ def _build(source: _Source, progress: bool | None, extra: dict | None = None) ->
         if stale.name != index:
             stale.unlink(missing_ok=True)
     return meta
+
+
+def _build(source: _Source, progress: bool | None) -> dict:
+    compiled = _compile(source, progress)
+    try:
+        return _commit(source, compiled)
+    finally:
+        compiled.tmp.unlink(missing_ok=True)
 
 
 def build(name: str | None = None, *, force: bool = False, progress: bool | None = None) -> Lexicon:
@@ -552,14 +586,25 @@ def import_list(
             parsed.rejected,
             existed,
         )
-        _write_atomic(target, ("\n".join(sorted(parsed.words)) + "\n").encode("ascii"))
-        provenance = {
-            "imported_from": str(path.resolve()),
-            "import_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-            "import_report": {k: v for k, v in report.to_json().items() if k != "rejected"}
-            | {"rejected": len(parsed.rejected)},
-        }
-        _build(_imported_source(name), progress, provenance)
+        # everything that can fail slowly happens on temporary files; the renames commit
+        words_tmp = d / f".{name}.words.{os.getpid()}.tmp"
+        words_tmp.write_text("\n".join(sorted(parsed.words)) + "\n", encoding="ascii")
+        compiled = None
+        try:
+            source = _imported_source(name)
+            compiled = _compile(source, progress, files=[words_tmp])
+            provenance = {
+                "imported_from": str(path.resolve()),
+                "import_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                "import_report": {k: v for k, v in report.to_json().items() if k != "rejected"}
+                | {"rejected": len(parsed.rejected)},
+            }
+            words_tmp.replace(target)
+            _commit(source, compiled, provenance)
+        finally:
+            words_tmp.unlink(missing_ok=True)
+            if compiled is not None:
+                compiled.tmp.unlink(missing_ok=True)
     return report
 
 

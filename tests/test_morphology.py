@@ -1,0 +1,101 @@
+"""Morphology for the steal rule: is one word only an inflection of another?
+
+Iago's rulebook (Stealing): "changing LOVE to LOVES or LOVING, while legitimate, does not qualify
+as a steal ... Whereas changing LOVE to LOVER does qualify, even though LOVER derives from LOVE,
+since there has been a manifest change in meaning."
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.lexicon.judge import JudgeInputError
+from companion.lexicon.morphology import is_inflection
+
+
+@pytest.mark.parametrize(
+    ("base", "other"),
+    [
+        ("LOVE", "LOVES"),  # rulebook: plural / third person
+        ("LOVE", "LOVING"),  # rulebook: participle (though LOVING is also an adjective)
+        ("LOVE", "LOVED"),  # past tense
+        ("LOVER", "LOVERS"),  # plural of the agentive noun
+        ("STOP", "STOPPED"),  # doubled consonant
+        ("HAPPY", "HAPPIER"),  # comparative, Y to I
+        ("FAST", "FASTER"),  # comparative (not an agentive noun)
+        ("FAST", "FASTEST"),  # superlative
+        ("BIG", "BIGGEST"),
+        ("GO", "WENT"),  # irregular past
+        ("GO", "GONE"),  # irregular participle
+        ("RUN", "RAN"),
+        ("GOOSE", "GEESE"),  # irregular plural
+        ("MOUSE", "MICE"),
+        ("CHILD", "CHILDREN"),
+        ("GOOD", "BETTER"),  # irregular comparative
+        ("GOOD", "BEST"),
+        ("BAD", "WORSE"),
+        ("AXIS", "AXES"),
+        ("DATUM", "DATA"),
+    ],
+)
+def test_inflections(base, other):
+    assert is_inflection(base, other)
+
+
+@pytest.mark.parametrize(
+    ("base", "other"),
+    [
+        ("LOVE", "LOVER"),  # rulebook: a manifest change in meaning (agentive noun)
+        ("LOVE", "LOVELY"),  # derived adjective
+        ("DEAR", "HEAR"),  # rulebook's substitution example
+        ("NEW", "NEWS"),  # NEWS is a noun of its own, not a plural of NEW
+        ("BUTCH", "BUTCHER"),  # not a comparative, though the spelling fits
+        ("TEACH", "TEACHER"),
+        ("AXE", "AXIS"),
+        ("GOOD", "GOODNESS"),
+        ("HAPPY", "HAPPILY"),  # adverb is derivation
+    ],
+)
+def test_not_inflections(base, other):
+    assert not is_inflection(base, other)
+
+
+def test_two_forms_of_one_lemma_are_inflections_of_each_other():
+    # a substitution LOVED -> LOVES changes neither word's lemma: no change of meaning
+    assert is_inflection("LOVED", "LOVES")
+    assert is_inflection("WENT", "GONE")
+    assert is_inflection("BETTER", "BEST")
+
+
+def test_a_word_is_an_inflection_of_itself_and_case_does_not_matter():
+    assert is_inflection("LOVE", "love")
+    assert is_inflection("Loved", "LOVES")
+
+
+def test_words_neither_source_knows_follow_regular_suffixes():
+    # made-up words: -S, -ES, -ED, -ING with their spelling rules, but never -ER/-EST
+    assert is_inflection("ZORB", "ZORBS")
+    assert is_inflection("ZORB", "ZORBING")
+    assert is_inflection("ZORBED", "ZORBS")
+    assert is_inflection("BLIMMY", "BLIMMIES")
+    assert is_inflection("FRAB", "FRABBED")
+    assert is_inflection("GLOSE", "GLOSING")
+    assert not is_inflection("ZORB", "ZORBER")
+    assert not is_inflection("ZORB", "ZORBEST")
+    assert not is_inflection("ZORB", "KORBS")
+
+
+@pytest.mark.parametrize("bad", ["", "LO3E", "X-RAY"])
+def test_bad_words_raise(bad):
+    with pytest.raises(JudgeInputError):
+        is_inflection("LOVE", bad)
+
+
+POOL = ["love", "loves", "loved", "lover", "lovely", "go", "went", "good", "better", "best",
+        "fast", "faster", "news", "new", "zorb", "zorbs", "geese", "goose"]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(POOL), st.sampled_from(POOL))
+def test_the_relation_is_symmetric(a, b):
+    assert is_inflection(a, b) == is_inflection(b, a)
