@@ -10,12 +10,20 @@ A play is judged from two grids in one frame: ``before`` (the table at the start
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from companion.errors import CompanionError
-from companion.games.iota.cards import ALL_CARDS, HAND_SIZE, PROPERTIES, WILD_CARDS, Card
+from companion.games.iota.cards import (
+    ALL_CARDS,
+    COLOURS,
+    HAND_SIZE,
+    NUMBERS,
+    PROPERTIES,
+    SHAPES,
+    WILD_CARDS,
+    Card,
+)
 from companion.games.iota.grid import Cell, Grid
 
 MAX_LINE = 4
@@ -189,24 +197,67 @@ def read_wild_cards(grid: Grid, lines: Sequence[Line] | None = None) -> list[Wil
     unplayed = [card for card in ALL_CARDS if card not in on_table]
     by_wild = {w: [line for line in lines if w in line.cells] for w in wilds}
 
-    def fits(assign: dict[Cell, Card], line: Line) -> bool:
-        cards = [assign.get(cell, card) for cell, card in zip(line.cells, line.cards, strict=True)]
-        real = [c for c in cards if not c.is_wild]
-        return not mixed_properties(real) and len(set(real)) == len(real)
+    def allowed(line: Line, assign: dict[Cell, Card]) -> list[set]:
+        """The values each property of one more card may take in ``line`` (known cards: the
+        line's real cards and ``assign``; any other wild card left open)."""
+        known = [assign.get(cell, card) for cell, card in zip(line.cells, line.cards, strict=True)]
+        known = [c for c in known if not c.is_wild]
+        sets = []
+        for i, values in enumerate(_PROPERTY_VALUES):
+            vals = [c.properties()[i] for c in known]
+            n = len(vals)
+            sets.append({v for v in values if len(set(vals) | {v}) in (1, n + 1)})
+        return sets
 
-    # each wild alone (other wild cards left open): a sound filter
-    alone = {w: [x for x in unplayed if all(fits({w: x}, ln) for ln in by_wild[w])] for w in wilds}
+    def candidates(pool: Iterable[Card], lines: Iterable[Line], assign: dict[Cell, Card]):
+        colours, shapes, numbers = (set(v) for v in _PROPERTY_VALUES)
+        for line in lines:
+            a = allowed(line, assign)
+            colours, shapes, numbers = colours & a[0], shapes & a[1], numbers & a[2]
+        return [
+            x for x in pool if x.colour in colours and x.shape in shapes and x.number in numbers
+        ]
+
+    # each wild alone (any other wild card left open): a sound filter
+    alone = {w: candidates(unplayed, by_wild[w], {}) for w in wilds}
+    if len(wilds) == 1:
+        return [WildCardReading(wilds[0], tuple(alone[wilds[0]]))]
     if len(wilds) > WILD_CARDS:
         return [WildCardReading(w, tuple(alone[w])) for w in wilds]
-    possible: dict[Cell, set[Card]] = {w: set() for w in wilds}
-    for combo in itertools.product(*(alone[w] for w in wilds)):
-        if len(set(combo)) != len(combo):
-            continue
-        assign = dict(zip(wilds, combo, strict=True))
-        if all(fits(assign, ln) for w in wilds for ln in by_wild[w]):
-            for w, x in assign.items():
-                possible[w].add(x)
-    return [WildCardReading(w, tuple(sorted(possible[w]))) for w in wilds]
+    # two wild cards: they must differ, and lines holding both must hold with both read at once
+    first, second = wilds
+    shared = [ln for ln in by_wild[first] if second in ln.cells]
+    firsts, seconds = [], set()
+    for x in alone[first]:
+        ys = [y for y in candidates(alone[second], shared, {first: x}) if y != x]
+        if ys:
+            firsts.append(x)
+            seconds.update(ys)
+    return [
+        WildCardReading(first, tuple(firsts)),
+        WildCardReading(second, tuple(sorted(seconds))),
+    ]
+
+
+_PROPERTY_VALUES = (tuple(COLOURS), tuple(SHAPES), NUMBERS)
+
+
+def _agrees(real: Sequence[Card]) -> bool:
+    """True when real cards (no wild card) may share a line: each property all the same or all
+    different, and no card twice."""
+    n = len(real)
+    if n < 2:
+        return True
+    if len(set(real)) != n:
+        return False
+    for values in (
+        {c.colour for c in real},
+        {c.shape for c in real},
+        {c.number for c in real},
+    ):
+        if len(values) != 1 and len(values) != n:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
