@@ -99,8 +99,9 @@ class Violation:
 @dataclass(frozen=True)
 class WordFormed:
     """A word the move made: ``kind`` is ``new`` (no predecessor), ``steal``, ``inflection``
-    (an opponent's word changed only in grammatical form: not a steal), ``extension`` (the
-    mover's own word changed) or ``changed`` (an opponent's word changed but not stolen).
+    (an opponent's word changed only in grammatical form: not a steal), ``own`` (the mover's own
+    word changed) or ``changed`` (an opponent's word changed but not stolen: too many
+    substitutions, or changed back to an earlier form).
     ``valid`` is the lexicon's answer (None when no lexicon was given)."""
 
     word: Word
@@ -237,9 +238,10 @@ def word_forms(boards: Sequence[Board]) -> dict[tuple, frozenset[str]]:
 
     ``boards`` are the game's boards in order. A word keeps its history while its letters stay
     in the same cells; a changed word inherits the forms of its predecessors and their own texts.
-    A board that takes tiles away (the board restored after a sustained challenge) goes back to
-    the history of the latest earlier board with the same letters, so a withdrawn word leaves no
-    trace. Keys are :attr:`Word.key`.
+    A board with the same letters in the same cells as an earlier board (the board restored
+    after a sustained challenge) takes up that board's history, so a withdrawn move leaves no
+    trace (a legal move never comes back to an earlier state: that would change words back).
+    Keys are :attr:`Word.key`.
     """
     if not boards:
         return {}
@@ -248,18 +250,14 @@ def word_forms(boards: Sequence[Board]) -> dict[tuple, frozenset[str]]:
     snapshots.append((boards[0], forms))
     prev = boards[0]
     for board in boards[1:]:
-        if _removes_tiles(prev, board):
-            base = next((s for s in reversed(snapshots) if s[0].letters() == board.letters()), None)
-            if base is not None:
-                prev, forms = base[0], base[1]
+        letters = board.letters()
+        base = next((s for s in reversed(snapshots) if s[0].letters() == letters), None)
+        if base is not None and letters != prev.letters():
+            prev, forms = base  # back to an earlier state: the moves since were withdrawn
         forms = _carry_forms(prev, board, forms)
         snapshots.append((board, forms))
         prev = board
     return forms
-
-
-def _removes_tiles(before: Board, after: Board) -> bool:
-    return any(b != "." and a == "." for b, a in zip(before.grid, after.grid, strict=True))
 
 
 def _carry_forms(before: Board, after: Board, forms: dict) -> dict[tuple, frozenset[str]]:
@@ -398,12 +396,11 @@ def rule_move(
     old_index = _word_index(old_words, n)
     forms = word_forms(boards[:-1]) if len(boards) > 2 else {}
     substituted_cells = {cell for cell, _, _ in substitutions}
-    may_turn: set[Cell] = set()  # cells of new and stolen words
-    stolen_cells: set[Cell] = set()  # cells of old words inside a steal
+    may_turn: set[Cell] = set()  # cells of new words, stolen words and the mover's own words
+    changed_cells: set[Cell] = set()  # cells of old words that the move changed
     formed: list[WordFormed] = []
     steals: list[Steal] = []
-    failed: list[tuple[Word, list[Word], list[str]]] = []  # changed words not stolen, reasons
-    own_changed: list[tuple[Word, list[Word]]] = []
+    failed: list[tuple[Word, list[Word], list[str]]] = []  # opponents' words changed, not stolen
     for w in after.words():
         same = old_by_key.get(w.key)
         if same is not None and same.text == w.text:
@@ -414,23 +411,29 @@ def rule_move(
             formed.append(WordFormed(w, "new", valid))
             may_turn.update(w.cells)
             continue
-        opponents = any(before.colour(*c) == opp for p in preds for c in p.cells)
-        reasons: list[str] = []
-        per_pred = []
         for p in preds:
-            subs = tuple(c for c in p.cells if c in substituted_cells)
+            changed_cells.update(p.cells)
+        reasons: list[str] = []
+        for p in preds:
+            subs = [c for c in p.cells if c in substituted_cells]
             allow = substitution_allowance(len(p.text))
-            per_pred.append((p, subs, allow))
-            if len(subs) > allow and "too-many-substitutions" not in reasons:
+            if len(subs) > allow:
                 reasons.append("too-many-substitutions")
-        earlier = set()
+                violations.append(
+                    Violation(
+                        "too-many-substitutions",
+                        f"{p.text} -> {w.text} substitutes {len(subs)} letters of a "
+                        f"{len(p.text)}-letter word; {allow} allowed",
+                        word=w.text,
+                        cells=tuple(subs),
+                        details={"from": p.text, "substitutions": len(subs), "allowance": allow},
+                    )
+                )
+        earlier: set[str] = set()
         for p in preds:
             earlier |= forms.get(p.key, frozenset())
         if w.text in earlier:
             reasons.append("reverted")
-        if any(inflected(p.text, w.text) or inflected(w.text, p.text) for p in preds):
-            reasons.append("no-meaning-change")
-        if "reverted" in reasons:
             violations.append(
                 Violation(
                     "reverted",
@@ -441,43 +444,39 @@ def rule_move(
                     details={"from": [p.text for p in preds], "earlier_forms": sorted(earlier)},
                 )
             )
-        if not opponents:
-            # the mover's own word made longer is the mover's new word: its cross-link letters
-            # (tiles of crossing words met by the added part) turn too
-            formed.append(WordFormed(w, "extension", valid, tuple(preds)))
-            own_changed.append((w, preds))
+        if any(inflected(p.text, w.text) or inflected(w.text, p.text) for p in preds):
+            reasons.append("no-meaning-change")
+        if not any(before.colour(*c) == opp for p in preds for c in p.cells):
+            # the mover's own word changed: it stays the mover's, and its cross-link letters
+            # (tiles of crossing words met by the added part) turn as for a new word
+            formed.append(WordFormed(w, "own", valid, tuple(preds)))
             may_turn.update(w.cells)
             continue
         if not reasons:
             formed.append(WordFormed(w, "steal", valid, tuple(preds)))
             may_turn.update(w.cells)
-            span = set(w.cells)
             turned_all = all(after.colour(*c) == mover for c in w.cells)
-            for p, subs, allow in per_pred:
-                stolen_cells.update(p.cells)
+            for p in preds:
+                subs = tuple(c for c in p.cells if c in substituted_cells)
                 added = tuple(c for c in w.cells if c not in set(p.cells))
-                assert span >= set(p.cells)
+                allow = substitution_allowance(len(p.text))
                 steals.append(Steal(p, w, subs, added, allow, turned_all))
             continue
         kind = "inflection" if reasons == ["no-meaning-change"] else "changed"
         formed.append(WordFormed(w, kind, valid, tuple(preds)))
         failed.append((w, preds, reasons))
 
-    # 3. every substitution lies inside a stolen word; every turned tile in a new or stolen word
-    blamed: dict[tuple, set[Cell]] = {}  # failed word key -> its cells at fault
-    for cell in sorted(substituted_cells - stolen_cells):
-        if not _blame(cell, failed, blamed):
-            own = next((w for w, ps in own_changed if any(cell in p.cells for p in ps)), None)
-            what = f"in {mover}'s own word {own.text}" if own else "outside any word"
-            violations.append(
-                Violation(
-                    "illegal-change",
-                    f"the letter at {cell_name(*cell)} was substituted {what}; a letter may "
-                    "be substituted only to steal an opponent's word",
-                    word=own.text if own else None,
-                    cells=(cell,),
-                )
+    # 3. a letter is substituted only within a word the move changes; a tile turns only in a
+    # new, own or stolen word (an opponent's word changed without a steal keeps its colours)
+    for cell in sorted(substituted_cells - changed_cells):
+        violations.append(
+            Violation(
+                "illegal-change",
+                f"the letter at {cell_name(*cell)} was substituted outside any word",
+                cells=(cell,),
             )
+        )
+    blamed: dict[tuple, set[Cell]] = {}  # failed word key -> tiles turned without a steal
     for cell, colour in turned:
         if colour == opp:
             violations.append(
@@ -500,35 +499,18 @@ def rule_move(
             )
     for w, preds, reasons in failed:
         cells = blamed.get(w.key)
-        if not cells:
-            continue  # changed as a side effect (e.g. LOVE -> LOVES by an added S): allowed
-        src = "/".join(p.text for p in preds)
-        for code in reasons:
-            if code == "reverted":
-                continue  # already reported
-            if code == "too-many-substitutions":
-                worst = next(
-                    p
-                    for p in preds
-                    if sum(1 for c in p.cells if c in substituted_cells)
-                    > substitution_allowance(len(p.text))
-                )
-                allow = substitution_allowance(len(worst.text))
-                nsubs = sum(1 for c in worst.cells if c in substituted_cells)
-                message = (
-                    f"{src} -> {w.text} substitutes {nsubs} letters of a {len(worst.text)}-letter "
-                    f"word; {allow} allowed"
-                )
-                details = {"from": src, "substitutions": nsubs, "allowance": allow}
-            else:
-                message = (
-                    f"{src} -> {w.text} is only another grammatical form of the word, not a "
-                    "genuine change of meaning: not a steal, so only the added letters may be "
-                    "turned and no letter substituted"
-                )
-                details = {"from": src}
+        if cells and "no-meaning-change" in reasons:
+            src = "/".join(p.text for p in preds)
             violations.append(
-                Violation(code, message, word=w.text, cells=tuple(sorted(cells)), details=details)
+                Violation(
+                    "no-meaning-change",
+                    f"{src} -> {w.text} is only another grammatical form of the word, not a "
+                    "genuine change of meaning: not a steal, so only the added or substituted "
+                    "letters may show the mover's colour",
+                    word=w.text,
+                    cells=tuple(sorted(cells)),
+                    details={"from": src},
+                )
             )
 
     # 4. tiles that could have been turned but were not
