@@ -1,0 +1,73 @@
+"""Profiles: what a game's board and tiles look like to the camera.
+
+A profile holds the grid size, how the letters are inked and what each ink means, whether the game
+has blank tiles and premium squares. Two are built in:
+
+- ``iago``: 11x11 grid; light (ivory or cream) tiles with the letter printed in red ink on one face
+  and blue on the other, on a board of any colour whose grid is visible (DESIGN.md, "What an Iago
+  board looks like to the camera"; rulebook: "110 letter-tiles, printed in red on one side and in
+  blue on the other", "a board with an 11x11 matrix").
+- ``scrabble``: 15x15 grid; light wooden tiles with dark letters and a small point value; coloured
+  premium squares with printed labels count as empty; blank tiles have no letter. Every tile is
+  written upper case in board notation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.vision.errors import VisionError
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How one game's board looks to the camera.
+
+    Attributes:
+        name: the profile's name (``iago``, ``scrabble``).
+        size: cells per side of the square grid.
+        coloured_ink: True when the ink colour carries meaning (Iago: blue face written upper
+            case, red face lower case); False for dark ink, every tile written upper case.
+        blank_tiles: True when the game has tiles without a letter (read as ``?``).
+        cell_px: side of one cell in the warped top-down board, pixels.
+    """
+
+    name: str
+    size: int
+    coloured_ink: bool
+    blank_tiles: bool = False
+    cell_px: int = 48
+
+    @property
+    def board_px(self) -> int:
+        """Side of the warped top-down board, with half a cell of margin around the grid, pixels."""
+        return (self.size + 1) * self.cell_px
+
+
+PROFILES: dict[str, Profile] = {
+    "iago": Profile("iago", 11, coloured_ink=True),
+    "scrabble": Profile("scrabble", 15, coloured_ink=False, blank_tiles=True),
+}
+
+
+def get_profile(name: str | Profile) -> Profile:
+    """The profile called ``name`` (a Profile passes through).
+
+    Raises:
+        VisionError: unknown name; the message lists the known profiles.
+    """
+    if isinstance(name, Profile):
+        return name
+    try:
+        return PROFILES[name]
+    except KeyError:
+        known = ", ".join(sorted(PROFILES))
+        raise VisionError(f"unknown profile {name!r}: known profiles are {known}") from None
+
+
+def profile_for_size(size: int) -> Profile:
+    """The built-in profile whose grid has ``size`` cells a side (11: iago, 15: scrabble)."""
+    for profile in PROFILES.values():
+        if profile.size == size:
+            return profile
+    raise VisionError(f"no profile has a {size}x{size} grid: accepted sizes are 11 and 15")
