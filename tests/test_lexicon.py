@@ -137,6 +137,19 @@ def test_american_and_british_spellings(fake_scowl):
     assert "realise" in british and "realize" in british and "realise" not in american
 
 
+def test_short_entries_accepted_and_left_out(fake_scowl):
+    (fake_scowl / "english-words.35").write_text("zebra\nqi\nx\npH\n")
+    (fake_scowl / "english-abbreviations.10").write_text("aa\netc\nqi\n")
+    (fake_scowl / "english-upper.10").write_text("A\nA's\nMonday\n")
+    short = scowl.short_entries(scowl.ScowlParams(35, "both", 1))
+    assert short["accepted"] == ["QI", "X"]
+    assert short["left_out"]["words"] == ["OK", "pH"]
+    assert short["left_out"]["abbreviations"] == ["aa", "qi"]
+    assert short["left_out"]["upper"] == ["A", "A's"]
+    # QI is a word despite its abbreviation; AA, A, OK and PH are not
+    assert short["rejected"] == ["A", "AA", "OK", "PH"]
+
+
 def test_missing_scowl_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(scowl, "SCOWL_DIR", tmp_path / "nowhere")
     monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
@@ -297,3 +310,28 @@ def test_default_lexicon_matches_a_plain_reading_of_its_files(default_lexicon):
     assert len(default_lexicon) == len(words)
     # every letter is a one-letter word of SCOWL's lists (the letter's name)
     assert default_lexicon.meta["one_letter"] == 26
+
+
+# --- companion lexicon build / list / info -----------------------------------------------------
+
+
+def test_cli_build_builds_once_then_reports_up_to_date(fake_scowl, capsys):
+    from companion.cli import main
+
+    assert main(["lexicon", "build", "--size", "35", "--spelling", "american"]) == 0
+    assert capsys.readouterr().out.startswith("scowl-35-american: built, 4 words")
+    assert main(["lexicon", "build", "scowl-35-american"]) == 0
+    assert capsys.readouterr().out.startswith("scowl-35-american: up to date, 4 words")
+    assert main(["lexicon", "build", "--size", "65"]) == 2
+    assert "35, 40, 50, 55, 60, 70, 80, 95" in capsys.readouterr().err
+
+
+def test_cli_info_short_lists_one_and_two_letter_entries(fake_scowl, capsys):
+    from companion.cli import main
+
+    (fake_scowl / "english-words.35").write_text("qi\nx\n")
+    assert main(["lexicon", "info", "scowl-35-both", "--short"]) == 0
+    out = capsys.readouterr().out
+    assert "accepted 1-letter words (1): X" in out
+    assert "accepted 2-letter words (1): QI" in out
+    assert "rejected 1-2 letter strings (1): OK" in out

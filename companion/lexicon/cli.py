@@ -81,6 +81,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = lsub.add_parser("info", help="what a lexicon holds and where it comes from")
     p.add_argument("name", nargs="?", default=None, help="lexicon name (default: the table's)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--short",
+        action="store_true",
+        help="also the one- and two-letter entries accepted and left out (SCOWL lists)",
+    )
     p.set_defaults(func=_info)
 
 
@@ -159,7 +164,20 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_short(short: dict) -> None:
+    accepted = short["accepted"]
+    for n in (1, 2):
+        words = [w for w in accepted if len(w) == n]
+        print(f"accepted {n}-letter words ({len(words)}): {' '.join(words)}")
+    if "left_out" in short:
+        counts = ", ".join(f"{len(v)} {k}" for k, v in short["left_out"].items())
+        print(f"one- or two-letter entries left out: {counts}")
+        rejected = short["rejected"]
+        print(f"rejected 1-2 letter strings ({len(rejected)}): {' '.join(rejected)}")
+
+
 def _info(args: argparse.Namespace) -> int:
+    from companion.lexicon import scowl
     from companion.lexicon.store import open_lexicon, table_lexicon_name
 
     lex = open_lexicon(args.name)
@@ -181,6 +199,13 @@ def _info(args: argparse.Namespace) -> int:
     for key in ("imported_from", "import_sha256", "import_report"):
         if key in meta:
             info[key] = meta[key]
+    params = scowl.parse_name(lex.name)
+    if args.short:
+        if params is not None:
+            short = scowl.short_entries(params)
+        else:
+            short = {"accepted": sorted(w for w in lex if len(w) <= 2)}
+        info["short"] = short
     if args.json:
         print(json.dumps(info))
         return 0
@@ -189,6 +214,8 @@ def _info(args: argparse.Namespace) -> int:
             print("sources:")
             for s in value:
                 print(f"  {s}")
+        elif key == "short":
+            _print_short(value)
         elif value is not None:
             print(f"{key}: {value}")
     return 0

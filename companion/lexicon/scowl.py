@@ -144,3 +144,46 @@ def iter_words(
                 yield entry
         if progress is not None:
             progress(len(text))
+
+
+SUB_CATEGORIES = ("words", "upper", "proper-names", "abbreviations", "contractions")
+
+
+def short_entries(params: ScowlParams, root: Path | None = None) -> dict:
+    """The one- and two-letter entries of SCOWL for ``params``, every sub-category read.
+
+    Returns ``{"accepted": [...], "left_out": {sub_category: [...]}, "rejected": [...]}``:
+    ``accepted`` the one- and two-letter words the lexicon holds (upper case, sorted);
+    ``left_out`` the entries of at most two letters (an apostrophe aside: ``A's``, ``I'd``) of each
+    sub-category that the lexicon leaves out, as SCOWL spells them; ``rejected`` the distinct
+    one- and two-letter strings SCOWL has only in a left-out form (upper case, sorted).
+    For the documentation and ``companion lexicon info --short``.
+    """
+    root = root or SCOWL_DIR
+    kept: set[str] = set()
+    left_out: dict[str, set[str]] = {sub: set() for sub in SUB_CATEGORIES}
+    for cat in params.categories():
+        for sub in SUB_CATEGORIES:
+            for size in ALL_SIZES:
+                path = root / f"{cat}-{sub}.{size}"
+                if size > params.size or not path.exists():
+                    continue
+                for line in read_text(path).splitlines():
+                    entry = fold(line.strip())
+                    if not entry or sum(c.isalpha() for c in entry) > 2 or len(entry) > 3:
+                        continue
+                    if sub == "words" and reason_left_out(entry) is None:
+                        kept.add(entry)
+                    else:
+                        left_out[sub].add(entry)
+    rejected = {
+        e.lower()
+        for entries in left_out.values()
+        for e in entries
+        if e.isalpha() and e.isascii() and e.lower() not in kept
+    }
+    return {
+        "accepted": sorted(w.upper() for w in kept),
+        "left_out": {sub: sorted(v) for sub, v in left_out.items()},
+        "rejected": sorted(w.upper() for w in rejected),
+    }
