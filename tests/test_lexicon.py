@@ -319,9 +319,9 @@ def test_cli_build_builds_once_then_reports_up_to_date(fake_scowl, capsys):
     from companion.cli import main
 
     assert main(["lexicon", "build", "--size", "35", "--spelling", "american"]) == 0
-    assert capsys.readouterr().out.startswith("scowl-35-american: built, 4 words")
+    assert capsys.readouterr().out.startswith("scowl-35-american: built, 7 words")
     assert main(["lexicon", "build", "scowl-35-american"]) == 0
-    assert capsys.readouterr().out.startswith("scowl-35-american: up to date, 4 words")
+    assert capsys.readouterr().out.startswith("scowl-35-american: up to date, 7 words")
     assert main(["lexicon", "build", "--size", "65"]) == 2
     assert "35, 40, 50, 55, 60, 70, 80, 95" in capsys.readouterr().err
 
