@@ -1,0 +1,145 @@
+"""``companion sim``, ``companion daemon`` (alias ``serve``) and ``companion table setup|show``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the table service's commands to the ``companion`` parser."""
+    p = sub.add_parser(
+        "sim",
+        help="the table on simulated hardware, in this terminal (keys press the buttons)",
+        description=(
+            "Run the table service on mock pins and a dummy OLED. Interactive in a terminal: "
+            "b/r press blue's/red's button, c the challenge button, p pause/resume, o override, "
+            "Enter confirm, q quit. With --script FILE (or a non-terminal standard input) it "
+            "runs a script of 'TIME ACTION [ARGS]' lines on a simulated clock and prints JSON."
+        ),
+    )
+    p.add_argument("--script", help="a script file, or - for standard input")
+    p.add_argument("--minutes", type=int, help="each player's allowance (default: table.toml)")
+    p.add_argument("--minute-seconds", type=float, help="the sand minute in seconds")
+    p.add_argument("--game", help="the game mode (default: table.toml's, else iago)")
+    p.add_argument("--words", help="judge with this word list (one word a line) instead")
+    p.add_argument(
+        "--render", choices=("half", "quadrant", "braille", "ascii"), help="how the OLED is drawn"
+    )
+    p.set_defaults(func=_sim)
+
+    for name in ("daemon", "serve"):
+        d = sub.add_parser(
+            name,
+            help="run the table service on the configured hardware"
+            + (" (same as daemon)" if name == "serve" else ""),
+            description=(
+                "Run the table service: buttons, LEDs, buzzer, servo and OLED from the pin map "
+                "([backend] kind), the game journaled in the data directory. Typed lines on "
+                "standard input (a USB keyboard on the console) are the challenged words; "
+                "/pause, /resume, /override, /confirm, /cancel, /new are the arbiter's."
+            ),
+        )
+        d.add_argument("--pinmap", help="pin map file (default: the box's or hardware/pinmap.toml)")
+        d.add_argument("--backend", choices=("gpio", "mock", "serial"), help="override the backend")
+        d.set_defaults(func=_daemon)
+
+    t = sub.add_parser("table", help="the table's set-up (config_dir()/table.toml)")
+    tsub = t.add_subparsers(dest="table_command", metavar="ACTION")
+    tsub.required = True
+    s = tsub.add_parser(
+        "setup",
+        help="write the table's set-up: number, players, colours, time control, lexicon",
+        description=(
+            "Write config_dir()/table.toml. Keys not given keep their current value. "
+            "--players FIRST SECOND gives blue then red, or with --lot the colours are drawn."
+        ),
+    )
+    s.add_argument("--number", type=int, help="the table number, 1 to 999")
+    s.add_argument("--players", nargs=2, metavar=("BLUE", "RED"), help="the two players' names")
+    s.add_argument("--blue", help="the blue player's name")
+    s.add_argument("--red", help="the red player's name")
+    s.add_argument("--lot", action="store_true", help="draw the colours by lot")
+    s.add_argument("--minutes", type=int, help="each player's allowance in minutes, 1 to 99")
+    s.add_argument("--minute-seconds", type=float, help="the sand minute in seconds, 1 to 600")
+    s.add_argument("--lexicon", help="the lexicon's name (companion lexicon list)")
+    s.add_argument("--game", help="the game mode (iago, iota, wordinoes)")
+    s.set_defaults(func=_setup)
+    show = tsub.add_parser("show", help="print the table's set-up as JSON")
+    show.set_defaults(func=_show)
+
+
+def _sim(args: argparse.Namespace) -> int:
+    from companion.daemon import sim
+
+    table = sim.load_sim_table(args.minutes, args.minute_seconds, args.game)
+    judge = sim.words_judge(args.words) if args.words else None
+    if args.script or not sys.stdin.isatty():
+        source = args.script or "-"
+        if source == "-":
+            lines, name = sys.stdin.read().splitlines(), "<stdin>"
+        else:
+            try:
+                lines, name = Path(source).read_text(encoding="utf-8").splitlines(), source
+            except OSError as exc:
+                raise sim.SimScriptError(f"cannot read script {source}: {exc.strerror}") from None
+        return sim.run_script(lines, name, table, judge)
+    if not sys.stdout.isatty():
+        raise sim.SimScriptError("the interactive simulator needs a terminal; use --script")
+    return sim.run_interactive(table, args.render, judge)
+
+
+def _daemon(args: argparse.Namespace) -> int:
+    from companion.daemon.run import serve
+
+    return serve(pinmap_path=args.pinmap, backend=args.backend)
+
+
+def _setup(args: argparse.Namespace) -> int:
+    import json
+
+    from companion.daemon.config import (
+        TableConfigError,
+        draw_colours,
+        load_table,
+        save_table,
+        updated,
+    )
+
+    current = load_table()
+    blue, red = args.blue, args.red
+    if args.players:
+        if args.blue or args.red:
+            raise TableConfigError("give --players BLUE RED or --blue/--red, not both")
+        blue, red = args.players
+    lot = None
+    if args.lot:
+        first, second = blue or current.blue, red or current.red
+        blue, red = draw_colours(first, second)
+        lot = True
+    elif blue or red:
+        lot = False
+    config = updated(
+        current,
+        number=args.number,
+        blue=blue,
+        red=red,
+        drawn_by_lot=lot,
+        minutes=args.minutes,
+        minute_seconds=args.minute_seconds,
+        lexicon=args.lexicon,
+        game=args.game,
+    )
+    path = save_table(config)
+    print(json.dumps({"written": str(path), "table": config.to_dict()}))
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    import json
+
+    from companion.daemon.config import load_table, table_path
+
+    print(json.dumps({"file": str(table_path()), "table": load_table().to_dict()}))
+    return 0

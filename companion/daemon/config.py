@@ -1,0 +1,211 @@
+"""The table's configuration: config_dir()/table.toml, section ``[table]``.
+
+Keys (all optional; the defaults are the rulebook's):
+
+    [table]
+    number = 7                 # table number, 1 to 999
+    blue = "Ada"               # the player with the blue tiles (1 to 16 characters)
+    red = "Bob"                # the player with the red tiles
+    drawn_by_lot = false       # true when ``companion table setup --lot`` drew the colours
+    minutes = 5                # each player's allowance in minutes, 1 to 99 (rulebook: 5)
+    minute_seconds = 60.0      # the sand minute in seconds, 1 to 600 (rulebook: 60)
+    lexicon = "scowl-70-both"  # the lexicon's name (companion lexicon list); absent: the default
+    game = "iago"              # the game mode the table service runs (see docs/daemon.md)
+
+Bad configuration gets one :class:`TableConfigError` listing every bad key with its range.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import tomllib
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from companion.errors import CompanionError
+from companion.paths import config_dir
+
+NAME_MAX = 16
+LEXICON_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+KEYS = ("number", "blue", "red", "drawn_by_lot", "minutes", "minute_seconds", "lexicon", "game")
+
+
+class TableConfigError(CompanionError, ValueError):
+    """Table configuration that cannot be used; the message lists every bad key and its range."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """A validated table set-up. Times in seconds, allowances in minutes."""
+
+    number: int = 1
+    blue: str = "Blue"
+    red: str = "Red"
+    drawn_by_lot: bool = False
+    minutes: int = 5
+    minute_seconds: float = 60.0
+    lexicon: str = ""  # "" is the lexicon's default list
+    game: str = "iago"
+
+    def name_of(self, colour: str) -> str:
+        """The player's name for ``colour`` ("blue" or "red")."""
+        return self.blue if colour == "blue" else self.red
+
+    def to_dict(self) -> dict:
+        """The keys as written in ``[table]``."""
+        return asdict(self)
+
+
+def table_path() -> Path:
+    """config_dir()/table.toml."""
+    return config_dir(create=False) / "table.toml"
+
+
+def validate(values: dict, source: str = "table.toml") -> TableConfig:
+    """Check ``values`` (the ``[table]`` keys) and return a :class:`TableConfig`.
+
+    Raises:
+        TableConfigError: every unknown or bad key at once, each with what is accepted.
+    """
+    errors: list[str] = []
+    out: dict = {}
+    for key in values:
+        if key not in KEYS:
+            errors.append(f"[table] {key}: unknown key; accepted keys: {', '.join(KEYS)}")
+
+    def number(key: str, lo: float, hi: float, whole: bool) -> None:
+        if key not in values:
+            return
+        v = values[key]
+        kind_ok = isinstance(v, int) if whole else isinstance(v, int | float)
+        if isinstance(v, bool) or not kind_ok or not (lo <= v <= hi):
+            what = "a whole number" if whole else "a number"
+            errors.append(f"[table] {key} = {v!r}: accepted {what} from {lo:g} to {hi:g}")
+        else:
+            out[key] = v if whole else float(v)
+
+    def text(key: str, pattern: re.Pattern | None, accepted: str) -> None:
+        if key not in values:
+            return
+        v = values[key]
+        if key == "lexicon" and v == "":
+            out[key] = ""  # the lexicon's default list
+            return
+        ok = isinstance(v, str) and v.strip() != ""
+        if ok and pattern is not None:
+            ok = bool(pattern.match(v))
+        if ok and pattern is None:
+            ok = len(v.strip()) <= NAME_MAX and v.isprintable()
+        if not ok:
+            errors.append(f"[table] {key} = {v!r}: accepted {accepted}")
+        else:
+            out[key] = v.strip()
+
+    number("number", 1, 999, True)
+    number("minutes", 1, 99, True)
+    number("minute_seconds", 1, 600, False)
+    name_rule = f"a name of 1 to {NAME_MAX} printable characters"
+    text("blue", None, name_rule)
+    text("red", None, name_rule)
+    text(
+        "lexicon",
+        LEXICON_NAME,
+        "a lexicon name of letters, digits, '_' or '-' (companion lexicon list)",
+    )
+    text("game", re.compile(r"^[a-z][a-z0-9_-]*$"), "a game mode name such as 'iago'")
+    if "drawn_by_lot" in values:
+        if isinstance(values["drawn_by_lot"], bool):
+            out["drawn_by_lot"] = values["drawn_by_lot"]
+        else:
+            errors.append(
+                f"[table] drawn_by_lot = {values['drawn_by_lot']!r}: accepted true or false"
+            )
+    if "blue" in out and "red" in out and out["blue"].casefold() == out["red"].casefold():
+        errors.append(
+            f"[table] blue and red are both {out['blue']!r}: accepted two different names"
+        )
+    if errors:
+        raise TableConfigError(f"{source}: " + "; ".join(errors))
+    return TableConfig(**out)
+
+
+def load_table(path: Path | str | None = None) -> TableConfig:
+    """Read the table's configuration (default :func:`table_path`); defaults when it is absent.
+
+    Raises:
+        TableConfigError: unreadable or invalid file (every bad key at once).
+    """
+    path = Path(path) if path is not None else table_path()
+    if not path.exists():
+        return TableConfig()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise TableConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise TableConfigError(f"{path}: not valid TOML: {exc}") from None
+    table = raw.get("table", {})
+    if not isinstance(table, dict):
+        raise TableConfigError(f"{path}: [table] must be a table of keys")
+    return validate(table, str(path))
+
+
+def draw_colours(first: str, second: str, rng: random.Random | None = None) -> tuple[str, str]:
+    """Draw colours by lot (rulebook, "How to Play": players choose colours or draw by lot).
+
+    Returns ``(blue, red)``: the two names in drawn order.
+    """
+    rng = rng or random.SystemRandom()
+    return (first, second) if rng.random() < 0.5 else (second, first)
+
+
+def dump_table(config: TableConfig) -> str:
+    """The TOML text of ``config`` under ``[table]``."""
+    lines = ["# Table Companion: this table's set-up (companion table setup)", "[table]"]
+    for key, value in config.to_dict().items():
+        if key == "lexicon" and not value:
+            continue
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, str):
+            text = json.dumps(value, ensure_ascii=False)
+        else:
+            text = repr(value)
+        lines.append(f"{key} = {text}")
+    return "\n".join(lines) + "\n"
+
+
+def save_table(config: TableConfig, path: Path | str | None = None) -> Path:
+    """Write ``config`` atomically (temporary file, then rename); returns the path."""
+    path = Path(path) if path is not None else config_dir() / "table.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".toml.tmp")
+    tmp.write_text(dump_table(config), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def updated(config: TableConfig, **changes) -> TableConfig:
+    """``config`` with ``changes`` (None values ignored), validated as a whole.
+
+    Raises:
+        TableConfigError: every bad key at once.
+    """
+    values = config.to_dict()
+    values.update({k: v for k, v in changes.items() if v is not None})
+    return validate(values, "table setup")
+
+
+__all__ = [
+    "TableConfig",
+    "TableConfigError",
+    "draw_colours",
+    "dump_table",
+    "load_table",
+    "save_table",
+    "table_path",
+    "updated",
+    "validate",
+]

@@ -1,0 +1,530 @@
+"""The Iago differential timer as a game mode of the table service (the first mode).
+
+Inputs and what they do (Iago rulebook, "The Timer" and "Challenge"):
+
+- a player's button: before the game, the player who does not have the first move presses to
+  start the other's move; then the mover presses to end his move; a press by the other player is
+  ignored (and journaled);
+- the challenge button: the sand clock stops at once (at the instant the pin changed) and the
+  screen asks who challenges: the challenger presses his own button next. Pressed again before
+  that, the challenge is called off and the sand runs on (the stopped time is not charged);
+- the challenged words are typed (a line: words separated by spaces); the judge rules and the
+  screen shows ACCEPTABLE or NOT ACCEPTABLE in large letters with the lexicon's name, then who
+  turns over three of whose tiles and, when sustained, that the board must be restored;
+- the arbiter can override the verdict shown (``override``); the challenge button (or
+  ``confirm``) settles it once the penalty is done: the ruling goes to the clock
+  (:meth:`DifferentialTimer.rule`) and the sand runs again;
+- the arbiter pauses and resumes; while paused, the challenge button resumes too (a box with no
+  keyboard after a restart).
+
+Every event is an input with its time; :meth:`IagoTimerMode.apply` is deterministic, so replaying
+the journal rebuilds the clock exactly. The judge's answer is decided once and written into the
+``words`` event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.clock.timer import (
+    ChallengeRuled,
+    DifferentialTimer,
+    Ignored,
+    LostOnTime,
+    MinutePassed,
+    Notice,
+    Status,
+    Verdict,
+    opponent,
+)
+from companion.daemon import screen
+from companion.daemon.challenge import ChallengeInputError, LexiconUnavailable, split_words
+from companion.daemon.modes import (
+    Command,
+    Effects,
+    GameMode,
+    Input,
+    Line,
+    ModeContext,
+    ModeError,
+    Press,
+    View,
+)
+
+BAR = (0, 46, 127, 53)  # the sand bar's outline, pixels (left, top, right, bottom)
+BAR_INNER = 124  # pixels of bar inside the outline
+PAGE_SECONDS = 2.5  # the verdict and the penalty alternate on the screen
+MIN_REDRAW_SECONDS = 0.25
+PHASE_WHO, PHASE_WORDS, PHASE_VERDICT = "who", "words", "verdict"
+
+
+@dataclass
+class ChallengeRecord:
+    """One challenge, as it goes into the journal's record: times in seconds of game time."""
+
+    started_at: float
+    challenger: str | None = None
+    challenged: str | None = None
+    of_completed_move: bool | None = None
+    words: list[str] = field(default_factory=list)
+    per_word: dict[str, bool] = field(default_factory=dict)
+    lexicon: str = ""
+    judged_valid: bool | None = None
+    verdict: str | None = None
+    overridden: bool = False
+    verdict_at: float | None = None
+    ruled_at: float | None = None
+    outcome: str = ""  # ruled, called off, nothing to challenge
+    penalty: str = ""
+
+    def to_dict(self) -> dict:
+        """The record as JSON-ready data, with ``seconds`` (challenge to ruling)."""
+        d = dict(self.__dict__)
+        end = self.ruled_at
+        d["seconds"] = None if end is None else round(end - self.started_at, 6)
+        return d
+
+
+class IagoTimerMode(GameMode):
+    """Iago's differential timer with the challenge at the table. See the module docstring."""
+
+    name = "iago"
+
+    def __init__(self, context: ModeContext) -> None:
+        super().__init__(context)
+        table = context.table
+        self.timer = DifferentialTimer(minutes=table.minutes, minute_seconds=table.minute_seconds)
+        self.phase: str | None = None
+        self.challenge_rec: ChallengeRecord | None = None
+        self.challenges: list[dict] = []
+        self.restarted = False
+        self.notice = ""  # a transient message for the screen (not game state)
+        self.notice_at = 0.0
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def decide(self, inp: Input) -> list[dict]:
+        """Presses and commands become events; a typed line in a challenge is judged here."""
+        t = float(inp.t)
+        if isinstance(inp, Press):
+            if inp.role == "challenge":
+                return [{"t": t, "kind": "challenge_button"}]
+            return [{"t": t, "kind": "press", "role": inp.role}]
+        if isinstance(inp, Command):
+            if inp.name in ("pause", "resume", "override", "confirm", "cancel"):
+                return [{"t": t, "kind": inp.name}]
+            raise ModeError(f"command {inp.name!r}: accepted pause, resume, override, confirm")
+        if isinstance(inp, Line):
+            if self.phase != PHASE_WORDS:
+                self._say("Typed words are taken during a challenge", t)
+                return []
+            judge = self.context.judge
+            try:
+                words = split_words(inp.text)
+                if judge is None:
+                    raise LexiconUnavailable("no lexicon: the arbiter rules (override)")
+                ruling = judge(words)
+            except (ChallengeInputError, LexiconUnavailable) as exc:
+                self._say(str(exc), t)
+                return []
+            return [
+                {
+                    "t": t,
+                    "kind": "words",
+                    "words": [w.upper() for w in words],
+                    "valid": bool(ruling.valid),
+                    "per_word": dict(ruling.words),
+                    "lexicon": ruling.lexicon or self.context.lexicon_name,
+                }
+            ]
+        raise ModeError(f"input {inp!r} is not a press, a line or a command")
+
+    def _say(self, text: str, t: float) -> None:
+        self.notice, self.notice_at = text, t
+
+    def apply(self, event: dict) -> Effects:
+        """Apply one journaled event (kinds: press, challenge_button, words, override, confirm,
+        cancel, pause, resume, restart)."""
+        kind = event.get("kind")
+        t = float(event["t"])
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            raise ModeError(f"event {event!r}: unknown kind {kind!r} for the Iago timer")
+        effects = self.advance(t)
+        effects += self._effects(handler(t, event))
+        return effects
+
+    def _on_press(self, t: float, ev: dict) -> list[Notice]:
+        role = ev["role"]
+        if self.phase is None:
+            return self.timer.press(role, t)
+        if self.phase == PHASE_WHO:
+            return self._identify(role, t)
+        return [Ignored(t, f"press {role}", f"a challenge is under way ({self.phase})")]
+
+    def _identify(self, challenger: str, t: float) -> list[Notice]:
+        rec = self.challenge_rec
+        assert rec is not None
+        t0 = rec.started_at
+        notices = self.timer.challenge(challenger, t0)
+        if any(isinstance(n, Ignored) for n in notices):
+            # nothing to challenge: the sand runs on, the stopped time not charged
+            self._call_off(t, "nothing to challenge: no move completed yet")
+            return notices
+        rec.challenger = challenger
+        rec.challenged = opponent(challenger)
+        rec.of_completed_move = challenger == self.timer.mover
+        self.phase = PHASE_WORDS
+        return notices
+
+    def _call_off(self, t: float, outcome: str) -> None:
+        rec = self.challenge_rec
+        assert rec is not None
+        self.timer.pause(rec.started_at)
+        self.timer.resume(t)
+        rec.outcome, rec.ruled_at = outcome, t
+        self.challenges.append(rec.to_dict())
+        self.challenge_rec, self.phase = None, None
+
+    def _on_challenge_button(self, t: float, ev: dict) -> list[Notice]:
+        status = self.timer.status
+        if self.phase is None:
+            if status == Status.RUNNING:
+                self.challenge_rec = ChallengeRecord(started_at=t)
+                self.phase = PHASE_WHO
+                return []
+            if status == Status.PAUSED:
+                self.restarted = False
+                return self.timer.resume(t)
+            return [Ignored(t, "challenge button", f"the clock is {status}")]
+        if self.phase == PHASE_WHO:
+            self._call_off(t, "called off")
+            return []
+        if self.phase == PHASE_VERDICT:
+            return self._on_confirm(t, ev)
+        return [Ignored(t, "challenge button", "the words are being entered")]
+
+    def _on_words(self, t: float, ev: dict) -> list[Notice]:
+        rec = self.challenge_rec
+        if self.phase != PHASE_WORDS or rec is None:
+            return [Ignored(t, "words", "no challenge is waiting for words")]
+        rec.words = list(ev["words"])
+        rec.per_word = dict(ev.get("per_word", {}))
+        rec.lexicon = str(ev.get("lexicon", ""))
+        rec.judged_valid = bool(ev["valid"])
+        rec.verdict = str(Verdict.REJECTED if ev["valid"] else Verdict.SUSTAINED)
+        rec.verdict_at = t
+        self.phase = PHASE_VERDICT
+        return []
+
+    def _on_override(self, t: float, ev: dict) -> list[Notice]:
+        rec = self.challenge_rec
+        if self.phase != PHASE_VERDICT or rec is None:
+            return [Ignored(t, "override", "no verdict is shown")]
+        flipped = Verdict.SUSTAINED if rec.verdict == Verdict.REJECTED else Verdict.REJECTED
+        rec.verdict = str(flipped)
+        rec.overridden = not rec.overridden
+        rec.verdict_at = t
+        return []
+
+    def _on_confirm(self, t: float, ev: dict) -> list[Notice]:
+        rec = self.challenge_rec
+        if self.phase != PHASE_VERDICT or rec is None:
+            return [Ignored(t, "confirm", "no verdict is shown")]
+        if self.timer.status == Status.PAUSED:
+            return [Ignored(t, "confirm", "the clock is paused")]
+        notices = self.timer.rule(rec.verdict, t)
+        for n in notices:
+            if isinstance(n, ChallengeRuled):
+                rec.penalty = n.penalty.describe()
+        rec.outcome, rec.ruled_at = "ruled", t
+        self.challenges.append(rec.to_dict())
+        self.challenge_rec, self.phase = None, None
+        return notices
+
+    def _on_cancel(self, t: float, ev: dict) -> list[Notice]:
+        if self.phase == PHASE_WHO:
+            self._call_off(t, "called off")
+            return []
+        return [Ignored(t, "cancel", "only a challenge whose challenger is not known yet")]
+
+    def _on_pause(self, t: float, ev: dict) -> list[Notice]:
+        if self.phase == PHASE_WHO:
+            return [Ignored(t, "pause", "press the challenger's button or call it off first")]
+        return self.timer.pause(t)
+
+    def _on_resume(self, t: float, ev: dict) -> list[Notice]:
+        self.restarted = False
+        return self.timer.resume(t)
+
+    def _on_restart(self, t: float, ev: dict) -> list[Notice]:
+        """The service restarted: the clock is paused where the journal last saw it alive."""
+        if self.phase == PHASE_WHO and self.challenge_rec is not None:
+            t0 = self.challenge_rec.started_at
+            self.challenge_rec.outcome = "called off by a restart"
+            self.challenge_rec.ruled_at = t
+            self.challenges.append(self.challenge_rec.to_dict())
+            self.challenge_rec, self.phase = None, None
+            self.restarted = True
+            return self.timer.pause(t0)
+        if self.timer.status in (Status.RUNNING, Status.CHALLENGE):
+            self.restarted = True
+            return self.timer.pause(t)
+        self.restarted = self.timer.status == Status.PAUSED
+        return []
+
+    def _effects(self, notices: list[Notice]) -> Effects:
+        eff = Effects()
+        for n in notices:
+            if isinstance(n, MinutePassed):
+                eff.beeps += 1
+            elif isinstance(n, LostOnTime):
+                eff.long_beep = True
+                eff.finished = True
+        return eff
+
+    # -- time -----------------------------------------------------------------------------------
+
+    def _clock_time(self, t: float) -> float:
+        """While the challenger is being identified the sand stands at the challenge's instant."""
+        if self.phase == PHASE_WHO and self.challenge_rec is not None:
+            return self.challenge_rec.started_at
+        last = self.timer.last_t
+        return t if last is None else max(t, last)
+
+    def advance(self, t: float) -> Effects:
+        """Let the sand run to ``t``: beeps for each minute that ran out, the end on time."""
+        return self._effects(self.timer.advance(self._clock_time(t)))
+
+    def next_deadline(self) -> float | None:
+        """When the current minute runs out (None while stopped or identifying a challenger)."""
+        if self.phase == PHASE_WHO:
+            return None
+        return self.timer.next_deadline()
+
+    def on_restart(self, t: float) -> list[dict]:
+        """After a restart the game is paused where it was (if it had started)."""
+        if self.timer.status == Status.READY:
+            return []
+        if self.timer.status == Status.FINISHED:
+            return []
+        return [{"t": max(t, self.timer.last_t or 0.0), "kind": "restart"}]
+
+    @property
+    def started(self) -> bool:
+        """True once the first move has started."""
+        return self.timer.status != Status.READY
+
+    @property
+    def finished(self) -> bool:
+        """True once a player has lost on time."""
+        return self.timer.status == Status.FINISHED
+
+    def result(self) -> dict:
+        """The game's result for its record."""
+        snap = self.timer.snapshot()
+        loser = self.timer.loser
+        return {
+            "game": "iago",
+            "loser": loser,
+            "winner": opponent(loser) if loser else None,
+            "how": "lost on time" if loser else None,
+            "minutes": snap["minutes"],
+            "moves_completed": snap["moves_completed"],
+            "challenges": list(self.challenges),
+            "blue": self.context.table.blue,
+            "red": self.context.table.red,
+            "table": self.context.table.number,
+        }
+
+    def state(self, t: float) -> dict:
+        """The clock as ``companion clock replay`` prints it, plus the challenge phase."""
+        snap = self.timer.snapshot(self._clock_time(t))
+        snap["challenge_phase"] = self.phase
+        return snap
+
+    # -- what the table shows ----------------------------------------------------------------
+
+    def view(self, t: float) -> View:
+        """The OLED frame, LEDs, disc and prompt at game time ``t``."""
+        table = self.context.table
+        timer = self.timer
+        ct = self._clock_time(t)
+        status = timer.status
+        sand = timer.sand_left(ct)
+        ms = timer.minute_seconds
+        fill = 0 if sand is None else round(BAR_INNER * max(0.0, min(sand, ms)) / ms)
+        lexicon = self.context.lexicon_name or table.lexicon or "default lexicon"
+        notice = self.notice if self.notice and t - self.notice_at < 4.0 else ""
+        data = {
+            "table": table.number,
+            "names": {"blue": table.blue, "red": table.red},
+            "minutes": dict(timer.allowance),
+            "mover": timer.mover,
+            "status": str(status),
+            "fill": fill,
+            "lexicon": lexicon,
+            "restarted": self.restarted,
+            "loser": timer.loser,
+            "notice": notice,
+            "setting": f"{table.minutes} min, {ms:g} s minute",
+        }
+        redraw_at = None
+        prompt = None
+        word = str(status)
+        if self.phase is not None:
+            rec = self.challenge_rec
+            assert rec is not None
+            word = f"challenge:{self.phase}"
+            data["challenger"] = rec.challenger
+            frame = _who_frame(data) if self.phase == PHASE_WHO else _words_frame(data)
+            if self.phase == PHASE_WORDS:
+                prompt = "Challenged words (spaces between them), then Enter"
+            if self.phase == PHASE_VERDICT:
+                page = int((t - (rec.verdict_at or t)) // PAGE_SECONDS)
+                redraw_at = (rec.verdict_at or t) + (page + 1) * PAGE_SECONDS
+                penalty = timer.penalty(rec.verdict or Verdict.REJECTED)
+                verdict = {
+                    "acceptable": rec.verdict == Verdict.REJECTED,
+                    "lexicon": rec.lexicon or lexicon,
+                    "overridden": rec.overridden,
+                    "turner": penalty.turner,
+                    "owner": penalty.owner,
+                    "tiles": penalty.tiles,
+                    "restore": penalty.restore_board,
+                }
+                frame = _verdict_frame(verdict) if page % 2 == 0 else _penalty_frame(verdict)
+        elif status == Status.READY:
+            frame = _setup_frame(data)
+        else:
+            frame = _clock_frame(data)
+            if status == Status.RUNNING and sand is not None:
+                step = max(ms / BAR_INNER, MIN_REDRAW_SECONDS)
+                redraw_at = t + step
+        lights = {"blue": False, "red": False}
+        if status == Status.READY:
+            lights = {"blue": True, "red": True}
+        elif status == Status.FINISHED and timer.loser:
+            lights[opponent(timer.loser)] = True
+        elif timer.mover:
+            lights[timer.mover] = True
+        return View(
+            frame=frame,
+            lights=lights,
+            disc_minutes=timer.allowance["blue"] - table.minutes,
+            prompt=prompt,
+            status=word,
+            redraw_at=redraw_at,
+        )
+
+
+# --- frames (pure functions of plain data; run on the display worker) -------------------------
+
+
+def _header(draw, data: dict, width: int) -> None:
+    half = width // 2
+    for colour, box in (("blue", (0, 0, half - 2, 10)), ("red", (half + 1, 0, width - 1, 10))):
+        label = f"{colour.upper()} {data['names'][colour]}"
+        if data["mover"] == colour and data["status"] != "finished":
+            screen.inverted(draw, box, label, largest=10)
+        else:
+            screen.fitted(draw, box, label, largest=10)
+
+
+def _setup_frame(data: dict):
+    def frame(draw, width, height):
+        screen.fitted(draw, (0, 0, width, 17), f"TABLE {data['table']}", largest=17)
+        screen.fitted(draw, (0, 18, width, 30), f"BLUE  {data['names']['blue']}", 12)
+        screen.fitted(draw, (0, 31, width, 43), f"RED  {data['names']['red']}", 12)
+        screen.fitted(draw, (0, 44, width, 53), data["setting"], 10, bold=False)
+        screen.fitted(draw, (0, 54, width, height), data["notice"] or data["lexicon"], 10, False)
+
+    return frame
+
+
+def _figures(draw, data: dict, width: int) -> None:
+    half = width // 2
+    big = screen.font(32)
+    for colour, box in (("blue", (0, 11, half, 45)), ("red", (half, 11, width, 45))):
+        screen.centred(draw, box, str(data["minutes"][colour]), big)
+
+
+def _bar(draw, fill: int) -> None:
+    left, top, right, bottom = BAR
+    draw.rectangle(BAR, outline=screen.LIT, fill=0)
+    if fill > 0:
+        draw.rectangle((left + 2, top + 2, left + 1 + fill, bottom - 2), fill=screen.LIT)
+
+
+def _clock_frame(data: dict):
+    def frame(draw, width, height):
+        _header(draw, data, width)
+        _figures(draw, data, width)
+        _bar(draw, data["fill"])
+        status = data["status"]
+        line = (0, 55, width - 1, height - 1)
+        if status == "paused":
+            label = "PAUSED - RESTARTED" if data["restarted"] else "PAUSED"
+            screen.inverted(draw, line, label, largest=9)
+        elif status == "challenge":
+            screen.inverted(draw, line, "CHALLENGE", largest=9)
+        elif status == "finished":
+            screen.inverted(draw, line, f"{(data['loser'] or '').upper()} LOST ON TIME", 9)
+        else:
+            screen.fitted(draw, line, data["notice"] or data["lexicon"], 9, bold=False)
+
+    return frame
+
+
+def _who_frame(data: dict):
+    def frame(draw, width, height):
+        screen.inverted(draw, (0, 0, width - 1, 15), "CHALLENGE", largest=14)
+        _figures_small(draw, data, width)
+        screen.fitted(draw, (0, 30, width, 42), "Challenger: press", 11)
+        screen.fitted(draw, (0, 43, width, 54), "your own button", 11)
+        screen.fitted(draw, (0, 55, width, height), "CHALLENGE again: call off", 9, False)
+
+    return frame
+
+
+def _figures_small(draw, data: dict, width: int) -> None:
+    m = data["minutes"]
+    screen.fitted(draw, (0, 17, width, 29), f"BLUE {m['blue']}   RED {m['red']}", 11)
+
+
+def _words_frame(data: dict):
+    def frame(draw, width, height):
+        challenger = (data.get("challenger") or "").upper()
+        screen.inverted(draw, (0, 0, width - 1, 15), f"CHALLENGE BY {challenger}", 14)
+        _figures_small(draw, data, width)
+        screen.fitted(draw, (0, 30, width, 44), "Type the words", 13)
+        screen.fitted(draw, (0, 45, width, 54), data["notice"] or "then Enter", 10, False)
+        screen.fitted(draw, (0, 55, width, height), data["lexicon"], 9, False)
+
+    return frame
+
+
+def _verdict_frame(v: dict):
+    def frame(draw, width, height):
+        if v["acceptable"]:
+            screen.fitted(draw, (0, 4, width, 40), "ACCEPTABLE", largest=30)
+        else:
+            screen.fitted(draw, (0, 0, width, 19), "NOT", largest=19)
+            screen.fitted(draw, (0, 20, width, 42), "ACCEPTABLE", largest=24)
+        label = v["lexicon"] + (" (arbiter)" if v["overridden"] else "")
+        screen.fitted(draw, (0, 44, width, 54), label, 10, bold=False)
+        screen.fitted(draw, (0, 55, width, height), "CHALLENGE: resume clock", 9, False)
+
+    return frame
+
+
+def _penalty_frame(v: dict):
+    def frame(draw, width, height):
+        turner, owner = v["turner"].upper(), v["owner"].upper()
+        screen.fitted(draw, (0, 0, width, 15), f"{turner} turns over", 15)
+        screen.fitted(draw, (0, 16, width, 33), f"{v['tiles']} {owner} tiles", 17)
+        if v["restore"]:
+            screen.inverted(draw, (0, 35, width - 1, 52), f"{owner}: RESTORE BOARD", 12)
+        screen.fitted(draw, (0, 55, width, height), "CHALLENGE: resume clock", 9, False)
+
+    return frame

@@ -1,0 +1,245 @@
+"""The game-mode interface: how a game (the Iago timer, the Iota scorekeeper, Wordinoes) plugs
+into the table service and the simulator.
+
+A mode is event-sourced. The service hands it *inputs* (a button press, a typed line, an arbiter
+command, each with its time in seconds of game time); the mode *decides* which events they make
+(dicts, JSON-serialisable, each with ``"t"`` and ``"kind"``); the service appends each event to the
+game's journal and only then calls :meth:`GameMode.apply`, the one place the mode's state
+changes. Replaying the journal's events through ``apply`` rebuilds the game exactly, so a mode
+must not read clocks, files or devices in ``apply``; anything that could differ on replay (a
+word judge's answer, a camera reading) is decided in ``decide`` and written into the event.
+
+Time passing is not an event: the service calls :meth:`GameMode.advance` at
+:meth:`GameMode.next_deadline` (and before showing a frame); the mode derives from its journaled
+events what time does (a minute running out).
+
+The mode draws through :meth:`GameMode.view`: a :class:`View` with a frame function (drawn on a
+PIL ``ImageDraw`` off the clock path, by the display worker), the LEDs, the disc position and,
+when it wants typed text, a prompt. One-off outputs (beeps) come back as :class:`Effects`.
+
+Modes are registered by name (``[table] game = "iago"``, ``companion sim --game NAME``) in
+:data:`MODES` as ``"module:Class"``, imported when first used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from companion.daemon.config import TableConfig
+from companion.errors import CompanionError
+
+Frame = Callable[[Any, int, int], None]
+"""``frame(draw, width, height)`` draws one OLED frame on a PIL ``ImageDraw`` (mode "1": fill
+255 is a lit pixel) of ``width`` x ``height`` pixels. It must only read immutable data captured
+when the view was made: it runs on the display worker's thread."""
+
+
+class ModeError(CompanionError, ValueError):
+    """An unknown game mode, or an event a mode cannot apply (names the event and the cause)."""
+
+
+# --- inputs ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button was pressed: ``role`` is ``blue``, ``red`` or ``challenge``; ``t`` in seconds of
+    game time, the instant the pin changed."""
+
+    role: str
+    t: float
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of typed text (Enter ended it): words for a challenge, or a name. ``t`` seconds."""
+
+    text: str
+    t: float
+
+
+@dataclass(frozen=True)
+class Command:
+    """An arbiter's command: ``pause``, ``resume``, ``override`` (reverse the verdict shown),
+    ``confirm`` (settle what the screen shows), ``cancel``. ``t`` in seconds of game time."""
+
+    name: str
+    t: float
+
+
+Input = Press | Line | Command
+
+COMMANDS = ("pause", "resume", "override", "confirm", "cancel")
+
+
+# --- outputs -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Effects:
+    """One-off outputs of an event or of time passing: ``beeps`` short beeps (a minute ran out),
+    ``long_beep`` (the end of the game), ``finished`` (the game just ended)."""
+
+    beeps: int = 0
+    long_beep: bool = False
+    finished: bool = False
+
+    def __iadd__(self, other: Effects) -> Effects:
+        self.beeps += other.beeps
+        self.long_beep = self.long_beep or other.long_beep
+        self.finished = self.finished or other.finished
+        return self
+
+
+@dataclass(frozen=True)
+class View:
+    """What the table shows now.
+
+    Attributes:
+        frame: draws the OLED frame (see :data:`Frame`).
+        lights: LED per role, ``{"blue": bool, "red": bool}``.
+        disc_minutes: the disc's position in minutes from its start position, positive towards
+            blue (blue's allowance minus blue's starting allowance); None leaves the disc alone.
+            The service turns it into degrees with the pin map's ``degrees_per_minute``.
+        prompt: when not None the mode expects typed text (the simulator's keys type into a line
+            and Enter sends it as a :class:`Line`); the text says what to type.
+        status: one word for logs and the simulator's status line.
+        redraw_at: the game time at which the frame changes by itself (a draining bar, a page
+            of a message), so the service draws again then; None when only events change it.
+    """
+
+    frame: Frame
+    lights: dict[str, bool] = field(default_factory=dict)
+    disc_minutes: int | None = None
+    prompt: str | None = None
+    status: str = ""
+    redraw_at: float | None = None
+
+
+@dataclass(frozen=True)
+class ModeContext:
+    """What a mode is given: the table's set-up and the services it may call in ``decide``.
+
+    ``judge(words) -> Ruling`` (companion.daemon.challenge) rules on challenged words;
+    ``lexicon_name`` is the name to show.
+    """
+
+    table: TableConfig
+    judge: Callable[[list[str]], Any] | None = None
+    lexicon_name: str = ""
+
+
+class GameMode(ABC):
+    """Base of the game modes. Subclasses set ``name`` and implement the abstract methods."""
+
+    name: ClassVar[str] = ""
+
+    def __init__(self, context: ModeContext) -> None:
+        self.context = context
+
+    # -- the game's settings, for the journal's header -----------------------------------------
+
+    def settings(self) -> dict:
+        """The settings that rebuild this game from its journal (written in the header)."""
+        return self.context.table.to_dict()
+
+    # -- events ---------------------------------------------------------------------------------
+
+    @abstractmethod
+    def decide(self, inp: Input) -> list[dict]:
+        """The events ``inp`` makes, each a dict with ``"t"`` and ``"kind"`` (may be empty).
+
+        Must not change the game's state (the events are journaled first). May call the judge.
+        """
+
+    @abstractmethod
+    def apply(self, event: dict) -> Effects:
+        """Apply one journaled event; the only place the game's state changes. Deterministic.
+
+        Raises:
+            ModeError: an event this mode does not know.
+        """
+
+    def advance(self, t: float) -> Effects:
+        """Let time run to ``t`` (seconds of game time); returns what happened (beeps)."""
+        return Effects()
+
+    def next_deadline(self) -> float | None:
+        """The game time at which :meth:`advance` must next be called, or None."""
+        return None
+
+    def on_restart(self, t: float) -> list[dict]:
+        """Events to journal and apply after the journal was replayed on a restart at game time
+        ``t`` (the last time the journal proves the service was alive). The Iago timer pauses."""
+        return []
+
+    @property
+    def started(self) -> bool:
+        """True once the game is under way (the journal is worth keeping)."""
+        return False
+
+    @property
+    def finished(self) -> bool:
+        """True once the game is over (the service saves the record and starts a new game)."""
+        return False
+
+    def running(self) -> bool:
+        """True while time matters (the service writes heartbeats to the journal)."""
+        return self.next_deadline() is not None
+
+    @abstractmethod
+    def view(self, t: float) -> View:
+        """What the table shows at game time ``t`` (call :meth:`advance` first)."""
+
+    def result(self) -> dict:
+        """The result for the game's record (winner, scores...)."""
+        return {}
+
+    def state(self, t: float) -> dict:
+        """The game's state at ``t`` as JSON-ready data (``companion sim`` scripts print it)."""
+        return {}
+
+
+MODES: dict[str, str] = {
+    "iago": "companion.daemon.iago_timer:IagoTimerMode",
+    "iota": "companion.games.iota.mode:IotaMode",
+    "wordinoes": "companion.games.wordinoes.mode:WordinoesMode",
+}
+
+
+def register_mode(name: str, target: str | type[GameMode]) -> None:
+    """Register a mode class (or ``"module:Class"``) under ``name``."""
+    MODES[name] = target  # type: ignore[assignment]
+
+
+def mode_class(name: str) -> type[GameMode]:
+    """The mode class registered as ``name``.
+
+    Raises:
+        ModeError: unknown name, or its module is not installed.
+    """
+    target = MODES.get(name)
+    if target is None:
+        raise ModeError(f"game mode {name!r} is unknown; accepted: {', '.join(sorted(MODES))}")
+    if isinstance(target, type):
+        return target
+    module, _, cls = target.partition(":")
+    try:
+        return getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError) as exc:
+        raise ModeError(f"game mode {name!r} is not available ({exc})") from None
+
+
+def replay(mode: GameMode, events: list[dict]) -> Effects:
+    """Apply journaled ``events`` to a fresh ``mode`` in order (records whose ``kind`` starts
+    with ``_`` are the service's own, such as heartbeats, and are skipped)."""
+    effects = Effects()
+    for ev in events:
+        if str(ev.get("kind", "")).startswith("_"):
+            continue
+        effects += mode.apply(ev)
+    return effects

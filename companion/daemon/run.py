@@ -1,0 +1,79 @@
+"""``companion daemon``: the table service on the configured hardware, until SIGTERM.
+
+The systemd unit (systemd/, the Pi engineer's) starts it. Typed lines on standard input are the
+challenged words; a line starting with ``/`` is an arbiter's command (``/pause``, ``/resume``,
+``/override``, ``/confirm``, ``/cancel``, ``/new``); an empty line confirms a verdict. So a USB keyboard on the console works with
+``StandardInput=tty`` / ``TTYPath=/dev/tty1`` in the unit. ``on_ready`` and ``on_watchdog`` are
+hooks for sd_notify (READY=1, WATCHDOG=1).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from collections.abc import Callable
+
+from companion.daemon.modes import COMMANDS
+
+ARBITER_WORDS = {*COMMANDS, "new"}
+
+
+def serve(
+    pinmap_path: str | None = None,
+    backend: str | None = None,
+    on_ready: Callable[[], None] | None = None,
+    stdin=None,
+) -> int:
+    """Open the devices and run the table service until SIGTERM/SIGINT; returns the exit code.
+
+    Raises:
+        PinMapError, DeviceError, TableConfigError: the configuration or hardware is unusable.
+    """
+    from companion.daemon.service import TableService
+    from companion.devices.backends import open_devices
+    from companion.devices.pinmap import load_pinmap
+
+    pinmap = load_pinmap(pinmap_path, backend=backend)
+    devices = open_devices(pinmap, backend=backend)
+    service = TableService(devices, pinmap)
+    stop = threading.Event()
+
+    def terminate(signum, frame) -> None:
+        stop.set()
+        service.stop()
+
+    signal.signal(signal.SIGTERM, terminate)
+    signal.signal(signal.SIGINT, terminate)
+    stdin = stdin if stdin is not None else sys.stdin
+    if stdin is not None and not stdin.closed:
+        threading.Thread(target=_read_lines, args=(stdin, service), daemon=True).start()
+    clock = threading.Thread(target=service.run, name="clock")
+    clock.start()
+    if on_ready is not None:
+        on_ready()
+    print(f"companion daemon: table service running ({devices.backend})", file=sys.stderr)
+    while clock.is_alive():
+        clock.join(0.5)  # the main thread only waits for signals
+    devices.close()
+    return 0
+
+
+def _read_lines(stream, service) -> None:
+    """Typed lines: ``/pause`` and the like are commands, an empty line confirms, anything else
+    is a line of words (a word such as NEW is never taken for a command)."""
+    for raw in stream:
+        text = raw.strip()
+        if not text:
+            service.command("confirm")
+        elif text.startswith("/"):
+            word = text[1:].strip().lower()
+            if word in ARBITER_WORDS:
+                service.command(word)
+            else:
+                print(
+                    f"unknown command {text!r}; accepted: /" + ", /".join(sorted(ARBITER_WORDS)),
+                    file=sys.stderr,
+                )
+        else:
+            service.line(text)

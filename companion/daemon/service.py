@@ -1,0 +1,450 @@
+"""The table service: device events -> game mode (the clock) -> outputs, with a journal.
+
+One thread (the *clock thread*, :meth:`TableService.run`) owns the game mode. Buttons (from
+gpiozero's or a serial reader's thread), typed lines and arbiter commands are put on a queue,
+stamped with the monotonic time at which they happened. The clock thread sleeps on that queue
+until the next input or the next deadline (the minute running out, the bar's next pixel, a
+heartbeat), whichever comes first: it never polls. For each input the mode decides the events,
+each is appended to the journal (synced) and only then applied. Outputs go to worker threads
+(:mod:`companion.daemon.outputs`): the display renders the frame off the clock path, and the servo,
+LEDs and buzzer each have their own, so a slow device delays nothing else.
+
+Game time is ``monotonic - offset``: it starts at 0 with the game and, after a restart, continues
+from the last instant the journal proves the service was alive (a heartbeat every
+``heartbeat_seconds`` while the clock runs, and one at a clean stop), so the time the service was
+down is charged to no one. Deadlines come from the mode (the clock's ``next_deadline()``, computed
+from the move's start), so nothing drifts.
+
+Files: ``data_dir()/table/journal.jsonl`` is the game in progress; a finished game's result and
+full record go to ``data_dir()/records/`` (``<stamp>-table<N>.json``) and the next game starts clean.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.daemon.challenge import JudgeFn
+from companion.daemon.config import TableConfig, load_table, validate
+from companion.daemon.journal import Journal, JournalError
+from companion.daemon.modes import (
+    Command,
+    Effects,
+    GameMode,
+    Input,
+    Line,
+    ModeContext,
+    Press,
+    View,
+    mode_class,
+    replay,
+)
+from companion.daemon.outputs import LatestWorker, QueueWorker
+from companion.daemon.screen import render
+from companion.devices.base import DeviceBundle
+from companion.paths import data_dir
+
+HEADER = "_game"
+ALIVE = "_alive"
+
+
+@dataclass(frozen=True)
+class Published:
+    """What the table shows, for the simulator and tests (replaced as a whole; read freely).
+
+    ``t`` game seconds; ``status`` the mode's word; ``prompt`` typed text expected (or None);
+    ``lights`` per LED; ``disc_angle`` degrees; ``beeps`` total short beeps; ``long_beeps``;
+    ``inputs`` inputs handled so far; ``message`` the service's own notice (restart, errors).
+    """
+
+    t: float = 0.0
+    status: str = ""
+    prompt: str | None = None
+    lights: dict[str, bool] = field(default_factory=dict)
+    disc_angle: float | None = None
+    beeps: int = 0
+    long_beeps: int = 0
+    inputs: int = 0
+    message: str = ""
+    records_saved: int = 0
+
+
+def journal_path() -> Path:
+    """data_dir()/table/journal.jsonl: the journal of the game in progress."""
+    return data_dir() / "table" / "journal.jsonl"
+
+
+def records_dir() -> Path:
+    """data_dir()/records: the saved results and records of finished games."""
+    path = data_dir() / "records"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+class TableService:
+    """Runs one table: a game mode on a device bundle, journaled.
+
+    Args:
+        devices: the opened :class:`~companion.devices.base.DeviceBundle`.
+        pinmap: the pin map (for the servo's calibration), a
+            :class:`~companion.devices.pinmap.PinMap`.
+        table: the table's set-up for a *new* game (default: config_dir()/table.toml); a game
+            resumed from its journal keeps the set-up written in the journal's header.
+        judge: the word judge for challenges (default: the table's lexicon, opened in the
+            background).
+        clock: monotonic seconds (a fake clock in tests); the same clock must stamp the presses.
+        journal_file: default :func:`journal_path`.
+        inline_outputs: drive the devices in the clock thread (deterministic tests) instead of
+            worker threads.
+        heartbeat_seconds: how often the journal notes that the clock is alive while it runs
+            (bounds what a power cut can lose; a clean stop loses nothing).
+        fsync: sync each journal record (keep True except in benchmarks of other things).
+        on_frame: called as ``on_frame(image, inputs)`` on the display worker each time a frame
+            is ready (``inputs``: how many inputs it reflects), for the simulator and benchmarks.
+
+    Raises:
+        TableConfigError, ModeError, JournalError from the set-up, the mode or the journal.
+    """
+
+    def __init__(
+        self,
+        devices: DeviceBundle,
+        pinmap,
+        table: TableConfig | None = None,
+        judge: JudgeFn | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        journal_file: Path | None = None,
+        inline_outputs: bool = False,
+        heartbeat_seconds: float = 1.0,
+        fsync: bool = True,
+        on_frame: Callable | None = None,
+    ) -> None:
+        self.devices = devices
+        self.pinmap = pinmap
+        self._table_arg = table
+        self.clock = clock
+        self.journal_file = Path(journal_file) if journal_file else journal_path()
+        self.heartbeat_seconds = heartbeat_seconds
+        self.fsync = fsync
+        self.on_frame = on_frame
+        self._judge = judge
+        self._queue: queue.Queue = queue.Queue()
+        self._stopping = threading.Event()
+        self.published = Published()
+        self.message = ""
+        self.records_saved = 0
+        self._beeps = 0
+        self._long_beeps = 0
+        self._inputs = 0
+        self._offset = 0.0
+        self._last_g = 0.0
+        self._next_heartbeat: float | None = None
+        self._view: View | None = None
+        self.last_record_path: Path | None = None
+        size = (devices.display.width, devices.display.height)
+        self._display = LatestWorker("display", self._show_frame, inline_outputs)
+        self._disc = LatestWorker("disc", devices.disc.turn_to, inline_outputs)
+        self._lights = LatestWorker("lights", devices.lights.set, inline_outputs)
+        self._sounder = QueueWorker("sounder", self._sound, inline_outputs)
+        self._size = size
+        self._last_angle: float | None = None
+        self._last_lights: dict | None = None
+        self.mode: GameMode
+        self.journal: Journal
+        self._open_game()
+        devices.buttons.on_press(self._on_press)
+
+    # -- the game's life: new, resumed, finished -----------------------------------------------
+
+    def _context(self, table: TableConfig) -> ModeContext:
+        judge = self._judge
+        if judge is None:
+            from companion.daemon.challenge import lexicon_judge
+
+            judge = self._judge = lexicon_judge(table.lexicon or None)
+        name = getattr(judge, "name", "") or table.lexicon
+        return ModeContext(table=table, judge=judge, lexicon_name=name)
+
+    def _new_table(self) -> TableConfig:
+        return self._table_arg if self._table_arg is not None else load_table()
+
+    def _open_game(self) -> None:
+        """Resume the journal's game if it had started, else begin a new one."""
+        path = self.journal_file
+        try:
+            journal = Journal.open(path, fsync=self.fsync)
+        except JournalError as exc:
+            damaged = path.with_name(f"{path.name}.damaged-{_stamp()}")
+            path.replace(damaged)
+            self.message = f"journal damaged, set aside as {damaged.name} ({exc})"
+            journal = Journal.open(path, fsync=self.fsync)
+        records = journal.records
+        header = records[0] if records and records[0].get("kind") == HEADER else None
+        events = [r for r in records[1:] if not str(r.get("kind", "")).startswith("_")]
+        if header is None or not events:
+            journal.close()
+            self._start_new_game(fresh_file=True)
+            if journal.dropped_torn:
+                self.message = "torn last journal record dropped"
+            return
+        table = validate(header.get("settings", {}), f"{path} header")
+        self.mode = mode_class(header.get("mode", table.game))(self._context(table))
+        self.journal = journal
+        replay(self.mode, records[1:])
+        last = max(float(r.get("t", 0.0)) for r in records)
+        self._offset = self.clock() - last
+        self._last_g = last
+        for ev in self.mode.on_restart(last):
+            self.journal.append(ev)
+            self.mode.apply(ev)
+        self.message = "Restarted: the game resumes where it was, paused"
+        if journal.dropped_torn:
+            self.message += " (torn last record dropped)"
+        if self.mode.finished:
+            self._finish()
+
+    def _start_new_game(self, fresh_file: bool) -> None:
+        table = self._new_table()
+        self.mode = mode_class(table.game)(self._context(table))
+        if fresh_file and self.journal_file.exists():
+            self.journal_file.unlink()
+        self.journal = Journal.open(self.journal_file, fsync=self.fsync)
+        self.journal.append(
+            {
+                "t": 0.0,
+                "kind": HEADER,
+                "mode": self.mode.name,
+                "settings": self.mode.settings(),
+                "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            }
+        )
+        self._offset = self.clock()
+        self._last_g = 0.0
+        self._next_heartbeat = None
+
+    def _finish(self) -> None:
+        """Save the finished game's result and full record, and empty the journal."""
+        records = [r for r in self.journal.records if r.get("kind") != ALIVE]
+        header = records[0] if records else {}
+        result = self.mode.result()
+        stamp = _stamp()
+        number = header.get("settings", {}).get("number", "")
+        path = records_dir() / f"{stamp}-table{number}.json"
+        payload = {"result": result, "settings": header.get("settings"), "record": records}
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(payload, indent=1), encoding="utf-8")
+        tmp.replace(path)
+        self.last_record_path = path
+        self.records_saved += 1
+        self.journal.close()
+        self.journal_file.replace(records_dir() / f"{stamp}-table{number}.journal.jsonl")
+        self.journal = Journal.open(self.journal_file, fsync=self.fsync)  # empty until next game
+        self.message = f"Game over; record saved as {path.name}. CHALLENGE: new game"
+
+    # -- inputs (any thread) ------------------------------------------------------------------
+
+    def _on_press(self, role: str, t_mono: float) -> None:
+        self._queue.put(("press", role, t_mono))
+
+    def line(self, text: str, t_mono: float | None = None) -> None:
+        """A typed line (Enter pressed), e.g. the challenged words."""
+        self._queue.put(("line", text, self.clock() if t_mono is None else t_mono))
+
+    def command(self, name: str, t_mono: float | None = None) -> None:
+        """An arbiter's command: pause, resume, override, confirm, cancel, new (a new game)."""
+        self._queue.put(("command", name, self.clock() if t_mono is None else t_mono))
+
+    def stop(self) -> None:
+        """Ask the clock thread to finish (it notes the instant in the journal first)."""
+        self._stopping.set()
+        self._queue.put(("stop", None, self.clock()))
+
+    # -- the clock thread ---------------------------------------------------------------------
+
+    def game_time(self, t_mono: float | None = None) -> float:
+        """Game seconds at monotonic ``t_mono`` (default now)."""
+        return (self.clock() if t_mono is None else t_mono) - self._offset
+
+    def next_wake(self) -> float | None:
+        """The next game time the clock thread must wake at without an input (or None)."""
+        times = [self.mode.next_deadline(), self._next_heartbeat]
+        if self._view is not None:
+            times.append(self._view.redraw_at)
+        due = [t for t in times if t is not None]
+        return min(due) if due else None
+
+    def run(self) -> None:
+        """The clock thread's loop, until :meth:`stop`. Sleeps until an input or a deadline."""
+        self.step()
+        while not self._stopping.is_set():
+            wake = self.next_wake()
+            timeout = None if wake is None else max(0.0, wake - self.game_time())
+            try:
+                item = self._queue.get(timeout=timeout)
+            except queue.Empty:
+                item = None
+            if item is not None:
+                self._queue.put(item)  # handled in order by step()
+            self.step()
+        self._shutdown()
+
+    def step(self) -> None:
+        """Handle every queued input, then let time run to now and update the outputs.
+
+        Tests call this directly with a fake clock; :meth:`run` calls it on each wake-up.
+        """
+        while True:
+            try:
+                kind, value, t_mono = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "stop":
+                self._stopping.set()
+                continue
+            self._handle(kind, value, t_mono)
+        g = max(self.game_time(), self._last_g)
+        self._effects(self.mode.advance(g))
+        self._last_g = g
+        self._heartbeat(g)
+        if self.mode.finished and self.journal.records:
+            self._finish()
+        self._publish(g)
+
+    def _handle(self, kind: str, value, t_mono: float) -> None:
+        # an input stamped before an instant the clock already processed counts at that instant
+        g = max(self.game_time(t_mono), self._last_g)
+        self._inputs += 1
+        if self.mode.finished or not self.journal.records:
+            if (kind == "press" and value == "challenge") or (kind, value) == ("command", "new"):
+                self._start_new_game(fresh_file=True)
+                self.message = ""
+            return
+        if kind == "command" and value == "new":
+            self.message = "a game is under way: 'new' is for after the end of a game"
+            return
+        inp: Input
+        if kind == "press":
+            inp = Press(value, g)
+        elif kind == "line":
+            inp = Line(value, g)
+        else:
+            inp = Command(value, g)
+        try:
+            events = self.mode.decide(inp)
+        except ValueError as exc:
+            self.message = str(exc)
+            return
+        for ev in events:
+            self.journal.append(ev)
+            self._effects(self.mode.apply(ev))
+        self._last_g = g
+        if events:
+            self.message = ""
+
+    def _heartbeat(self, g: float) -> None:
+        if not self.mode.running():
+            self._next_heartbeat = None
+            return
+        if self._next_heartbeat is None:
+            self._next_heartbeat = g + self.heartbeat_seconds
+        elif g >= self._next_heartbeat:
+            self.journal.append({"t": g, "kind": ALIVE})
+            self._next_heartbeat = g + self.heartbeat_seconds
+
+    def _shutdown(self) -> None:
+        g = max(self.game_time(), self._last_g)
+        self._effects(self.mode.advance(g))
+        if self.mode.started and not self.mode.finished and self.journal.records:
+            self.journal.append({"t": g, "kind": ALIVE})
+        self.close()
+
+    def close(self) -> None:
+        """Stop the output workers and close the journal (devices stay open: the caller's)."""
+        for worker in (self._display, self._disc, self._lights, self._sounder):
+            worker.stop()
+        self.journal.close()
+
+    # -- outputs ------------------------------------------------------------------------------
+
+    def _effects(self, eff: Effects) -> None:
+        if eff.beeps:
+            self._beeps += eff.beeps
+            self._sounder.submit(("short", eff.beeps))
+        if eff.long_beep:
+            self._long_beeps += 1
+            self._sounder.submit(("long", 1))
+
+    def _sound(self, what) -> None:
+        kind, count = what
+        if kind == "long":
+            self.devices.sounder.beep(1, on_seconds=1.5, off_seconds=0.1)
+        else:
+            self.devices.sounder.beep(count)
+
+    def _show_frame(self, item) -> None:
+        frame, inputs = item
+        image = render(frame, *self._size)
+        self.devices.display.display(image)
+        if self.on_frame is not None:
+            self.on_frame(image, inputs)
+
+    def disc_angle(self, disc_minutes: int) -> float:
+        """Degrees for the disc at ``disc_minutes`` from its start (pin map calibration: one
+        step of ``degrees_per_minute`` per minute, clamped to the servo's range)."""
+        servo = self.pinmap.servo
+        angle = disc_minutes * servo.degrees_per_minute
+        return min(max(angle, servo.min_angle), servo.max_angle)
+
+    def _publish(self, g: float) -> None:
+        view = self.mode.view(g)
+        self._view = view
+        self._display.submit((view.frame, self._inputs))
+        angle = None
+        if view.disc_minutes is not None:
+            angle = self.disc_angle(view.disc_minutes)
+            if angle != self._last_angle:
+                self._disc.submit(angle)
+                self._last_angle = angle
+        if view.lights != self._last_lights:
+            self._lights.submit(dict(view.lights))
+            self._last_lights = dict(view.lights)
+        self.published = Published(
+            t=g,
+            status=view.status,
+            prompt=view.prompt,
+            lights=dict(view.lights),
+            disc_angle=self._last_angle if angle is None else angle,
+            beeps=self._beeps,
+            long_beeps=self._long_beeps,
+            inputs=self._inputs,
+            message=self.message,
+            records_saved=self.records_saved,
+        )
+
+    # -- for tests and the scripted simulator --------------------------------------------------
+
+    def run_until(self, t_mono: float, set_clock: Callable[[float], None]) -> None:
+        """With a fake clock: process every deadline up to ``t_mono`` in order, then the inputs.
+
+        ``set_clock(t)`` moves the fake clock; each wake-up happens exactly at its deadline, as
+        :meth:`run` would sleep to it.
+        """
+        self.step()
+        while True:
+            wake = self.next_wake()
+            if wake is None or wake + self._offset > t_mono:
+                break
+            set_clock(max(wake + self._offset, self.clock()))
+            self.step()
+        set_clock(max(t_mono, self.clock()))
+        self.step()
+
+
+def _stamp() -> str:
+    return _dt.datetime.now().strftime("%Y%m%d-%H%M%S-%f")

@@ -1,0 +1,386 @@
+"""``companion sim``: the table on simulated hardware, in a terminal or from a script.
+
+Interactive (a terminal): keys press the buttons through gpiozero's mock pins, exactly as the
+Pi's buttons do, and the screen shows the OLED frame as it is drawn, the disc's angle, the LEDs
+and the buzzer. Keys: ``b`` blue's button, ``r`` red's, ``c`` the challenge button, ``p`` the
+arbiter's pause/resume, ``o`` override the verdict shown, Enter confirm a verdict, ``q`` quit.
+When the screen asks for the challenged words, keys type them; Enter sends the line, Esc clears it.
+
+Scripted (``--script FILE``, or standard input when it is not a terminal): one action a line,
+``TIME ACTION [ARGS]``, TIME in seconds from the start on a simulated clock (never backwards):
+
+    0 press red           # press blue / red / challenge (the mock pin goes low, then high)
+    12.5 press blue
+    20 type QI ZA         # a typed line (the challenged words)
+    21 pause              # pause, resume, override, confirm, cancel, new
+    30 state              # print the state as one JSON line
+    31 frame              # print the OLED frame as text
+    40 kill               # the power goes: the service dies without a word
+    95 restart            # it starts again on the same journal (the down time is not charged)
+
+The real table service runs on mock pins; the final state is printed at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shlex
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from companion.daemon.challenge import set_judge
+from companion.daemon.config import TableConfig, load_table
+from companion.daemon.screen import text_shape, to_text
+from companion.daemon.service import TableService
+from companion.devices.pinmap import load_pinmap
+from companion.errors import CompanionError
+from companion.paths import data_dir
+
+ACTIONS = ("press", "type", "state", "frame", "kill", "restart", "sleep")
+ACTIONS += ("pause", "resume", "override", "confirm", "cancel", "new")
+PRESS_SECONDS = 0.08  # how long a simulated press holds the pin low
+START = 1000.0  # the fake monotonic clock's reading at script time 0
+
+
+class SimScriptError(CompanionError, ValueError):
+    """A script line that is not an action; the message names every bad line."""
+
+
+def sim_journal(scripted: bool) -> Path:
+    """The simulator's own journal (never the table service's): data_dir()/sim/."""
+    return data_dir() / "sim" / ("script-journal.jsonl" if scripted else "journal.jsonl")
+
+
+def parse_sim_script(lines: list[str], name: str = "script") -> list[tuple[float, str, list[str]]]:
+    """Parse a script into ``(time, action, args)``; every bad line reported at once.
+
+    Raises:
+        SimScriptError: ``name:LINE: problem`` for each bad line.
+    """
+    out, errors, last = [], [], 0.0
+    for n, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        where = f"{name}:{n}"
+        try:
+            parts = shlex.split(line)
+        except ValueError as exc:
+            errors.append(f"{where}: {exc}")
+            continue
+        try:
+            t = float(parts[0])
+        except ValueError:
+            errors.append(f"{where}: {parts[0]!r} is not a time; accepted: seconds, e.g. 12.5")
+            continue
+        if len(parts) < 2 or parts[1] not in ACTIONS:
+            got = parts[1] if len(parts) > 1 else "nothing"
+            errors.append(f"{where}: action {got!r}; accepted: {', '.join(ACTIONS)}")
+            continue
+        action, args = parts[1], parts[2:]
+        if action == "press" and (len(args) != 1 or args[0] not in ("blue", "red", "challenge")):
+            errors.append(f"{where}: press {' '.join(args)!r}; accepted: blue, red, challenge")
+            continue
+        if action == "type" and not args:
+            errors.append(f"{where}: type needs the text to type")
+            continue
+        if t < last or t != t or t < 0:
+            errors.append(f"{where}: time {t} goes backwards (last {last}); times must increase")
+            continue
+        last = t
+        out.append((t, action, args))
+    if errors:
+        raise SimScriptError("\n".join(errors))
+    return out
+
+
+class FakeClock:
+    """A monotonic clock that only moves when told (seconds)."""
+
+    def __init__(self, t: float = START) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def set(self, t: float) -> None:
+        """Move to ``t`` (never backwards)."""
+        self.t = max(self.t, t)
+
+
+class ScriptedTable:
+    """The real table service on mock pins and a fake clock, driven action by action.
+
+    Args:
+        table: the set-up of a new game.
+        judge: the word judge (default: the table's lexicon).
+        journal_file: default data_dir()/sim/script-journal.jsonl, emptied first unless
+            ``resume``.
+    """
+
+    def __init__(
+        self,
+        table: TableConfig,
+        judge=None,
+        journal_file: Path | None = None,
+        resume: bool = False,
+        pinmap=None,
+    ) -> None:
+        from companion.devices.backends import open_devices
+
+        self.clock = FakeClock()
+        self.table = table
+        self.judge = judge
+        self.pinmap = pinmap or load_pinmap(backend="mock")
+        self.journal_file = journal_file or sim_journal(scripted=True)
+        if not resume and self.journal_file.exists():
+            self.journal_file.unlink()
+        self.devices = open_devices(self.pinmap, clock=self.clock, backend="mock")
+        self.service: TableService | None = None
+        self.start_service()
+
+    def start_service(self) -> None:
+        """Start (or restart) the service on the journal."""
+        self.service = TableService(
+            self.devices,
+            self.pinmap,
+            table=self.table,
+            judge=self.judge,
+            clock=self.clock,
+            journal_file=self.journal_file,
+            inline_outputs=True,
+            fsync=False,
+        )
+        self.service.step()
+
+    def at(self, t: float) -> None:
+        """Let the simulated time run to script time ``t`` (every deadline on its instant)."""
+        if self.service is None:
+            self.clock.set(START + t)
+            return
+        self.service.run_until(START + t, self.clock.set)
+
+    def press(self, role: str) -> None:
+        """Press and release ``role``'s button through its mock pin."""
+        pin = self.devices.pins[f"buttons.{role}"]
+        pin.drive_low()
+        pin.drive_high()
+
+    def kill(self) -> None:
+        """The service dies at once: no last record, its devices' state as it was."""
+        if self.service is not None:
+            self.service.journal.close()
+            self.devices.buttons.on_press(None)
+            self.service = None
+
+    def state(self) -> dict:
+        """The mode's state and what the table shows, as JSON-ready data."""
+        if self.service is None:
+            return {"t": self.clock() - START, "service": "down"}
+        svc = self.service
+        g = svc.game_time()
+        pub = asdict(svc.published)
+        return {"t": round(self.clock() - START, 6), **svc.mode.state(g), "table": pub}
+
+    def run(self, actions, out=sys.stdout) -> dict:
+        """Perform the script's actions; prints what ``state``/``frame`` ask for."""
+        for t, action, args in actions:
+            self.at(t)
+            if action in ("sleep",):
+                continue
+            if action == "press":
+                if self.service is not None:
+                    self.press(args[0])
+            elif action == "type":
+                if self.service is not None:
+                    self.service.line(" ".join(args))
+            elif action == "state":
+                print(json.dumps(self.state()), file=out)
+                continue
+            elif action == "frame":
+                image = self.devices.display.image
+                if image is not None:
+                    print("\n".join(to_text(image, "ascii")), file=out)
+                continue
+            elif action == "kill":
+                self.kill()
+                continue
+            elif action == "restart":
+                if self.service is None:
+                    self.start_service()
+                continue
+            elif self.service is not None:
+                self.service.command(action)
+            if self.service is not None:
+                self.service.step()
+        final = self.state()
+        print(json.dumps(final), file=out)
+        return final
+
+
+def run_script(lines: list[str], name: str, table: TableConfig, judge=None) -> int:
+    """Run a simulator script; returns the exit code."""
+    actions = parse_sim_script(lines, name)
+    ScriptedTable(table, judge).run(actions)
+    return 0
+
+
+# --- the interactive simulator ------------------------------------------------------------------
+
+
+def pick_style(cols: int, rows: int, utf8: bool, width: int = 128, height: int = 64) -> str:
+    """The most detailed rendering of the frame that fits ``cols`` x ``rows`` (leaving 9 rows
+    for the status lines)."""
+    if not utf8:
+        return "ascii"
+    for style in ("half", "quadrant", "braille"):
+        c, r = text_shape(style, width, height)
+        if c + 2 <= cols and r + 11 <= rows:
+            return style
+    return "braille"
+
+
+def run_interactive(table: TableConfig, style: str | None = None, judge=None) -> int:
+    """The terminal simulator (curses). Returns the exit code."""
+    import curses
+    import locale
+    import threading
+
+    from companion.devices.backends import open_devices
+
+    locale.setlocale(locale.LC_ALL, "")
+    utf8 = "utf" in (locale.getpreferredencoding(False) or "").lower()
+    pinmap = load_pinmap(backend="mock")
+    if judge is None:
+        from companion.daemon.challenge import lexicon_judge
+
+        print("Opening the lexicon...", file=sys.stderr, flush=True)
+        judge = lexicon_judge(table.lexicon or None)
+        judge.wait(120)
+    devices = open_devices(pinmap, backend="mock")
+    service = TableService(
+        devices, pinmap, table=table, judge=judge, journal_file=sim_journal(False)
+    )
+    thread = threading.Thread(target=service.run, name="clock", daemon=True)
+    thread.start()
+    releases: list[tuple[float, object]] = []
+    buffer: list[str] = []
+
+    def press(role: str) -> None:
+        pin = devices.pins[f"buttons.{role}"]
+        pin.drive_low()
+        releases.append((time.monotonic() + PRESS_SECONDS, pin))
+
+    def ui(stdscr) -> None:
+        curses.curs_set(0)
+        stdscr.timeout(50)  # the screen's refresh; the clock itself sleeps on its deadlines
+        while True:
+            now = time.monotonic()
+            for item in [r for r in releases if r[0] <= now]:
+                item[1].drive_high()
+                releases.remove(item)
+            pub = service.published
+            draw(stdscr, pub)
+            try:
+                key = stdscr.get_wch()
+            except curses.error:
+                continue
+            if pub.prompt is not None:
+                if key in ("\n", "\r", curses.KEY_ENTER):
+                    if buffer:
+                        service.line("".join(buffer))
+                        buffer.clear()
+                elif key in ("\x1b",):
+                    buffer.clear()
+                elif key in (curses.KEY_BACKSPACE, "\x7f", "\b"):
+                    if buffer:
+                        buffer.pop()
+                elif isinstance(key, str) and key.isprintable() and len(buffer) < 60:
+                    buffer.append(key)
+                continue
+            if key in ("q", "Q"):
+                return
+            if key in ("b", "B"):
+                press("blue")
+            elif key in ("r", "R"):
+                press("red")
+            elif key in ("c", "C"):
+                press("challenge")
+            elif key in ("p", "P", " "):
+                paused = pub.status == "paused"
+                service.command("resume" if paused else "pause")
+            elif key in ("o", "O"):
+                service.command("override")
+            elif key in ("x", "X"):
+                service.command("cancel")
+            elif key in ("\n", "\r", curses.KEY_ENTER):
+                service.command("confirm")
+
+    def draw(stdscr, pub) -> None:
+        rows, cols = stdscr.getmaxyx()
+        kind = style or pick_style(cols, rows, utf8)
+        stdscr.erase()
+        image = devices.display.image
+        lines = to_text(image, kind) if image is not None else []
+        width = len(lines[0]) if lines else 0
+
+        def put(y: int, x: int, text: str, attr: int = 0) -> None:
+            if 0 <= y < rows and x < cols:
+                with contextlib.suppress(curses.error):
+                    stdscr.addstr(y, x, text[: max(0, cols - x - 1)], attr)
+
+        put(0, 0, "+" + "-" * width + "+")
+        for i, line in enumerate(lines):
+            put(1 + i, 0, "|" + line + "|")
+        y = len(lines) + 1
+        put(y, 0, "+" + "-" * width + "+")
+        lit = {k: ("(*)" if v else "( )") for k, v in pub.lights.items()}
+        angle = "-" if pub.disc_angle is None else f"{pub.disc_angle:+.0f} deg"
+        sounding = getattr(devices.sounder, "is_sounding", False)
+        buzz = "BEEP!" if sounding else "quiet"
+        put(
+            y + 1,
+            0,
+            f"LED blue {lit.get('blue', '( )')}  LED red {lit.get('red', '( )')}  "
+            f"disc {angle}  buzzer {buzz} ({pub.beeps} beeps)  [{pub.status}]",
+        )
+        if pub.prompt is not None:
+            put(y + 2, 0, pub.prompt + ":", curses.A_BOLD)
+            put(y + 3, 0, "> " + "".join(buffer) + "_")
+            put(y + 4, 0, "Enter: judge   Esc: clear")
+        else:
+            put(
+                y + 2,
+                0,
+                "b blue  r red  c challenge  p pause/resume  o override  Enter confirm  q quit",
+            )
+        if pub.message:
+            put(y + 5, 0, pub.message)
+        stdscr.refresh()
+
+    try:
+        curses.wrapper(ui)
+    finally:
+        service.stop()
+        thread.join(2.0)
+        devices.close()
+    return 0
+
+
+def load_sim_table(minutes: int | None, minute_seconds: float | None, game: str | None):
+    """The table's set-up with the simulator's overrides applied (validated)."""
+    from companion.daemon.config import updated
+
+    return updated(load_table(), minutes=minutes, minute_seconds=minute_seconds, game=game)
+
+
+def words_judge(path: str):
+    """A judge over a word list file (one word a line), for scripts and tests."""
+    try:
+        words = Path(path).read_text(encoding="utf-8").split()
+    except OSError as exc:
+        raise SimScriptError(f"cannot read word list {path}: {exc.strerror}") from None
+    return set_judge(words, Path(path).stem)

@@ -1,0 +1,134 @@
+"""Open a table's devices from the pin map: the backend is chosen by ``[backend] kind``.
+
+- ``gpio``: gpiozero's default pin factory (the Pi's pins) and luma.oled over I2C;
+- ``mock``: :class:`~companion.devices.mockpins.ClockedMockFactory` and luma.core's ``dummy``
+  device (its ``image`` keeps the last frame): the simulator, tests, any non-Pi machine;
+- ``serial``: the Pico timer head; ``companion.devices.head`` provides
+  ``open_devices(pinmap, clock) -> DeviceBundle`` (see docs/daemon.md).
+
+Another backend registers itself with :func:`register_backend`. Pi-only libraries are imported
+inside the opener that needs them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable
+
+from companion.devices.base import LED_ROLES, DeviceBundle, DeviceError
+
+Opener = Callable[..., DeviceBundle]
+_OPENERS: dict[str, Opener | str] = {
+    "gpio": "companion.devices.backends:open_gpio",
+    "mock": "companion.devices.backends:open_mock",
+    "serial": "companion.devices.head:open_devices",
+}
+
+
+def register_backend(kind: str, opener: Opener | str) -> None:
+    """Make ``[backend] kind = KIND`` open devices with ``opener(pinmap, clock) -> DeviceBundle``
+    (or ``"module:function"``, imported when used)."""
+    _OPENERS[kind] = opener
+
+
+def open_devices(
+    pinmap, clock: Callable[[], float] = time.monotonic, backend: str | None = None
+) -> DeviceBundle:
+    """Open every device of the table.
+
+    Args:
+        pinmap: a :class:`~companion.devices.pinmap.PinMap`.
+        clock: monotonic seconds, used to stamp presses (a fake clock in tests).
+        backend: overrides ``pinmap.backend``.
+
+    Raises:
+        DeviceError: unknown backend, or a device that cannot be opened (names which and why).
+    """
+    kind = backend or pinmap.backend
+    opener = _OPENERS.get(kind)
+    if opener is None:
+        raise DeviceError(f"backend {kind!r} is unknown; accepted: {', '.join(sorted(_OPENERS))}")
+    if isinstance(opener, str):
+        module, _, name = opener.partition(":")
+        try:
+            opener = getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError) as exc:
+            raise DeviceError(f"backend {kind!r} is not available: {exc}") from None
+    bundle = opener(pinmap, clock)  # type: ignore[operator]
+    if bundle.camera is None:
+        bundle.camera = open_camera(pinmap)
+    return bundle
+
+
+def open_camera(pinmap):
+    """The camera named by ``[camera] kind`` through companion.devices.camera (the vision
+    engineer's module): ``open_camera(camera_config: dict)``. None for ``kind = "none"`` or when
+    the module is not installed."""
+    config = dict(pinmap.camera or {})
+    if config.get("kind", "none") == "none":
+        return None
+    try:
+        module = importlib.import_module("companion.devices.camera")
+    except ImportError:
+        return None
+    opener = getattr(module, "open_camera", None)
+    return opener(config) if opener is not None else None
+
+
+def _gpio_bundle(pinmap, clock, factory, display, kind: str) -> DeviceBundle:
+    from companion.devices.gpio import GpioButtons, GpioDisc, GpioLights, GpioSounder
+
+    buttons = GpioButtons(
+        pinmap.buttons,
+        pinmap.bounce_seconds,
+        pin_factory=factory,
+        clock=clock,
+        hardware_bounce=kind == "gpio",
+    )
+    lights = GpioLights({r: pinmap.leds[r] for r in LED_ROLES}, pin_factory=factory)
+    sounder = GpioSounder(pinmap.buzzer, pin_factory=factory, clock=clock)
+    disc = GpioDisc(pinmap.servo, pin_factory=factory)
+    pins = {}
+    if factory is not None and hasattr(factory, "pins"):
+        for role, pin in pinmap.gpio_pins().items():
+            pins[role] = factory.pin(pin)
+    return DeviceBundle(kind, buttons, lights, sounder, disc, display, pins=pins)
+
+
+def open_mock(pinmap, clock: Callable[[], float] = time.monotonic) -> DeviceBundle:
+    """The simulated twins: mock pins on ``clock`` and luma's dummy display (mode "1")."""
+    from luma.core.device import dummy
+
+    from companion.devices.mockpins import ClockedMockFactory
+
+    factory = ClockedMockFactory(clock=clock)
+    display = dummy(width=pinmap.display.width, height=pinmap.display.height, mode="1")
+    bundle = _gpio_bundle(pinmap, clock, factory, display, "mock")
+    bundle.extra["pin_factory"] = factory
+    return bundle
+
+
+def open_gpio(pinmap, clock: Callable[[], float] = time.monotonic) -> DeviceBundle:
+    """The Pi's own pins (gpiozero's default factory) and the OLED over I2C (luma.oled).
+
+    Raises:
+        DeviceError: the pins or the display cannot be opened (not a Pi, I2C disabled, wrong
+            address), naming the device and the cause.
+    """
+    try:
+        from luma.core.interface.serial import i2c
+        from luma.oled import device as oled
+
+        d = pinmap.display
+        serial = i2c(port=d.i2c_port, address=d.address)
+        display = getattr(oled, d.driver)(serial, width=d.width, height=d.height)
+    except Exception as exc:  # luma raises DeviceNotFoundError, OSError, ImportError...
+        raise DeviceError(
+            f"display {pinmap.display.driver} at I2C port {pinmap.display.i2c_port} address "
+            f"{pinmap.display.address:#x} cannot be opened: {exc}"
+        ) from None
+    try:
+        return _gpio_bundle(pinmap, clock, None, display, "gpio")
+    except Exception as exc:  # gpiozero's BadPinFactory, GPIOPinInUse...
+        raise DeviceError(f"GPIO pins cannot be opened ({type(exc).__name__}: {exc})") from None

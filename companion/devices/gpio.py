@@ -1,0 +1,190 @@
+"""The gpiozero devices behind the interfaces of :mod:`companion.devices.base`.
+
+The same classes serve the Pi (gpiozero's default pin factory: lgpio on a Pi 5, RPi.GPIO or
+lgpio elsewhere) and the simulator and tests (:class:`~companion.devices.mockpins.ClockedMockFactory`):
+only the ``pin_factory`` differs, as gpiozero intends. Wiring is the pin map's
+(hardware/pinmap.toml): buttons between the GPIO and ground (internal pull-up, pressed reads low),
+LEDs and the buzzer active-high, the servo on a PWM-capable pin.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from companion.devices.base import PressHandler
+from companion.devices.debounce import PressFilter
+
+MAX_EDGE_AGE = 1.0  # seconds: an edge stamp further back than this is not trusted
+
+
+class GpioButtons:
+    """The three push buttons (gpiozero ``Button``), acting on press with debounce.
+
+    Args:
+        pins: role -> BCM pin (``{"blue": 17, "red": 27, "challenge": 22}``).
+        bounce_seconds: the debounce interval (pin map ``[buttons] bounce_seconds``).
+        pin_factory: gpiozero pin factory (None: gpiozero's default, the real pins).
+        clock: monotonic seconds; the press time is ``clock()`` minus the edge's age measured on
+            the factory's ticks, so it is the instant the pin changed.
+        hardware_bounce: also pass ``bounce_seconds`` to gpiozero (on a Pi, lgpio filters chatter
+            in the kernel); the software filter of :class:`PressFilter` always runs.
+
+    Raises:
+        gpiozero's errors (GPIOPinInUse, BadPinFactory...) when a pin cannot be opened.
+    """
+
+    def __init__(
+        self,
+        pins: dict[str, int],
+        bounce_seconds: float = 0.02,
+        pin_factory=None,
+        clock: Callable[[], float] = time.monotonic,
+        hardware_bounce: bool = False,
+    ) -> None:
+        from gpiozero import Button
+
+        self._clock = clock
+        self._handler: PressHandler | None = None
+        self._lock = threading.Lock()
+        self._filters = {role: PressFilter(bounce_seconds) for role in pins}
+        self.devices = {}
+        for role, pin in pins.items():
+            button = Button(
+                pin,
+                pull_up=True,
+                bounce_time=bounce_seconds if hardware_bounce and bounce_seconds else None,
+                pin_factory=pin_factory,
+            )
+            button.when_pressed = self._callback(role, True)
+            button.when_released = self._callback(role, False)
+            self.devices[role] = button
+
+    def _callback(self, role: str, pressed: bool) -> Callable[[], None]:
+        def changed() -> None:
+            button = self.devices[role]
+            factory = button.pin_factory
+            age = factory.ticks_diff(factory.ticks(), button._last_changed)
+            t = self._clock() - min(max(age, 0.0), MAX_EDGE_AGE)
+            with self._lock:
+                accepted = self._filters[role].edge(pressed, t, button.is_pressed)
+                handler = self._handler
+            if accepted and handler is not None:
+                handler(role, t)
+
+        return changed
+
+    def on_press(self, handler: PressHandler | None) -> None:
+        """Install the handler called as ``handler(role, t)`` for each accepted press."""
+        with self._lock:
+            self._handler = handler
+
+    def close(self) -> None:
+        """Release the pins."""
+        for button in self.devices.values():
+            button.close()
+
+
+class GpioLights:
+    """The LED rings (gpiozero ``LED``), active-high. ``pins``: role -> BCM pin."""
+
+    def __init__(self, pins: dict[str, int], pin_factory=None) -> None:
+        from gpiozero import LED
+
+        self.devices = {role: LED(pin, pin_factory=pin_factory) for role, pin in pins.items()}
+
+    def set(self, lit: dict[str, bool]) -> None:
+        """Light or darken each LED named in ``lit``."""
+        for role, on in lit.items():
+            led = self.devices.get(role)
+            if led is not None:
+                led.value = bool(on)
+
+    def state(self) -> dict[str, bool]:
+        """What each LED shows now."""
+        return {role: bool(led.value) for role, led in self.devices.items()}
+
+    def close(self) -> None:
+        """Darken and release the pins."""
+        for led in self.devices.values():
+            led.close()
+
+
+class GpioSounder:
+    """The active piezo buzzer (gpiozero ``Buzzer``) on ``pin`` (BCM).
+
+    ``beeps`` counts the beeps asked for since start and ``last_beep`` is ``(count, clock())`` of
+    the last request, for the simulator's status line.
+    """
+
+    def __init__(self, pin: int, pin_factory=None, clock: Callable[[], float] = time.monotonic):
+        from gpiozero import Buzzer
+
+        self.device = Buzzer(pin, pin_factory=pin_factory)
+        self._clock = clock
+        self.beeps = 0
+        self.last_beep: tuple[int, float] | None = None
+
+    def beep(self, count: int = 1, on_seconds: float = 0.15, off_seconds: float = 0.1) -> None:
+        """Sound ``count`` beeps of ``on_seconds`` separated by ``off_seconds``, in the background."""
+        if count <= 0:
+            return
+        self.beeps += count
+        self.last_beep = (count, self._clock())
+        self.device.beep(on_time=on_seconds, off_time=off_seconds, n=count, background=True)
+
+    @property
+    def is_sounding(self) -> bool:
+        """True while the buzzer pin is driven."""
+        return bool(self.device.value)
+
+    def close(self) -> None:
+        """Silence and release the pin."""
+        self.device.close()
+
+
+class GpioDisc:
+    """The disc servo (gpiozero ``AngularServo``), calibrated from the pin map's ``[servo]``.
+
+    Args:
+        servo: a :class:`~companion.devices.pinmap.ServoMap` (pin, pulse widths in seconds, the
+            angles in degrees at those pulses).
+        pin_factory: a PWM-capable factory (MockPWMPin in the simulator).
+    """
+
+    def __init__(self, servo, pin_factory=None) -> None:
+        from gpiozero import AngularServo
+
+        self.min_angle = servo.min_angle
+        self.max_angle = servo.max_angle
+        self.device = AngularServo(
+            servo.pin,
+            initial_angle=None,
+            min_angle=servo.min_angle,
+            max_angle=servo.max_angle,
+            min_pulse_width=servo.min_pulse_seconds,
+            max_pulse_width=servo.max_pulse_seconds,
+            pin_factory=pin_factory,
+        )
+        self._angle: float | None = None
+
+    @property
+    def angle(self) -> float | None:
+        """The commanded angle in degrees (None before the first turn)."""
+        return self._angle
+
+    def turn_to(self, angle: float) -> None:
+        """Turn to ``angle`` degrees, clamped to [min_angle, max_angle]."""
+        angle = min(max(float(angle), self.min_angle), self.max_angle)
+        self.device.angle = angle
+        self._angle = angle
+
+    @property
+    def pulse_seconds(self) -> float | None:
+        """The pulse width now driven, in seconds (None when released)."""
+        return self.device.pulse_width
+
+    def close(self) -> None:
+        """Release the servo."""
+        self.device.close()

@@ -1,0 +1,314 @@
+"""The table service on mock pins with a fake monotonic clock: no sleeps, every deadline exact.
+
+Expected values come from the Iago rulebook ("The Timer", "Challenge") and the pin map
+(hardware/pinmap.toml: 18 degrees per minute, servo range -90..90).
+"""
+
+import json
+import threading
+
+import pytest
+
+from companion.daemon.challenge import set_judge
+from companion.daemon.config import TableConfig
+from companion.daemon.sim import START, ScriptedTable
+from companion.paths import data_dir
+
+WORDS = {"CAT", "CATS", "DOG", "QI"}
+
+
+@pytest.fixture
+def sim(tmp_path):
+    def make(**table):
+        table.setdefault("number", 3)
+        table.setdefault("blue", "Ada")
+        table.setdefault("red", "Bob")
+        return ScriptedTable(
+            TableConfig(**table), set_judge(WORDS, "testwords"), tmp_path / "journal.jsonl"
+        )
+
+    return make
+
+
+def state(s):
+    return s.state()
+
+
+def test_first_press_starts_the_other_players_move(sim):
+    s = sim()
+    s.at(0)
+    assert state(s)["status"] == "ready"
+    assert s.service.published.lights == {"blue": True, "red": True}
+    s.press("red")
+    s.at(0.0)
+    st = state(s)
+    assert (st["status"], st["mover"]) == ("running", "blue")
+    assert s.service.published.lights == {"blue": True, "red": False}
+
+
+def test_minutes_pass_at_exact_boundaries_with_beeps_and_disc(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")  # blue on move from t=0
+    s.at(59.999)
+    assert state(s)["minutes"] == {"blue": 5, "red": 5}
+    s.at(60.0)  # the first minute runs out at 60 s: 5 becomes 4 (rulebook example)
+    st = state(s)
+    assert st["minutes"] == {"blue": 4, "red": 6} and st["sand_left"] == pytest.approx(60.0)
+    assert s.service.published.beeps == 1
+    assert s.service.published.disc_angle == pytest.approx(-18.0)
+    s.at(130)
+    s.press("blue")  # blue completes his move at 130 s: two minutes passed (60, 120)
+    s.at(130)
+    st = state(s)
+    assert st["minutes"] == {"blue": 3, "red": 7} and st["mover"] == "red"
+    assert s.service.published.disc_angle == pytest.approx(-36.0)
+    assert s.service.published.lights == {"blue": False, "red": True}
+    s.at(131)
+    s.press("blue")  # not on move: ignored but journaled
+    s.at(131)
+    assert state(s)["mover"] == "red"
+    kinds = [r.get("role") for r in s.service.journal.records if r.get("kind") == "press"]
+    assert kinds == ["red", "blue", "blue"]
+
+
+def test_lost_on_time_ends_the_game_and_saves_the_record(sim):
+    s = sim(minutes=1)
+    s.at(0)
+    s.press("blue")  # red on move with 1 minute
+    s.at(60)
+    st = state(s)
+    assert st["status"] == "finished" and st["loser"] == "red"
+    assert s.service.published.long_beeps == 1
+    saved = json.loads(s.service.last_record_path.read_text())
+    assert saved["result"]["loser"] == "red" and saved["result"]["winner"] == "blue"
+    assert [r["kind"] for r in saved["record"]][:2] == ["_game", "press"]
+    assert s.service.last_record_path.parent == data_dir() / "records"
+    # the challenge button starts a new game: clean allowances, nobody on move
+    s.at(70)
+    s.press("challenge")
+    s.at(70)
+    st = state(s)
+    assert st["status"] == "ready" and st["minutes"] == {"blue": 1, "red": 1}
+
+
+def test_challenge_of_the_movers_word_stops_the_sand_then_resumes(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")  # blue on move
+    s.at(20)
+    s.press("challenge")
+    s.at(25)
+    assert state(s)["sand_left"] == pytest.approx(40.0)  # stopped at 20 s
+    assert state(s)["challenge_phase"] == "who"
+    s.press("red")  # red challenges blue's word
+    s.at(25)
+    assert s.service.published.prompt is not None
+    s.at(90)  # time spent typing is not charged
+    s.service.line("cat qi")
+    s.at(91)
+    assert state(s)["challenge_phase"] == "verdict"
+    s.press("challenge")  # settle: acceptable, challenge rejected
+    s.at(92)
+    st = state(s)
+    assert st["status"] == "running" and st["mover"] == "blue"
+    assert st["sand_left"] == pytest.approx(40.0 - 1.0)  # ran from 91 to 92
+    rec = s.service.mode.challenges[-1]
+    assert rec["words"] == ["CAT", "QI"] and rec["verdict"] == "rejected"
+    assert rec["challenger"] == "red" and rec["seconds"] == pytest.approx(91 - 20)
+    assert rec["penalty"] == "BLUE turns over 3 RED tiles"
+
+
+def test_sustained_challenge_of_completed_move_gives_the_move_back(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")  # blue on move
+    s.at(70)  # one minute passed: blue 4, red 6; 10 s into the second minute
+    s.press("blue")  # blue completes at 70 s
+    s.at(75)
+    s.press("challenge")
+    s.at(76)
+    s.press("red")  # red, on move, challenges blue's completed move
+    s.at(80)
+    s.service.line("CATX")
+    s.at(81)
+    s.service.command("override")  # the arbiter reverses, then reverses back
+    s.service.command("override")
+    s.at(82)
+    s.press("challenge")
+    s.at(82)
+    st = state(s)
+    # sustained: blue gets the move back with the time he had when he pressed (70 s elapsed)
+    assert st["mover"] == "blue" and st["minutes"] == {"blue": 4, "red": 6}
+    assert st["sand_left"] == pytest.approx(50.0) and st["moves_completed"] == 0
+    rec = s.service.mode.challenges[-1]
+    assert rec["verdict"] == "sustained" and rec["overridden"] is False
+    assert rec["penalty"] == "Restore the board. RED turns over 3 BLUE tiles"
+    kinds = [r["kind"] for r in s.service.journal.records if not r["kind"].startswith("_")]
+    assert kinds[-6:] == [
+        "challenge_button",
+        "press",
+        "words",
+        "override",
+        "override",
+        "challenge_button",
+    ]
+
+
+def test_challenge_with_nothing_to_challenge_is_called_off(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")  # blue on move, no move completed yet
+    s.at(5)
+    s.press("challenge")
+    s.at(8)
+    s.press("blue")  # blue, on move, would challenge the move just completed: there is none
+    s.at(10)
+    st = state(s)
+    assert st["status"] == "running" and st["challenge_phase"] is None
+    assert st["sand_left"] == pytest.approx(60 - 5 - 2)  # stopped from 5 to 8
+    assert s.service.mode.challenges[-1]["outcome"].startswith("nothing to challenge")
+
+
+def test_challenge_pressed_twice_is_called_off_without_charging(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")
+    s.at(10)
+    s.press("challenge")
+    s.at(50)
+    s.press("challenge")
+    s.at(55)
+    assert state(s)["sand_left"] == pytest.approx(60 - 10 - 5)
+
+
+def test_bad_words_keep_the_challenge_open(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")
+    s.at(1)
+    s.press("challenge")
+    s.press("red")
+    s.at(2)
+    s.service.line("C4T")
+    s.at(3)
+    assert state(s)["challenge_phase"] == "words"
+    assert "C4T" in s.service.mode.notice
+
+
+def test_kill_mid_move_then_restart_resumes_paused_exactly(sim, tmp_path):
+    s = sim()
+    s.at(0)
+    s.press("red")  # blue on move
+    s.at(70)
+    s.press("blue")  # red on move from 70 s
+    s.at(107.5)  # heartbeats every second: the last before the kill is at 107 s
+    s.kill()
+    with open(tmp_path / "journal.jsonl", "ab") as f:
+        f.write(b'{"seq": 999, "t": 107.6, "kind": "pre')  # torn by the power cut
+    s.at(400)  # the box was off for almost 5 minutes
+    s.start_service()
+    st = state(s)
+    assert st["status"] == "paused" and st["mover"] == "red"
+    assert st["minutes"] == {"blue": 4, "red": 6}
+    assert st["sand_left"] == pytest.approx(60 - 37.0)
+    assert s.service.published.message.startswith("Restarted")
+    s.service.command("resume")
+    s.at(400 + 23)  # red's first minute runs out 23 s after the resume
+    assert state(s)["minutes"] == {"blue": 5, "red": 5}
+
+
+def test_clean_stop_loses_nothing(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")
+    s.at(12.25)
+    s.service.stop()
+    s.service.step()
+    s.service._shutdown()
+    s.service = None
+    s.at(50)
+    s.start_service()
+    assert state(s)["sand_left"] == pytest.approx(60 - 12.25)
+
+
+def test_restart_before_the_start_takes_a_new_setup(sim):
+    s = sim()
+    s.at(0)
+    s.kill()
+    s.table = TableConfig(number=9, minutes=2)
+    s.start_service()
+    assert state(s)["minutes"] == {"blue": 2, "red": 2}
+
+
+def _row(image, y):
+    return sum(1 for x in range(image.width) if image.getpixel((x, y)))
+
+
+def test_frame_bar_drains_with_the_sand(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")
+    s.at(30)  # half the minute left: 62 of the bar's 124 pixels, plus the outline's two ends
+    image = s.devices.display.image
+    assert _row(image, 49) == 62 + 2
+    s.at(45)  # a quarter left: 31 pixels
+    assert _row(s.devices.display.image, 49) == 31 + 2
+
+
+def test_verdict_frame_is_big_letters(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")
+    s.at(1)
+    s.press("challenge")
+    s.press("red")
+    s.at(2)
+    s.service.line("DOGZ")
+    s.at(2)
+    img = s.devices.display.image
+    lit_rows = [y for y in range(40) if _row(img, y)]
+    # NOT on top, ACCEPTABLE below: letters taller than 12 pixels each
+    assert len(lit_rows) > 24
+    s.at(2 + 2.5)  # then the penalty page
+    assert s.devices.display.image.tobytes() != img.tobytes()
+
+
+def test_slow_display_never_delays_the_clock(tmp_path):
+    """The display blocks; the clock thread's steps still run and minutes still pass."""
+    from companion.daemon.service import TableService
+    from companion.daemon.sim import FakeClock
+    from companion.devices.backends import open_devices
+    from companion.devices.pinmap import load_pinmap
+
+    clock = FakeClock()
+    pinmap = load_pinmap(backend="mock")
+    devices = open_devices(pinmap, clock=clock)
+    gate = threading.Event()
+    shown = []
+
+    class StuckDisplay:
+        width, height, mode = 128, 64, "1"
+
+        def display(self, image):
+            gate.wait(5)
+            shown.append(image)
+
+    devices.display = StuckDisplay()
+    svc = TableService(
+        devices,
+        pinmap,
+        table=TableConfig(),
+        judge=set_judge(WORDS),
+        clock=clock,
+        journal_file=tmp_path / "j.jsonl",
+        fsync=False,
+    )
+    svc.step()
+    devices.pins["buttons.red"].drive_low()
+    devices.pins["buttons.red"].drive_high()
+    svc.run_until(START + 125, clock.set)
+    assert svc.mode.state(svc.game_time())["minutes"] == {"blue": 3, "red": 7}
+    gate.set()
+    svc.close()
+    devices.close()

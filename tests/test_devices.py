@@ -1,0 +1,123 @@
+"""Devices on mock pins: presses stamped at the pin change, debounce, LEDs, servo, display."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.devices.backends import DeviceError, open_devices
+from companion.devices.base import Buttons, Disc, Display, Lights, Sounder
+from companion.devices.debounce import PressFilter
+from companion.devices.pinmap import load_pinmap
+
+
+class Clock:
+    def __init__(self, t=100.0):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture
+def table():
+    clock = Clock()
+    pinmap = load_pinmap(backend="mock")
+    bundle = open_devices(pinmap, clock=clock)
+    presses = []
+    bundle.buttons.on_press(lambda role, t: presses.append((role, t)))
+    yield bundle, clock, presses, pinmap
+    bundle.close()
+
+
+def test_mock_bundle_satisfies_the_interfaces(table):
+    bundle, *_ = table
+    assert isinstance(bundle.buttons, Buttons)
+    assert isinstance(bundle.lights, Lights)
+    assert isinstance(bundle.sounder, Sounder)
+    assert isinstance(bundle.disc, Disc)
+    assert isinstance(bundle.display, Display)
+    assert bundle.backend == "mock"
+    assert (bundle.display.width, bundle.display.height) == (128, 64)
+
+
+def test_press_counts_at_the_pin_change_not_on_release(table):
+    bundle, clock, presses, _ = table
+    pin = bundle.pins["buttons.blue"]
+    clock.t = 101.25
+    pin.drive_low()
+    assert presses == [("blue", 101.25)]
+    clock.t = 101.5
+    pin.drive_high()  # the release is not a press
+    assert presses == [("blue", 101.25)]
+
+
+def test_chatter_within_bounce_is_one_press(table):
+    bundle, clock, presses, pinmap = table
+    pin = bundle.pins["buttons.red"]
+    bounce = pinmap.bounce_seconds
+    for dt, low in ((0.0, True), (0.002, False), (0.004, True), (0.3, False), (0.301, True)):
+        clock.t = 200 + dt
+        pin.drive_low() if low else pin.drive_high()
+    # 0.301 is 1 ms after the release at 0.3: chatter of the release
+    assert bounce > 0.004 and bounce > 0.001
+    assert presses == [("red", 200.0)]
+
+
+def test_each_role_reports_its_own_pin(table):
+    bundle, clock, presses, _ = table
+    for role in ("challenge", "red", "blue"):
+        clock.t += 1
+        bundle.pins[f"buttons.{role}"].drive_low()
+        bundle.pins[f"buttons.{role}"].drive_high()
+    assert [r for r, _ in presses] == ["challenge", "red", "blue"]
+
+
+def test_lights_drive_their_pins(table):
+    bundle, *_ = table
+    bundle.lights.set({"blue": True, "red": False})
+    assert bundle.pins["leds.blue"].state == 1 and bundle.pins["leds.red"].state == 0
+    assert bundle.lights.state() == {"blue": True, "red": False}
+
+
+def test_servo_pulse_follows_the_pin_map_calibration(table):
+    bundle, _, _, pinmap = table
+    s = pinmap.servo
+    bundle.disc.turn_to(s.max_angle)
+    assert bundle.disc.pulse_seconds == pytest.approx(s.max_pulse_seconds)
+    bundle.disc.turn_to((s.min_angle + s.max_angle) / 2)
+    mid = (s.min_pulse_seconds + s.max_pulse_seconds) / 2
+    assert bundle.disc.pulse_seconds == pytest.approx(mid)
+    bundle.disc.turn_to(s.max_angle + 500)  # clamped
+    assert bundle.disc.angle == s.max_angle
+
+
+def test_unknown_backend_is_a_clear_error():
+    pinmap = load_pinmap(backend="mock")
+    with pytest.raises(DeviceError, match="backend 'smoke' is unknown; accepted"):
+        open_devices(pinmap, backend="smoke")
+
+
+@given(
+    gaps=st.lists(st.floats(min_value=0.05, max_value=5.0), min_size=1, max_size=20),
+    chatter=st.lists(st.floats(min_value=0.0001, max_value=0.004), max_size=4),
+)
+def test_clean_presses_count_once_each_despite_chatter(gaps, chatter):
+    """Presses 50 ms or more apart, each with chatter shorter than the bounce, count once each."""
+    f = PressFilter(bounce_seconds=0.02)
+    t, count = 0.0, 0
+    for gap in gaps:
+        t += gap
+        count += f.edge(True, t, True)
+        for c in chatter:  # bounce: release/press pairs within 4 ms of the press
+            count += f.edge(False, t + c, True)
+            count += f.edge(True, t + c + 0.0001, True)
+        t += 0.025
+        count += f.edge(False, t, False)
+    assert count == len(gaps)
+
+
+def test_glitch_is_dropped_and_the_real_press_still_counts():
+    f = PressFilter(bounce_seconds=0.02)
+    assert f.edge(True, 1.0, level_now=False) is False  # a spike, gone when handled
+    assert f.edge(False, 1.0001, level_now=False) is False
+    assert f.edge(True, 1.005, level_now=True) is True  # 5 ms later, a real press

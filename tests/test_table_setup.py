@@ -1,0 +1,112 @@
+"""companion table setup: table.toml under [table], every bad key reported at once."""
+
+import json
+import random
+import tomllib
+
+import pytest
+
+from companion.cli import main
+from companion.daemon.config import (
+    TableConfig,
+    TableConfigError,
+    draw_colours,
+    dump_table,
+    load_table,
+    validate,
+)
+
+
+@pytest.fixture
+def cfg(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path))
+    return tmp_path
+
+
+def test_setup_writes_table_section(cfg, capsys):
+    code = main(
+        [
+            "table",
+            "setup",
+            "--number",
+            "7",
+            "--players",
+            "Ada",
+            "Bob",
+            "--minutes",
+            "3",
+            "--minute-seconds",
+            "30",
+            "--lexicon",
+            "scowl-80-both",
+        ]
+    )
+    assert code == 0
+    table = tomllib.loads((cfg / "table.toml").read_text())["table"]
+    assert table["number"] == 7 and table["blue"] == "Ada" and table["red"] == "Bob"
+    assert table["minutes"] == 3 and table["minute_seconds"] == 30.0
+    assert table["lexicon"] == "scowl-80-both" and table["drawn_by_lot"] is False
+    out = json.loads(capsys.readouterr().out)
+    assert out["table"]["number"] == 7
+    # a later setup keeps what it does not change
+    assert main(["table", "setup", "--number", "8"]) == 0
+    assert load_table().blue == "Ada" and load_table().number == 8
+
+
+def test_every_bad_key_in_one_error(cfg, capsys):
+    code = main(
+        [
+            "table",
+            "setup",
+            "--number",
+            "0",
+            "--minutes",
+            "100",
+            "--minute-seconds",
+            "0.5",
+            "--lexicon",
+            "bad name!",
+        ]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    for piece in (
+        "number = 0",
+        "1 to 999",
+        "minutes = 100",
+        "1 to 99",
+        "minute_seconds = 0.5",
+        "1 to 600",
+        "lexicon = 'bad name!'",
+    ):
+        assert piece in err
+    assert not (cfg / "table.toml").exists()
+
+
+def test_bad_file_lists_unknown_and_bad_keys(cfg):
+    (cfg / "table.toml").write_text('[table]\nminutes = "five"\ncolour = "x"\nblue = ""\n')
+    with pytest.raises(TableConfigError) as exc:
+        load_table()
+    text = str(exc.value)
+    assert "minutes = 'five'" in text and "colour: unknown key" in text and "blue = ''" in text
+
+
+def test_same_name_twice_is_refused():
+    with pytest.raises(TableConfigError, match="both 'Ada'"):
+        validate({"blue": "Ada", "red": "ada"})
+
+
+def test_dump_and_load_round_trip(cfg):
+    config = TableConfig(number=12, blue='Zoë "Z"', red="Bob", minutes=4, minute_seconds=45.0)
+    (cfg / "table.toml").write_text(dump_table(config))
+    assert load_table() == config
+
+
+def test_lot_draws_both_orders():
+    seen = {draw_colours("Ada", "Bob", random.Random(seed)) for seed in range(20)}
+    assert seen == {("Ada", "Bob"), ("Bob", "Ada")}
+
+
+def test_absent_file_gives_the_rulebook_defaults(cfg):
+    t = load_table()
+    assert (t.minutes, t.minute_seconds, t.game) == (5, 60.0, "iago")
