@@ -237,6 +237,13 @@ def test_unknown_name_says_what_is_accepted():
         open_lexicon("scowl-65")
 
 
+def test_canonical_names():
+    assert store.canonical_name("SCOWL-80") == "scowl-80-both"
+    assert store.canonical_name("scowl-35-british-v0") == "scowl-35-british-v0"
+    with pytest.raises(LexiconNotFound):
+        store.canonical_name("scowl-99")
+
+
 def test_table_toml_names_the_lexicon(fake_scowl, tmp_path, monkeypatch):
     config = tmp_path / "config"
     config.mkdir()

@@ -4,6 +4,8 @@ its number and reason; never half-imported."""
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.lexicon import LexiconError, LexiconNotFound, open_lexicon, store
@@ -44,6 +46,14 @@ def test_parse_takes_words_and_reports_every_rejected_line():
     assert "apostrophe" in reasons[0] and "one word a line" in reasons[1]
     assert "digit" in reasons[2] and "hyphen" in reasons[3]
     assert str(parsed.rejected[2]) == "line 9: 'w0rd': '0' is a digit"
+
+
+@given(st.lists(st.text(alphabet="abcxyzABCXYZ", min_size=1, max_size=8), max_size=30))
+def test_any_list_of_letter_words_is_taken_whole_in_any_case(entries):
+    parsed = parse_word_list(entries)
+    assert parsed.rejected == [] and parsed.skipped == 0
+    assert parsed.words == list(dict.fromkeys(e.lower() for e in entries))
+    assert parsed.duplicates == len(entries) - len(parsed.words)
 
 
 def test_import_takes_the_words_and_opens_by_name(tmp_path):

@@ -10,7 +10,15 @@ from companion.lexicon.store import (
     Lexicon,
     LexiconError,
     LexiconNotFound,
+    canonical_name,
     open_lexicon,
 )
 
-__all__ = ["DEFAULT_NAME", "Lexicon", "LexiconError", "LexiconNotFound", "open_lexicon"]
+__all__ = [
+    "DEFAULT_NAME",
+    "Lexicon",
+    "LexiconError",
+    "LexiconNotFound",
+    "canonical_name",
+    "open_lexicon",
+]

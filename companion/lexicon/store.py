@@ -206,6 +206,16 @@ def _imported_source(name: str) -> _Source:
     return _Source(name, "imported", {"kind": "imported"}, [lexicon_dir() / f"{name}.words.txt"])
 
 
+def canonical_name(name: str) -> str:
+    """The full name of lexicon ``name`` (``scowl-80`` -> ``scowl-80-both``), without building it;
+    for checking a name in a table's set-up.
+
+    Raises:
+        LexiconNotFound: neither a SCOWL name nor an imported list (the message says what is).
+    """
+    return _source_for(name.strip().lower()).name
+
+
 def _source_for(name: str) -> _Source:
     params = scowl.parse_name(name)
     if params is not None:
