@@ -1,0 +1,81 @@
+"""``companion wordinoes``: the match judge (and a game replay) on the command line.
+
+``companion wordinoes match LEFT RIGHT`` prints the contract's JSON (docs/wordinoes.md) and exits
+0 when the words match, 1 when no match was found (the players vote on an association), 2 on bad
+input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``wordinoes`` and its sub-commands to the ``companion`` parser."""
+    w = sub.add_parser("wordinoes", help="Wordinoes: the match judge and the game's bookkeeping")
+    wsub = w.add_subparsers(dest="wordinoes_command", metavar="ACTION")
+    wsub.required = True
+    p = wsub.add_parser(
+        "match",
+        help="do two adjoining words match? prints JSON",
+        description=(
+            "Judge two adjoining words of a Wordinoes chain (LEFT is the left word): compound, "
+            "phrase, association, opposite, identical or rhyme. * is a blank end. Exit 0 match, "
+            "1 no match found (the players vote on an association), 2 bad input."
+        ),
+    )
+    p.add_argument("left", help="the left word (letters A-Z, or * for a blank end)")
+    p.add_argument("right", help="the right word (letters A-Z, or * for a blank end)")
+    p.add_argument(
+        "--homonyms",
+        action="store_true",
+        help='the "Allow Homonyms?" variation: a word may stand for a homophone (SUN for SON)',
+    )
+    p.add_argument(
+        "--lexicon", default=None, help="the lexicon for compounds (default: the table's)"
+    )
+    p.set_defaults(func=_match)
+
+    r = wsub.add_parser(
+        "replay",
+        help="replay a game script (JSON lines) and print the game's state as JSON",
+        description="Replay a Wordinoes game script; see docs/wordinoes.md for its format.",
+    )
+    r.add_argument("script", help="the script file, or - for standard input")
+    r.set_defaults(func=_replay)
+
+
+def _match(args: argparse.Namespace) -> int:
+    from companion.games.wordinoes.match import MatchJudge, check_word
+
+    left, right = check_word(args.left, "LEFT"), check_word(args.right, "RIGHT")
+    lexicon = None
+    if args.lexicon is not None:
+        from companion.lexicon import open_lexicon
+
+        lexicon = open_lexicon(args.lexicon)
+    result = MatchJudge(lexicon=lexicon, homonyms=args.homonyms).match(left, right)
+    print(json.dumps(result.to_json(), indent=2))
+    return 0 if result.match else 1
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from companion.games.wordinoes.replay import ScriptError, replay_lines
+
+    if args.script == "-":
+        lines, name = sys.stdin.read().splitlines(), "<stdin>"
+    else:
+        path = Path(args.script)
+        try:
+            lines, name = path.read_text(encoding="utf-8").splitlines(), str(path)
+        except OSError as exc:
+            raise ScriptError(f"cannot read script {path}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise ScriptError(f"script {path} is not UTF-8 text") from None
+    game = replay_lines(lines, name)
+    print(json.dumps(game.snapshot(), indent=2))
+    return 0

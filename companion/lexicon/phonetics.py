@@ -1,0 +1,223 @@
+"""Pronunciations, rhymes and homophones, from CMUdict (the ``pronouncing`` package).
+
+Wordinoes rulebook, "Wordinoes Matching": two words rhyme when "the last stressed vowel and the
+consonants that follow must sound the same, so the following combinations would not be acceptable:
+HANG + HAND, HAND + BIND or COUGH + TOUGH". And: "Words that sound the same but have a different
+spelling or meaning cannot be used to match words" -- two spellings of one sound (SUN, SON) are
+homophones, not a rhyme.
+
+Pronunciations are ARPAbet strings as CMUdict writes them, phones separated by spaces, vowels
+carrying a stress digit (``"HH AE1 N D"``: 0 unstressed, 1 primary, 2 secondary stress).
+
+- The *rhyming part* of a pronunciation is its last stressed vowel (stress 1 or 2: secondary stress
+  is stress too) and every phone after it, stress digits dropped (``"AE N D"``). A pronunciation with
+  no stressed vowel (``the`` as ``DH AH0``) rhymes from its last vowel.
+- Two words rhyme when some pronunciation of one and some pronunciation of the other have the same
+  rhyming part while the two pronunciations differ (stress digits dropped) -- every pronunciation of
+  each word is considered (READ is ``R EH1 D`` and ``R IY1 D``).
+- Words CMUdict lacks are pronounced *by analogy*, a letter-to-sound rule: the CMUdict words that
+  share the longest spelling ending with the word (at least one vowel letter long) lend their rhyming
+  part, the commonest one (all of them on a tie). SPLAND ends like LAND, BAND, HAND: ``AE N D``.
+  Only the rhyming part is known then, so such a word is a homophone of nothing.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from companion.errors import CompanionError
+
+_VOWEL_LETTERS = set("aeiouy")
+_STRESS = re.compile(r"\d")
+
+
+class PhoneticsInputError(CompanionError, ValueError):
+    """A word that is not letters A-Z (the tiles carry letters only)."""
+
+
+@dataclass(frozen=True)
+class Pronunciation:
+    """One way of saying ``word``.
+
+    ``phones`` is the CMUdict ARPAbet string with stress digits, or None when only the rhyming
+    part is known (``source == "analogy"``: by analogy with ``analogy``, CMUdict words of the same
+    spelling ending). ``rhyming_part`` has no stress digits.
+    """
+
+    word: str
+    phones: str | None
+    rhyming_part: str
+    source: str  # "cmudict" or "analogy"
+    analogy: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rhyme:
+    """Evidence that two words rhyme: the two pronunciations and their shared rhyming part."""
+
+    left: Pronunciation
+    right: Pronunciation
+    rhyming_part: str
+
+    def describe(self) -> str:
+        """A one-line explanation, e.g. ``BAND /B AE1 N D/ and HAND /HH AE1 N D/ end in AE N D``."""
+
+        def say(p: Pronunciation) -> str:
+            if p.phones is not None:
+                return f"{p.word.upper()} /{p.phones}/"
+            like = ", ".join(w.upper() for w in p.analogy[:3])
+            return f"{p.word.upper()} (not in CMUdict; ends like {like})"
+
+        return f"{say(self.left)} and {say(self.right)} end in {self.rhyming_part}"
+
+
+def _check(word: str) -> str:
+    if not isinstance(word, str) or not word or not word.isascii() or not word.isalpha():
+        raise PhoneticsInputError(
+            f"word {word!r} is not a word: accepted are the letters A-Z (one word, no spaces)"
+        )
+    return word.lower()
+
+
+def _plain(phones: str) -> str:
+    return _STRESS.sub("", phones)
+
+
+def rhyming_part(phones: str) -> str:
+    """The last stressed vowel of ``phones`` and every phone after it, stress digits dropped.
+
+    ``rhyming_part("HH AE1 N D") == "AE N D"``; ``rhyming_part("D IH1 K SH AH0 N EH2 R IY0")``
+    is ``"EH R IY"`` (secondary stress is stress). Without a stressed vowel, from the last vowel.
+
+    Raises:
+        PhoneticsInputError: ``phones`` has no vowel (no stress digit).
+    """
+    parts = phones.split()
+    vowels = [i for i, p in enumerate(parts) if p[-1:].isdigit()]
+    if not vowels:
+        raise PhoneticsInputError(f"pronunciation {phones!r} has no vowel (no stress digit)")
+    stressed = [i for i in vowels if parts[i][-1] in "12"]
+    start = stressed[-1] if stressed else vowels[-1]
+    return _plain(" ".join(parts[start:]))
+
+
+@functools.cache
+def _cmudict() -> dict[str, tuple[str, ...]]:
+    import pronouncing
+
+    pronouncing.init_cmu()
+    out: dict[str, list[str]] = {}
+    for word, phones in pronouncing.pronunciations:
+        out.setdefault(word, []).append(phones)
+    return {w: tuple(p) for w, p in out.items()}
+
+
+@functools.cache
+def _by_sound() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for word, prons in _cmudict().items():
+        if word.isalpha():
+            for p in prons:
+                out.setdefault(_plain(p), []).append(word)
+    return {p: tuple(sorted(set(w))) for p, w in out.items()}
+
+
+@functools.cache
+def _reversed_words() -> list[str]:
+    return sorted(w[::-1] for w in _cmudict() if w.isalpha())
+
+
+def _by_analogy(word: str) -> list[Pronunciation]:
+    rev = word[::-1]
+    words = _reversed_words()
+    i = bisect.bisect_left(words, rev)
+    best = 0
+    for j in (i - 1, i):
+        if 0 <= j < len(words):
+            other = words[j]
+            n = 0
+            while n < min(len(rev), len(other)) and rev[n] == other[n]:
+                n += 1
+            best = max(best, n)
+    # the shared ending must reach a vowel letter, or it says nothing about the rhyme
+    while best > 0 and not (_VOWEL_LETTERS & set(rev[:best])):
+        best = 0
+    if best == 0:
+        return []
+    ending = rev[:best]
+    lo = bisect.bisect_left(words, ending)
+    hi = bisect.bisect_right(words, ending + "\x7f")
+    donors = [w[::-1] for w in words[lo:hi]]
+    counts: Counter[str] = Counter()
+    for donor in donors:
+        for phones in _cmudict()[donor]:
+            counts[rhyming_part(phones)] += 1
+    top = max(counts.values())
+    return [
+        Pronunciation(word, None, part, "analogy", tuple(sorted(donors)[:5]))
+        for part, n in sorted(counts.items())
+        if n == top
+    ]
+
+
+def pronunciations(word: str) -> list[Pronunciation]:
+    """Every pronunciation of ``word`` (any case): CMUdict's, else one found by analogy.
+
+    Returns an empty list when neither CMUdict nor the analogy rule can say (no CMUdict word
+    shares an ending with a vowel letter in it).
+
+    Raises:
+        PhoneticsInputError: ``word`` is not letters A-Z.
+    """
+    w = _check(word)
+    known = _cmudict().get(w)
+    if known:
+        return [Pronunciation(w, p, rhyming_part(p), "cmudict") for p in known]
+    return _by_analogy(w)
+
+
+def homophones(word: str) -> list[str]:
+    """Other spellings (lower case) of any CMUdict pronunciation of ``word``: SUN gives SON, SUNN.
+
+    Raises:
+        PhoneticsInputError: ``word`` is not letters A-Z.
+    """
+    w = _check(word)
+    out: set[str] = set()
+    for phones in _cmudict().get(w, ()):
+        out.update(_by_sound().get(_plain(phones), ()))
+    out.discard(w)
+    return sorted(out)
+
+
+def are_homophones(left: str, right: str) -> bool:
+    """True when the two spellings differ and share a pronunciation (SUN, SON)."""
+    a, b = _check(left), _check(right)
+    return a != b and b in homophones(a)
+
+
+def rhyme(left: str, right: str) -> Rhyme | None:
+    """The evidence that ``left`` and ``right`` rhyme (see the module docstring), or None.
+
+    Two pronunciations that are the same sound are never a rhyme (SUN + SON, OVER + OVER): the
+    rulebook does not let two spellings of one sound match by sound alone.
+
+    Raises:
+        PhoneticsInputError: a word is not letters A-Z.
+    """
+    a, b = _check(left), _check(right)
+    if a == b:
+        return None  # identical, not a rhyme
+    for pa in pronunciations(a):
+        for pb in pronunciations(b):
+            if pa.rhyming_part != pb.rhyming_part:
+                continue
+            known = pa.phones is not None and pb.phones is not None
+            if known and _plain(pa.phones) == _plain(pb.phones):
+                continue  # one sound, two spellings
+            return Rhyme(pa, pb, pa.rhyming_part)
+    return None
