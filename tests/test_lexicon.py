@@ -251,6 +251,8 @@ def test_table_toml_names_the_lexicon(fake_scowl, tmp_path, monkeypatch):
     assert store.table_lexicon_name() == DEFAULT_NAME
     (config / "table.toml").write_text('[table]\nnumber = 4\nlexicon = "scowl-35-british"\n')
     assert open_lexicon().name == "scowl-35-british"
+    (config / "table.toml").write_text('[table]\nlexicon = ""\n')
+    assert store.table_lexicon_name() == DEFAULT_NAME
     (config / "table.toml").write_text("[table\nlexicon = ")
     with pytest.raises(LexiconError, match="table.toml"):
         open_lexicon()

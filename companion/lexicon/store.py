@@ -403,10 +403,11 @@ def open_lexicon(name: str | None = None) -> Lexicon:
 
 
 def table_lexicon_name() -> str:
-    """The lexicon named in ``config_dir()/table.toml`` (``[table] lexicon``), else the default.
+    """The lexicon named in ``config_dir()/table.toml`` (``[table] lexicon``), else the default
+    (also for ``lexicon = ""``).
 
     Raises:
-        LexiconError: the file is not valid TOML, or ``lexicon`` is not a non-empty string.
+        LexiconError: the file is not valid TOML, or ``lexicon`` is not a string.
     """
     path = config_dir() / "table.toml"
     try:
@@ -420,7 +421,9 @@ def table_lexicon_name() -> str:
     except tomllib.TOMLDecodeError as exc:
         raise LexiconError(f"{path}: not valid TOML ({exc})") from None
     value = table.get("lexicon", DEFAULT_NAME) if isinstance(table, dict) else DEFAULT_NAME
-    if not isinstance(value, str) or not value.strip():
+    if isinstance(value, str) and not value.strip():
+        return DEFAULT_NAME  # "" names the default list (the daemon's table set-up writes it)
+    if not isinstance(value, str):
         raise LexiconError(
             f"{path}: [table] lexicon = {value!r} is not a lexicon name; "
             'give e.g. "scowl-70-both" or an imported list\'s name'
