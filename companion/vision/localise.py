@@ -1,1 +1,317 @@
-"""placeholder"""
+"""Finding the board's grid in a photo: its four outer corners, hence the homography.
+
+Two ways, both on a reduced copy of the photo (long side ``FIND_PX`` pixels):
+
+- **ArUco markers** (the recommended set-up; OpenCV's aruco module, dictionary DICT_4X4_50):
+  print markers 0, 1, 2, 3 (``companion vision markers``) and stick them at the grid's top-left,
+  top-right, bottom-right and bottom-left corners, outside the grid, each with the corner of its
+  black square that points at the grid touching the grid's outer corner.
+- **The grid itself** (no markers): candidate outlines of the board (contours of edges, simplified
+  to quadrilaterals) are each rectified, and the grid's N+1 evenly spaced lines are searched
+  across and down the rectified board (a comb of lines whose start and spacing fit the line
+  response best). The grid's line crossings are then measured one by one and the homography is
+  fitted to them robustly (RANSAC, ``cv2.findHomography``), so a tile, a hand or a label that
+  hides a crossing does not pull the grid askew.
+
+:class:`BoardTracker` keeps the corners for a fixed camera, re-checks them on each frame against the
+grid seen there, and finds the board again when it (or the camera) has moved.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision.errors import BoardNotFoundError
+from companion.vision.profiles import Profile, get_profile
+
+FIND_PX = 1024  # long side of the reduced photo the board is found on, pixels
+ARUCO_DICT = cv2.aruco.DICT_4X4_50
+MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
+# the corner of each marker's black square that touches the grid: aruco gives a marker's corners
+# as its own top-left, top-right, bottom-right, bottom-left
+_INNER_CORNER = (2, 3, 0, 1)
+
+_CELL = 16  # pixels a cell in the rectified board used to find and check the grid
+
+
+def reduce(image: np.ndarray, long_side: int = FIND_PX) -> tuple[np.ndarray, float]:
+    """A grey copy of ``image`` whose long side is at most ``long_side`` pixels, and the factor
+    (reduced pixels per photo pixel, <= 1)."""
+    h, w = image.shape[:2]
+    f = min(1.0, long_side / max(h, w))
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    if f < 1.0:
+        grey = cv2.resize(grey, (round(w * f), round(h * f)), interpolation=cv2.INTER_AREA)
+    return grey, f
+
+
+# ----------------------------------------------------------------------------- markers
+
+_DETECTOR = None
+
+
+def _detector():
+    global _DETECTOR
+    if _DETECTOR is None:
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
+        _DETECTOR = cv2.aruco.ArucoDetector(dictionary, params)
+    return _DETECTOR
+
+
+def find_markers(grey: np.ndarray) -> np.ndarray | None:
+    """The grid's corners (float32 (4, 2), pixels of ``grey``) from the four corner markers, or
+    None unless all four are seen."""
+    corners, ids, _ = _detector().detectMarkers(grey)
+    if ids is None:
+        return None
+    found = {}
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        if int(marker_id) in MARKER_IDS:
+            k = MARKER_IDS.index(int(marker_id))
+            found[k] = quad.reshape(4, 2)[_INNER_CORNER[k]]
+    if len(found) < 4:
+        return None
+    return np.float32([found[k] for k in range(4)])
+
+
+# ----------------------------------------------------------------------------- the grid
+
+
+def _line_responses(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ridge responses of a rectified grey board: (across, down) float32 images, high on thin
+    horizontal and vertical lines, light or dark."""
+    g = cv2.GaussianBlur(rect.astype(np.float32), (0, 0), 1.0)
+    horiz = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=5))
+    vert = np.abs(cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=5))
+    return horiz, vert
+
+
+def _comb(
+    profile: np.ndarray, n: int, pitch_lo: float, pitch_hi: float
+) -> tuple[float, float, float]:
+    """The n+1 evenly spaced lines that best fit a 1-D line response: (start, pitch, score)."""
+    length = len(profile)
+    p = np.maximum(profile, np.maximum(np.roll(profile, 1), np.roll(profile, -1)))
+    p = p / (np.median(p) + 1e-6)
+    best = (0.0, 0.0, -np.inf)
+    k = np.arange(n + 1)
+    for pitch in np.arange(pitch_lo, pitch_hi, 0.25):
+        starts = np.arange(0, length - n * pitch - 1, 1.0)
+        if len(starts) == 0:
+            continue
+        pos = (starts[:, None] + k[None, :] * pitch).round().astype(int)
+        mid = (starts[:, None] + (k[None, :-1] + 0.5) * pitch).round().astype(int)
+        score = p[pos].mean(1) - p[mid].mean(1)
+        i = int(np.argmax(score))
+        if score[i] > best[2]:
+            best = (float(starts[i]), float(pitch), float(score[i]))
+    return best
+
+
+def _quad_candidates(grey: np.ndarray) -> list[np.ndarray]:
+    """Quadrilaterals (float32 (4, 2), ordered) that may be the board's or the grid's outline,
+    largest first."""
+    h, w = grey.shape
+    blur = cv2.GaussianBlur(grey, (5, 5), 0)
+    quads = []
+    edges = cv2.Canny(blur, 30, 90)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    for mode in (cv2.RETR_EXTERNAL, cv2.RETR_LIST):
+        contours, _ = cv2.findContours(edges, mode, cv2.CHAIN_APPROX_SIMPLE)
+        contours = sorted(contours, key=cv2.contourArea, reverse=True)[:6]
+        for c in contours:
+            if cv2.contourArea(c) < 0.08 * h * w:
+                break
+            hull = cv2.convexHull(c)
+            peri = cv2.arcLength(hull, True)
+            for eps in (0.01, 0.02, 0.04, 0.06):
+                approx = cv2.approxPolyDP(hull, eps * peri, True)
+                if len(approx) == 4:
+                    quads.append(order_corners(approx.reshape(4, 2).astype(np.float32)))
+                    break
+    out: list[np.ndarray] = []
+    for q in quads:
+        if all(np.abs(q - o).max() > 4 for o in out):
+            out.append(q)
+    return out
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Four points ordered top-left, top-right, bottom-right, bottom-left (float32 (4, 2))."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # clockwise from about -180 degrees (the left) in image axes
+    k = int(np.argmin(pts.sum(1)))  # top-left: smallest x + y
+    return np.roll(pts, -k, axis=0)
+
+
+def _rectify(grey: np.ndarray, quad: np.ndarray, side: int, margin: float = 0.0):
+    """Warp the inside of ``quad`` to a square of ``side`` pixels (plus ``margin`` pixels all
+    round); returns (image, homography from photo to square)."""
+    lo, hi = margin, margin + side
+    dst = np.float32([[lo, lo], [hi, lo], [hi, hi], [lo, hi]])
+    hom = cv2.getPerspectiveTransform(np.float32(quad), dst)
+    size = int(round(side + 2 * margin))
+    return cv2.warpPerspective(grey, hom, (size, size), flags=cv2.INTER_LINEAR), hom
+
+
+def _grid_in_quad(grey: np.ndarray, quad: np.ndarray, n: int) -> tuple[np.ndarray, float]:
+    """Where the n x n grid lies inside an outline: (corners in ``grey`` pixels, fit score)."""
+    side = n * _CELL * 1.4
+    rect, hom = _rectify(grey, quad, int(side))
+    horiz, vert = _line_responses(rect)
+    inner = slice(int(0.05 * side), int(0.95 * side))
+    rows = horiz[:, inner].mean(1)
+    cols = vert[inner, :].mean(0)
+    lo, hi = side / n * 0.55, side / n * 1.0 + 0.01
+    y0, py, sy = _comb(rows, n, lo, hi)
+    x0, px, sx = _comb(cols, n, lo, hi)
+    if not np.isfinite(sx + sy) or max(px, py) > 1.25 * min(px, py):
+        return quad, -np.inf
+    g = np.float32([[x0, y0], [x0 + n * px, y0], [x0 + n * px, y0 + n * py], [x0, y0 + n * py]])
+    back = cv2.perspectiveTransform(g.reshape(1, 4, 2), np.linalg.inv(hom))[0]
+    return back.astype(np.float32), min(sx, sy)
+
+
+def refine_grid(
+    grey: np.ndarray, corners: np.ndarray, n: int, rounds: int = 2
+) -> tuple[np.ndarray, float]:
+    """Measure the grid's line crossings near where ``corners`` put them and fit the homography
+    to them with RANSAC. Returns (refined corners, share of crossings that fit, 0-1)."""
+    q = 24
+    share = 0.0
+    grid_pts = np.float32([[j, i] for i in range(n + 1) for j in range(n + 1)])
+    for _ in range(rounds):
+        rect, hom = _rectify(grey, corners, n * q, margin=q)
+        horiz, vert = _line_responses(rect)
+        found_grid, found_img = [], []
+        r = q // 3
+        for i in range(n + 1):
+            for j in range(n + 1):
+                x, y = q + j * q, q + i * q
+                vs = vert[max(y - q // 2, 0) : y + q // 2, x - r : x + r + 1].sum(0)
+                hs = horiz[y - r : y + r + 1, max(x - q // 2, 0) : x + q // 2].sum(1)
+                if len(vs) != 2 * r + 1 or len(hs) != 2 * r + 1:
+                    continue
+                dx, dy = int(np.argmax(vs)) - r, int(np.argmax(hs)) - r
+                # a crossing counts when both lines stand out of their surroundings
+                if vs.max() < 1.6 * np.median(vs) or hs.max() < 1.6 * np.median(hs):
+                    continue
+                found_grid.append(grid_pts[i * (n + 1) + j])
+                found_img.append((x + dx, y + dy))
+        if len(found_img) < max(8, (n + 1) ** 2 // 6):
+            return corners, share
+        inv = np.linalg.inv(hom)
+        img_pts = cv2.perspectiveTransform(np.float32(found_img).reshape(1, -1, 2), inv)[0]
+        cell_px = float(np.linalg.norm(corners[1] - corners[0])) / n
+        hom_fit, inliers = cv2.findHomography(
+            np.float32(found_grid), img_pts, cv2.RANSAC, max(1.0, 0.12 * cell_px)
+        )
+        if hom_fit is None:
+            return corners, share
+        share = float(inliers.sum()) / (n + 1) ** 2
+        g = np.float32([[0, 0], [n, 0], [n, n], [0, n]]).reshape(1, 4, 2)
+        corners = cv2.perspectiveTransform(g, hom_fit)[0].astype(np.float32)
+    return corners, share
+
+
+def grid_score(grey: np.ndarray, corners: np.ndarray, n: int) -> float:
+    """How well a grid of n x n cells at ``corners`` matches the lines seen in ``grey``: the
+    line response on the expected lines over that midway between them (about 1 for no grid)."""
+    rect, _ = _rectify(grey, corners, n * _CELL, margin=_CELL / 2)
+    horiz, vert = _line_responses(rect)
+    off = _CELL // 2
+    lines = off + np.arange(n + 1) * _CELL
+    mids = off + (np.arange(n) + 0.5).astype(np.float32) * _CELL
+    mids = mids.round().astype(int)
+    rows, cols = horiz.mean(1), vert.mean(0)
+    on = rows[lines].mean() + cols[lines].mean()
+    between = rows[mids].mean() + cols[mids].mean()
+    return float(on / (between + 1e-6))
+
+
+def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
+    """The grid's corners found without markers (pixels of ``grey``) and the share of its line
+    crossings that fit them.
+
+    Raises:
+        BoardNotFoundError: no outline that holds an n x n grid.
+    """
+    h, w = grey.shape
+    candidates = _quad_candidates(grey)
+    # the whole photo is a candidate too (a board that fills the frame)
+    candidates.append(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
+    best, best_score = None, -np.inf
+    for quad in candidates:
+        corners, score = _grid_in_quad(grey, quad, n)
+        if score > best_score:
+            best, best_score = corners, score
+    if best is None or best_score < 0.3:
+        raise BoardNotFoundError(
+            f"no {n}x{n} grid found in the photo: frame the whole board with its grid visible, "
+            "or stick the four corner markers, or give --corners"
+        )
+    return refine_grid(grey, best, n)
+
+
+def find_board(image: np.ndarray, profile: Profile | str) -> tuple[np.ndarray, str]:
+    """The grid's outer corners in a photo (float32 (4, 2), photo pixels, top-left first) and how
+    they were found (``markers`` or ``grid``).
+
+    Args:
+        image: uint8 (H, W, 3) BGR photo.
+        profile: gives the grid size.
+
+    Raises:
+        BoardNotFoundError: neither the four markers nor the grid could be found.
+    """
+    profile = get_profile(profile)
+    grey, f = reduce(image)
+    corners = find_markers(grey)
+    how = "markers"
+    if corners is None:
+        corners, _ = find_grid(grey, profile.size)
+        how = "grid"
+    return (corners / f).astype(np.float32), how
+
+
+class BoardTracker:
+    """Keeps the grid's corners for a fixed camera.
+
+    Each frame, the kept corners are re-checked against the grid lines seen at them
+    (:func:`grid_score`); when the score falls below ``keep`` times the score the board had when it
+    was found, the board or the camera has moved and the board is found again.
+    """
+
+    def __init__(self, profile: Profile | str, keep: float = 0.7):
+        self.profile = get_profile(profile)
+        self.keep = keep
+        self.corners: np.ndarray | None = None
+        self._score = 0.0
+        self.finds = 0
+
+    def reset(self) -> None:
+        """Forget the board: the next frame finds it afresh."""
+        self.corners = None
+
+    def locate(self, image: np.ndarray) -> tuple[np.ndarray, str]:
+        """The corners for this frame and ``tracked`` (kept), ``markers`` or ``grid`` (found).
+
+        Raises:
+            BoardNotFoundError: the board moved and cannot be found again.
+        """
+        grey, f = reduce(image)
+        n = self.profile.size
+        if self.corners is not None:
+            score = grid_score(grey, self.corners * f, n)
+            if score >= self.keep * self._score:
+                return self.corners, "tracked"
+        corners, how = find_board(image, self.profile)
+        self.corners = corners
+        self._score = grid_score(grey, corners * f, n)
+        self.finds += 1
+        return corners, how

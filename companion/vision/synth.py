@@ -22,11 +22,10 @@ import numpy as np
 
 from companion.vision.errors import VisionError
 from companion.vision.glyphs import LETTERS, SYNTHETIC_FONT, font_path
+from companion.vision.localise import ARUCO_DICT, MARKER_IDS
 from companion.vision.notation import format_board
 from companion.vision.profiles import Profile, get_profile
 
-ARUCO_DICT = cv2.aruco.DICT_4X4_50
-MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
 MARKER_CELLS = 0.9  # side of a printed marker's black square, in cells
 
 BOARD_COLOURS = (  # BGR
