@@ -198,3 +198,16 @@ def test_cli_list_and_info_show_the_imported_list(tmp_path, capsys):
     info = json.loads(capsys.readouterr().out)
     assert info["words"] == 2 and info["two_letter_words"] == 1
     assert info["imported_from"] == str(path.resolve())
+
+
+def test_cli_remove_deletes_an_imported_list_only(tmp_path, capsys):
+    path = tmp_path / "club.txt"
+    path.write_text("love\n")
+    main(["lexicon", "import", str(path)])
+    assert main(["lexicon", "remove", "club"]) == 0
+    with pytest.raises(LexiconNotFound):
+        open_lexicon("club")
+    assert [p.name for p in store.lexicon_dir().glob("club.*") if p.suffix != ".lock"] == []
+    assert main(["lexicon", "remove", "club"]) == 2
+    assert main(["lexicon", "remove", "scowl-70-both"]) == 2
+    assert "reserved" in capsys.readouterr().err

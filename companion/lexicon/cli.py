@@ -1,4 +1,4 @@
-"""``companion judge`` and ``companion lexicon list|build|import|info``.
+"""``companion judge`` and ``companion lexicon list|build|import|remove|info``.
 
 Exit codes: 0 VALID / done, 1 INVALID, 2 bad input (a digit, an empty word, an unknown lexicon).
 """
@@ -77,6 +77,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--replace", action="store_true", help="replace a list of the same name")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=_import)
+
+    p = lsub.add_parser("remove", help="delete an imported list (SCOWL lists cannot be removed)")
+    p.add_argument("name", help="the imported list's name")
+    p.set_defaults(func=_remove)
 
     p = lsub.add_parser("info", help="what a lexicon holds and where it comes from")
     p.add_argument("name", nargs="?", default=None, help="lexicon name (default: the table's)")
@@ -161,6 +165,17 @@ def _import(args: argparse.Namespace) -> int:
     )
     for r in report.rejected:
         print(f"  rejected {r}")
+    return 0
+
+
+def _remove(args: argparse.Namespace) -> int:
+    from companion.lexicon.store import remove, table_lexicon_name
+
+    remove(args.name)
+    note = (
+        " (the table's configuration still names it)" if table_lexicon_name() == args.name else ""
+    )
+    print(f"removed {args.name.lower()}{note}")
     return 0
 
 
