@@ -74,8 +74,12 @@ class IotaMode(GameMode):
     # -- inputs -> events -----------------------------------------------------------------------
 
     def decide(self, inp: Input) -> list[dict]:
-        """Typed lines, presses and commands become events; a bad entry makes none (its reason
-        is shown on the screen)."""
+        """Typed lines, presses and commands become events.
+
+        Raises:
+            IotaNotationError, IotaGameError: a bad entry (it makes no event; the game is
+                unchanged; the reason is shown on the OLED and by the service).
+        """
         t = float(inp.t)
         self.notice = ""
         try:
@@ -86,8 +90,8 @@ class IotaMode(GameMode):
             if isinstance(inp, Command):
                 return self._decide_command(inp.name, t)
         except (IotaNotationError, IotaGameError) as exc:
-            self._say(str(exc), t)
-            return []
+            self._say(str(exc), t)  # on the OLED; the service shows the message too
+            raise
         raise ModeError(f"input {inp!r} is not a press, a line or a command")
 
     def _decide_line(self, text: str, t: float) -> list[dict]:
