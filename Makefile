@@ -55,5 +55,9 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
+# flash the Pico timer head (firmware/) with mpremote; PORT=/dev/ttyACM0 overrides [head] port
+firmware: $(STAMP)
+	$(BIN)/companion head flash $(if $(PORT),--port $(PORT))
+
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "companion.games.wordinoes.cli",
     "companion.vision.cli",
     "companion.devices.cli",
+    "companion.devices.head.cli",
 )
 
 
