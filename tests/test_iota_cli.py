@@ -1,0 +1,94 @@
+"""``companion iota score`` and ``companion iota hint``: the contract of DESIGN.md (JSON on standard
+output; exit 0 legal, 1 illegal, 2 bad input)."""
+
+import io
+import json
+import subprocess
+import sys
+
+from companion.cli import main
+
+from .test_iota import TURN2, TURN3, TURN4
+
+
+def cli(capsys, *argv):
+    code = main(["iota", *argv])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out.strip() else None), err
+
+
+def test_score_prints_the_contract_for_the_third_worked_turn(capsys):
+    code, out, _ = cli(capsys, "score", TURN2, TURN3)
+    assert code == 0
+    assert out["legal"] is True and out["score"] == 34 and out["violations"] == []
+    assert sorted(line["sum"] for line in out["lines"]) == [4, 5, 8]
+    lot = next(line for line in out["lines"] if line["lot"])
+    assert lot["cards"] == ["RT2", "GC2", "BX2", "YS2"] and lot["direction"] == "row"
+    assert lot["cells"][0] == {"row": 3, "column": 1}
+    assert out["lots"] == 1 and out["doublings"] == ["lot"] and out["multiplier"] == 2
+    assert {p["card"] for p in out["played"]} == {"YS2", "RT3"}
+
+
+def test_score_doubles_the_last_card(capsys):
+    code, out, _ = cli(capsys, "score", TURN3, TURN4, "--last-card")
+    assert code == 0 and out["score"] == 416
+    assert out["doublings"] == ["lot", "lot", "all-four-cards", "last-card"]
+
+
+def test_an_illegal_play_exits_1_with_coded_violations(capsys):
+    code, out, _ = cli(capsys, "score", "RT1 . .", "RT1 . GT1")
+    assert code == 1 and out["legal"] is False and out["score"] == 0
+    assert [v["code"] for v in out["violations"]] == ["not-connected"]
+    assert out["violations"][0]["message"]
+
+
+def test_bad_notation_exits_2_naming_row_and_column(capsys):
+    code, out, err = cli(capsys, "score", "RT1 .", "RT1 ./. GZ2")
+    assert code == 2 and out is None
+    assert "AFTER" in err and "row 2" in err and "column 2" in err and "GZ2" in err
+
+
+def test_a_before_no_game_can_reach_exits_2(capsys):
+    code, _, err = cli(capsys, "score", "RT1 GT1 GT2 .", "RT1 GT1 GT2 BS3")
+    assert code == 2 and "BEFORE" in err
+
+
+def test_grids_may_come_from_a_file_or_standard_input(capsys, tmp_path, monkeypatch):
+    before = tmp_path / "before.txt"
+    before.write_text(TURN2.replace("/", "\n") + "\n")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(TURN3))
+    code, out, _ = cli(capsys, "score", str(before), "-")
+    assert code == 0 and out["score"] == 34
+
+
+def test_grids_of_different_sizes_share_the_top_left_corner(capsys):
+    code, out, _ = cli(capsys, "score", "RT1", "RT1 GT2")
+    assert code == 0 and out["score"] == 3 and out["before"] == "RT1 ."
+
+
+def test_hint_lists_the_best_play_first(capsys):
+    code, out, _ = cli(capsys, "hint", TURN3, "YX4 GX1 RX2 BX3", "--limit", "3")
+    assert code == 0 and out["count"] > 3 and len(out["plays"]) == 3
+    best = out["plays"][0]
+    assert best["score"] == 208  # the fourth worked turn is the best this hand can do
+    scores = [p["score"] for p in out["plays"]]
+    assert scores == sorted(scores, reverse=True)
+    # the hinted table, in the same frame as TURN3 (its top row was empty), is legal by `score`
+    assert best["after_top_left"] == {"row": 1, "column": 1}
+    code, ruled, _ = cli(capsys, "score", TURN3, best["after"])
+    assert code == 0 and ruled["score"] == 208
+
+
+def test_hint_rejects_a_bad_hand(capsys):
+    code, _, err = cli(capsys, "hint", "RT1", "RT1 GT9")
+    assert code == 2 and "GT9" in err
+
+
+def test_the_command_line_entry_point():
+    proc = subprocess.run(
+        [sys.executable, "-m", "companion", "iota", "score", "RT1 .", "RT1 GT1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout)["score"] == 2
