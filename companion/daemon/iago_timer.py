@@ -424,18 +424,23 @@ class IagoTimerMode(GameMode):
 def _header(draw, data: dict, width: int) -> None:
     half = width // 2
     for colour, box in (("blue", (0, 0, half - 2, 10)), ("red", (half + 1, 0, width - 1, 10))):
-        label = f"{colour.upper()} {data['names'][colour]}"
+        label = _label(colour, data["names"][colour])
         if data["mover"] == colour and data["status"] != "finished":
             screen.inverted(draw, box, label, largest=10)
         else:
             screen.fitted(draw, box, label, largest=10)
 
 
+def _label(colour: str, name: str) -> str:
+    """``BLUE Ada``, or just ``BLUE`` when the player is not named."""
+    return colour.upper() if name.casefold() == colour else f"{colour.upper()} {name}"
+
+
 def _setup_frame(data: dict):
     def frame(draw, width, height):
         screen.fitted(draw, (0, 0, width, 17), f"TABLE {data['table']}", largest=17)
-        screen.fitted(draw, (0, 18, width, 30), f"BLUE  {data['names']['blue']}", 12)
-        screen.fitted(draw, (0, 31, width, 43), f"RED  {data['names']['red']}", 12)
+        screen.fitted(draw, (0, 18, width, 30), _label("blue", data["names"]["blue"]), 12)
+        screen.fitted(draw, (0, 31, width, 43), _label("red", data["names"]["red"]), 12)
         screen.fitted(draw, (0, 44, width, 53), data["setting"], 10, bold=False)
         screen.fitted(draw, (0, 54, width, height), data["notice"] or data["lexicon"], 10, False)
 

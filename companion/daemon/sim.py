@@ -4,7 +4,9 @@ Interactive (a terminal): keys press the buttons through gpiozero's mock pins, e
 Pi's buttons do, and the screen shows the OLED frame as it is drawn, the disc's angle, the LEDs
 and the buzzer. Keys: ``b`` blue's button, ``r`` red's, ``c`` the challenge button, ``p`` the
 arbiter's pause/resume, ``o`` override the verdict shown, Enter confirm a verdict, ``q`` quit.
-When the screen asks for the challenged words, keys type them; Enter sends the line, Esc clears it.
+When the screen asks for typed text (the challenged words), keys type it; Enter sends the line
+(an empty line confirms), Esc clears it; F1, F2, F3 press the buttons and F4 pauses meanwhile;
+F10 quits.
 
 Scripted (``--script FILE``, or standard input when it is not a terminal): one action a line,
 ``TIME ACTION [ARGS]``, TIME in seconds from the start on a simulated clock (never backwards):
@@ -288,11 +290,17 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None) ->
                 key = stdscr.get_wch()
             except curses.error:
                 continue
+            if key == curses.KEY_F10:
+                return
+            if handle_always(key, pub):
+                continue
             if pub.prompt is not None:
                 if key in ("\n", "\r", curses.KEY_ENTER):
                     if buffer:
                         service.line("".join(buffer))
                         buffer.clear()
+                    else:
+                        service.command("confirm")
                 elif key in ("\x1b",):
                     buffer.clear()
                 elif key in (curses.KEY_BACKSPACE, "\x7f", "\b"):
@@ -310,14 +318,27 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None) ->
             elif key in ("c", "C"):
                 press("challenge")
             elif key in ("p", "P", " "):
-                paused = pub.status == "paused"
-                service.command("resume" if paused else "pause")
+                pause_or_resume(pub)
             elif key in ("o", "O"):
                 service.command("override")
             elif key in ("x", "X"):
                 service.command("cancel")
             elif key in ("\n", "\r", curses.KEY_ENTER):
                 service.command("confirm")
+
+    def pause_or_resume(pub) -> None:
+        service.command("resume" if pub.status == "paused" else "pause")
+
+    def handle_always(key, pub) -> bool:
+        """Function keys work while typing too: F1 blue, F2 red, F3 challenge, F4 pause."""
+        roles = {curses.KEY_F1: "blue", curses.KEY_F2: "red", curses.KEY_F3: "challenge"}
+        if key in roles:
+            press(roles[key])
+            return True
+        if key == curses.KEY_F4:
+            pause_or_resume(pub)
+            return True
+        return False
 
     def draw(stdscr, pub) -> None:
         rows, cols = stdscr.getmaxyx()
@@ -350,7 +371,11 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None) ->
         if pub.prompt is not None:
             put(y + 2, 0, pub.prompt + ":", curses.A_BOLD)
             put(y + 3, 0, "> " + "".join(buffer) + "_")
-            put(y + 4, 0, "Enter: judge   Esc: clear")
+            put(
+                y + 4,
+                0,
+                "Enter: send (empty: confirm)  Esc: clear  F1 blue F2 red F3 challenge F4 pause",
+            )
         else:
             put(
                 y + 2,
