@@ -15,7 +15,7 @@ from pathlib import Path
 
 from companion.games.iota.cards import IotaNotationError, parse_hand
 from companion.games.iota.grid import Cell, Grid, common_frame, format_grid, parse_grid
-from companion.games.iota.rules import PlayResult, check_play
+from companion.games.iota.rules import PlayResult, check_play, explain_wild_cards
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -126,6 +126,11 @@ def _score(args: argparse.Namespace) -> int:
     after = read_grid(args.after, "AFTER")
     result = check_play(before, after, last_card=args.last_card)
     out = result_json(result)
+    out["notes"] = (
+        explain_wild_cards(after)
+        if not any(v.code in ("duplicate-card", "too-many-wild-cards") for v in result.violations)
+        else []
+    )
     frame = common_frame(before, after)
     out["before"] = format_grid(before, frame) if frame else "."
     out["after"] = format_grid(after, frame) if frame else "."

@@ -289,8 +289,14 @@ class IotaMode(GameMode):
             if not keeper.finished:
                 if self.pending is None:
                     prompt = (
-                        f"{keeper.current}: play CARD@ROW,COL ... (start card at 0,0) or "
-                        "'pass [N]', then Enter; undo / end"
+                        f"{keeper.current}: play CARD@ROW,COL ... (the starting card is at 0,0) "
+                        "or 'pass [N]', then Enter; 'undo' takes back a turn, 'end' ends the game"
+                    )
+                else:
+                    prompt = (
+                        f"{keeper.current}: {self.pending_summary}. The player's button (or an "
+                        "empty Enter) ends the turn; type another play to replace it, 'cancel' "
+                        "to drop it"
                     )
                 if len(keeper.players) == 2:
                     lights["blue" if keeper.turn == 0 else "red"] = True

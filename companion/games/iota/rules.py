@@ -168,7 +168,9 @@ class WildCardReading:
     stands_for: tuple[Card, ...]
 
 
-def read_wild_cards(grid: Grid, lines: Sequence[Line] | None = None) -> list[WildCardReading]:
+def read_wild_cards(
+    grid: Grid, lines: Sequence[Line] | None = None, pool: Iterable[Card] | None = None
+) -> list[WildCardReading]:
     """Decide what each wild card on ``grid`` stands for.
 
     Source: "Las cartas comodín sustituyen a cualquier otra carta ... El comodín debe representar a
@@ -181,6 +183,8 @@ def read_wild_cards(grid: Grid, lines: Sequence[Line] | None = None) -> list[Wil
         grid: the table.
         lines: the lines to satisfy (default: every line through a wild card). Lines longer than 4
             are ignored here (they are reported on their own).
+        pool: the cards a wild card may stand for (default: the 64 cards minus those on the
+            table).
 
     Returns:
         One :class:`WildCardReading` per wild card on ``grid``, in cell order. When more than
@@ -194,7 +198,7 @@ def read_wild_cards(grid: Grid, lines: Sequence[Line] | None = None) -> list[Wil
         lines = lines_through(grid, wilds)
     lines = [line for line in lines if len(line.cells) <= MAX_LINE]
     on_table = {card for card in grid.cards.values() if not card.is_wild}
-    unplayed = [card for card in ALL_CARDS if card not in on_table]
+    unplayed = [card for card in ALL_CARDS if card not in on_table] if pool is None else list(pool)
     by_wild = {w: [line for line in lines if w in line.cells] for w in wilds}
 
     def allowed(line: Line, assign: dict[Cell, Card]) -> list[set]:
@@ -258,6 +262,37 @@ def _agrees(real: Sequence[Card]) -> bool:
         if len(values) != 1 and len(values) != n:
             return False
     return True
+
+
+def explain_wild_cards(grid: Grid, namer: CellNamer = name_cell) -> list[str]:
+    """Sentences saying what each wild card on ``grid`` stands for, and which cards it could have
+    been but for being on the table already (where the cards still unplayed decided it)."""
+    wilds = [cell for cell, card in grid.cards.items() if card.is_wild]
+    if not wilds:
+        return []
+    lines = lines_through(grid, wilds)
+    in_lines = {card for line in lines for card in line.cards if not card.is_wild}
+    loose = read_wild_cards(grid, lines, [c for c in ALL_CARDS if c not in in_lines])
+    notes = []
+    for reading, wide in zip(read_wild_cards(grid, lines), loose, strict=True):
+        where = namer(reading.cell)
+        cards = [str(c) for c in reading.stands_for]
+        if not cards:
+            text = f"the wild card at {where} can stand for no card still unplayed"
+        elif len(cards) == 1:
+            text = f"the wild card at {where} stands for {cards[0]}"
+        elif len(cards) <= 8:
+            text = f"the wild card at {where} may stand for any of {', '.join(cards)}"
+        else:
+            text = f"the wild card at {where} may stand for any of {len(cards)} cards"
+        taken = sorted(set(wide.stands_for) - set(reading.stands_for))
+        if taken:
+            text += (
+                f" ({', '.join(map(str, taken))} would fit too but "
+                f"{'is' if len(taken) == 1 else 'are'} on the table already)"
+            )
+        notes.append(text)
+    return notes
 
 
 @dataclass(frozen=True)
