@@ -89,7 +89,10 @@ class Lexicon:
         keys, bad = set(), []
         for w in words:
             key = fold(w).lower()
-            (keys.add(key) if is_plain_word(key) else bad.append(w))
+            if is_plain_word(key):
+                keys.add(key)
+            else:
+                bad.append(w)
         if bad:
             raise LexiconError(
                 f"lexicon {name!r}: {len(bad)} entries are not words of letters A-Z: "
@@ -99,6 +102,8 @@ class Lexicon:
         return cls(name, marisa_trie.Trie(keys))
 
     def __contains__(self, word: object) -> bool:
+        """True if ``word`` (any case, accents folded) is in the list; False for anything else,
+        including non-strings and words with characters other than letters."""
         if not isinstance(word, str):
             return False
         if word.isascii():
