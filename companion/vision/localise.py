@@ -25,7 +25,8 @@ import numpy as np
 from companion.vision.errors import BoardNotFoundError
 from companion.vision.profiles import Profile, get_profile
 
-FIND_PX = 1024  # long side of the reduced photo the board is found on, pixels
+FIND_PX = 1024  # long side of the reduced photo the grid is found on, pixels
+MARKER_PX = 720  # long side of the reduced photo the markers are found on, pixels
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
 # the corner of each marker's black square that touches the grid: aruco gives a marker's corners
@@ -55,6 +56,9 @@ def _detector():
     global _DETECTOR
     if _DETECTOR is None:
         params = cv2.aruco.DetectorParameters()
+        params.adaptiveThreshWinSizeMin = 7
+        params.adaptiveThreshWinSizeMax = 27
+        params.adaptiveThreshWinSizeStep = 10
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
         _DETECTOR = cv2.aruco.ArucoDetector(dictionary, params)
@@ -185,24 +189,27 @@ def refine_grid(
     q = 24
     share = 0.0
     grid_pts = np.float32([[j, i] for i in range(n + 1) for j in range(n + 1)])
+    r = q // 3
+    lines = q + np.arange(n + 1) * q
+    offsets = np.arange(-r, r + 1)
     for _ in range(rounds):
         rect, hom = _rectify(grey, corners, n * q, margin=q)
         horiz, vert = _line_responses(rect)
-        found_grid, found_img = [], []
-        r = q // 3
-        for i in range(n + 1):
-            for j in range(n + 1):
-                x, y = q + j * q, q + i * q
-                vs = vert[max(y - q // 2, 0) : y + q // 2, x - r : x + r + 1].sum(0)
-                hs = horiz[y - r : y + r + 1, max(x - q // 2, 0) : x + q // 2].sum(1)
-                if len(vs) != 2 * r + 1 or len(hs) != 2 * r + 1:
-                    continue
-                dx, dy = int(np.argmax(vs)) - r, int(np.argmax(hs)) - r
-                # a crossing counts when both lines stand out of their surroundings
-                if vs.max() < 1.6 * np.median(vs) or hs.max() < 1.6 * np.median(hs):
-                    continue
-                found_grid.append(grid_pts[i * (n + 1) + j])
-                found_img.append((x + dx, y + dy))
+        # vertical lines: column sums over a band of half a cell above and below each crossing
+        vc = np.vstack([np.zeros((1, vert.shape[1]), np.float32), np.cumsum(vert, 0)])
+        vband = vc[lines + q // 2] - vc[lines - q // 2]  # (n+1 rows, width)
+        hc = np.hstack([np.zeros((horiz.shape[0], 1), np.float32), np.cumsum(horiz, 1)])
+        hband = (hc[:, lines + q // 2] - hc[:, lines - q // 2]).T  # (n+1 columns, height)
+        idx = lines[:, None] + offsets[None, :]  # (n+1, 2r+1)
+        vs = vband[:, idx]  # (row i, column j, offset)
+        hs = hband[:, idx].transpose(1, 0, 2)  # (row i, column j, offset)
+        dx = np.argmax(vs, axis=2) - r
+        dy = np.argmax(hs, axis=2) - r
+        # a crossing counts when both its lines stand out of their surroundings
+        ok = (vs.max(2) >= 1.6 * np.median(vs, 2)) & (hs.max(2) >= 1.6 * np.median(hs, 2))
+        ii, jj = np.nonzero(ok)
+        found_grid = grid_pts[ii * (n + 1) + jj]
+        found_img = np.stack([lines[jj] + dx[ii, jj], lines[ii] + dy[ii, jj]], axis=1)
         if len(found_img) < max(8, (n + 1) ** 2 // 6):
             return corners, share
         inv = np.linalg.inv(hom)
@@ -271,12 +278,12 @@ def find_board(image: np.ndarray, profile: Profile | str) -> tuple[np.ndarray, s
     """
     profile = get_profile(profile)
     grey, f = reduce(image)
-    corners = find_markers(grey)
-    how = "markers"
-    if corners is None:
-        corners, _ = find_grid(grey, profile.size)
-        how = "grid"
-    return (corners / f).astype(np.float32), how
+    small, g = reduce(grey, MARKER_PX)
+    corners = find_markers(small)
+    if corners is not None:
+        return (corners / (f * g)).astype(np.float32), "markers"
+    corners, _ = find_grid(grey, profile.size)
+    return (corners / f).astype(np.float32), "grid"
 
 
 class BoardTracker:

@@ -1,0 +1,281 @@
+"""``companion vision``: read a board from a photo, measure the reader, render synthetic photos,
+train and calibrate the letter classifier, print the corner markers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from companion.vision.errors import VisionError
+
+PROFILE_NAMES = ("iago", "scrabble")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``vision`` and its sub-commands to the ``companion`` parser."""
+    vision = sub.add_parser("vision", help="read the board from a photo")
+    vsub = vision.add_subparsers(dest="vision_command", metavar="ACTION")
+    vsub.required = True
+
+    p = vsub.add_parser(
+        "read",
+        help="read a photo of the board and print it in board notation",
+        description=(
+            "Read the board in a photo and print it in board notation (Iago: upper case blue, "
+            "lower case red; Scrabble: upper case, ? for a blank). --json adds each cell's "
+            "confidence, the colour counts and the time of each stage."
+        ),
+    )
+    p.add_argument("image", help="the photo (JPEG, PNG...)")
+    p.add_argument("--profile", choices=PROFILE_NAMES, default="iago", help="default iago")
+    p.add_argument(
+        "--corners",
+        help="X,Y,X,Y,X,Y,X,Y: the grid's outer corners in pixels (top-left, top-right, "
+        "bottom-right, bottom-left) instead of finding them",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON with per-cell confidence")
+    p.set_defaults(func=_read)
+
+    p = vsub.add_parser(
+        "eval",
+        help="measure the reader on a folder of photos with truth",
+        description=(
+            "Read every NAME.jpg/.png of DIR that has a NAME.truth.txt and score it: cells, tile "
+            "or empty, letters, colours, whole boards, confusion pairs and time per image by "
+            "stage; with the corners of NAME.corners.json (given) and found by the reader."
+        ),
+    )
+    p.add_argument("folder", help="the folder of photos")
+    p.add_argument("--profile", choices=PROFILE_NAMES, help="default: from the truth's size")
+    p.add_argument(
+        "--corners",
+        choices=("given", "found", "both"),
+        default="both",
+        help="use the corners files, find the board, or both (default)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_eval)
+
+    p = vsub.add_parser(
+        "render",
+        help="render synthetic photos of random boards with their truth",
+        description=(
+            "Write COUNT synthetic photos (NAME.jpg, NAME.truth.txt, NAME.corners.json) of random "
+            "boards, photographed with perspective, light gradient, shadow, a hand at the edge, "
+            "white balance, blur, noise and JPEG."
+        ),
+    )
+    p.add_argument("folder", help="where to write them (created)")
+    p.add_argument("--profile", choices=PROFILE_NAMES, default="iago")
+    p.add_argument("--count", type=int, default=20, help="how many photos (default 20)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--size", default="1600x1200", help="WIDTHxHEIGHT in pixels (default 1600x1200)")
+    p.add_argument("--markers", action="store_true", help="ArUco markers at the grid's corners")
+    p.add_argument("--no-hand", action="store_true", help="no hand at the board's edge")
+    p.set_defaults(func=_render)
+
+    p = vsub.add_parser(
+        "train", help="build the letter classifier from the installed fonts (cached)"
+    )
+    p.add_argument("--force", action="store_true", help="rebuild even if cached")
+    p.set_defaults(func=_train)
+
+    p = vsub.add_parser(
+        "calibrate",
+        help="adapt the letter classifier to your tiles from photos of a known layout",
+        description=(
+            "Lay out the tiles as --print-layout shows, photograph them (one or two photos), "
+            "then run calibrate with the photos. --truth gives another known layout."
+        ),
+    )
+    p.add_argument("images", nargs="*", help="photos of the layout")
+    p.add_argument("--profile", choices=PROFILE_NAMES, default="iago")
+    p.add_argument("--truth", help="the layout laid out (board notation or rows), if not ours")
+    p.add_argument("--corners", help="X,Y,... the grid's corners in the photos")
+    p.add_argument("--add", action="store_true", help="keep earlier calibration samples")
+    p.add_argument(
+        "--print-layout",
+        metavar="PNG",
+        help="print the layout to lay out and write it as a picture to PNG ('-': text only)",
+    )
+    p.set_defaults(func=_calibrate)
+
+    p = vsub.add_parser(
+        "markers",
+        help="write the four ArUco corner markers as a picture to print",
+        description=(
+            "Write markers 0-3 (DICT_4X4_50) to print; stick 0 at the grid's top-left, 1 top-right, "
+            "2 bottom-right, 3 bottom-left, outside the grid, the corner of each black square "
+            "that points at the grid touching the grid's outer corner."
+        ),
+    )
+    p.add_argument("output", help="PNG file to write")
+    p.add_argument("--pixels", type=int, default=300, help="side of one marker (default 300)")
+    p.set_defaults(func=_markers)
+
+
+def parse_corners(text: str) -> list[float]:
+    """Eight numbers from ``X,Y,X,Y,X,Y,X,Y``.
+
+    Raises:
+        VisionError: not eight numbers.
+    """
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) != 8:
+        raise VisionError(
+            f"--corners {text!r}: expected 8 numbers X,Y,X,Y,X,Y,X,Y (top-left, top-right, "
+            "bottom-right, bottom-left, pixels)"
+        )
+    return values
+
+
+def load_image(path: str):
+    """The photo at ``path`` as uint8 (H, W, 3) BGR.
+
+    Raises:
+        VisionError: missing or not an image OpenCV can decode.
+    """
+    import cv2
+
+    p = Path(path)
+    if not p.is_file():
+        raise VisionError(f"image {path}: no such file")
+    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
+    if image is None:
+        raise VisionError(f"image {path}: not a picture OpenCV can read (JPEG, PNG, BMP, TIFF...)")
+    return image
+
+
+def _read(args: argparse.Namespace) -> int:
+    from companion.vision.reader import read_board
+
+    corners = parse_corners(args.corners) if args.corners else None
+    image = load_image(args.image)
+    reading = read_board(image, args.profile, corners=corners)
+    if args.json:
+        print(json.dumps(reading.to_json()))
+    else:
+        print(reading.notation)
+    return 0
+
+
+def _eval(args: argparse.Namespace) -> int:
+    from companion.vision.evaluate import evaluate
+
+    modes = ("given", "found") if args.corners == "both" else (args.corners,)
+    reports = evaluate(args.folder, args.profile, modes)
+    if args.json:
+        print(json.dumps([r.to_json() for r in reports]))
+    else:
+        for r in reports:
+            print(r.text())
+    return 0
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        w = h = 0
+    if not (64 <= w <= 10000 and 64 <= h <= 10000):
+        raise VisionError(f"--size {text!r}: expected WIDTHxHEIGHT in pixels, 64 to 10000 each")
+    return w, h
+
+
+def _render(args: argparse.Namespace) -> int:
+    from companion.vision.synth import render_photo
+
+    if args.count < 1:
+        raise VisionError(f"--count {args.count}: expected at least 1")
+    size = _parse_size(args.size)
+    out = Path(args.folder)
+    out.mkdir(parents=True, exist_ok=True)
+    for k in range(args.count):
+        seed = args.seed + k
+        photo = render_photo(
+            args.profile, seed=seed, size=size, markers=args.markers, hand=not args.no_hand
+        )
+        path = photo.save(out / f"{args.profile}_{seed:04d}", quality=92)
+        print(path)
+    return 0
+
+
+def _train(args: argparse.Namespace) -> int:
+    from companion.vision.glyphs import train
+
+    print(train(force=args.force))
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.vision.calibrate import calibrate, default_layout, layout_picture
+    from companion.vision.notation import format_board, parse_board
+    from companion.vision.profiles import get_profile
+
+    profile = get_profile(args.profile)
+    if args.truth:
+        path = Path(args.truth)
+        if not path.is_file():
+            raise VisionError(f"--truth {args.truth}: no such file")
+        layout = parse_board(path.read_text(encoding="utf-8"), profile.size)
+    else:
+        layout = default_layout(profile)
+    if args.print_layout:
+        print("\n".join(layout))
+        print(format_board(layout))
+        picture = args.print_layout != "-"
+        if picture and not cv2.imwrite(args.print_layout, layout_picture(layout)):
+            raise VisionError(f"cannot write {args.print_layout}")
+        if not args.images:
+            return 0
+    if not args.images:
+        raise VisionError("calibrate: give one or two photos of the layout (or --print-layout)")
+    photos = [load_image(p) for p in args.images]
+    corners = parse_corners(args.corners) if args.corners else None
+    result = calibrate(photos, profile, layout, corners, replace=not args.add)
+    print(
+        json.dumps(
+            {
+                "samples": result.samples,
+                "missing": [list(c) for c in result.missing],
+                "right_before": result.right_before,
+                "file": str(result.path),
+            }
+        )
+    )
+    if result.missing:
+        print(
+            f"calibrate: no letter seen at {len(result.missing)} layout cells",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _markers(args: argparse.Namespace) -> int:
+    import cv2
+    import numpy as np
+
+    from companion.vision.localise import ARUCO_DICT, MARKER_IDS
+
+    if not 40 <= args.pixels <= 4000:
+        raise VisionError(f"--pixels {args.pixels}: expected 40 to 4000")
+    dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
+    px, gap = args.pixels, args.pixels // 3
+    sheet = np.full((2 * px + 3 * gap, 2 * px + 3 * gap), 255, np.uint8)
+    for k, (r, c) in enumerate(((0, 0), (0, 1), (1, 1), (1, 0))):
+        marker = cv2.aruco.generateImageMarker(dictionary, MARKER_IDS[k], px, borderBits=1)
+        y, x = gap + r * (px + gap), gap + c * (px + gap)
+        sheet[y : y + px, x : x + px] = marker
+        cv2.putText(sheet, str(k), (x, y - 8), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
+    if not cv2.imwrite(args.output, sheet):
+        raise VisionError(f"cannot write {args.output}")
+    print(args.output)
+    return 0

@@ -1,0 +1,240 @@
+"""Measuring the reader on a folder of photos with their truth (``companion vision eval DIR``).
+
+A folder holds ``NAME.jpg`` (or .png/.jpeg) with ``NAME.truth.txt`` (board notation, or one row a
+line of ``.`` and letters) and optionally ``NAME.corners.json`` (the grid's outer corners, as in
+../shared/data/real-scrabble-photos and as ``companion vision render`` writes them).
+
+Truth letters follow the profile: for Iago, upper case is a blue tile and lower case a red one;
+for Scrabble, a lower-case letter is a blank tile its player declared as that letter, which the
+reader should see as a blank (``?``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.errors import BoardNotFoundError, VisionError
+from companion.vision.notation import parse_board
+from companion.vision.profiles import Profile, get_profile, profile_for_size
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
+
+
+@dataclass
+class Sample:
+    """One photo of an evaluation folder."""
+
+    image: Path
+    truth: list[str]
+    corners: list | None
+
+
+def load_folder(folder: Path | str) -> list[Sample]:
+    """The photos of ``folder`` that have a truth file, sorted by name.
+
+    Raises:
+        VisionError: the folder is missing, holds no photo with a truth file, or a truth or
+            corners file is malformed (naming the file).
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise VisionError(f"eval folder {folder} does not exist or is not a folder")
+    samples = []
+    for img in sorted(folder.iterdir()):
+        if img.suffix.lower() not in IMAGE_SUFFIXES:
+            continue
+        stem = img.with_suffix("")
+        truth_file = Path(f"{stem}.truth.txt")
+        if not truth_file.exists():
+            continue
+        try:
+            truth = parse_board(truth_file.read_text(encoding="utf-8"))
+        except VisionError as exc:
+            raise VisionError(f"truth file {truth_file}: {exc}") from None
+        corners = None
+        corners_file = Path(f"{stem}.corners.json")
+        if corners_file.exists():
+            try:
+                corners = json.loads(corners_file.read_text(encoding="utf-8"))
+            except json.JSONDecodeError as exc:
+                raise VisionError(f"corners file {corners_file}: not JSON ({exc.msg})") from None
+        samples.append(Sample(img, truth, corners))
+    if not samples:
+        raise VisionError(
+            f"eval folder {folder} holds no photo (.jpg, .jpeg, .png) with a NAME.truth.txt"
+        )
+    return samples
+
+
+def expected_cell(ch: str, profile: Profile) -> str:
+    """What the reader should write for a truth character: Scrabble's blanks (lower case in the
+    truth) are seen as ``?``."""
+    if profile.blank_tiles and ch.islower():
+        return "?"
+    return ch
+
+
+@dataclass
+class Report:
+    """Accuracy and time over a folder for one way of locating the board."""
+
+    mode: str
+    profile: str
+    boards: int = 0
+    boards_perfect: int = 0
+    not_found: int = 0
+    cells: int = 0
+    cells_right: int = 0
+    tiles: int = 0
+    occupancy_right: int = 0
+    letters: int = 0
+    letters_right: int = 0
+    colours: int = 0
+    colours_right: int = 0
+    confusions: Counter = field(default_factory=Counter)
+    stage_seconds: dict[str, list[float]] = field(default_factory=dict)
+    per_board: list[dict] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """Figures as a JSON-ready dict (ratios 0-1, times in milliseconds)."""
+
+        def ratio(a: int, b: int) -> float | None:
+            return round(a / b, 5) if b else None
+
+        return {
+            "mode": self.mode,
+            "profile": self.profile,
+            "boards": self.boards,
+            "boards_not_found": self.not_found,
+            "boards_perfect": ratio(self.boards_perfect, self.boards),
+            "cells": ratio(self.cells_right, self.cells),
+            "cells_wrong": self.cells - self.cells_right,
+            "occupancy": ratio(self.occupancy_right, self.cells),
+            "letters": ratio(self.letters_right, self.letters),
+            "colours": ratio(self.colours_right, self.colours),
+            "confusions": [
+                {"truth": t, "read": r, "count": n} for (t, r), n in self.confusions.most_common(12)
+            ],
+            "ms_per_image": {
+                k: round(1000 * float(np.mean(v)), 1) for k, v in self.stage_seconds.items()
+            },
+            "per_board": self.per_board,
+        }
+
+    def text(self) -> str:
+        """A short human-readable summary."""
+        j = self.to_json()
+
+        def pct(v: float | None) -> str:
+            return "n/a" if v is None else f"{100 * v:.2f}%"
+
+        lines = [
+            f"{self.profile} / corners {self.mode}: {self.boards} boards, "
+            f"{j['boards_not_found']} not found",
+            f"  cells right    {pct(j['cells'])} ({j['cells_wrong']} wrong of {self.cells})",
+            f"  tile or empty  {pct(j['occupancy'])}",
+            f"  letters        {pct(j['letters'])} of {self.letters}",
+        ]
+        if self.colours:
+            lines.append(f"  colours        {pct(j['colours'])} of {self.colours}")
+        lines.append(f"  boards perfect {pct(j['boards_perfect'])}")
+        if j["confusions"]:
+            pairs = ", ".join(f"{c['truth']}->{c['read']} x{c['count']}" for c in j["confusions"])
+            lines.append(f"  confusions     {pairs}")
+        times = ", ".join(f"{k} {v} ms" for k, v in j["ms_per_image"].items())
+        lines.append(f"  time per image {times}")
+        return "\n".join(lines)
+
+
+def score_board(report: Report, truth: list[str], grid: list[str], profile: Profile) -> int:
+    """Add one board's cells to ``report``; returns the number of wrong cells."""
+    wrong = 0
+    for trow, rrow in zip(truth, grid, strict=True):
+        for t, r in zip(trow, rrow, strict=True):
+            want = expected_cell(t, profile)
+            report.cells += 1
+            if (want == ".") == (r == "."):
+                report.occupancy_right += 1
+            if want != ".":
+                report.tiles += 1
+            if want.isalpha() and r.isalpha():
+                report.letters += 1
+                report.letters_right += want.upper() == r.upper()
+                if profile.coloured_ink:
+                    report.colours += 1
+                    report.colours_right += want.isupper() == r.isupper()
+            if r == want:
+                report.cells_right += 1
+            else:
+                wrong += 1
+                report.confusions[(want, r)] += 1
+    return wrong
+
+
+def evaluate(
+    folder: Path | str,
+    profile: Profile | str | None = None,
+    modes: tuple[str, ...] = ("given", "found"),
+) -> list[Report]:
+    """Read every photo of ``folder`` and score it against its truth, once per mode: ``given``
+    (the corners file; skipped for photos without one) and ``found`` (the board found by the
+    reader).
+
+    Raises:
+        VisionError: see :func:`load_folder`; an unknown mode.
+    """
+    from companion.vision.reader import read_board
+
+    for mode in modes:
+        if mode not in ("given", "found"):
+            raise VisionError(f"eval mode {mode!r}: accepted are 'given' and 'found'")
+    samples = load_folder(folder)
+    reports = []
+    for mode in modes:
+        report = None
+        for sample in samples:
+            prof = get_profile(profile) if profile else profile_for_size(len(sample.truth))
+            if len(sample.truth) != prof.size:
+                raise VisionError(
+                    f"truth of {sample.image.name} is {len(sample.truth)}x{len(sample.truth)}: "
+                    f"profile {prof.name} reads {prof.size}x{prof.size}"
+                )
+            if report is None:
+                report = Report(mode, prof.name)
+            if mode == "given" and sample.corners is None:
+                continue
+            t0 = time.perf_counter()
+            image = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
+            decode = time.perf_counter() - t0
+            if image is None:
+                raise VisionError(f"cannot read image {sample.image}")
+            report.boards += 1
+            try:
+                reading = read_board(
+                    image, prof, corners=sample.corners if mode == "given" else None
+                )
+            except BoardNotFoundError:
+                report.not_found += 1
+                n = prof.size
+                wrong = score_board(report, sample.truth, ["." * n] * n, prof)
+                report.per_board.append(
+                    {"image": sample.image.name, "wrong": wrong, "found": False}
+                )
+                continue
+            wrong = score_board(report, sample.truth, reading.grid, prof)
+            report.boards_perfect += wrong == 0
+            timings = {"decode": decode, **reading.timings}
+            timings["total"] = sum(v for k, v in timings.items() if k != "decode")
+            for k, v in timings.items():
+                report.stage_seconds.setdefault(k, []).append(v)
+            report.per_board.append({"image": sample.image.name, "wrong": wrong})
+        if report is not None:
+            reports.append(report)
+    return reports
