@@ -12,6 +12,7 @@ from companion.games.iago.board import (
 )
 from companion.games.iago.move import (
     CODES,
+    GameHistory,
     MoveInputError,
     Ruling,
     Steal,
@@ -24,6 +25,7 @@ from companion.games.iago.move import (
 
 __all__ = [
     "CODES",
+    "GameHistory",
     "IAGO_SIZE",
     "Board",
     "BoardNotationError",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 from companion.errors import CompanionError
 
@@ -61,12 +62,12 @@ class Word:
     col: int
     direction: str
 
-    @property
+    @cached_property
     def key(self) -> tuple[str, int, int, int]:
         """Where the word lies, whatever its letters: (direction, row, col, length)."""
         return (self.direction, self.row, self.col, len(self.text))
 
-    @property
+    @cached_property
     def cells(self) -> tuple[tuple[int, int], ...]:
         """The word's cells (row, col), 0-based, first letter first."""
         if self.direction == ACROSS:
@@ -191,6 +192,10 @@ class Board:
     def words(self) -> list[Word]:
         """Every run of two or more letters: across words row by row, then down words column by
         column (rulebook, "How to Play", condition (1)). Text in upper case."""
+        return list(self._words)
+
+    @cached_property
+    def _words(self) -> tuple[Word, ...]:
         n = self.size
         g = self.grid.upper()
         out: list[Word] = []
@@ -200,7 +205,16 @@ class Board:
         for c in range(n):
             line = g[c::n]
             out.extend(Word(run, r, c, DOWN) for r, run in _runs(line))
-        return out
+        return tuple(out)
+
+    @cached_property
+    def word_at(self) -> dict[tuple[str, tuple[int, int]], Word]:
+        """``(direction, (row, col))`` -> the word of that direction through the cell."""
+        index: dict[tuple[str, tuple[int, int]], Word] = {}
+        for w in self._words:
+            for cell in w.cells:
+                index[(w.direction, cell)] = w
+        return index
 
     def groups(self) -> list[list[tuple[int, int]]]:
         """The tiles in groups connected vertically or horizontally, largest first (ties: the

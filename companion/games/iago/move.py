@@ -231,45 +231,87 @@ class Ruling:
 # -- the history of a word ---------------------------------------------------------------------
 
 
-def word_forms(boards: Sequence[Board]) -> dict[tuple, frozenset[str]]:
-    """For each word of the last board, the forms (upper-case texts) its line of predecessors
-    had on the earlier boards (rulebook, "Stealing": "it may not be changed back to the form it
-    had previously").
+class GameHistory:
+    """The boards of a game so far and, for each word of the latest, the forms it had before
+    (rulebook, "Stealing": "Once a word has been stolen it may not be changed back to the form
+    it had previously").
 
-    ``boards`` are the game's boards in order. A word keeps its history while its letters stay
-    in the same cells; a changed word inherits the forms of its predecessors and their own texts.
-    A board with the same letters in the same cells as an earlier board (the board restored
-    after a sustained challenge) takes up that board's history, so a withdrawn move leaves no
-    trace (a legal move never comes back to an earlier state: that would change words back).
-    Keys are :attr:`Word.key`.
+    A word keeps its history while its letters stay in the same cells; a changed word inherits
+    the forms of its predecessors and their own texts. A board with the same letters in the same
+    cells as an earlier board (the board restored after a sustained challenge) takes up that
+    board's history, so a withdrawn move leaves no trace (a legal move never comes back to an
+    earlier state: that would change words back).
+
+    Built once and pushed one board a move, it costs one step a move; :func:`rule_move` accepts
+    it as ``history`` (then its latest board is the board before the move).
     """
-    if not boards:
-        return {}
-    snapshots: list[tuple[Board, dict[tuple, frozenset[str]]]] = []
-    forms: dict[tuple, frozenset[str]] = {w.key: frozenset() for w in boards[0].words()}
-    snapshots.append((boards[0], forms))
-    prev = boards[0]
-    for board in boards[1:]:
+
+    def __init__(self, boards: Sequence[Board] = ()) -> None:
+        self._snapshots: list[tuple[Board, str, dict[tuple, frozenset[str]]]] = []
+        for board in boards:
+            self.push(board)
+
+    def push(self, board: Board) -> None:
+        """Add the board after the next move (or the restored board after a challenge)."""
         letters = board.letters()
-        base = next((s for s in reversed(snapshots) if s[0].letters() == letters), None)
-        if base is not None and letters != prev.letters():
-            prev, forms = base  # back to an earlier state: the moves since were withdrawn
-        forms = _carry_forms(prev, board, forms)
-        snapshots.append((board, forms))
-        prev = board
-    return forms
+        if not self._snapshots:
+            forms = {w.key: frozenset() for w in board._words}
+            self._snapshots.append((board, letters, forms))
+            return
+        prev, prev_letters, forms = self._snapshots[-1]
+        if letters != prev_letters:
+            for old, old_letters, old_forms in reversed(self._snapshots):
+                if old_letters == letters:
+                    prev, forms = old, old_forms  # back to an earlier state: moves withdrawn
+                    break
+        self._snapshots.append((board, letters, _carry_forms(prev, board, forms)))
+
+    def pop(self) -> Board:
+        """Take back the latest board (a move withdrawn) and return it.
+
+        Raises:
+            IndexError: the history is empty.
+        """
+        return self._snapshots.pop()[0]
+
+    def __len__(self) -> int:
+        return len(self._snapshots)
+
+    @property
+    def boards(self) -> list[Board]:
+        """The boards, oldest first."""
+        return [s[0] for s in self._snapshots]
+
+    @property
+    def latest(self) -> Board | None:
+        """The latest board, or None when empty."""
+        return self._snapshots[-1][0] if self._snapshots else None
+
+    @property
+    def forms(self) -> dict[tuple, frozenset[str]]:
+        """For each word of the latest board (key :attr:`Word.key`), its earlier forms."""
+        return dict(self._snapshots[-1][2]) if self._snapshots else {}
+
+
+def word_forms(boards: Sequence[Board]) -> dict[tuple, frozenset[str]]:
+    """For each word of the last of ``boards`` (the game's boards in order), the forms
+    (upper-case texts) it had before; see :class:`GameHistory`. Keys are :attr:`Word.key`."""
+    return GameHistory(boards).forms
 
 
 def _carry_forms(before: Board, after: Board, forms: dict) -> dict[tuple, frozenset[str]]:
-    old_words = before.words()
+    old_words = before._words
     by_key = {w.key: w for w in old_words}
-    index = _word_index(old_words, before.size)
+    index = None
     out: dict[tuple, frozenset[str]] = {}
-    for w in after.words():
+    empty: frozenset[str] = frozenset()
+    for w in after._words:
         same = by_key.get(w.key)
         if same is not None and same.text == w.text:
-            out[w.key] = forms.get(w.key, frozenset())
+            out[w.key] = forms.get(w.key, empty)
             continue
+        if index is None:
+            index = before.word_at
         acc: set[str] = set()
         for p in _predecessors(w, index):
             acc |= forms.get(p.key, frozenset())
@@ -278,22 +320,16 @@ def _carry_forms(before: Board, after: Board, forms: dict) -> dict[tuple, frozen
     return out
 
 
-def _word_index(words: list[Word], size: int) -> dict[tuple[str, Cell], Word]:
-    """(direction, cell) -> the word of that direction through the cell."""
-    index: dict[tuple[str, Cell], Word] = {}
-    for w in words:
-        for cell in w.cells:
-            index[(w.direction, cell)] = w
-    return index
-
-
 def _predecessors(w: Word, index: dict[tuple[str, Cell], Word]) -> list[Word]:
     """The old words in ``w``'s line lying wholly within its span, first first."""
-    span = set(w.cells)
     out: list[Word] = []
+    d = w.direction
+    first, last = w.cells[0], w.cells[-1]
     for cell in w.cells:
-        p = index.get((w.direction, cell))
-        if p is not None and (not out or out[-1] is not p) and all(c in span for c in p.cells):
+        p = index.get((d, cell))
+        # tiles never move: an old word lies wholly in the span unless a tile was taken off
+        new = p is not None and (not out or out[-1] is not p)
+        if new and first <= p.cells[0] and p.cells[-1] <= last:
             out.append(p)
     return out
 
@@ -312,7 +348,7 @@ def rule_move(
     *,
     lexicon: Container[str] | None = None,
     is_inflection: IsInflection | None = None,
-    history: Sequence[Board] = (),
+    history: Sequence[Board] | GameHistory = (),
 ) -> Ruling:
     """Rule on the move that turned ``before`` into ``after``, made by ``mover``.
 
@@ -325,8 +361,9 @@ def rule_move(
         is_inflection: ``is_inflection(base, other)`` is True when ``other`` is only an
             inflection of ``base`` (companion.lexicon.morphology.is_inflection); asked both ways.
             None: no change counts as an inflection (every qualifying change is a steal).
-        history: the game's boards before ``before``, oldest first; they decide which forms a
-            word had before (rule against changing a stolen word back).
+        history: the game's boards before ``before``, oldest first, or a :class:`GameHistory`
+            whose latest board is ``before`` (cheaper: one step a move); they decide which forms
+            a word had before (the rule against changing a stolen word back).
 
     Returns:
         The :class:`Ruling`, listing every violation found.
@@ -336,7 +373,13 @@ def rule_move(
     """
     if mover not in COLOURS:
         raise MoveInputError(f"mover {mover!r} is not a colour; accepted: 'blue', 'red'")
-    boards = [*history, before, after]
+    if isinstance(history, GameHistory):
+        if history.latest is not None and history.latest.letters() != before.letters():
+            history = GameHistory([*history.boards, before])
+        past = history.boards
+    else:
+        past = [*history, before]
+    boards = [*past, after]
     sizes = {b.size for b in boards}
     if len(sizes) != 1:
         raise MoveInputError(
@@ -393,8 +436,11 @@ def rule_move(
     # 2. words: unchanged, new, changed
     old_words = before.words()
     old_by_key = {w.key: w for w in old_words}
-    old_index = _word_index(old_words, n)
-    forms = word_forms(boards[:-1]) if len(boards) > 2 else {}
+    old_index = before.word_at
+    if isinstance(history, GameHistory) and len(history):
+        forms = history.forms
+    else:
+        forms = word_forms(past) if len(past) > 1 else {}
     substituted_cells = {cell for cell, _, _ in substitutions}
     may_turn: set[Cell] = set()  # cells of new words, stolen words and the mover's own words
     changed_cells: set[Cell] = set()  # cells of old words that the move changed
@@ -615,6 +661,7 @@ __all__ = [
     "Ruling",
     "Steal",
     "Violation",
+    "GameHistory",
     "WordFormed",
     "rule_move",
     "substitution_allowance",

@@ -53,7 +53,14 @@ from companion.games.iago.board import (
     parse_board,
     show,
 )
-from companion.games.iago.move import IsInflection, MoveInputError, Ruling, other, rule_move
+from companion.games.iago.move import (
+    GameHistory,
+    IsInflection,
+    MoveInputError,
+    Ruling,
+    other,
+    rule_move,
+)
 
 RECORD_VERSION = 1
 _TOP_KEYS = {"game", "version", "players", "minutes", "minute_seconds", "lexicon", "size", "start"}
@@ -334,7 +341,7 @@ def replay_record(
     """
     timer = DifferentialTimer(minutes=record.minutes, minute_seconds=record.minute_seconds)
     start = record.start or Board.empty(record.size)
-    standing: list[Board] = [start]  # the board before the first move, then after each move
+    standing = GameHistory([start])  # the board before the first move, then after each move
     current = start
     move_start = start
     moves: list[MoveReplay] = []
@@ -366,7 +373,6 @@ def replay_record(
             raise RecordError(f"event {i}: {exc}") from None
         for note in notices:
             if isinstance(note, MoveEnded):
-                history = standing[:-1]
                 try:
                     ruling = rule_move(
                         move_start,
@@ -374,12 +380,12 @@ def replay_record(
                         note.mover,
                         lexicon=lexicon,
                         is_inflection=is_inflection,
-                        history=history,
+                        history=standing,
                     )
                 except MoveInputError as exc:
                     raise RecordError(f"event {i}: {exc}") from None
                 moves.append(MoveReplay(len(moves) + 1, note.mover, note.t, ruling))
-                standing.append(current)
+                standing.push(current)
                 move_start = current
                 penalty_due = None
             elif isinstance(note, ChallengeStarted):
