@@ -384,3 +384,8 @@ def test_bad_inputs():
         rule(E, POT, "green")
     with pytest.raises(MoveInputError, match="sizes"):
         rule(parse_board("15/" * 14 + "15", size=None), POT, "blue")
+
+
+def test_a_lone_letter_is_not_a_word():
+    r = rule(E, put(E, "P", 5, 5), "blue")
+    assert codes(r) == ["invalid-word"]

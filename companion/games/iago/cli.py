@@ -206,8 +206,15 @@ def _replay(args: argparse.Namespace) -> int:
             raise IagoInputError(f"record {path} is not UTF-8 text") from None
     record = parse_record(text, name)
     if args.lexicon is None and record.lexicon and not args.no_lexicon:
-        args.lexicon = record.lexicon
-    lexicon, is_inflection, notes = _judges(args)
+        args.lexicon = record.lexicon  # the game's own lexicon, if this box has it
+        try:
+            lexicon, is_inflection, notes = _judges(args)
+        except CompanionError as exc:
+            args.lexicon = None
+            lexicon, is_inflection, notes = _judges(args)
+            notes.insert(0, f"the record's lexicon is not available ({exc}); the table's is used")
+    else:
+        lexicon, is_inflection, notes = _judges(args)
     game = replay_record(record, lexicon=lexicon, is_inflection=is_inflection)
     if args.json:
         out = game.to_json()

@@ -583,7 +583,22 @@ def rule_move(
                 )
             )
 
-    # 6. the first word covers the centre; every tile connects
+    # 6. a move enters words: a lone letter is none
+    tiles = list(after.tiles())
+    if len(tiles) == 1 and placed:
+        (cell,) = tiles
+        violations.append(
+            Violation(
+                "invalid-word",
+                f"the letter {after.at(*cell).upper()} alone is not a word; a move enters one "
+                "or more words of two letters or more",
+                word=after.at(*cell).upper(),
+                cells=(cell,),
+            )
+        )
+        valid_words = False if lexicon is not None else valid_words
+
+    # 7. the first word covers the centre; every tile connects
     if not after.is_empty():
         centre = after.centre
         if after.at(*centre) is None:
@@ -608,7 +623,7 @@ def rule_move(
                 )
             )
 
-    # 7. condition (2): the lead
+    # 8. condition (2): the lead
     counts = after.counts()
     if counts[mover] < counts[opp] + 1:
         violations.append(
