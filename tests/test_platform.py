@@ -285,3 +285,37 @@ def test_installing_needs_root(monkeypatch):
     )
     with pytest.raises(install.InstallError, match="needs root"):
         install.run_install(args)
+
+
+def test_mirrored_display_shows_both_and_survives_one_lost():
+    from companion.platform.resilient import MirroredDisplay
+
+    board, now = {"loose": False}, [0.0]
+    first, opened_first = make_display(board, now)
+    other_board = {"loose": True}  # the second OLED is not connected
+    second, _ = make_display(other_board, now)
+    both = MirroredDisplay(first, second)
+    image = frame(1)
+    both.display(image)
+    assert opened_first[0].frames == [image]
+    assert both.problem is not None and "opening failed" in both.problem
+
+
+def test_disc_uses_the_saved_calibration():
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from companion.devices.gpio import GpioDisc
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    nominal = default_calibration(SERVO, 5)
+    pulses = list(nominal.pulses)
+    pulses[6] = 0.00175  # blue 6 / red 4 needed 50 microseconds more than nominal
+    cal = ServoCalibration(5, 18.0, tuple(pulses))
+    disc = GpioDisc(SERVO, pin_factory=factory, calibration=cal)
+    disc.turn_to(18.0)  # blue has gained one minute: position 6
+    # the servo frame is 20 ms (50 Hz): the pin's duty cycle is the pulse over the frame
+    assert factory.pin(18).state == pytest.approx(0.00175 / 0.020)
+    disc.turn_to(9.0)  # half-way between positions 5 and 6
+    assert factory.pin(18).state == pytest.approx((0.0015 + 0.00175) / 2 / 0.020)
+    assert disc.angle == 9.0
+    disc.close()

@@ -154,3 +154,48 @@ def test_python_module_runs_without_the_venv_packages():
     )
     assert result.returncode == 0, result.stderr
     assert "--dry-run" in result.stdout
+
+
+def test_the_daemon_notifies_systemd_and_feeds_the_watchdog(tmp_path):
+    """`companion daemon` (mock pins) under a fake systemd: READY=1, then WATCHDOG=1 while idle,
+    STOPPING=1 on SIGTERM."""
+    import signal
+
+    from companion.cli import build_parser
+
+    if "daemon" not in build_parser()._subparsers._group_actions[0].choices:
+        pytest.skip("`companion daemon` is not registered yet")
+    sock, path = listen(tmp_path)
+    env = {
+        **os.environ,
+        "NOTIFY_SOCKET": path,
+        "WATCHDOG_USEC": "400000",  # 0.4 s: fed at least every 0.2 s
+        "COMPANION_DATA_DIR": str(tmp_path / "data"),
+        "COMPANION_CONFIG_DIR": str(tmp_path / "config"),
+    }
+    sock.settimeout(20)
+    with sock:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "daemon", "--backend", "mock"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            messages = [sock.recv(4096)]
+            while not any(m.startswith(b"READY=1") for m in messages):
+                messages.append(sock.recv(4096))
+            watchdogs = 0
+            while watchdogs < 2:  # fed again while nothing happens at the table
+                watchdogs += sock.recv(4096) == b"WATCHDOG=1"
+            proc.send_signal(signal.SIGTERM)
+            while sock.recv(4096) != b"STOPPING=1":
+                pass
+            assert proc.wait(timeout=20) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+    ready = next(m for m in messages if m.startswith(b"READY=1"))
+    assert b"STATUS=table service running (mock)" in ready

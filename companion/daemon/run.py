@@ -12,6 +12,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 
 from companion.daemon.modes import COMMANDS
@@ -33,13 +34,16 @@ def serve(
     from companion.daemon.service import TableService
     from companion.devices.backends import open_devices
     from companion.devices.pinmap import load_pinmap
+    from companion.platform.systemd import notifier
 
+    sd = notifier()  # systemd's Type=notify and watchdog; no-ops outside systemd
     pinmap = load_pinmap(pinmap_path, backend=backend)
     devices = open_devices(pinmap, backend=backend)
     service = TableService(devices, pinmap)
     stop = threading.Event()
 
     def terminate(signum, frame) -> None:
+        sd.stopping()
         stop.set()
         service.stop()
 
@@ -48,11 +52,28 @@ def serve(
     stdin = stdin if stdin is not None else sys.stdin
     if stdin is not None and not stdin.closed:
         threading.Thread(target=_read_lines, args=(stdin, service), daemon=True).start()
-    clock = threading.Thread(target=service.run, name="clock")
+    watchdog = sd.watchdog_seconds
+    clock = threading.Thread(
+        target=service.run,
+        name="clock",
+        kwargs={
+            "on_wake": lambda: sd.tick(time.monotonic()),
+            "max_sleep": watchdog / 4 if watchdog else None,
+        },
+    )
     clock.start()
+    problems = [
+        p
+        for d in (devices.display, devices.disc, devices.camera)
+        if (p := getattr(d, "problem", None))
+    ]
+    for problem in problems:
+        print(f"companion daemon: {problem}", file=sys.stderr)
+    status = f"table service running ({devices.backend})"
+    sd.ready(status + (f"; {len(problems)} device(s) missing" if problems else ""))
     if on_ready is not None:
         on_ready()
-    print(f"companion daemon: table service running ({devices.backend})", file=sys.stderr)
+    print(f"companion daemon: {status}", file=sys.stderr)
     while clock.is_alive():
         clock.join(0.5)  # the main thread only waits for signals
     devices.close()

@@ -279,12 +279,20 @@ class TableService:
         due = [t for t in times if t is not None]
         return min(due) if due else None
 
-    def run(self) -> None:
-        """The clock thread's loop, until :meth:`stop`. Sleeps until an input or a deadline."""
+    def run(
+        self, on_wake: Callable[[], None] | None = None, max_sleep: float | None = None
+    ) -> None:
+        """The clock thread's loop, until :meth:`stop`. Sleeps until an input or a deadline.
+
+        ``on_wake`` is called after every step (the systemd watchdog feed) and ``max_sleep``
+        (seconds) bounds each sleep so that it is called even while nothing happens.
+        """
         self.step()
         while not self._stopping.is_set():
             wake = self.next_wake()
             timeout = None if wake is None else max(0.0, wake - self.game_time())
+            if max_sleep is not None:
+                timeout = max_sleep if timeout is None else min(timeout, max_sleep)
             try:
                 item = self._queue.get(timeout=timeout)
             except queue.Empty:
@@ -292,6 +300,8 @@ class TableService:
             if item is not None:
                 self._queue.put(item)  # handled in order by step()
             self.step()
+            if on_wake is not None:
+                on_wake()
         self._shutdown()
 
     def step(self) -> None:

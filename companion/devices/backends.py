@@ -73,7 +73,20 @@ def open_camera(pinmap):
     except ImportError:
         return None
     opener = getattr(module, "open_camera", None)
-    return opener(config) if opener is not None else None
+    if opener is None:
+        return None
+    try:
+        return opener(config)
+    except Exception as exc:  # noqa: BLE001 - a missing camera must not stop the clock
+        import logging
+
+        logging.getLogger(__name__).warning(
+            "camera %r cannot be opened (%s: %s); the box runs without it",
+            config.get("kind"),
+            type(exc).__name__,
+            exc,
+        )
+        return None
 
 
 def _gpio_bundle(pinmap, clock, factory, display, kind: str) -> DeviceBundle:
@@ -88,7 +101,12 @@ def _gpio_bundle(pinmap, clock, factory, display, kind: str) -> DeviceBundle:
     )
     lights = GpioLights({r: pinmap.leds[r] for r in LED_ROLES}, pin_factory=factory)
     sounder = GpioSounder(pinmap.buzzer, pin_factory=factory, clock=clock)
-    disc = GpioDisc(pinmap.servo, pin_factory=factory)
+    calibration = None
+    if kind == "gpio":  # the box's own servo calibration (companion servo calibrate)
+        from companion.platform.calibration import load_calibration
+
+        calibration = load_calibration()
+    disc = GpioDisc(pinmap.servo, pin_factory=factory, calibration=calibration)
     pins = {}
     if factory is not None and hasattr(factory, "pins"):
         for role, pin in pinmap.gpio_pins().items():
@@ -112,22 +130,18 @@ def open_mock(pinmap, clock: Callable[[], float] = time.monotonic) -> DeviceBund
 def open_gpio(pinmap, clock: Callable[[], float] = time.monotonic) -> DeviceBundle:
     """The Pi's own pins (gpiozero's default factory) and the OLED over I2C (luma.oled).
 
-    Raises:
-        DeviceError: the pins or the display cannot be opened (not a Pi, I2C disabled, wrong
-            address), naming the device and the cause.
-    """
-    try:
-        from luma.core.interface.serial import i2c
-        from luma.oled import device as oled
+    A missing or disconnected OLED never stops the box: it is reported (``display.problem``)
+    and re-opened when it answers again (companion.platform.resilient). A second OLED
+    (``[display2]``) shows the same frames.
 
-        d = pinmap.display
-        serial = i2c(port=d.i2c_port, address=d.address)
-        display = getattr(oled, d.driver)(serial, width=d.width, height=d.height)
-    except Exception as exc:  # luma raises DeviceNotFoundError, OSError, ImportError...
-        raise DeviceError(
-            f"display {pinmap.display.driver} at I2C port {pinmap.display.i2c_port} address "
-            f"{pinmap.display.address:#x} cannot be opened: {exc}"
-        ) from None
+    Raises:
+        DeviceError: the pins cannot be opened (not a Pi, a pin in use), naming the cause.
+    """
+    from companion.platform.resilient import MirroredDisplay, resilient_oled
+
+    display = resilient_oled(pinmap.display)
+    if pinmap.display2 is not None:
+        display = MirroredDisplay(display, resilient_oled(pinmap.display2, "second display"))
     try:
         return _gpio_bundle(pinmap, clock, None, display, "gpio")
     except Exception as exc:  # gpiozero's BadPinFactory, GPIOPinInUse...

@@ -151,11 +151,15 @@ class GpioDisc:
         servo: a :class:`~companion.devices.pinmap.ServoMap` (pin, pulse widths in seconds, the
             angles in degrees at those pulses).
         pin_factory: a PWM-capable factory (MockPWMPin in the simulator).
+        calibration: a :class:`~companion.platform.calibration.ServoCalibration` (the pulse
+            widths `companion servo calibrate` saved), or None for the pin map's linear pulses.
     """
 
-    def __init__(self, servo, pin_factory=None) -> None:
+    def __init__(self, servo, pin_factory=None, calibration=None) -> None:
         from gpiozero import AngularServo
 
+        self.servo = servo
+        self.calibration = calibration
         self.min_angle = servo.min_angle
         self.max_angle = servo.max_angle
         self.device = AngularServo(
@@ -177,7 +181,13 @@ class GpioDisc:
     def turn_to(self, angle: float) -> None:
         """Turn to ``angle`` degrees, clamped to [min_angle, max_angle]."""
         angle = min(max(float(angle), self.min_angle), self.max_angle)
-        self.device.angle = angle
+        if self.calibration is None:
+            self.device.angle = angle
+        else:
+            from companion.platform.calibration import servo_value
+
+            pulse = self.calibration.pulse_for_angle(angle)
+            self.device.value = servo_value(self.servo, pulse)
         self._angle = angle
 
     @property

@@ -164,3 +164,37 @@ def resilient_oled(display_map, name: str = "display", **kwargs) -> ResilientDis
     d = display_map
     label = f"{name} ({d.driver} at I2C bus {d.i2c_port} address {d.address:#04x})"
     return ResilientDisplay(open_oled(d), d.width, d.height, "1", label, **kwargs)
+
+
+class MirroredDisplay:
+    """Several displays showing the same frames: the OLED and the optional second one facing
+    the other player (mounted turned half round in the lid, so the same image reads upright for
+    that player). Width, height and mode are the first display's; ``problem`` joins theirs."""
+
+    def __init__(self, first, *others) -> None:
+        self.displays = (first, *others)
+        self.width, self.height, self.mode = first.width, first.height, first.mode
+        self.size = (self.width, self.height)
+        self.image = None
+
+    @property
+    def problem(self) -> str | None:
+        """The displays' problems joined, or None when all answer."""
+        found = [d.problem for d in self.displays if getattr(d, "problem", None)]
+        return "; ".join(found) if found else None
+
+    def display(self, image) -> None:
+        """Show ``image`` on every display (each never raises an I/O error)."""
+        self.image = image
+        for d in self.displays:
+            if (d.width, d.height) == image.size:
+                d.display(image)
+            else:
+                d.display(image.resize((d.width, d.height)))
+
+    def cleanup(self) -> None:
+        """Clear and release every display."""
+        for d in self.displays:
+            cleanup = getattr(d, "cleanup", None)
+            if cleanup is not None:
+                cleanup()
