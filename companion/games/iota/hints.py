@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.games.iota.cards import Card
+from companion.games.iota.cards import WILD_CARDS, Card
 from companion.games.iota.grid import DIRECTIONS, Cell, Grid
 from companion.games.iota.rules import (
     MAX_LINE,
     PlayResult,
-    check_play,
     check_position,
+    lines_through,
     mixed_properties,
+    read_wild_cards,
 )
 
 
@@ -51,8 +52,15 @@ def legal_plays(grid: Grid, hand: Sequence[Card], last_card: bool = False) -> li
         IotaPositionError: ``grid`` itself breaks the rules.
     """
     check_position(grid, "GRID")
+    # a card already on the table cannot be in a hand (the deck holds each card once), nor more
+    # wild cards than the box holds
+    on_table = set(grid.cards.values())
+    wilds_left = WILD_CARDS - sum(1 for card in grid.cards.values() if card.is_wild)
+    real = [card for card in hand if not card.is_wild and card not in on_table]
+    hand = real + [card for card in hand if card.is_wild][: max(0, wilds_left)]
     if not grid.cards or not hand:
         return []
+    table_wilds = wilds_left < WILD_CARDS
     bounds = grid.bounds()
     assert bounds is not None
     seen: set[frozenset[tuple[Cell, Card]]] = set()
@@ -76,13 +84,32 @@ def legal_plays(grid: Grid, hand: Sequence[Card], last_card: bool = False) -> li
                         if key in seen:
                             continue
                         seen.add(key)
-                        after = grid.with_cards(placements)
                         last = last_card and len(placements) == len(hand)
-                        result = check_play(grid, after, last, check_before=False)
-                        if result.legal:
+                        result = _judge(grid, placements, table_wilds, last)
+                        if result is not None:
                             hints.append(Hint(tuple(placements), result))
     hints.sort(key=lambda h: (-h.score, -len(h.placements), [c for c, _ in h.placements]))
     return hints
+
+
+def _judge(
+    grid: Grid, placements: list[tuple[Cell, Card]], table_wilds: bool, last: bool
+) -> PlayResult | None:
+    """The ruling on a candidate that passed the quick checks, or None when illegal.
+
+    The window and the quick checks already ensure one line without a gap, touching the table,
+    at most 4 cards a line, no mixed property among real cards and no card twice; what is left is
+    the reading of wild cards, needed only when one lies on the table or in the play.
+    """
+    after = grid.with_cards(placements)
+    lines = lines_through(after, [cell for cell, _ in placements])
+    readings: list = []
+    if table_wilds or any(card.is_wild for _, card in placements):
+        wild_cells = [cell for cell, card in after.cards.items() if card.is_wild]
+        readings = read_wild_cards(after, lines_through(after, wild_cells))
+        if any(not r.stands_for for r in readings):
+            return None
+    return PlayResult(True, dict(placements), tuple(lines), tuple(readings), (), last)
 
 
 def _cell(direction: str, lane: int, pos: int) -> Cell:
