@@ -230,18 +230,31 @@ class _Glosses:
     starts: list[int]
     names: list[str]
     lemmas: list[tuple[tuple[str, ...], ...]]
+    _cache: dict[str, frozenset[int]] = field(default_factory=dict)
 
-    def lines_with(self, forms: frozenset[str]) -> set[int]:
-        pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, forms))) + r")\b")
-        return {
-            bisect.bisect_right(self.starts, m.start()) - 1 for m in pattern.finditer(self.text)
-        }
+    def lines_with(self, word: str) -> frozenset[int]:
+        """The entries whose lemmas, definition or examples use ``word`` or an inflection of it."""
+        hits = self._cache.get(word)
+        if hits is None:
+            text, found = self.text, set()
+            for form in _forms(word):
+                i = text.find(form)
+                while i != -1:
+                    j = i + len(form)
+                    if (i == 0 or not text[i - 1].isalnum()) and (
+                        j >= len(text) or not text[j].isalnum()
+                    ):
+                        found.add(bisect.bisect_right(self.starts, i) - 1)
+                    i = text.find(form, j)
+            hits = self._cache[word] = frozenset(found)
+        return hits
 
     def line(self, i: int) -> str:
         end = self.starts[i + 1] - 1 if i + 1 < len(self.starts) else len(self.text)
         return self.text[self.starts[i] : end]
 
 
+@functools.cache
 def _read_glosses(root: Path = WORDNET_DATA) -> _Glosses:
     lines: list[str] = []
     names: list[str] = []
@@ -291,7 +304,6 @@ class MatchJudge:
     wordnet_data: Path = WORDNET_DATA
     _glosses: _Glosses | None = field(default=None, init=False, repr=False)
     _lexicon_name: str | None = field(default=None, init=False, repr=False)
-    _lines_cache: dict[str, frozenset[int]] = field(default_factory=dict, init=False, repr=False)
 
     # -- sources --
 
@@ -485,12 +497,7 @@ class MatchJudge:
         return sorted(self._lines_with(la) & self._lines_with(lb))
 
     def _lines_with(self, word: str) -> frozenset[int]:
-        cache = self._lines_cache
-        if word not in cache:
-            if len(cache) > 4096:
-                cache.clear()
-            cache[word] = frozenset(self._gloss_index().lines_with(_forms(word)))
-        return cache[word]
+        return self._gloss_index().lines_with(word)
 
     def _co_mention_ratio(self, la: str, lb: str, observed: int) -> float:
         """Observed co-mentions over those expected by chance (``df_a * df_b / entries``)."""

@@ -39,10 +39,14 @@ def setup_game(spec: object, where: str = "setup") -> Game:
         raise ScriptError(f"{where}: setup must be an object with players, bag and settings")
     unknown = sorted(set(spec) - {"players", "bag", "settings"})
     if unknown:
-        raise ScriptError(f"{where}: unknown setup key(s) {unknown}; accepted: players, bag, settings")
+        raise ScriptError(
+            f"{where}: unknown setup key(s) {unknown}; accepted: players, bag, settings"
+        )
     players, bag = spec.get("players"), spec.get("bag")
     if not isinstance(players, list) or not isinstance(bag, list):
-        raise ScriptError(f"{where}: setup needs players (a list of names) and bag (a list of tiles)")
+        raise ScriptError(
+            f"{where}: setup needs players (a list of names) and bag (a list of tiles)"
+        )
     settings = spec.get("settings") or {}
     if not isinstance(settings, dict):
         raise ScriptError(f"{where}: settings must be an object")
@@ -107,7 +111,7 @@ def replay_lines(lines: list[str], name: str = "<script>") -> Game:
     if bad:
         raise ScriptError("; ".join(bad))
     if not records or not isinstance(records[0][1], dict) or "setup" not in records[0][1]:
-        raise ScriptError(f"{name}: the first line must be a setup object {{\"setup\": {{...}}}}")
+        raise ScriptError(f'{name}: the first line must be a setup object {{"setup": {{...}}}}')
     n, first = records[0]
     game = setup_game(first["setup"], f"{name}:{n}")  # type: ignore[index]
     for n, record in records[1:]:

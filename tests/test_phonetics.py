@@ -1,0 +1,110 @@
+"""Rhymes and homophones against the Wordinoes rulebook ("Wordinoes Matching").
+
+"The last stressed vowel and the consonants that follow must sound the same, so the following
+combinations would not be acceptable: HANG + HAND, HAND + BIND or COUGH + TOUGH."
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.lexicon import phonetics
+from companion.lexicon.phonetics import PhoneticsInputError, rhyme, rhyming_part
+
+
+def test_rulebook_band_and_hand_rhyme():
+    r = rhyme("BAND", "HAND")
+    assert r is not None
+    # B AE1 N D / HH AE1 N D: the stressed AE and the N D after it
+    assert r.rhyming_part == "AE N D"
+
+
+@pytest.mark.parametrize(
+    "left,right",
+    [
+        ("HANG", "HAND"),  # same vowel, different consonants after it (NG vs N D)
+        ("HAND", "BIND"),  # same consonants, different stressed vowel (AE vs AY)
+        ("COUGH", "TOUGH"),  # same spelling ending, different sound (AO/AA F vs AH F)
+    ],
+)
+def test_rulebook_non_rhymes(left, right):
+    assert rhyme(left, right) is None
+
+
+def test_homophones_are_not_a_rhyme():
+    # SUN and SON are one sound, S AH1 N: two spellings, not a rhyme
+    assert phonetics.are_homophones("SUN", "SON")
+    assert rhyme("SUN", "SON") is None
+
+
+def test_a_word_does_not_rhyme_with_itself():
+    assert rhyme("OVER", "OVER") is None
+
+
+def test_every_pronunciation_is_considered():
+    # READ is R IY1 D and R EH1 D; it rhymes with BEAD (B IY1 D) and with BED (B EH1 D)
+    assert rhyme("READ", "BEAD") is not None
+    assert rhyme("READ", "BED") is not None
+
+
+def test_secondary_stress_counts_as_stress():
+    # BOBCAT is B AA1 B K AE2 T: its last stressed vowel is AE2, so it rhymes with CAT
+    assert rhyming_part("B AA1 B K AE2 T") == "AE T"
+    assert rhyme("BOBCAT", "CAT") is not None
+
+
+def test_rhyming_part_without_stress_starts_at_the_last_vowel():
+    assert rhyming_part("DH AH0") == "AH"
+
+
+def test_rhyming_part_needs_a_vowel():
+    with pytest.raises(PhoneticsInputError):
+        rhyming_part("K T")
+
+
+def test_words_outside_cmudict_are_pronounced_by_analogy():
+    # SPLAND is not in CMUdict; its ending -LAND is pronounced L AE1 N D in LAND, HAND...
+    prons = phonetics.pronunciations("SPLAND")
+    assert prons and all(p.source == "analogy" for p in prons)
+    assert rhyme("SPLAND", "HAND") is not None
+    assert rhyme("SPLAND", "BIND") is None
+
+
+def test_no_analogy_without_a_shared_vowel():
+    assert phonetics.pronunciations("XQZZT") == []
+    assert rhyme("XQZZT", "HAND") is None
+
+
+def test_homophones_lists_other_spellings():
+    assert "son" in phonetics.homophones("sun")
+    assert "sun" not in phonetics.homophones("sun")
+
+
+@pytest.mark.parametrize("bad", ["", "HA ND", "HAND1", "CAFÉ", None])
+def test_bad_words_are_refused_with_a_clear_error(bad):
+    with pytest.raises(PhoneticsInputError, match="accepted are the letters A-Z"):
+        rhyme(bad, "HAND")
+
+
+WORDS = [
+    "BAND",
+    "HAND",
+    "HANG",
+    "BIND",
+    "COUGH",
+    "TOUGH",
+    "SUN",
+    "SON",
+    "CAT",
+    "HAT",
+    "READ",
+    "RED",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(WORDS), st.sampled_from(WORDS))
+def test_rhyme_is_symmetric_and_never_between_homophones(a, b):
+    assert (rhyme(a, b) is None) == (rhyme(b, a) is None)
+    if phonetics.are_homophones(a, b) or a == b:
+        assert rhyme(a, b) is None

@@ -1,0 +1,203 @@
+"""The Wordinoes match judge against the rulebook ("Wordinoes Matching", "Allow Homonyms?")."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.cli import main
+from companion.games.wordinoes.match import (
+    CURATED_OPPOSITES,
+    MatchInputError,
+    MatchJudge,
+    check_word,
+)
+
+# a small stand-in for the table's lexicon: only ``in`` is used
+LEXICON = {"policeman", "sunflower", "handbag", "lastword"}
+
+
+@pytest.fixture(scope="module")
+def judge():
+    return MatchJudge(lexicon=LEXICON)
+
+
+@pytest.fixture(scope="module")
+def homonym_judge():
+    return MatchJudge(lexicon=LEXICON, homonyms=True)
+
+
+def kinds(result):
+    return {r.kind for r in result.relations}
+
+
+# --- every example of the rulebook ---------------------------------------------------------------
+
+
+def test_police_man_make_a_new_word(judge):
+    r = judge.match("POLICE", "MAN")
+    assert r.match and "compound" in kinds(r)
+    assert any("POLICEMAN" in x.evidence for x in r.relations if x.kind == "compound")
+
+
+def test_compound_found_in_wordnet_without_the_lexicon():
+    r = MatchJudge(lexicon=set()).match("POLICE", "MAN")
+    assert "compound" in kinds(r)
+
+
+def test_last_word_is_a_common_phrase(judge):
+    r = judge.match("LAST", "WORD")
+    assert r.match and "phrase" in kinds(r)
+
+
+def test_dog_bone_is_for_association_never_rejected_outright(judge):
+    # "commonly associated words, e.g. DOG + BONE": WordNet uses the two together twice (in its
+    # examples for SNATCH and WORRY); with evidence it is a match, else the players vote with
+    # that evidence shown
+    r = judge.match("DOG", "BONE")
+    assert r.match or r.needs_vote
+    if not r.match:
+        assert any("DOG" in h and "BONE" in h for h in r.hints)
+    assert "rhyme" not in kinds(r) and "opposite" not in kinds(r)
+
+
+def test_high_low_are_opposites(judge):
+    r = judge.match("HIGH", "LOW")
+    assert r.match and "opposite" in kinds(r)
+
+
+def test_over_over_are_identical_and_not_a_rhyme(judge):
+    r = judge.match("OVER", "OVER")
+    assert r.match and "identical" in kinds(r)
+    assert "rhyme" not in kinds(r) and "opposite" not in kinds(r)
+
+
+def test_band_hand_rhyme(judge):
+    r = judge.match("BAND", "HAND")
+    assert r.match and "rhyme" in kinds(r)
+
+
+@pytest.mark.parametrize("left,right", [("HANG", "HAND"), ("HAND", "BIND"), ("COUGH", "TOUGH")])
+def test_rulebook_unacceptable_combinations(judge, left, right):
+    r = judge.match(left, right)
+    assert "rhyme" not in kinds(r)
+    assert not r.match and r.needs_vote
+
+
+def test_blank_end_matches_any_word(judge):
+    for left, right in (("*", "COUGH"), ("TOUGH", "*"), ("*", "*")):
+        r = judge.match(left, right)
+        assert r.match and r.blank and not r.needs_vote
+
+
+def test_sun_daughter_is_not_a_match_though_son_daughter_is(judge):
+    # "SON + DAUGHTER would be a valid word match ... but SUN + DAUGHTER would not"
+    assert judge.match("SON", "DAUGHTER").match
+    r = judge.match("SUN", "DAUGHTER")
+    assert not r.match
+
+
+def test_homonyms_variation_lets_sun_stand_for_son(homonym_judge):
+    r = homonym_judge.match("SUN", "DAUGHTER")
+    assert r.match
+    assert all(x.via == "SUN as SON" for x in r.relations)
+
+
+def test_homophones_are_named_but_do_not_match_in_normal_play(judge):
+    r = judge.match("SUN", "SON")
+    assert "rhyme" not in kinds(r) and "identical" not in kinds(r)
+    assert any("sound alike" in n for n in r.notes)
+
+
+# --- beyond the examples -----------------------------------------------------------------------
+
+
+def test_compounds_and_phrases_are_read_left_to_right(judge):
+    assert "compound" not in kinds(judge.match("MAN", "POLICE"))
+    assert "phrase" not in kinds(judge.match("WORD", "LAST"))
+
+
+def test_opposites_over_all_senses_and_through_synonyms(judge):
+    # BIG is a lemma of large.a.01, whose LARGE is the antonym of SMALL
+    assert "opposite" in kinds(judge.match("BIG", "SMALL"))
+    assert "opposite" in kinds(judge.match("SON", "DAUGHTER"))
+
+
+def test_curated_opposites_fill_wordnet_gaps(judge):
+    r = judge.match("HAPPY", "SAD")
+    assert [x.source for x in r.relations if x.kind == "opposite"] == ["curated"]
+    assert ("happy", "sad") in CURATED_OPPOSITES
+
+
+def test_association_from_a_definition(judge):
+    # WordNet defines SAUCER as "a small shallow dish for holding a cup at the table"
+    r = judge.match("CUP", "SAUCER")
+    assert "association" in kinds(r)
+
+
+def test_association_from_an_entry_naming_both(judge):
+    r = judge.match("FISH", "CHIPS")
+    assert any("FISH AND CHIPS" in x.evidence for x in r.relations)
+
+
+def test_unrelated_words_go_to_the_vote(judge):
+    r = judge.match("TABLE", "RIVER")
+    assert not r.match and r.needs_vote and r.relations == ()
+
+
+@pytest.mark.parametrize("bad", ["", "  ", "HA ND", "DOG1", "CAFÉ", "a-b"])
+def test_bad_input_names_the_word_and_what_is_accepted(bad):
+    with pytest.raises(MatchInputError, match="accepted are"):
+        check_word(bad)
+
+
+WORDS = ["HIGH", "LOW", "BAND", "HAND", "SON", "DAUGHTER", "CUP", "SAUCER", "OVER", "HANG"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(WORDS), st.sampled_from(WORDS))
+def test_relations_other_than_compound_and_phrase_do_not_depend_on_order(a, b):
+    j = MatchJudge(lexicon=LEXICON)
+    unordered = {"identical", "opposite", "rhyme", "association"}
+    assert kinds(j.match(a, b)) & unordered == kinds(j.match(b, a)) & unordered
+
+
+# --- the command line --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_lexicon(monkeypatch):
+    import companion.lexicon
+
+    monkeypatch.setattr(companion.lexicon, "open_lexicon", lambda name=None: LEXICON)
+
+
+def run_cli(capsys, *argv):
+    code = main(["wordinoes", "match", *argv])
+    out = capsys.readouterr()
+    return code, out
+
+
+def test_cli_prints_the_contract_json_and_exits_0_on_a_match(capsys, small_lexicon):
+    code, out = run_cli(capsys, "police", "man")
+    data = json.loads(out.out)
+    assert code == 0
+    assert data["match"] is True and data["needs_vote"] is False
+    assert data["relations"][0]["kind"] == "compound" and data["relations"][0]["evidence"]
+
+
+def test_cli_exits_1_when_no_match_is_found(capsys, small_lexicon):
+    code, out = run_cli(capsys, "HANG", "HAND")
+    data = json.loads(out.out)
+    assert code == 1 and data["match"] is False and data["needs_vote"] is True
+
+
+def test_cli_exits_2_on_bad_input(capsys, small_lexicon):
+    code, out = run_cli(capsys, "HAND", "B1ND")
+    assert code == 2 and "RIGHT 'B1ND'" in out.err and out.out == ""
+
+
+def test_cli_homonyms_flag(capsys, small_lexicon):
+    code, out = run_cli(capsys, "SUN", "DAUGHTER", "--homonyms")
+    assert code == 0 and json.loads(out.out)["homonyms"] is True
