@@ -59,5 +59,10 @@ bench: $(STAMP)
 firmware: $(STAMP)
 	$(BIN)/companion head flash $(if $(PORT),--port $(PORT))
 
+# install the table service on Raspberry Pi OS (companion/platform/install.py; safe to run twice);
+# `make install DRY_RUN=1` prints the steps only
+install:
+	$(if $(DRY_RUN),,$(SUDO)) $(PYTHON) -m companion.platform.install $(if $(DRY_RUN),--dry-run)
+
 clean:
 	rm -rf $(VENV) build *.egg-info
