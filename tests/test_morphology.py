@@ -72,6 +72,17 @@ def test_a_word_is_an_inflection_of_itself_and_case_does_not_matter():
     assert is_inflection("Loved", "LOVES")
 
 
+def test_wordnet_exception_lists_add_irregulars():
+    assert is_inflection("BROTHER", "BRETHREN")
+    assert is_inflection("WORK", "WROUGHT")
+    assert is_inflection("EERIE", "EERIER")
+
+
+def test_wordnet_morphy_reads_words_lemminflect_does_not_know():
+    # ZORI (a sandal) is in WordNet, not in lemminflect's lexicon
+    assert is_inflection("ZORI", "ZORIS")
+
+
 def test_words_neither_source_knows_follow_regular_suffixes():
     # made-up words: -S, -ES, -ED, -ING with their spelling rules, but never -ER/-EST
     assert is_inflection("ZORB", "ZORBS")

@@ -16,10 +16,11 @@ Where the readings come from, in order:
 1. lemminflect's lexicon (``getAllLemmas``, no out-of-vocabulary guessing), which lists regular and
    irregular forms (WENT -> GO, GEESE -> GOOSE, BETTER -> GOOD) and keeps agentive nouns apart
    (LOVER is a noun of its own, not a comparative of LOVE);
-2. WordNet's exception lists (noun.exc, verb.exc, adj.exc, adv.exc), for irregular forms;
-3. only for words lemminflect does not list: WordNet's ``morphy`` (its suffix rules, the base having
-   to be a WordNet lemma of that part of speech); used for lemminflect's words too it would read
-   BUTCHER as a comparative of BUTCH.
+2. WordNet's exception lists (noun.exc, verb.exc, adj.exc, adv.exc), for irregular forms
+   (BRETHREN -> BROTHER, WROUGHT -> WORK, EERIER -> EERIE);
+3. only for words lemminflect does not list: WordNet's ``morphy`` through nltk's reader (its
+   exception lists and suffix rules, the base having to be a WordNet lemma of that part of
+   speech); used for lemminflect's words too it would read BUTCHER as a comparative of BUTCH.
 
 A word may have several readings; one shared reading is enough (LOVING is a participle of LOVE
 even though it is also an adjective; BEARING likewise of BEAR).
@@ -51,6 +52,31 @@ def _wordnet():
         return None  # lemminflect alone still rules; documented in docs/lexicon.md
 
 
+@functools.cache
+def _exceptions() -> dict[str, dict[str, tuple[str, ...]]]:
+    """WordNet's morphy exception lists (``noun.exc``, ``verb.exc``, ``adj.exc``, ``adv.exc``:
+    "inflected-form base-form..." a line, wndb(5WN)), by part of speech letter.
+
+    Read from the files directly (about 100 kB, a few milliseconds) rather than through nltk's
+    reader, which takes seconds to open and is only needed for words lemminflect does not know.
+    """
+    from companion.lexicon.wordnet import WORDNET_DIR
+
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for pos, name in (("n", "noun"), ("v", "verb"), ("a", "adj"), ("r", "adv")):
+        table: dict[str, tuple[str, ...]] = {}
+        try:
+            text = (WORDNET_DIR / f"{name}.exc").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        for line in text.splitlines():
+            form, *bases = line.split()
+            if bases:
+                table[form] = tuple(bases)
+        out[pos] = table
+    return out
+
+
 @functools.lru_cache(maxsize=4096)
 def readings(word: str) -> frozenset[tuple[str, str]]:
     """The (part of speech, lemma) pairs ``word`` (lower case a-z) can be a form of.
@@ -64,13 +90,13 @@ def readings(word: str) -> frozenset[tuple[str, str]]:
     for upos, lemmas in getAllLemmas(word).items():
         if upos in _UPOS:
             out.update((_UPOS[upos], lemma.lower()) for lemma in lemmas)
-    wn = _wordnet()
-    if wn is not None:
-        known = bool(out)
-        exceptions = getattr(wn, "_exception_map", {})
-        for pos in _WN_POS:
-            out.update((pos, base) for base in exceptions.get(pos, {}).get(word, ()))
-            if not known:
+    known = bool(out)
+    for pos, table in _exceptions().items():
+        out.update((pos, base) for base in table.get(word, ()))
+    if not known:
+        wn = _wordnet()
+        if wn is not None:
+            for pos in _WN_POS:
                 out.update((pos, base.lower()) for base in wn._morphy(word, pos))
     return frozenset(out)
 
@@ -94,8 +120,9 @@ def is_inflection(base: str, other: str) -> bool:
     LOVE/LOVES, LOVE/LOVED, LOVE/LOVING, LOVED/LOVES, GO/WENT, GOOSE/GEESE, GOOD/BETTER and
     FAST/FASTER are; LOVE/LOVER, LOVE/LOVELY, NEW/NEWS are not. Symmetric; a word is an
     inflection of itself. Case does not matter. See the module docstring for the sources and the
-    rule for words they do not know. The first call in a process loads lemminflect and WordNet
-    (about 2 s); later calls are cached.
+    rule for words they do not know. The first call in a process loads lemminflect (about
+    0.5 s); nltk's WordNet reader (2-3 s) is opened only for a word lemminflect does not know.
+    Answers are cached.
 
     Raises:
         JudgeInputError: a word is empty or not letters A-Z.
