@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.lexicon.judge import JudgeInputError
-from companion.lexicon.morphology import is_inflection
+from companion.lexicon.morphology import is_inflection, readings
 
 
 @pytest.mark.parametrize(
@@ -80,6 +80,7 @@ def test_wordnet_exception_lists_add_irregulars():
 
 def test_wordnet_morphy_reads_words_lemminflect_does_not_know():
     # ZORI (a sandal) is in WordNet, not in lemminflect's lexicon
+    assert readings("zoris") == {("n", "zori")}
     assert is_inflection("ZORI", "ZORIS")
 
 
