@@ -39,7 +39,7 @@ class WordNetUnavailable(CompanionError, FileNotFoundError):
 
 
 def prepare_root(source: Path = WORDNET_DIR, target: Path | None = None) -> Path:
-    """Make a folder nltk's reader accepts: links to ``source``'s files plus a ``lexnames`` file.
+    """Make a folder nltk's reader accepts: copies of ``source``'s files plus a ``lexnames`` file.
 
     Returns the folder (``<data dir>/wordnet`` by default).
 
