@@ -92,3 +92,11 @@ def test_the_command_line_entry_point():
         check=False,
     )
     assert proc.returncode == 0 and json.loads(proc.stdout)["score"] == 2
+
+
+def test_score_says_what_a_wild_card_stands_for_and_why(capsys):
+    # RT1 * RT3: a red triangle 2 or 4 (numbers all different); RT2 is on the table already
+    code, out, _ = cli(capsys, "score", "RT1 . RT3/. . RT2", "RT1 * RT3/. . RT2")
+    assert code == 0 and out["score"] == 1 + 0 + 3
+    assert out["wild_cards"] == [{"row": 1, "column": 2, "stands_for": ["RT4"], "decided": True}]
+    assert "RT4" in out["notes"][0] and "RT2" in out["notes"][0]
