@@ -389,3 +389,22 @@ def test_bad_inputs():
 def test_a_lone_letter_is_not_a_word():
     r = rule(E, put(E, "P", 5, 5), "blue")
     assert codes(r) == ["invalid-word"]
+
+
+def test_a_word_joining_two_words_steals_the_opponents_one():
+    # blue AT and red NE; red writes O between them: ATONE, stealing AT (NE was red's already)
+    before = put(put(E, "AT", 5, 4), "ne", 5, 7)
+    r = rule(before, put(E, "atone", 5, 4), "red", lexicon={"AT", "NE", "ATONE"})
+    assert r.legal
+    assert [(s.stolen.text, s.word.text, len(s.added)) for s in r.steals] == [("AT", "ATONE", 3)]
+    assert r.words[0].kind == "steal" and [p.text for p in r.words[0].predecessors] == ["AT", "NE"]
+
+
+def test_a_substitution_at_a_crossing_changes_both_words():
+    # blue CAT across; red BAN down through its A. Red substitutes U for A: CUT and BUN
+    before = put(put(E, "CAT", 5, 4), "b n", 4, 5, down=True)
+    after = put(before, "cut", 5, 4)
+    r = rule(before, after, "red", lexicon={"CAT", "CUT", "BAN", "BUN"})
+    assert r.legal and r.substitutions == (((5, 5), "A", "U"),)
+    assert sorted(w.word.text for w in r.words) == ["BUN", "CUT"]
+    assert r.counts == {"blue": 0, "red": 5}

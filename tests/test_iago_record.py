@@ -125,3 +125,34 @@ def test_bad_records_list_every_problem():
         parse_record("{", "game.json")
     with pytest.raises(RecordError, match="penalty"):
         replay_record(parse_record({"events": [{"t": 0, "board": str(POT), "penalty": True}]}))
+
+
+def test_penalty_turns_during_a_move_are_not_mistaken_for_illegal_changes():
+    # blue challenges red's NOD while red is still on move; rejected, so red turns over one of
+    # blue's letters (the P) as the penalty, then completes the move
+    penalised = NOD.with_cells({(5, 4): "p"})
+    record = {
+        "events": [
+            {"t": 0, "press": "red"},
+            {"t": 20, "board": str(POT)},
+            {"t": 21, "press": "blue"},
+            {"t": 30, "board": str(NOD)},
+            {"t": 32, "challenge": "blue"},
+            {"t": 35, "ruling": "rejected"},
+            {"t": 36, "board": str(penalised), "penalty": True},
+            {"t": 40, "press": "red"},
+        ]
+    }
+    game = replay_record(parse_record(record), lexicon=WORDS)
+    (ch,) = game.challenges
+    assert (ch.move, ch.verdict, ch.penalty_turned, ch.problems) == (None, "rejected", [(5, 4)], [])
+    last = game.moves[1].ruling
+    assert last.legal and last.counts == {"blue": 1, "red": 4}
+    assert last.turned == (((5, 5), "red"),)  # only NOD's link letter; the P was the penalty
+
+
+def test_a_penalty_turning_the_wrong_colour_is_reported():
+    wrong = PENALISED.with_cells({(4, 5): "N"})  # red's N turned blue as well
+    game = replay_record(parse_record(game_record(wrong)), lexicon=WORDS)
+    (ch,) = game.challenges
+    assert any("penalty turns tiles of blue only" in p for p in ch.problems)

@@ -503,6 +503,8 @@ def rule_move(
             may_turn.update(w.cells)
             turned_all = all(after.colour(*c) == mover for c in w.cells)
             for p in preds:
+                if not any(before.colour(*c) == opp for c in p.cells):
+                    continue  # the mover's own word joined to the stolen one
                 subs = tuple(c for c in p.cells if c in substituted_cells)
                 added = tuple(c for c in w.cells if c not in set(p.cells))
                 allow = substitution_allowance(len(p.text))
