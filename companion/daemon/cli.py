@@ -27,6 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--render", choices=("half", "quadrant", "braille", "ascii"), help="how the OLED is drawn"
     )
+    p.add_argument(
+        "--head",
+        choices=("virtual",),
+        help="drive buttons, LEDs, buzzer and disc through a virtual Pico timer head (serial)",
+    )
     p.set_defaults(func=_sim)
 
     for name in ("daemon", "serve"):
@@ -84,10 +89,10 @@ def _sim(args: argparse.Namespace) -> int:
                 lines, name = Path(source).read_text(encoding="utf-8").splitlines(), source
             except OSError as exc:
                 raise sim.SimScriptError(f"cannot read script {source}: {exc.strerror}") from None
-        return sim.run_script(lines, name, table, judge)
+        return sim.run_script(lines, name, table, judge, head=args.head)
     if not sys.stdout.isatty():
         raise sim.SimScriptError("the interactive simulator needs a terminal; use --script")
-    return sim.run_interactive(table, args.render, judge)
+    return sim.run_interactive(table, args.render, judge, head=args.head)
 
 
 def _daemon(args: argparse.Namespace) -> int:

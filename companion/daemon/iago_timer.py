@@ -24,6 +24,8 @@ the journal rebuilds the clock exactly. The judge's answer is decided once and w
 
 from __future__ import annotations
 
+import ast
+import functools
 from dataclasses import dataclass, field
 
 from companion.clock.timer import (
@@ -372,6 +374,7 @@ class IagoTimerMode(GameMode):
         redraw_at = None
         prompt = None
         word = str(status)
+        key: tuple = (self.phase, tuple(sorted((k, repr(v)) for k, v in data.items())))
         if self.phase is not None:
             rec = self.challenge_rec
             assert rec is not None
@@ -394,6 +397,7 @@ class IagoTimerMode(GameMode):
                     "restore": penalty.restore_board,
                 }
                 frame = _verdict_frame(verdict) if page % 2 == 0 else _penalty_frame(verdict)
+                key += (page % 2, repr(sorted(verdict.items())))
         elif status == Status.READY:
             frame = _setup_frame(data)
         else:
@@ -415,6 +419,7 @@ class IagoTimerMode(GameMode):
             prompt=prompt,
             status=word,
             redraw_at=redraw_at,
+            key=key,
         )
 
 
@@ -462,10 +467,26 @@ def _bar(draw, fill: int) -> None:
 
 
 def _clock_frame(data: dict):
+    key = tuple(sorted((k, repr(v)) for k, v in data.items() if k != "fill"))
+
+    def frame(draw, width, height):
+        # everything but the bar changes only on events: drawn once, then pasted
+        draw.bitmap((0, 0), _clock_layer(key, width, height), fill=screen.LIT)
+        _bar(draw, data["fill"])
+
+    return frame
+
+
+@functools.lru_cache(maxsize=16)
+def _clock_layer(key: tuple, width: int, height: int):
+    data = {k: ast.literal_eval(v) for k, v in key}
+    return screen.render(_clock_text(data), width, height)
+
+
+def _clock_text(data: dict):
     def frame(draw, width, height):
         _header(draw, data, width)
         _figures(draw, data, width)
-        _bar(draw, data["fill"])
         status = data["status"]
         line = (0, 55, width - 1, height - 1)
         if status == "paused":

@@ -110,6 +110,8 @@ class View:
         status: one word for logs and the simulator's status line.
         redraw_at: the game time at which the frame changes by itself (a draining bar, a page
             of a message), so the service draws again then; None when only events change it.
+        key: optional hashable summary of what the frame shows; when it equals the previous
+            view's key the service does not draw the frame again (None: always draw).
     """
 
     frame: Frame
@@ -118,6 +120,7 @@ class View:
     prompt: str | None = None
     status: str = ""
     redraw_at: float | None = None
+    key: object = None
 
 
 @dataclass(frozen=True)

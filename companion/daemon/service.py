@@ -154,6 +154,8 @@ class TableService:
         self._sounder = QueueWorker("sounder", self._sound, inline_outputs)
         self._size = size
         self._last_angle: float | None = None
+        self._last_key: object = None
+        self._last_inputs = -1
         self._last_lights: dict | None = None
         self.mode: GameMode
         self.journal: Journal
@@ -414,7 +416,9 @@ class TableService:
     def _publish(self, g: float) -> None:
         view = self.mode.view(g)
         self._view = view
-        self._display.submit((view.frame, self._inputs))
+        if view.key is None or view.key != self._last_key or self._inputs != self._last_inputs:
+            self._display.submit((view.frame, self._inputs))
+        self._last_key, self._last_inputs = view.key, self._inputs
         angle = None
         if view.disc_minutes is not None:
             angle = self.disc_angle(view.disc_minutes)

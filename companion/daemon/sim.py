@@ -130,6 +130,7 @@ class ScriptedTable:
         journal_file: Path | None = None,
         resume: bool = False,
         pinmap=None,
+        head: str | None = None,
     ) -> None:
         from companion.devices.backends import open_devices
 
@@ -140,7 +141,12 @@ class ScriptedTable:
         self.journal_file = journal_file or sim_journal(scripted=True)
         if not resume and self.journal_file.exists():
             self.journal_file.unlink()
-        self.devices = open_devices(self.pinmap, clock=self.clock, backend="mock")
+        if head == "virtual":  # the timer head's firmware code over its serial link
+            from companion.devices.head.sim import open_scripted
+
+            self.clock, self.devices = open_scripted(self.pinmap, START)  # type: ignore[assignment]
+        else:
+            self.devices = open_devices(self.pinmap, clock=self.clock, backend="mock")
         self.service: TableService | None = None
         self.start_service()
 
@@ -223,10 +229,10 @@ class ScriptedTable:
         return final
 
 
-def run_script(lines: list[str], name: str, table: TableConfig, judge=None) -> int:
-    """Run a simulator script; returns the exit code."""
+def run_script(lines: list[str], name: str, table: TableConfig, judge=None, head=None) -> int:
+    """Run a simulator script; returns the exit code. ``head="virtual"``: through the timer head."""
     actions = parse_sim_script(lines, name)
-    ScriptedTable(table, judge).run(actions)
+    ScriptedTable(table, judge, head=head).run(actions)
     return 0
 
 
@@ -245,7 +251,7 @@ def pick_style(cols: int, rows: int, utf8: bool, width: int = 128, height: int =
     return "braille"
 
 
-def run_interactive(table: TableConfig, style: str | None = None, judge=None) -> int:
+def run_interactive(table: TableConfig, style: str | None = None, judge=None, head=None) -> int:
     """The terminal simulator (curses). Returns the exit code."""
     import curses
     import locale
@@ -262,7 +268,12 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None) ->
         print("Opening the lexicon...", file=sys.stderr, flush=True)
         judge = lexicon_judge(table.lexicon or None)
         judge.wait(120)
-    devices = open_devices(pinmap, backend="mock")
+    if head == "virtual":  # the timer head's firmware code on a pseudo-terminal, via pyserial
+        from companion.devices.head.sim import open_realtime
+
+        devices = open_realtime(pinmap)
+    else:
+        devices = open_devices(pinmap, backend="mock")
     service = TableService(
         devices, pinmap, table=table, judge=judge, journal_file=sim_journal(False)
     )
