@@ -373,3 +373,29 @@ def test_cli_replay_prints_the_state(tmp_path, capsys):
     assert main(["wordinoes", "replay", str(path)]) == 0
     state = json.loads(capsys.readouterr().out)
     assert state["turn"] == "Bob" and state["hands"]["Ann"]["count"] == 4 and state["bag"] == 5
+
+
+# --- tiles the box cannot see ------------------------------------------------------------------
+
+
+def test_unseen_tiles_the_players_say_the_start_and_every_play():
+    g = Game(["Ann", "Bob"], ["?"] * 12, TableSettings(hand_size=3))
+    assert g.status == Status.START and g.turn is None
+    with pytest.raises(GameError, match="not now"):
+        g.play("Ann", "DOG/CAT", "right")
+    g.start("Bob", "PIE/APPLE")  # laid with its first word alphabetically at the left
+    assert g.chains["table"].left_word == "APPLE" and g.turn == "Ann"
+    g.play("Ann", "PIE/DOG", "right")
+    assert len(g.hands["Ann"]) == 2 and g.snapshot("Ann")["hands"]["Ann"]["tiles"][0] == ["?", "?"]
+    g.challenge_last("Bob")
+    g.vote("Ann", False)
+    g.vote("Bob", False)  # removed: the tile goes back to Ann's hand, now known, and she draws
+    assert ["PIE", "DOG"] in g.snapshot("Ann")["hands"]["Ann"]["tiles"]
+    assert len(g.hands["Ann"]) == 4 and total_tiles(g) == 12
+    # after the challenge it is Bob's turn (Ann's turn had ended with her play)
+    g.knock("Bob")
+    g.knock("Ann")  # both knocked in succession: Bob, the first, lays two tiles
+    assert g.status == Status.ALL_KNOCKED and g.knockers[0] == "Bob"
+    g.open_ends("Bob", "SUN/FUN", "CAT/HAT")  # unseen drawn tiles: any two words
+    assert (g.chains["table"].left_word, g.chains["table"].right_word) == ("SUN", "HAT")
+    assert total_tiles(g) == 12

@@ -51,6 +51,12 @@ from companion.errors import CompanionError
 
 BLANK = "*"
 ENDS = ("left", "right")
+UNKNOWN_TILE = "?"
+"""A tile the box cannot see (in the bag or a hand, face down), in a bag list or a snapshot."""
+
+
+def _pair(tile: Tile | None) -> list[str]:
+    return [UNKNOWN_TILE, UNKNOWN_TILE] if tile is None else [tile.first, tile.second]
 
 
 class GameError(CompanionError, ValueError):
@@ -60,6 +66,7 @@ class GameError(CompanionError, ValueError):
 class Status(StrEnum):
     """Where the game is."""
 
+    START = "start"  # the box cannot see the tiles: waiting for the starting tile (start())
     PLAYING = "playing"  # a player is on turn
     ALL_KNOCKED = "all-knocked"  # the first knocker must lay the two drawn tiles, one at each end
     CHALLENGE = "challenge"  # the players are voting on a challenged tile
@@ -474,8 +481,11 @@ class Game:
             problems.append(
                 f"{v.value} Wordinoes takes {need[0]} to {need[1]} players, not {len(names)}"
             )
-        tiles = []
+        tiles: list[Tile | None] = []
         for i, t in enumerate(bag):
+            if t is None or t == UNKNOWN_TILE:
+                tiles.append(None)  # face down: the box learns it when it is played
+                continue
             try:
                 tiles.append(Tile.parse(t))
             except GameError as exc:
@@ -489,15 +499,15 @@ class Game:
         if problems:
             raise GameError("cannot set up Wordinoes: " + "; ".join(problems))
         self.players: list[str] = names
-        self.bag: list[Tile] = tiles
-        self.hands: dict[str, list[Tile]] = {p: [] for p in names}
+        self.bag: list[Tile | None] = tiles
+        self.hands: dict[str, list[Tile | None]] = {p: [] for p in names}
         self.played: dict[str, int] = {p: 0 for p in names}
         self.chains: dict[str, Chain] = {}
         self.status = Status.PLAYING
         self.turn: str | None = None
         self.tiles_this_turn = 0
         self.knockers: list[str] = []  # knocks in succession, first knocker first
-        self.drawn: tuple[Tile, Tile] | None = None  # an all-knock's two tiles
+        self.drawn: tuple[Tile | None, Tile | None] | None = None  # an all-knock's two tiles
         self.challenge: _Challenge | None = None
         self.last_play: _LastPlay | None = None
         self.winner: str | None = None
@@ -517,15 +527,20 @@ class Game:
             for _ in range(self.settings.hand_size):
                 self.hands[p].append(self.bag.pop(0))
         out: list[Notice] = []
+        if any(t is None for h in self.hands.values() for t in h):
+            # tiles the box cannot see: the players say who starts with which tile (start())
+            self.status = Status.START
+            return
         first, tile = self._first_word(self.players)
         if self.settings.variant == Variant.STANDARD:
-            out.append(self._start_chain(first, tile))
+            out.append(self._start_chain(first, tile, tile))
             self.turn = self._next(first)
         else:
             # Patience and Solo: each player starts a chain of his own with his first word;
             # the holder of the first word of all plays first
             for p in self.players:
-                out.append(self._start_chain(p, self._first_word([p])[1]))
+                own = self._first_word([p])[1]
+                out.append(self._start_chain(p, own, own))
             self.turn = first
         out.append(TurnPassed(self.turn))
         self.notices.extend(out)
@@ -535,6 +550,8 @@ class Game:
         best = None
         for seat, p in enumerate(players):
             for tile in self.hands[p]:
+                if tile is None:
+                    continue
                 words = tile.words
                 if not words:
                     continue
@@ -546,8 +563,9 @@ class Game:
             return players[0], self.hands[players[0]][0]
         return best[1], best[2]
 
-    def _start_chain(self, player: str, tile: Tile) -> Started:
-        self.hands[player].remove(tile)
+    def _start_chain(self, player: str, tile: Tile, held: Tile | None) -> Started:
+        """Lay ``tile`` (``held`` in the hand: the same tile, or None for an unseen one)."""
+        self.hands[player].remove(held)
         word = min(tile.words) if tile.words else tile.first
         laid = tile if tile.first == word else tile.turned()
         name = self.chain_of(player)
@@ -576,6 +594,8 @@ class Game:
     def _status_words(self) -> str:
         if self.status == Status.PLAYING:
             return f"waiting for {self.turn} to play"
+        if self.status == Status.START:
+            return "waiting for the starting tile"
         if self.status == Status.ALL_KNOCKED:
             return f"waiting for {self.knockers[0]} to lay the two tiles of the all-knock"
         if self.status == Status.CHALLENGE:
@@ -583,16 +603,51 @@ class Game:
             return f"voting on a challenge (waiting for {', '.join(missing)})"
         return "over"
 
-    def _in_hand(self, player: str, tile: Tile, action: str) -> Tile:
+    def _in_hand(self, player: str, tile: Tile, action: str) -> Tile | None:
+        """The tile of ``player``'s hand that ``tile`` is: the same known tile, else an unknown."""
         for held in self.hands[player]:
-            if held.same(tile):
+            if held is not None and held.same(tile):
                 return held
+        if None in self.hands[player]:
+            return None
         raise GameError(
             f"{action} by {player}: {tile} is not in {player}'s hand; "
             f"holds {', '.join(map(str, self.hands[player])) or 'nothing'}"
         )
 
     # -- actions --
+
+    def start(self, player: str, tile) -> list[Notice]:
+        """``player`` lays his starting ``tile`` when the box cannot see the tiles.
+
+        Rulebook, "Setup": "The player who holds the first word alphabetically starts by playing
+        it face up in the centre of the table" (the players check that; the box cannot). In Solo
+        and Patience each player starts his own chain; the holder of the first word of all then
+        plays first.
+
+        Raises:
+            GameError: no start is awaited, the chain already started, or not in his hand.
+        """
+        p = self._need(player, "start", (Status.START,))
+        name = self.chain_of(p)
+        if name in self.chains:
+            raise GameError(f"start by {p}: the chain {name!r} has its starting tile already")
+        laid = Tile.parse(tile)
+        held = self._in_hand(p, laid, "start")
+        out: list[Notice] = [self._start_chain(p, laid, held)]
+        if self.settings.variant == Variant.STANDARD:
+            self.turn = self._next(p)
+        elif len(self.chains) == len(self.players):
+            firsts = {q: min(c.placements[0].tile.words or ["~"]) for q, c in self.chains.items()}
+            self.turn = min(self.players, key=lambda q: (firsts[q], self.players.index(q)))
+        else:
+            self.notices.extend(out)
+            return out
+        self.status = Status.PLAYING
+        out.append(TurnPassed(self.turn))
+        self._check_end(out)
+        self.notices.extend(out)
+        return out
 
     def play(self, player: str, tile, end: str, corner: bool = False) -> list[Notice]:
         """``player`` lays ``tile`` at ``end`` (``"left"`` or ``"right"``), turned as given.
@@ -696,11 +751,19 @@ class Game:
         if p != first:
             raise GameError(f"lay the all-knock tiles by {p}: {first} knocked first and lays them")
         lt, rt = Tile.parse(left), Tile.parse(right)
-        a, b = self.drawn  # type: ignore[misc]
-        if not ((a.same(lt) and b.same(rt)) or (a.same(rt) and b.same(lt))):
-            raise GameError(
-                f"lay the all-knock tiles by {p}: the drawn tiles are {a} and {b}, not {lt} and {rt}"
-            )
+        remaining = list(self.drawn)  # type: ignore[arg-type]
+        for laid in (lt, rt):
+            known = [t for t in remaining if t is not None and t.same(laid)]
+            if known:
+                remaining.remove(known[0])
+            elif None in remaining:
+                remaining.remove(None)
+            else:
+                a, b = (str(t) if t else "?" for t in self.drawn)  # type: ignore[union-attr]
+                raise GameError(
+                    f"lay the all-knock tiles by {p}: the drawn tiles are {a} and {b}, "
+                    f"not {lt} and {rt}"
+                )
         name = self.chain_of(p)
         chain = self.chains[name]
         chain.add(Placement(lt, p, free=True), "left")
@@ -902,7 +965,7 @@ class Game:
             shown = self.settings.face_up or viewer in ("*", p)
             hands[p] = {
                 "count": len(self.hands[p]),
-                **({"tiles": [[t.first, t.second] for t in self.hands[p]]} if shown else {}),
+                **({"tiles": [_pair(t) for t in self.hands[p]]} if shown else {}),
             }
         data = {
             "status": self.status.value,
@@ -919,7 +982,7 @@ class Game:
             "settings": self.settings.to_json(),
         }
         if self.drawn:
-            data["drawn"] = [[t.first, t.second] for t in self.drawn]
+            data["drawn"] = [_pair(t) for t in self.drawn]
         if self.challenge:
             ch = self.challenge
             data["challenge"] = {

@@ -4,6 +4,7 @@ The first line sets the game up; each further line is one action (docs/wordinoes
 
     {"setup": {"players": ["Ann", "Bob"], "bag": [["POLICE", "MAN"], "LAST/WORD", ...],
                "settings": {"hand_size": 10}}}
+    {"start": "Bob", "tile": ["APPLE", "PIE"]}     (only when the bag's tiles are "?", unseen)
     {"play": "Bob", "tile": ["MAN", "HOLE"], "end": "right", "corner": false}
     {"knock": "Ann"}
     {"open": "Ann", "left": ["SUN", "DOG"], "right": ["CAT", "HAT"]}
@@ -22,7 +23,7 @@ import json
 from companion.errors import CompanionError
 from companion.games.wordinoes.game import Game, GameError, Notice, TableSettings
 
-ACTIONS = ("play", "knock", "open", "end_turn", "challenge", "vote")
+ACTIONS = ("start", "play", "knock", "open", "end_turn", "challenge", "vote")
 
 
 class ScriptError(CompanionError, ValueError):
@@ -70,6 +71,10 @@ def apply_action(game: Game, action: object, where: str = "action") -> list[Noti
     kind = kinds[0]
     who = action[kind]
     try:
+        if kind == "start":
+            if "tile" not in action:
+                raise ScriptError(f"{where}: start needs tile")
+            return game.start(who, action["tile"])
         if kind == "play":
             if "tile" not in action or "end" not in action:
                 raise ScriptError(f"{where}: play needs tile and end")
