@@ -220,6 +220,15 @@ def test_damaged_index_is_rebuilt(fake_scowl, build_count):
     assert len(build_count) == 2
 
 
+def test_an_unwritable_data_directory_is_a_clear_error(fake_scowl, monkeypatch):
+    def read_only(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(store, "_write_atomic", read_only)
+    with pytest.raises(LexiconError, match="cannot build its index.*Permission denied"):
+        open_lexicon("scowl-35-both")
+
+
 def test_force_rebuilds(fake_scowl, build_count):
     store.build("scowl-35-both")
     store.build("scowl-35-both", force=True)
@@ -344,3 +353,13 @@ def test_cli_info_short_lists_one_and_two_letter_entries(fake_scowl, capsys):
     assert "accepted 1-letter words (1): X" in out
     assert "accepted 2-letter words (1): QI" in out
     assert "rejected 1-2 letter strings (1): OK" in out
+
+
+@given(st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZé", min_size=1, max_size=9)))
+def test_a_lexicon_holds_exactly_its_words_in_any_case(words):
+    lex = Lexicon.from_words(words)
+    expected = {fold(w).lower() for w in words}
+    assert len(lex) == len(expected)
+    assert {w.lower() for w in lex} == expected
+    for w in words:
+        assert w in lex and w.upper() in lex and w.swapcase() in lex

@@ -52,10 +52,11 @@ class LexiconNotFound(LexiconError, LookupError):
     """No lexicon of that name is offered or imported."""
 
 
-def lexicon_dir() -> Path:
-    """``data_dir()/lexicons``, created if missing."""
-    path = data_dir() / "lexicons"
-    path.mkdir(parents=True, exist_ok=True)
+def lexicon_dir(create: bool = True) -> Path:
+    """``data_dir()/lexicons``, created if missing (unless ``create`` is False)."""
+    path = data_dir(create=create) / "lexicons"
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return path
 
 
@@ -360,21 +361,29 @@ def build(name: str | None = None, *, force: bool = False, progress: bool | None
 
     Raises:
         LexiconNotFound: ``name`` is neither a SCOWL name nor an imported list.
-        LexiconError: SCOWL is not installed.
+        LexiconError: SCOWL is not installed, or the index cannot be written (a read-only data
+            directory, a full disk).
     """
     source = _source_for((name or table_lexicon_name()).lower())
     name = source.name
-    with _locked(name):
-        meta = _read_meta(name)
-        state = False if force else _fresh(source, meta)
-        if state is None:  # touched, same content: record the new stats, keep the index
-            meta["stat_key"] = _stat_key(source.params, source.files)
-            _write_atomic(lexicon_dir() / f"{name}.json", json.dumps(meta, indent=1).encode())
-        if state is False:
-            meta = _build(source, progress)
-        lex = _open_index(name, meta)
-        if lex is None:
-            lex = _open_index(name, _build(source, progress))
+    try:
+        with _locked(name):
+            meta = _read_meta(name)
+            state = False if force else _fresh(source, meta)
+            if state is None:  # touched, same content: record the new stats, keep the index
+                meta["stat_key"] = _stat_key(source.params, source.files)
+                _write_atomic(lexicon_dir() / f"{name}.json", json.dumps(meta, indent=1).encode())
+            if state is False:
+                meta = _build(source, progress)
+            lex = _open_index(name, meta)
+            if lex is None:
+                lex = _open_index(name, _build(source, progress))
+    except OSError as exc:
+        raise LexiconError(
+            f"lexicon {name!r}: cannot build its index in {lexicon_dir(create=False)} "
+            f"({exc.strerror or exc}); build it as the user that owns that directory "
+            "(companion lexicon build)"
+        ) from None
     if lex is None:
         raise LexiconError(f"lexicon {name!r}: the index in {lexicon_dir()} cannot be opened")
     return lex
