@@ -134,7 +134,7 @@ def boards(draw):
     return Board(grid, n)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(boards())
 def test_notation_round_trips(board):
     text = format_board(board)

@@ -226,7 +226,7 @@ def test_allowance_counts_on_the_word_being_stolen():
     assert codes(r) == ["too-many-substitutions"]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     n=st.integers(min_value=2, max_value=11),
     data=st.data(),

@@ -359,7 +359,8 @@ def rule_move(
         lexicon: the word list; ``word in lexicon`` is asked with the upper-case word (and the
             lower-case one if that fails). None: words are not judged (``valid`` is None).
         is_inflection: ``is_inflection(base, other)`` is True when ``other`` is only an
-            inflection of ``base`` (companion.lexicon.morphology.is_inflection); asked both ways.
+            inflection of ``base`` (companion.lexicon.morphology.is_inflection); asked both ways,
+            and not for a new word the lexicon rejects.
             None: no change counts as an inflection (every qualifying change is a steal).
         history: the game's boards before ``before``, oldest first, or a :class:`GameHistory`
             whose latest board is ``before`` (cheaper: one step a move); they decide which forms
@@ -490,7 +491,10 @@ def rule_move(
                     details={"from": [p.text for p in preds], "earlier_forms": sorted(earlier)},
                 )
             )
-        if any(inflected(p.text, w.text) or inflected(w.text, p.text) for p in preds):
+        # a string not in the lexicon has no meaning to compare (and is ruled invalid anyway)
+        if valid is not False and any(
+            inflected(p.text, w.text) or inflected(w.text, p.text) for p in preds
+        ):
             reasons.append("no-meaning-change")
         if not any(before.colour(*c) == opp for p in preds for c in p.cells):
             # the mover's own word changed: it stays the mover's, and its cross-link letters
