@@ -190,9 +190,20 @@ def test_distinct_free_pins_load_and_any_repeat_fails(tmp_path_factory, pins, da
 
     def dump(doc) -> Path:
         lines = []
-        for section, table in doc.items():
-            lines.append(f"[{section}]")
-            lines += [f"{k} = {v!r}".replace("'", '"') for k, v in table.items()]
+
+        def table(name, items):
+            lines.append(f"[{name}]")
+            lines.extend(
+                f"{k} = {v!r}".replace("'", '"')
+                for k, v in items.items()
+                if not isinstance(v, dict)
+            )
+            for k, v in items.items():
+                if isinstance(v, dict):
+                    table(f"{name}.{k}", v)
+
+        for section, items in doc.items():
+            table(section, items)
         return write(tmp, "\n".join(lines) + "\n")
 
     pm = load_pinmap(dump(raw))
