@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.iago import (
+    CODES,
     Board,
     MoveInputError,
     parse_board,
@@ -408,3 +409,27 @@ def test_a_substitution_at_a_crossing_changes_both_words():
     assert r.legal and r.substitutions == (((5, 5), "A", "U"),)
     assert sorted(w.word.text for w in r.words) == ["BUN", "CUT"]
     assert r.counts == {"blue": 0, "red": 5}
+
+
+@st.composite
+def board_pairs(draw):
+    """A board and a later board: some cells placed, substituted, turned or even emptied."""
+    cell = st.sampled_from(list("......ABTSEabtse"))
+    grid = draw(st.lists(cell, min_size=121, max_size=121))
+    after = list(grid)
+    for i in draw(st.lists(st.integers(0, 120), max_size=12)):
+        after[i] = draw(cell)
+    return Board("".join(grid)), Board("".join(after))
+
+
+@settings(max_examples=60, deadline=None)
+@given(board_pairs(), st.sampled_from(["blue", "red"]))
+def test_any_pair_of_boards_gets_a_ruling(pair, mover):
+    before, after = pair
+    r = rule_move(before, after, mover, lexicon=WORDS, is_inflection=is_inflection)
+    out = r.to_json()
+    assert out["legal"] == (out["violations"] == [])
+    assert {v["code"] for v in out["violations"]} <= set(CODES)
+    assert out["counts"] == after.counts()
+    for s in r.steals:  # a steal never needs more substitutions than allowed
+        assert len(s.substituted) <= substitution_allowance(len(s.stolen.text))
