@@ -114,6 +114,16 @@ def test_cli_explain_gives_each_word_for_the_arbiter(default_lexicon, capsys):
     assert f"lexicon\t{default_lexicon.name}" in lines
 
 
+def test_cli_json_keeps_the_failed_word_for_explain(default_lexicon, capsys):
+    import json
+
+    code, out, _ = run(capsys, "love", "xqzt", "--json")
+    assert code == 1
+    assert json.loads(out) == {"verdict": "INVALID", "valid": False, "lexicon": "scowl-70-both"}
+    code, out, _ = run(capsys, "love", "xqzt", "--json", "--explain")
+    assert json.loads(out)["words"] == {"LOVE": True, "XQZT": False}
+
+
 @pytest.mark.parametrize("bad", ["", "l0ve", "love!", "two words"])
 def test_cli_bad_input_exits_2_with_a_message(default_lexicon, capsys, bad):
     code, out, err = run(capsys, "love", bad)

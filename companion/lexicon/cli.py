@@ -28,6 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     j.add_argument(
         "--lexicon", metavar="NAME", default=None, help="the lexicon to use (default: the table's)"
     )
+    j.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"verdict", "valid", "lexicon"} (and "words" with --explain) as JSON',
+    )
     j.set_defaults(func=_judge)
 
     lex = sub.add_parser("lexicon", help="word lists: list, build, import, info")
@@ -101,7 +106,14 @@ def _judge(args: argparse.Namespace) -> int:
         normalise(w)
     lexicon = open_lexicon(args.lexicon)
     ruling = judge(args.words, lexicon)
-    print("VALID" if ruling.valid else "INVALID")
+    verdict = "VALID" if ruling.valid else "INVALID"
+    if args.json:
+        out = {"verdict": verdict, "valid": ruling.valid, "lexicon": lexicon.name}
+        if args.explain:
+            out["words"] = ruling.words
+        print(json.dumps(out))
+        return 0 if ruling.valid else 1
+    print(verdict)
     if args.explain:
         for word, ok in ruling.words.items():
             print(f"{word}\t{'valid' if ok else 'invalid'}")
