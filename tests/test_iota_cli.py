@@ -100,3 +100,13 @@ def test_score_says_what_a_wild_card_stands_for_and_why(capsys):
     assert code == 0 and out["score"] == 1 + 0 + 3
     assert out["wild_cards"] == [{"row": 1, "column": 2, "stands_for": ["RT4"], "decided": True}]
     assert "RT4" in out["notes"][0] and "RT2" in out["notes"][0]
+
+
+def test_a_before_in_its_own_smaller_frame_is_found_in_after(capsys):
+    # turn 2 written with BEFORE in its own one-row frame: RX1 above BX2, GX3 below it (6)
+    code, out, _ = cli(capsys, "score", "RT2 GC2 BX2", ". . RX1/RT2 GC2 BX2/. . GX3")
+    assert code == 0 and out["score"] == 6
+    assert "1 row down" in out["notes"][0] and out["before"] == ". . ./RT2 GC2 BX2/. . ."
+    # no place holds BEFORE's cards: the top-left reading stands, and a card was taken off
+    code, out, _ = cli(capsys, "score", "RT2 YS4", ". ./RT2 GC2")
+    assert code == 1 and "card-removed" in [v["code"] for v in out["violations"]]

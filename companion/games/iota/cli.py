@@ -14,7 +14,14 @@ import sys
 from pathlib import Path
 
 from companion.games.iota.cards import IotaNotationError, parse_hand
-from companion.games.iota.grid import Cell, Grid, common_frame, format_grid, parse_grid
+from companion.games.iota.grid import (
+    Cell,
+    Grid,
+    common_frame,
+    format_grid,
+    parse_grid,
+    place_within,
+)
 from companion.games.iota.rules import PlayResult, check_play, explain_wild_cards
 
 
@@ -124,13 +131,20 @@ def _score(args: argparse.Namespace) -> int:
         raise IotaNotationError("only one of BEFORE and AFTER can be read from standard input")
     before = read_grid(args.before, "BEFORE")
     after = read_grid(args.after, "AFTER")
+    before, (down, right) = place_within(before, after)
     result = check_play(before, after, last_card=args.last_card)
     out = result_json(result)
-    out["notes"] = (
-        explain_wild_cards(after)
-        if not any(v.code in ("duplicate-card", "too-many-wild-cards") for v in result.violations)
-        else []
-    )
+    notes = []
+    if (down, right) != (0, 0):
+        rows = f"{down} row{'s' if down != 1 else ''}"
+        cols = f"{right} column{'s' if right != 1 else ''}"
+        notes.append(
+            f"BEFORE is smaller than AFTER and its cards are found {rows} down and {cols} right "
+            "in AFTER's frame: it was read there (rows and columns are AFTER's)"
+        )
+    if not any(v.code in ("duplicate-card", "too-many-wild-cards") for v in result.violations):
+        notes += explain_wild_cards(after)
+    out["notes"] = notes
     frame = common_frame(before, after)
     out["before"] = format_grid(before, frame) if frame else "."
     out["after"] = format_grid(after, frame) if frame else "."

@@ -254,3 +254,41 @@ def format_grids(*grids: Grid) -> list[str]:
     """Write several grids in one shared frame (so that cell (r, c) is the same place in all)."""
     frame = common_frame(*grids)
     return [format_grid(g, frame) if frame is not None else EMPTY for g in grids]
+
+
+def place_within(before: Grid, after: Grid) -> tuple[Grid, tuple[int, int]]:
+    """Where a smaller ``before`` lies in ``after``'s frame.
+
+    Two grids compared in one call share one frame, and a smaller one is padded at the bottom and
+    right (its top-left corner is ``after``'s). When that reading takes cards off the table or
+    changes them but ``before`` fits inside ``after``'s frame at exactly one other offset where
+    every card of ``before`` is found in ``after``, that offset is taken instead (a grid written in
+    its own smaller frame).
+
+    Returns:
+        ``(before moved, (rows down, columns right))``; ``(before, (0, 0))`` when the top-left
+        reading holds or no single other offset does.
+    """
+
+    def holds(dr: int, dc: int) -> bool:
+        return all(
+            after.cards.get((r + dr, c + dc)) == card for (r, c), card in before.cards.items()
+        )
+
+    fb, fa = before.full_frame(), after.full_frame()
+    if fb is None or fa is None or holds(0, 0):
+        return before, (0, 0)
+    if (fb.height, fb.width) == (fa.height, fa.width):
+        return before, (0, 0)
+    if fb.height > fa.height or fb.width > fa.width:
+        return before, (0, 0)
+    fits = [
+        (dr, dc)
+        for dr in range(fa.top - fb.top, fa.bottom - fb.bottom + 1)
+        for dc in range(fa.left - fb.left, fa.right - fb.right + 1)
+        if holds(dr, dc)
+    ]
+    if len(fits) != 1:
+        return before, (0, 0)
+    dr, dc = fits[0]
+    return before.translated(dr, dc), (dr, dc)
