@@ -110,6 +110,7 @@ class WordFormed:
     predecessors: tuple[Word, ...] = ()
 
     def to_json(self) -> dict:
+        """The word (1-based first cell), its ``kind``, ``valid`` and the ``from`` words."""
         out = self.word.to_json()
         out["kind"] = self.kind
         out["valid"] = self.valid
@@ -135,6 +136,7 @@ class Steal:
     turned: bool
 
     def to_json(self) -> dict:
+        """``from``, ``to``, where the new word lies (1-based), counts and ``turned``."""
         return {
             "from": self.stolen.text,
             "to": self.word.text,

@@ -80,6 +80,7 @@ class BoardEvent:
     penalty: bool = False
 
     def to_json(self) -> dict:
+        """The event as a record's object."""
         out: dict = {"t": self.t, "board": format_board(self.board)}
         if self.penalty:
             out["penalty"] = True
@@ -255,6 +256,7 @@ class MoveReplay:
     withdrawn: bool = False
 
     def to_json(self) -> dict:
+        """The move, its board before and its ruling (as ``companion iago check`` prints it)."""
         return {
             "move": self.number,
             "mover": self.mover,
@@ -280,6 +282,7 @@ class ChallengeReplay:
     problems: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
+        """The challenge with its penalty cells 1-based."""
         return {
             "t": self.t,
             "challenger": self.challenger,
@@ -482,7 +485,9 @@ def summary(game: GameReplay) -> str:
         r = m.ruling
         parts = []
         for w in r.words:
-            if w.kind == "steal":
+            if w.valid is False:
+                parts.append(f"{w.word.text} (not in the lexicon)")
+            elif w.kind == "steal":
                 parts.append(f"{w.word.text} (steals {'/'.join(p.text for p in w.predecessors)})")
             elif w.predecessors:
                 parts.append(
