@@ -58,7 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     h.add_argument("grid", help="the table (notation, a file, or -)")
     h.add_argument("hand", help="the hand: 1 to 4 cards separated by spaces or commas")
-    h.add_argument("--limit", type=int, default=10, help="print at most N plays (default 10)")
+    h.add_argument(
+        "--limit", type=int, default=10, help="print at most N plays (default 10; 0: all)"
+    )
     h.add_argument(
         "--last-card", action="store_true", help="score plays that empty the hand as the last turn"
     )
