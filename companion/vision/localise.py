@@ -136,6 +136,26 @@ def _quad_candidates(grey: np.ndarray) -> list[np.ndarray]:
                 if len(approx) == 4:
                     quads.append(order_corners(approx.reshape(4, 2).astype(np.float32)))
                     break
+    # the grid's lines form one connected net, light or dark: its outline is the grid's
+    k = max(5, (max(h, w) // 90) | 1)
+    kernel = np.ones((k, k), np.uint8)
+    for op in (cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT):
+        ridge = cv2.morphologyEx(blur, op, kernel)
+        _, binary = cv2.threshold(ridge, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+        if n < 2:
+            continue
+        big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]))
+        if stats[big, cv2.CC_STAT_WIDTH] * stats[big, cv2.CC_STAT_HEIGHT] < 0.08 * h * w:
+            continue
+        ys, xs = np.nonzero(labels == big)
+        hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+        peri = cv2.arcLength(hull, True)
+        for eps in (0.01, 0.02, 0.04, 0.06):
+            approx = cv2.approxPolyDP(hull, eps * peri, True)
+            if len(approx) == 4:
+                quads.insert(0, order_corners(approx.reshape(4, 2).astype(np.float32)))
+                break
     out: list[np.ndarray] = []
     for q in quads:
         if all(np.abs(q - o).max() > 4 for o in out):

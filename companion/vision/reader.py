@@ -119,7 +119,8 @@ def check_corners(corners, image_shape: tuple[int, ...] | None = None) -> np.nda
     cross = []
     for i in range(4):
         a, b, c = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
-        cross.append(np.cross(b - a, c - b))
+        u, v = b - a, c - b
+        cross.append(u[0] * v[1] - u[1] * v[0])
     if not (all(z > 0 for z in cross) or all(z < 0 for z in cross)):
         raise VisionError(
             "corners do not make a convex quadrilateral in the order top-left, top-right, "

@@ -1,0 +1,245 @@
+"""Cameras behind one interface: a frame is a uint8 (H, W, 3) array in BGR channel order.
+
+Kinds (the pin map's ``[camera] kind``):
+
+- ``picamera2``: a Camera Module on a Raspberry Pi's CSI connector (``camera_num``, default 0).
+  picamera2 is imported lazily, inside the class. Its ``RGB888`` format is, despite the name, BGR
+  in memory (libcamera's naming; Picamera2 manual, "4.2.2 Image formats"), which is what OpenCV
+  and the board reader expect, so frames are used as they come.
+- ``opencv``: any camera OpenCV's VideoCapture opens (``device``: an index such as 0, or a path
+  such as "/dev/video0").
+- ``files``: image files standing in for a camera (the simulator's camera). ``folder`` is one
+  image file, read again at every capture (replace the file and the camera sees the new board), or a
+  folder whose images are served in name order, one a capture, the last one repeating.
+
+``width`` and ``height`` (pixels) ask the real cameras for that frame size.
+
+A camera that cannot give a frame raises :class:`CameraError` (a DeviceError: CompanionError and
+ValueError) naming the camera and the cause, and keeps the text in ``problem`` for the screen;
+nothing here ever stops the clock.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from companion.devices.base import DeviceError
+
+CAMERA_KINDS = ("none", "picamera2", "opencv", "files")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff")
+
+
+class CameraError(DeviceError):
+    """A camera that cannot be opened or cannot give a frame (unplugged, busy, missing file)."""
+
+
+@runtime_checkable
+class Camera(Protocol):
+    """A source of photos of the board."""
+
+    name: str
+    problem: str | None
+
+    def capture(self) -> np.ndarray:
+        """A new frame: uint8 array (H, W, 3), BGR channel order.
+
+        Raises:
+            CameraError: no frame (the camera is unplugged, busy or the file is missing).
+        """
+
+    def close(self) -> None:
+        """Release the camera."""
+
+
+class _Base:
+    name = "camera"
+
+    def __init__(self) -> None:
+        self.problem: str | None = None
+        self._lock = threading.Lock()
+
+    def _fail(self, message: str) -> CameraError:
+        self.problem = f"camera unavailable: {message}"
+        return CameraError(f"{self.name}: {message}")
+
+    def capture(self) -> np.ndarray:
+        with self._lock:
+            try:
+                frame = self._grab()
+            except CameraError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any driver failure is "no frame"
+                raise self._fail(f"{type(exc).__name__}: {exc}") from None
+            if (
+                not isinstance(frame, np.ndarray)
+                or frame.ndim != 3
+                or frame.shape[2] != 3
+                or frame.dtype != np.uint8
+            ):
+                raise self._fail("the frame is not a colour image (H, W, 3) of uint8")
+            self.problem = None
+            return frame
+
+    def _grab(self) -> np.ndarray:  # pragma: no cover - every kind overrides it
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class FileCamera(_Base):
+    """Image files standing in for a camera (see the module docstring).
+
+    Args:
+        path: one image file, or a folder of images (.jpg, .jpeg, .png, .bmp, .tif).
+
+    Raises:
+        CameraError: the path does not exist, or the folder holds no image.
+    """
+
+    def __init__(self, path: str | Path):
+        super().__init__()
+        self.path = Path(path)
+        self.name = f"file camera {self.path}"
+        if not self.path.exists():
+            raise self._fail(f"{self.path} does not exist (an image file or a folder of images)")
+        self._next = 0
+        if self.path.is_dir() and not self._images():
+            raise self._fail(f"folder {self.path} holds no image ({', '.join(IMAGE_SUFFIXES)})")
+
+    def _images(self) -> list[Path]:
+        return sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+    def _grab(self) -> np.ndarray:
+        import cv2
+
+        if self.path.is_dir():
+            images = self._images()
+            if not images:
+                raise self._fail(f"folder {self.path} holds no image")
+            path = images[min(self._next, len(images) - 1)]
+            self._next += 1
+        else:
+            path = self.path
+        if not path.exists():
+            raise self._fail(f"{path} is missing")
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise self._fail(f"{path} is not an image OpenCV can read")
+        return frame
+
+
+class OpenCVCamera(_Base):
+    """A camera opened by OpenCV's VideoCapture (USB webcams, V4L2 devices).
+
+    Args:
+        device: an index (0) or a device path ("/dev/video0").
+        width, height: the frame size to ask for, pixels (None: the camera's default).
+
+    Raises:
+        CameraError: the device cannot be opened.
+    """
+
+    def __init__(self, device: int | str = 0, width: int | None = None, height: int | None = None):
+        super().__init__()
+        import cv2
+
+        self.name = f"OpenCV camera {device}"
+        self._cap = cv2.VideoCapture(device)
+        if not self._cap.isOpened():
+            self._cap.release()
+            raise self._fail(f"cannot open {device!r} (unplugged or used by another program?)")
+        if width:
+            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, int(width))
+        if height:
+            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, int(height))
+
+    def _grab(self) -> np.ndarray:
+        # the driver may hold a stale frame: take the newest
+        self._cap.grab()
+        ok, frame = self._cap.read()
+        if not ok or frame is None:
+            raise self._fail("no frame (unplugged?)")
+        return frame
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+class PiCamera(_Base):
+    """A Raspberry Pi Camera Module through picamera2 (imported here, lazily).
+
+    Frames are ``RGB888``, which is BGR in memory (Picamera2 manual, "Image formats").
+
+    Args:
+        camera_num: which camera (0 for the first CSI connector).
+        width, height: still size in pixels (default 2304x1296, Camera Module 3's 2x2 binned mode:
+            3 MP, plenty for a board).
+
+    Raises:
+        CameraError: picamera2 is not installed, or the camera cannot be started.
+    """
+
+    def __init__(self, camera_num: int = 0, width: int | None = None, height: int | None = None):
+        super().__init__()
+        self.name = f"Pi camera {camera_num}"
+        try:
+            from picamera2 import Picamera2  # Pi only: apt install python3-picamera2
+        except ImportError:
+            raise self._fail(
+                "picamera2 is not installed (on Raspberry Pi OS: apt install python3-picamera2, "
+                "and create the venv with --system-site-packages)"
+            ) from None
+        try:
+            self._cam = Picamera2(camera_num)
+            size = (int(width or 2304), int(height or 1296))
+            config = self._cam.create_still_configuration(main={"size": size, "format": "RGB888"})
+            self._cam.configure(config)
+            self._cam.start()
+        except Exception as exc:  # noqa: BLE001 - libcamera raises many kinds
+            raise self._fail(f"cannot start ({type(exc).__name__}: {exc})") from None
+
+    def _grab(self) -> np.ndarray:
+        return self._cam.capture_array("main")
+
+    def close(self) -> None:
+        try:
+            self._cam.stop()
+            self._cam.close()
+        except Exception:  # noqa: BLE001,S110 - closing a dead camera is not an error
+            pass
+
+
+def open_camera(config: dict) -> Camera | None:
+    """The camera a ``[camera]`` table describes (``kind`` and its keys), or None for ``none``.
+
+    Raises:
+        CameraError: unknown kind, a missing key, or a camera that cannot be opened (the message
+            names it and why; the daemon shows it and runs without the camera).
+    """
+    kind = config.get("kind", "none")
+    width, height = config.get("width"), config.get("height")
+    if kind == "none":
+        return None
+    if kind == "files":
+        folder = config.get("folder")
+        if not folder:
+            raise CameraError(
+                '[camera] kind = "files" needs folder = "PATH" (an image file or a folder)'
+            )
+        return FileCamera(folder)
+    if kind == "opencv":
+        return OpenCVCamera(config.get("device", 0), width, height)
+    if kind == "picamera2":
+        return PiCamera(int(config.get("camera_num", 0)), width, height)
+    raise CameraError(f"[camera] kind {kind!r} is unknown; accepted: {', '.join(CAMERA_KINDS)}")

@@ -1,0 +1,91 @@
+"""Cameras: image files standing in for a camera, clear errors for a camera that is not there."""
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.devices.camera import (
+    CameraError,
+    FileCamera,
+    OpenCVCamera,
+    PiCamera,
+    open_camera,
+)
+from companion.errors import CompanionError
+
+
+def _write(path, value):
+    img = np.full((30, 40, 3), value, np.uint8)
+    img[:, :, 2] = 250  # red channel last: BGR order is kept
+    assert cv2.imwrite(str(path), img)
+    return img
+
+
+def test_file_camera_serves_one_file_again_and_again(tmp_path):
+    img = _write(tmp_path / "board.png", 10)
+    cam = open_camera({"kind": "files", "folder": str(tmp_path / "board.png")})
+    for _ in range(2):
+        frame = cam.capture()
+        assert frame.shape == (30, 40, 3) and frame.dtype == np.uint8
+        assert np.array_equal(frame, img)
+    _write(tmp_path / "board.png", 99)  # the board changed: the camera sees it
+    assert cam.capture()[0, 0, 0] == 99
+
+
+def test_folder_camera_serves_images_in_name_order_then_repeats_the_last(tmp_path):
+    _write(tmp_path / "b.png", 2)
+    _write(tmp_path / "a.png", 1)
+    (tmp_path / "notes.txt").write_text("not an image")
+    cam = FileCamera(tmp_path)
+    assert [int(cam.capture()[0, 0, 0]) for _ in range(3)] == [1, 2, 2]
+
+
+def test_missing_file_is_a_clear_error_and_the_problem_is_kept(tmp_path):
+    with pytest.raises(CameraError, match="does not exist"):
+        FileCamera(tmp_path / "nowhere.jpg")
+    path = tmp_path / "board.png"
+    _write(path, 5)
+    cam = FileCamera(path)
+    path.unlink()  # unplugged
+    with pytest.raises(CameraError, match="missing") as info:
+        cam.capture()
+    assert isinstance(info.value, CompanionError) and isinstance(info.value, ValueError)
+    assert cam.problem.startswith("camera unavailable")
+    _write(path, 6)
+    cam.capture()
+    assert cam.problem is None
+
+
+def test_a_file_that_is_not_an_image(tmp_path):
+    (tmp_path / "x.jpg").write_text("text")
+    with pytest.raises(CameraError, match="not an image"):
+        FileCamera(tmp_path / "x.jpg").capture()
+
+
+def test_empty_folder(tmp_path):
+    with pytest.raises(CameraError, match="holds no image"):
+        FileCamera(tmp_path)
+
+
+def test_open_camera_kinds():
+    assert open_camera({"kind": "none"}) is None
+    assert open_camera({}) is None
+    with pytest.raises(CameraError, match="accepted: none, picamera2, opencv, files"):
+        open_camera({"kind": "webcam"})
+    with pytest.raises(CameraError, match="needs folder"):
+        open_camera({"kind": "files"})
+
+
+def test_opencv_camera_that_is_not_plugged_in():
+    with pytest.raises(CameraError, match="cannot open"):
+        OpenCVCamera("/dev/video-not-here")
+
+
+def test_pi_camera_without_picamera2():
+    try:
+        import picamera2  # noqa: F401
+    except ImportError:
+        with pytest.raises(CameraError, match="picamera2 is not installed"):
+            PiCamera(0)
+    else:  # pragma: no cover - on a Pi
+        pytest.skip("picamera2 is installed")

@@ -1,0 +1,329 @@
+"""The board reader: notation, glyphs, localisation, cells, colours, eval, CLI, table helpers.
+
+Synthetic photos are small (800x600) and few; the letter classifier is built once per session
+(in the session's data directory) and kept in memory.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.cli import main
+from companion.errors import CompanionError
+from companion.vision import glyphs, localise
+from companion.vision.errors import BoardNotFoundError, VisionError
+from companion.vision.evaluate import evaluate
+from companion.vision.notation import format_board, parse_board
+from companion.vision.profiles import get_profile
+from companion.vision.reader import check_corners, read_board
+from companion.vision.synth import render_photo
+from companion.vision.table import colour_counts, move_words
+
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-scrabble-photos"
+if not REAL.is_dir():
+    REAL = Path("/work/shared/data/real-scrabble-photos")
+
+SMALL = (800, 600)
+
+# a board laid out by hand: CAT in blue across the centre row, "dog" in red down from its D
+HAND_GRID = [
+    "...........",
+    "...........",
+    "...........",
+    "...........",
+    "...........",
+    "....CAT....",
+    "......d....",
+    "......o....",
+    "......g....",
+    "...........",
+    "...........",
+]
+
+
+def cell_offset(found, truth, n):
+    """Largest corner error in cells."""
+    cell = np.linalg.norm(np.float32(truth)[1] - np.float32(truth)[0]) / n
+    return float(np.abs(np.float32(found) - np.float32(truth)).max() / cell)
+
+
+@pytest.fixture(scope="session")
+def classifier():
+    return glyphs.load_classifier(48, "iago")
+
+
+@pytest.fixture(scope="session")
+def hand_photo():
+    return render_photo("iago", seed=11, size=SMALL, grid=HAND_GRID)
+
+
+# -- notation --------------------------------------------------------------------------------
+
+
+def test_notation_merges_empty_runs():
+    assert format_board(HAND_GRID) == "11/11/11/11/11/4CAT4/6d4/6o4/6g4/11/11"
+    assert format_board(["." * 11] * 11) == "/".join(["11"] * 11)
+
+
+def test_notation_accepts_lines_of_dots_and_letters():
+    assert parse_board("\n".join(HAND_GRID)) == HAND_GRID
+    assert parse_board("11/11/11/11/11/4CAT4/6d4/6o4/6g4/11/11", 11) == HAND_GRID
+
+
+def test_notation_error_names_row_and_column():
+    with pytest.raises(VisionError, match="row 2 column 3"):
+        parse_board("3/AB#/3")
+    with pytest.raises(VisionError, match="row 2 has 4 cells"):
+        parse_board("3/4/3")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(alphabet=".AbZq?", min_size=7, max_size=7), min_size=7, max_size=7))
+def test_notation_round_trip(rows):
+    assert parse_board(format_board(rows), 7) == rows
+
+
+# -- inputs ----------------------------------------------------------------------------------
+
+
+def test_unknown_profile_lists_the_known_ones():
+    with pytest.raises(VisionError, match="iago, scrabble"):
+        get_profile("chess")
+
+
+def test_corners_are_checked():
+    with pytest.raises(VisionError, match="8 numbers"):
+        check_corners([1, 2, 3])
+    with pytest.raises(VisionError, match="convex"):
+        check_corners([[0, 0], [10, 10], [10, 0], [0, 10]])
+    with pytest.raises(VisionError, match="outside"):
+        check_corners([[0, 0], [10, 0], [10, 9000], [0, 10]], (100, 100, 3))
+
+
+def test_read_rejects_a_grey_image():
+    with pytest.raises(VisionError, match="colour photo"):
+        read_board(np.zeros((10, 10), np.uint8), "iago")
+
+
+# -- letters ---------------------------------------------------------------------------------
+
+
+def test_no_glyph_in_an_empty_or_filled_cell():
+    side = 48 + 2 * glyphs.cell_margin(48)
+    assert glyphs.find_glyph(np.full((side, side), 200, np.uint8), 48) is None
+    patch = np.full((side, side), 230, np.uint8)
+    patch[12:50, 12:50] = 60  # a dark square: a patch of board, not a letter
+    assert glyphs.find_glyph(patch, 48) is None
+
+
+def test_classifier_names_letters_of_a_font_it_was_not_trained_on(classifier):
+    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
+    if font is None:
+        pytest.skip("fonts-freefont-ttf is not installed")
+    assert glyphs.SYNTHETIC_FONT not in glyphs.TRAINING_FONTS
+    rng = np.random.default_rng(3)
+    found, truth = [], []
+    for letter in glyphs.LETTERS:
+        for _ in range(3):
+            win = glyphs.render_cell(letter, font, 48, rng, face=225, ink=50)
+            g = glyphs.find_glyph(win, 48)
+            assert g is not None, letter
+            found.append(g)
+            truth.append(letter)
+    letters, conf = classifier.classify(glyphs.glyph_features(found))
+    right = sum(a == b for a, b in zip(letters, truth, strict=True))
+    assert right >= 0.97 * len(truth)
+    assert conf.shape == (len(truth),) and 0 < conf.min() <= conf.max() <= 1
+
+
+# -- reading synthetic photos ------------------------------------------------------------------
+
+
+def test_reads_a_hand_laid_board_with_given_corners(hand_photo, classifier):
+    reading = read_board(hand_photo.image, "iago", corners=hand_photo.corners)
+    assert reading.notation == "11/11/11/11/11/4CAT4/6d4/6o4/6g4/11/11"
+    assert reading.counts() == {"blue": 3, "red": 3}
+    assert reading.located_by == "given"
+    out = reading.to_json()
+    assert len(out["confidence"]) == 11 and all(len(r) == 11 for r in out["confidence"])
+
+
+def test_finds_the_grid_without_markers(hand_photo, classifier):
+    corners, how = localise.find_board(hand_photo.image, "iago")
+    assert how == "grid"
+    assert cell_offset(corners, hand_photo.corners, 11) < 0.2
+    assert read_board(hand_photo.image, "iago").grid == HAND_GRID
+
+
+def test_finds_the_markers(classifier):
+    photo = render_photo("iago", seed=5, size=SMALL, markers=True)
+    corners, how = localise.find_board(photo.image, "iago")
+    assert how == "markers"
+    assert cell_offset(corners, photo.corners, 11) < 0.1
+    assert read_board(photo.image, "iago").grid == photo.grid
+
+
+def test_blank_table_has_no_board():
+    rng = np.random.default_rng(0)
+    table = rng.integers(100, 140, (480, 640, 3), dtype=np.uint8)
+    with pytest.raises(BoardNotFoundError, match="no 11x11 grid"):
+        localise.find_board(table, "iago")
+
+
+def test_tracker_keeps_the_homography_until_the_board_moves(hand_photo, classifier):
+    tracker = localise.BoardTracker("iago")
+    _, first = tracker.locate(hand_photo.image)
+    _, second = tracker.locate(hand_photo.image)
+    assert (first, second) == ("grid", "tracked")
+    moved = render_photo("iago", seed=12, size=SMALL, grid=HAND_GRID)
+    corners, third = tracker.locate(moved.image)
+    assert third == "grid" and tracker.finds == 2
+    assert cell_offset(corners, moved.corners, 11) < 0.2
+
+
+def test_scrabble_profile_writes_every_tile_upper_case(classifier):
+    grid = (
+        ["." * 15] * 7 + ["....QUIZ.......", "....A..........", "....T.........."] + ["." * 15] * 5
+    )
+    photo = render_photo("scrabble", seed=2, size=SMALL, grid=grid)
+    reading = read_board(photo.image, "scrabble", corners=photo.corners)
+    assert reading.grid == grid
+    assert reading.notation.upper() == reading.notation
+
+
+# -- real photos -------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_real_scrabble_photos_with_given_corners(classifier):
+    reports = evaluate(REAL, "scrabble", modes=("given",))
+    figures = reports[0].to_json()
+    assert figures["boards"] == 3
+    assert figures["cells"] >= 0.985  # floor; the measured figure is in docs/vision.md
+    assert figures["letters"] >= 0.98
+
+
+# -- evaluation and the command line ----------------------------------------------------------
+
+
+def test_eval_scores_a_folder_against_its_truth(tmp_path, hand_photo, classifier):
+    hand_photo.save(tmp_path / "hand", quality=92)
+    wrong = list(HAND_GRID)
+    wrong[5] = "....COT...."  # truth disagreeing with the photo in one cell
+    (tmp_path / "lie.png").write_bytes((tmp_path / "hand.jpg").read_bytes())
+    (tmp_path / "lie.truth.txt").write_text("\n".join(wrong))
+    (tmp_path / "lie.corners.json").write_text((tmp_path / "hand.corners.json").read_text())
+    (report,) = evaluate(tmp_path, modes=("given",))
+    figures = report.to_json()
+    assert figures["boards"] == 2 and figures["cells_wrong"] == 1
+    assert figures["boards_perfect"] == 0.5
+    assert figures["confusions"] == [{"truth": "O", "read": "A", "count": 1}]
+
+
+def test_eval_names_a_bad_truth_file(tmp_path):
+    (tmp_path / "x.png").write_bytes(b"")
+    (tmp_path / "x.truth.txt").write_text("3/A#B/3")
+    with pytest.raises(VisionError, match="x.truth.txt"):
+        evaluate(tmp_path)
+
+
+def test_cli_read_prints_notation_and_json(tmp_path, hand_photo, capsys, classifier):
+    path = hand_photo.save(tmp_path / "hand")
+    corners = ",".join(f"{v:.2f}" for v in np.asarray(hand_photo.corners).ravel())
+    assert main(["vision", "read", str(path), "--corners", corners]) == 0
+    assert capsys.readouterr().out.strip() == "11/11/11/11/11/4CAT4/6d4/6o4/6g4/11/11"
+    assert main(["vision", "read", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["board"] == "11/11/11/11/11/4CAT4/6d4/6o4/6g4/11/11"
+    assert out["counts"] == {"blue": 3, "red": 3}
+
+
+def test_cli_bad_input_exits_2(tmp_path, capsys):
+    assert main(["vision", "read", str(tmp_path / "none.jpg")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    (tmp_path / "t.txt").write_text("not an image")
+    assert main(["vision", "read", str(tmp_path / "t.txt")]) == 2
+    assert main(["vision", "read", str(tmp_path / "t.txt"), "--corners", "1,2,3"]) == 2
+    assert "8 numbers" in capsys.readouterr().err
+
+
+def test_cli_render_writes_photos_with_truth(tmp_path, capsys):
+    assert main(["vision", "render", str(tmp_path), "--count", "1", "--size", "320x240"]) == 0
+    assert (tmp_path / "iago_0000.jpg").exists()
+    truth = parse_board((tmp_path / "iago_0000.truth.txt").read_text(), 11)
+    assert len(truth) == 11
+    assert len(json.loads((tmp_path / "iago_0000.corners.json").read_text())) == 4
+
+
+# -- at the table ------------------------------------------------------------------------------
+
+
+def test_move_words_are_the_words_the_move_formed():
+    before = ["..........."] * 5 + ["....CAT...."] + ["..........."] * 5
+    # red lays O and W under the C: the word formed is COW
+    after = list(before)
+    after[6], after[7] = "....o......", "....w......"
+    assert move_words(before, after, "red") == ["COW"]
+    assert colour_counts(after) == {"blue": 3, "red": 2}
+
+
+def test_board_camera_gives_the_challenged_words_from_image_files(tmp_path, classifier):
+    from companion.devices.camera import FileCamera
+    from companion.vision.table import BoardCamera
+
+    before = ["..........."] * 5 + ["....CAT...."] + ["..........."] * 5
+    after = list(before)
+    after[6], after[7] = "....o......", "....w......"
+    render_photo("iago", seed=21, size=SMALL, grid=before).save(tmp_path / "1")
+    render_photo("iago", seed=21, size=SMALL, grid=after).save(tmp_path / "2")
+    for extra in tmp_path.glob("*.json"):
+        extra.unlink()
+    cam = BoardCamera(FileCamera(tmp_path))
+    start = cam.board_now()
+    assert start == "11/11/11/11/11/4CAT4/11/11/11/11/11"
+    answer = cam.challenged_words(start, "red")
+    assert answer.words == ["COW"]
+    assert cam.counts() == {"blue": 3, "red": 2}
+
+
+def test_board_camera_reports_a_dead_camera():
+    from companion.devices.camera import CameraError
+    from companion.vision.table import BoardCamera
+
+    class Dead:
+        def capture(self):
+            raise CameraError("camera 0: unplugged")
+
+    cam = BoardCamera(Dead())
+    assert cam.board_now() is None
+    assert "unplugged" in cam.problem
+    with pytest.raises(CompanionError):
+        cam.counts()
+
+
+def test_default_calibration_layout_holds_every_letter_in_both_colours():
+    from companion.vision.calibrate import default_layout
+
+    layout = default_layout("iago")
+    text = "".join(layout)
+    assert set(glyphs.LETTERS) <= {c for c in text if c.isupper()}
+    assert set(glyphs.LETTERS.lower()) <= {c for c in text if c.islower()}
+    assert len(layout) == 11 and all(len(r) == 11 for r in layout)
+
+
+def test_calibration_learns_from_a_photo_of_the_layout(classifier):
+    from companion.vision.calibrate import calibrate, default_layout
+    from companion.vision.glyphs import calibration_path
+
+    layout = default_layout("iago")
+    photo = render_photo("iago", seed=31, size=(1000, 750), grid=layout, hand=False)
+    result = calibrate([photo.image], "iago", layout, corners=photo.corners)
+    tiles = sum(ch != "." for row in layout for ch in row)
+    assert result.samples + len(result.missing) == tiles
+    assert result.samples >= 0.95 * tiles
+    assert calibration_path("iago").exists()
+    calibration_path("iago").unlink()
