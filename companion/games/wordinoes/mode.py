@@ -30,6 +30,7 @@ the challenge event, so a replay never asks it again.
 from __future__ import annotations
 
 import re
+import textwrap
 import tomllib
 from typing import ClassVar
 
@@ -473,8 +474,10 @@ class WordinoesMode(GameMode):
             redraw_at = self.advice_at + (page + 1) * PAGE_SECONDS
             words = " + ".join(self.challenges[-1].get("words") or []) if self.challenges else ""
             evidence = _evidence_line(advice)
-            frame = _vote_frame(words, advice.get("summary") or "ASK THE TABLE", evidence,
-                                waiting[0] if waiting else "", page % 2 == 1)  # fmt: skip
+            frame = _vote_frame(
+                words, advice.get("summary") or "ASK THE TABLE", evidence,
+                waiting[0] if waiting else "", page,
+            )  # fmt: skip
             lights = {"blue": True, "red": True}
             prompt = f"{waiting[0] if waiting else ''}: yes (valid) or no"
             word = "challenge:vote"
@@ -555,13 +558,25 @@ def _play_frame(head: str, ends: str, counts: str, foot: str):
     return frame
 
 
-def _vote_frame(words: str, summary: str, evidence: str, voter: str, second_page: bool):
+def _evidence_pages(evidence: str, width: int = 22, pages: int = 3) -> list[tuple[str, ...]]:
+    """The evidence wrapped to lines of ``width`` characters, two lines a page."""
+    lines = textwrap.wrap(evidence, width)[: 2 * pages]
+    return [tuple(lines[i : i + 2]) for i in range(0, len(lines), 2)]
+
+
+def _vote_frame(words: str, summary: str, evidence: str, voter: str, page: int):
+    """Page 0 the judge's summary; the next pages the evidence, two lines each."""
+    pages = _evidence_pages(evidence)
+    shown = page % (1 + len(pages))
+
     def frame(draw, width, height):
         screen.inverted(draw, (0, 0, width - 1, 13), words or "CHALLENGE", largest=12)
-        if second_page:
-            screen.fitted(draw, (0, 15, width, 40), evidence[:60], largest=11, bold=False)
-        else:
+        if shown == 0:
             screen.fitted(draw, (0, 15, width, 40), summary, largest=18)
+        else:
+            for i, line in enumerate(pages[shown - 1]):
+                top = 15 + 13 * i
+                screen.fitted(draw, (0, top, width, top + 12), line, largest=11, bold=False)
         screen.fitted(draw, (0, 42, width, 52), f"{voter} votes:", largest=10)
         screen.fitted(draw, (0, 53, width, height), "BLUE valid  RED not", largest=10, bold=False)
 
