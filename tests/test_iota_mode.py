@@ -49,6 +49,7 @@ def test_the_worked_example_kept_at_the_table(sim):
     assert final["scores"] == {"Ana": 6 + 34, "Ben": 6 + 208}
     assert final["current"] == "Ana" and final["pile"] == 57 - 10
     assert final["last_turn"] == "Ben: +208 (lot, lot, 4 cards x8)"
+    assert final["table"]["beeps"] == 4  # one short beep for each turn taken
     assert s.service.published.lights == {"blue": True, "red": False}
 
 

@@ -191,7 +191,7 @@ class IotaMode(GameMode):
         self.last_summary = f"{player}: {summary}"
         if keeper.finished:
             return Effects(long_beep=True, finished=True)
-        return Effects()
+        return Effects(beeps=1)  # the turn is taken: one short beep
 
     def _on_undo(self, ev: dict) -> None:
         keeper = self._keeper(ev)
