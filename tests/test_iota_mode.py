@@ -202,3 +202,21 @@ def test_a_whole_game_from_the_deal_to_the_winner(sim):
     assert record["result"]["winners"] == keeper.winners
     assert len(record["result"]["turns"]) == len(WHOLE_GAME)
     assert record["result"]["turns"][-1]["doublings"] == ["last-card"]
+
+
+def test_the_oled_highlights_the_player_on_turn():
+    from companion.daemon.modes import ModeContext
+    from companion.daemon.screen import render
+    from companion.games.iota.mode import IotaMode
+
+    mode = IotaMode(ModeContext(TableConfig(game="iota")))
+    for ev in [
+        {"t": 0, "kind": "players", "names": ["Alexandra", "Ben", "Cy", "Dominique"]},
+        {"t": 1, "kind": "start", "card": "RT2"},
+        {"t": 2, "kind": "confirm", "role": "red"},  # Alexandra passes: Ben is on turn
+    ]:
+        mode.apply(ev)
+    image = render(mode.view(3).frame)
+    # rows of 11 pixels from y = 12: the lit (inverted) row is the second player's
+    lit = [image.getpixel((1, 12 + 11 * i + 1)) != 0 for i in range(4)]
+    assert lit == [False, True, False, False]

@@ -355,15 +355,32 @@ def _score_frame(data: dict):
             head = f"IOTA   pile {data['pile']}"
         screen.inverted(draw, (0, 0, width - 1, 10), head, largest=10)
         row_h = 44 // len(players)
+        widest = max(("> " + n[:12] + "  " + str(data["scores"][n]) for n in players), key=len)
+        fnt = min(
+            screen.fit_font(draw, widest, width - 6, row_h, 13),
+            screen.fit_font(draw, "Ågy", width, row_h - 1, 13),  # room for accents, descenders
+            key=lambda f: f.size,
+        )
         for i, name in enumerate(players):
             top = 12 + i * row_h
             box = (0, top, width - 1, top + row_h - 1)
-            text = f"{name[:10]}  {data['scores'][name]}"
-            if name == data["current"]:
-                screen.inverted(draw, box, "> " + text, largest=min(row_h, 14))
-            else:
-                screen.fitted(draw, box, text, largest=min(row_h, 14))
+            _score_row(draw, box, fnt, name, data["scores"][name], name == data["current"])
         line = data["line"] + ("  PRESS" if data["pending"] else "")
         screen.fitted(draw, (0, 56, width - 1, height - 1), line, 8, bold=False)
 
     return frame
+
+
+def _score_row(draw, box, fnt, name: str, score: int, on_turn: bool) -> None:
+    """One player's row: the name on the left, the total on the right; lit when on turn."""
+    left, top, right, bottom = box
+    ink = screen.LIT
+    if on_turn:
+        draw.rectangle(box, fill=screen.LIT)
+        ink = 0
+    label = ("> " if on_turn else "  ") + name[:12]
+    for text, align_right in ((label, False), (str(score), True)):
+        x0, y0, x1, y1 = draw.textbbox((0, 0), text, font=fnt)
+        x = right - 2 - (x1 - x0) if align_right else left + 2
+        y = top + (bottom - top - (y1 - y0)) // 2 - y0
+        draw.text((x - x0, y), text, font=fnt, fill=ink)
