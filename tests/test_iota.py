@@ -154,7 +154,7 @@ def test_bad_cell_error_names_row_and_column():
 
 
 def test_ragged_rows_are_rejected_naming_the_row():
-    with pytest.raises(IotaNotationError, match=r"row 2 has 1 cells where row 1 has 2"):
+    with pytest.raises(IotaNotationError, match=r"row 2 has 1 cell where row 1 has 2"):
         parse_grid("RT1 GT2/GS2")
 
 

@@ -203,7 +203,8 @@ def parse_grid(text: str, name: str = "grid") -> Grid:
     for r, w in enumerate(widths):
         if 0 < w != width:
             problems.append(
-                f"row {r + 1} has {w} cells where row {widths.index(width) + 1} has {width} "
+                f"row {r + 1} has {w} cell{'s' if w != 1 else ''} where row "
+                f"{widths.index(width) + 1} has {width} "
                 "(every row must have the same number of cells; write '.' for empty cells)"
             )
     if problems:
