@@ -208,6 +208,7 @@ def fake_plan(tmp_path, **kwargs):
         unit_dir=tmp_path / "units",
         config_dir=tmp_path / "etc",
         state_dir=tmp_path / "var",
+        udev_dir=tmp_path / "udev",
     )
     defaults = dict(
         groups_exist=lambda g: True,
@@ -231,6 +232,7 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
         "rsync -a --delete",
         "-m venv --system-site-packages",
         "systemctl daemon-reload",
+        "udevadm control --reload-rules",
         "companion lexicon build",
         "systemctl enable table-companion.service",
     ):

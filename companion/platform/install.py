@@ -10,7 +10,8 @@ The steps, each skipped when already done so the installer is safe to run twice:
    the package installed (``--system-site-packages`` so Debian's picamera2 and lgpio are seen);
 5. the configuration directory ``/etc/table-companion`` with the standard pin map, never
    overwriting a box's own;
-6. the systemd unit (systemd/table-companion.service, prefix and user filled in);
+6. the udev rule of the optional Pico timer head (firmware/99-companion-head.rules) and the
+   systemd unit (systemd/table-companion.service, prefix and user filled in);
 7. the lexicon index built in the state directory, as the service user;
 8. the service enabled and (re)started.
 
@@ -44,6 +45,8 @@ DEFAULT_USER = "companion"
 STATE_DIR = Path("/var/lib/table-companion")
 CONFIG_DIR = Path("/etc/table-companion")
 UNIT_DIR = Path("/etc/systemd/system")
+UDEV_DIR = Path("/etc/udev/rules.d")
+UDEV_RULE = "99-companion-head.rules"
 GROUPS = ("gpio", "i2c", "video", "dialout")
 APT_PACKAGES = (
     "python3-venv",
@@ -86,6 +89,7 @@ class Options:
     unit_dir: Path = UNIT_DIR
     config_dir: Path = CONFIG_DIR
     state_dir: Path = STATE_DIR
+    udev_dir: Path = UDEV_DIR
     start: bool = True
     lexicon: bool = True
 
@@ -289,6 +293,22 @@ def plan(
             done=lambda: pinmap.exists() and o.config_dir.is_dir(),
         )
     )
+
+    rule = o.source / "firmware" / UDEV_RULE
+    if rule.exists():  # the optional Pico timer head's stable serial port name
+        installed_rule = o.udev_dir / UDEV_RULE
+        steps.append(
+            Step(
+                f"udev rule {installed_rule} (the Pico timer head's port)",
+                [
+                    ["install", "-m", "0644", str(rule), str(installed_rule)],
+                    ["udevadm", "control", "--reload-rules"],
+                ],
+                done=lambda: (
+                    installed_rule.exists() and installed_rule.read_bytes() == rule.read_bytes()
+                ),
+            )
+        )
 
     def write_unit() -> None:
         o.unit_dir.mkdir(parents=True, exist_ok=True)
