@@ -321,3 +321,42 @@ def test_disc_uses_the_saved_calibration():
     assert factory.pin(18).state == pytest.approx((0.0015 + 0.00175) / 2 / 0.020)
     assert disc.angle == 9.0
     disc.close()
+
+
+# --- companion hardware check ----------------------------------------------------------------
+
+
+def test_hardware_check_reports_each_display_on_its_own(tmp_path):
+    from companion.platform.probe import check_displays
+
+    text = DEFAULT_PINMAP.read_text(encoding="utf-8") + "\n[display2]\naddress = 0x3D\n"
+    (tmp_path / "pinmap.toml").write_text(text)
+    pm = load_pinmap(tmp_path / "pinmap.toml")
+
+    def opener(display_map):
+        def open_():
+            if display_map.address == 0x3D:  # the second module is not connected
+                raise OSError(121, "Remote I/O error")
+            return FlakyOled({"loose": False})
+
+        return open_
+
+    found = {f.part: f for f in check_displays(pm, opener=opener)}
+    assert found["display"].status == "ok"
+    assert found["display2"].status == "missing"
+    assert "0x3d" in found["display2"].detail and "Remote I/O error" in found["display2"].detail
+
+
+def test_hardware_check_command_off_a_pi(capsys, monkeypatch, tmp_path):
+    from companion.cli import main
+    from companion.platform import probe
+
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setattr(probe, "check_pins", lambda pm: probe.Finding("gpio", "missing", "x"))
+    assert main(["hardware", "check", "--pinmap", str(DEFAULT_PINMAP), "--json"]) == 1
+    import json
+
+    parts = {f["part"]: f for f in json.loads(capsys.readouterr().out)}
+    assert parts["gpio"]["status"] == "missing"
+    assert parts["camera"]["status"] == "skipped"  # the standard build has kind = "none"
+    assert "not calibrated" in parts["servo"]["detail"]

@@ -1,5 +1,5 @@
-"""Commands for building and installing a box: ``companion wiring``, ``companion servo
-calibrate``, ``companion install``.
+"""Commands for building and installing a box: ``companion wiring``, ``companion hardware
+check``, ``companion servo calibrate``, ``companion install``.
 
 Heavy imports (gpiozero, luma) stay inside the handlers so ``companion --help`` stays fast.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``wiring``, ``servo`` and ``install`` to the ``companion`` parser."""
+    """Add ``wiring``, ``hardware``, ``servo`` and ``install`` to the ``companion`` parser."""
     p = sub.add_parser(
         "wiring",
         help="the wiring diagram generated from the pin map (text, Markdown or SVG)",
@@ -29,6 +29,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-o", "--output", type=Path, default=None, help="write to this file")
     p.add_argument("--check", action="store_true", help="only validate the pin map")
     p.set_defaults(func=_wiring)
+
+    hw = sub.add_parser("hardware", help="the box's hardware: check what answers")
+    hsub = hw.add_subparsers(dest="hardware_command", metavar="ACTION")
+    hsub.required = True
+    p = hsub.add_parser(
+        "check",
+        help="report each part (pins, OLEDs, servo, camera) as ok, missing or skipped",
+        description=(
+            "Try each part of the pin map on its own and report it; nothing is driven. Exit "
+            "status 1 if a part is missing (the table service still runs without it)."
+        ),
+    )
+    p.add_argument("--pinmap", type=Path, default=None, help="a pin map file")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=_hardware_check)
 
     servo = sub.add_parser("servo", help="the minute disc's servo")
     ssub = servo.add_subparsers(dest="servo_command", metavar="ACTION")
@@ -91,6 +106,21 @@ def _wiring(args: argparse.Namespace) -> int:
     }[args.format]
     _write(render(pinmap), args.output)
     return 0
+
+
+def _hardware_check(args: argparse.Namespace) -> int:
+    import json
+
+    from companion.devices.pinmap import load_pinmap
+    from companion.platform.probe import check_all
+
+    findings = check_all(load_pinmap(args.pinmap))
+    if args.json:
+        print(json.dumps([f.as_dict() for f in findings]))
+    else:
+        for f in findings:
+            print(f"{f.part:<9} {f.status:<8} {f.detail}")
+    return 1 if any(f.status == "missing" for f in findings) else 0
 
 
 def _calibrate(args: argparse.Namespace) -> int:
