@@ -167,7 +167,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     except Exception as exc:  # gpiozero: BadPinFactory, PinPWMUnsupported, GPIOPinInUse...
         print(
             f"companion servo calibrate: the servo on GPIO {s.pin} cannot be driven "
-            f"({type(exc).__name__}: {exc}); on a non-Pi machine try --mock",
+            f"({type(exc).__name__}: {exc}); stop the table service first (sudo systemctl stop "
+            "table-companion), or practise on a non-Pi machine with --mock",
             file=sys.stderr,
         )
         return 2
