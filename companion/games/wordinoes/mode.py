@@ -29,8 +29,10 @@ the challenge event, so a replay never asks it again.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import textwrap
+import threading
 import tomllib
 from typing import ClassVar
 
@@ -157,6 +159,13 @@ class WordinoesMode(GameMode):
         self.notice = ""
         self.notice_at = 0.0
         self._judges: dict[bool, object] = {}
+        self._warming: threading.Thread | None = None
+        if type(self).judge_factory is None:
+            # the judge's sources take seconds to open: open them now, not at the first challenge
+            from companion.games.wordinoes.match import warm_up
+
+            self._warming = threading.Thread(target=_quietly, args=(warm_up,), daemon=True)
+            self._warming.start()
 
     # -- inputs -> events -----------------------------------------------------------------------
 
@@ -308,6 +317,8 @@ class WordinoesMode(GameMode):
 
     def _ask_judge(self, left: str, right: str) -> dict | None:
         homonyms = self.game.settings.homonyms  # type: ignore[union-attr]
+        if self._warming is not None:
+            self._warming.join(120)
         try:
             judge = self._judges.get(homonyms)
             if judge is None:
@@ -504,6 +515,12 @@ class WordinoesMode(GameMode):
             word = str(status)
         key = (word, notice, self.last_line, repr(game.snapshot("*")), redraw_at)
         return View(frame, lights, None, prompt, word, redraw_at, key)
+
+
+def _quietly(fn) -> None:
+    """Run ``fn`` ignoring its errors (a warm-up: the real call reports them)."""
+    with contextlib.suppress(Exception):
+        fn()
 
 
 def _apply_to(game: Game, ev: dict) -> list[Notice]:
