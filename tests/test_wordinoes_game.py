@@ -316,19 +316,22 @@ def test_solo_each_builds_a_chain_most_played_wins_when_the_bag_is_empty():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.integers(0, 999), max_size=40))
-def test_tiles_are_never_lost_or_made_whatever_is_done(choices):
+@given(st.booleans(), st.lists(st.integers(0, 999), max_size=40))
+def test_tiles_are_never_lost_or_made_whatever_is_done(unseen, choices):
     tiles = [f"W{chr(65 + i % 26)}{chr(65 + i // 26)}/X{chr(65 + i % 26)}" for i in range(20)]
+    if unseen:
+        tiles = ["?"] * 20
     g = Game(["Ann", "Bob", "Cy"], tiles, TableSettings(hand_size=4, tiles_per_turn=2))
     for c in choices:
-        players = g.players
-        p = players[c % 3]
+        p = g.players[c % 3]
+        word = "W" + chr(65 + c % 26)
         try:
-            match c % 7:
+            match c % 8:
                 case 0 | 1:
                     hand = g.hands[p]
                     if hand:
-                        g.play(p, hand[c % len(hand)], "left" if c % 2 else "right")
+                        tile = hand[c % len(hand)] or (word, "Y")
+                        g.play(p, tile, "left" if c % 2 else "right")
                 case 2:
                     g.knock(p)
                 case 3:
@@ -337,13 +340,17 @@ def test_tiles_are_never_lost_or_made_whatever_is_done(choices):
                     g.vote(p, bool(c % 2))
                 case 5:
                     if g.drawn:
-                        g.open_ends(p, g.drawn[0], g.drawn[1].turned())
+                        left, right = (t or (word, "Z") for t in g.drawn)
+                        g.open_ends(p, left, right)
                 case 6:
                     g.end_turn(p)
+                case 7:
+                    g.start(p, (word, "V"))
         except GameError:
             pass
         assert total_tiles(g) == 20
         assert g.status != Status.FINISHED or g.turn is None
+        assert all(n >= 0 for n in g.played.values())
 
 
 # --- the replay script and the command line -----------------------------------------------------
@@ -399,3 +406,9 @@ def test_unseen_tiles_the_players_say_the_start_and_every_play():
     g.open_ends("Bob", "SUN/FUN", "CAT/HAT")  # unseen drawn tiles: any two words
     assert (g.chains["table"].left_word, g.chains["table"].right_word) == ("SUN", "HAT")
     assert total_tiles(g) == 12
+
+
+def test_the_rulebook_deals_ten_each():
+    g = Game(["Ann", "Bob"], ["?"] * 30)
+    assert g.settings.hand_size == 10 and g.settings.tiles_per_turn == 1
+    assert [len(h) for h in g.hands.values()] == [10, 10] and len(g.bag) == 10

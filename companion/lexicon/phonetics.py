@@ -197,7 +197,10 @@ def homophones(word: str) -> list[str]:
 def are_homophones(left: str, right: str) -> bool:
     """True when the two spellings differ and share a pronunciation (SUN, SON)."""
     a, b = _check(left), _check(right)
-    return a != b and b in homophones(a)
+    if a == b:
+        return False
+    sounds = {_plain(p) for p in _cmudict().get(a, ())}
+    return any(_plain(p) in sounds for p in _cmudict().get(b, ()))
 
 
 def rhyme(left: str, right: str) -> Rhyme | None:
