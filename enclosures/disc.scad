@@ -48,7 +48,7 @@ module disc() {
         // the servo horn's pocket underneath, its screw through the centre
         translate([0, 0, -0.01]) cylinder(d = servo(servo_model)[9] + 0.4, h = horn_pocket);
         translate([0, 0, -1]) cylinder(d = 2.4, h = disc_thickness + 2);
-        // a finger notch to turn the disc by hand when the power is off, as on the original
+        // an index notch on the rim: towards the red end (+x) at the start position (5 / 5)
         translate([disc_radius, 0, -1]) cylinder(r = 4, h = disc_thickness + 2);
     }
 }

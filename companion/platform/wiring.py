@@ -90,7 +90,7 @@ class _Supply:
             key=lambda p: (abs(p.row - near.row) + abs(p.col - near.col), p.number),
         )
         self.used.add(best.number)
-        return best, "" if free else f"shared: join them on a {name} bus strip"
+        return best, "" if free else f"shared via a {name} bus strip"
 
 
 def connections(pinmap: PinMap) -> list[Wire]:
@@ -199,7 +199,7 @@ def render_svg(pinmap: PinMap) -> str:
     Odd pins are labelled on the left, even pins on the right; pins are 20 pixels apart.
     """
     wires = [w for w in connections(pinmap) if w.pin is not None]
-    width, top, step = 900, 60, 20
+    width, top, step = 1200, 60, 20
     height = top + 20 * step + 80
     cx = {1: width // 2 - 10, 2: width // 2 + 10}
     s = [
@@ -226,7 +226,10 @@ def render_svg(pinmap: PinMap) -> str:
             f"{number} {pin.name}</text>"
         )
         if number in by_pin:
-            label = "; ".join(f"{w.part}: {w.terminal}" for w in by_pin[number])
+            label = "; ".join(
+                f"{w.part}: {w.terminal}" + (f", {w.note}" if w.note else "")
+                for w in by_pin[number]
+            )
             colour = _colour(by_pin[number][0].part)
             lx, sx = (x - 130, x - 80) if pin.col == 1 else (x + 130, x + 80)
             s.append(
