@@ -8,6 +8,8 @@ import json
 import threading
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
@@ -312,3 +314,62 @@ def test_slow_display_never_delays_the_clock(tmp_path):
     gate.set()
     svc.close()
     devices.close()
+
+
+ACTIONS = st.sampled_from(
+    [
+        "press blue",
+        "press red",
+        "press challenge",
+        "type CAT",
+        "type ZZZ",
+        "confirm",
+        "pause",
+        "resume",
+        "override",
+    ]
+)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(0.03, 90.0), ACTIONS), max_size=14))
+def test_restart_from_the_journal_rebuilds_the_same_game(tmp_path_factory, steps):
+    """Whatever happened, a clean stop and restart gives the same allowances, mover, moves and
+    sand (paused if it was running); the allowances always sum to twice the starting one."""
+    folder = tmp_path_factory.mktemp("j")
+    s = ScriptedTable(TableConfig(minutes=3), set_judge(WORDS), folder / "j.jsonl")
+    try:
+        _play_stop_and_restart(s, steps)
+    finally:
+        s.devices.close()
+
+
+def _play_stop_and_restart(s, steps):
+    t = 0.0
+    for gap, action in steps:
+        t += gap
+        s.at(t)
+        verb, _, arg = action.partition(" ")
+        if verb == "press":
+            s.press(arg)
+        elif verb == "type":
+            s.service.line(arg)
+        else:
+            s.service.command(verb)
+        s.at(t)
+        m = state(s)["minutes"]
+        assert m["blue"] + m["red"] == 6
+    before = state(s)
+    s.service.stop()
+    s.service._shutdown()
+    s.service = None
+    s.at(t + 1000)
+    s.start_service()
+    after = state(s)
+    if before["status"] == "finished":  # the record was saved: a new game starts clean
+        assert after["status"] == "ready" and after["minutes"] == {"blue": 3, "red": 3}
+        return
+    for key in ("minutes", "mover", "moves_completed", "loser", "sand_left"):
+        assert after[key] == before[key], key
+    if before["status"] in ("running", "challenge"):
+        assert after["status"] == "paused"

@@ -256,6 +256,8 @@ class IagoTimerMode(GameMode):
         return self.timer.pause(t)
 
     def _on_resume(self, t: float, ev: dict) -> list[Notice]:
+        if self.phase == PHASE_WHO:  # the sand stands at the challenge: nothing to resume
+            return [Ignored(t, "resume", "a challenge is waiting for the challenger's button")]
         self.restarted = False
         return self.timer.resume(t)
 

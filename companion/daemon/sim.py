@@ -193,8 +193,10 @@ class ScriptedTable:
         pub = asdict(svc.published)
         return {"t": round(self.clock() - START, 6), **svc.mode.state(g), "table": pub}
 
-    def run(self, actions, out=sys.stdout) -> dict:
-        """Perform the script's actions; prints what ``state``/``frame`` ask for."""
+    def run(self, actions, out=None) -> dict:
+        """Perform the script's actions; prints what ``state``/``frame`` ask for (to ``out``,
+        default standard output)."""
+        out = out if out is not None else sys.stdout
         for t, action, args in actions:
             self.at(t)
             if action in ("sleep",):
