@@ -373,3 +373,44 @@ def _play_stop_and_restart(s, steps):
         assert after[key] == before[key], key
     if before["status"] in ("running", "challenge"):
         assert after["status"] == "paused"
+
+
+def test_failing_devices_never_stop_the_table(sim):
+    """A display and a servo that raise: the clock runs on, the failures are counted."""
+    s = sim()
+
+    def broken(*args):
+        raise OSError("I2C remote I/O error")
+
+    s.service._display.fn = broken
+    s.service._disc.fn = broken
+    s.at(0)
+    s.press("red")
+    s.at(61)
+    assert state(s)["minutes"] == {"blue": 4, "red": 6}
+    assert s.service._display.failures > 0 and s.service._disc.failures > 0
+    assert "remote I/O" in s.service._display.errors[-1]
+
+
+def test_keyboard_lines_words_and_slash_commands():
+    from companion.daemon.run import _read_lines
+
+    class Service:
+        def __init__(self):
+            self.got = []
+
+        def line(self, text):
+            self.got.append(("line", text))
+
+        def command(self, name):
+            self.got.append(("command", name))
+
+    svc = Service()
+    _read_lines(["new cat\n", "/pause\n", "NEW\n", "\n", "/Resume\n", "/fly\n"], svc)
+    assert svc.got == [
+        ("line", "new cat"),
+        ("command", "pause"),
+        ("line", "NEW"),
+        ("command", "confirm"),
+        ("command", "resume"),
+    ]

@@ -358,7 +358,8 @@ class IagoTimerMode(GameMode):
         sand = timer.sand_left(ct)
         ms = timer.minute_seconds
         fill = 0 if sand is None else round(BAR_INNER * max(0.0, min(sand, ms)) / ms)
-        lexicon = self.context.lexicon_name or table.lexicon or "default lexicon"
+        judge_name = getattr(self.context.judge, "name", "")  # known once the lexicon is open
+        lexicon = judge_name or self.context.lexicon_name or table.lexicon or "default lexicon"
         notice = self.notice if self.notice and t - self.notice_at < 4.0 else ""
         data = {
             "table": table.number,
