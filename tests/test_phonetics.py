@@ -73,6 +73,14 @@ def test_words_outside_cmudict_are_pronounced_by_analogy():
 def test_no_analogy_without_a_shared_vowel():
     assert phonetics.pronunciations("XQZZT") == []
     assert rhyme("XQZZT", "HAND") is None
+    # a final E after a consonant is silent: ZZZE has no sounded vowel to rhyme on
+    assert phonetics.pronunciations("ZZZE") == []
+
+
+def test_analogy_with_a_silent_e():
+    # GRAKE is not in CMUdict; -AKE as in BRAKE, DRAKE (B R EY1 K): it rhymes with LAKE
+    assert rhyme("GRAKE", "LAKE") is not None
+    assert rhyme("GRAKE", "LACK") is None
 
 
 def test_homophones_lists_other_spellings():

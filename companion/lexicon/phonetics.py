@@ -16,8 +16,10 @@ carrying a stress digit (``"HH AE1 N D"``: 0 unstressed, 1 primary, 2 secondary 
   rhyming part while the two pronunciations differ (stress digits dropped) -- every pronunciation of
   each word is considered (READ is ``R EH1 D`` and ``R IY1 D``).
 - Words CMUdict lacks are pronounced *by analogy*, a letter-to-sound rule: the CMUdict words that
-  share the longest spelling ending with the word (at least one vowel letter long) lend their rhyming
-  part, the commonest one (all of them on a tie). SPLAND ends like LAND, BAND, HAND: ``AE N D``.
+  share the longest spelling ending with the word lend their rhyming part, the commonest one (all
+  of them on a tie). The shared ending must hold the word's last vowel letters (a final silent E
+  after a consonant aside), else the word rhymes with nothing. SPLAND ends like LAND, BAND, HAND:
+  ``AE N D``.
   Only the rhyming part is known then, so such a word is a homophone of nothing.
 """
 
@@ -131,6 +133,25 @@ def _reversed_words() -> list[str]:
     return sorted(w[::-1] for w in _cmudict() if w.isalpha())
 
 
+def _last_vowel_ending(word: str) -> int:
+    """How many letters from the start of ``word``'s last vowel group to its end, a final silent
+    E after a consonant not counting as a vowel (SPLAND: 3, ``and``; GRAKE: 3, ``ake``; but
+    SNARFLE: 2, ``le``); a word
+    without a vowel letter gives more than its length (no analogy)."""
+    silent_e = len(word) > 2 and word[-1] == "e" and word[-2] not in _VOWEL_LETTERS
+    if silent_e and word[-2] == "l" and word[-3] not in _VOWEL_LETTERS:
+        silent_e = False  # -BLE, -FLE: a syllable of its own
+    letters = word[:-1] if silent_e else word
+    i = len(letters) - 1
+    while i >= 0 and letters[i] not in _VOWEL_LETTERS:
+        i -= 1
+    if i < 0:
+        return len(word) + 1
+    while i > 0 and letters[i - 1] in _VOWEL_LETTERS:
+        i -= 1
+    return len(word) - i
+
+
 def _by_analogy(word: str) -> list[Pronunciation]:
     rev = word[::-1]
     words = _reversed_words()
@@ -143,10 +164,9 @@ def _by_analogy(word: str) -> list[Pronunciation]:
             while n < min(len(rev), len(other)) and rev[n] == other[n]:
                 n += 1
             best = max(best, n)
-    # the shared ending must reach a vowel letter, or it says nothing about the rhyme
-    while best > 0 and not (_VOWEL_LETTERS & set(rev[:best])):
-        best = 0
-    if best == 0:
+    # the shared ending must hold the word's last sounded vowel letters, or it says nothing
+    # about the rhyme
+    if best < _last_vowel_ending(word):
         return []
     ending = rev[:best]
     lo = bisect.bisect_left(words, ending)
