@@ -86,7 +86,7 @@ def test_rulebook_unacceptable_combinations(judge, left, right):
 
 
 def test_blank_end_matches_any_word(judge):
-    for left, right in (("*", "COUGH"), ("TOUGH", "*"), ("*", "*")):
+    for left, right in (("*", "COUGH"), ("TOUGH", "*"), ("*", "*"), ("_", "HAND")):
         r = judge.match(left, right)
         assert r.match and r.blank and not r.needs_vote
 

@@ -48,6 +48,8 @@ from companion.lexicon import phonetics
 
 BLANK = "*"
 """How a blank end (the Wordinoes logo) is written."""
+BLANK_SPELLINGS = ("*", "_")
+"""What is read as a blank end on input."""
 
 KINDS = ("identical", "compound", "phrase", "opposite", "rhyme", "association")
 """The relation kinds, in the order they are reported."""
@@ -131,7 +133,7 @@ class MatchInputError(CompanionError, ValueError):
 
 
 def check_word(word: object, what: str = "word") -> str:
-    """``word`` in upper case if it is letters A-Z or the blank ``*``.
+    """``word`` in upper case if it is letters A-Z, or :data:`BLANK` for a blank (``*`` or ``_``).
 
     Raises:
         MatchInputError: empty, not a string, or a character other than A-Z.
@@ -139,7 +141,7 @@ def check_word(word: object, what: str = "word") -> str:
     if not isinstance(word, str) or not word.strip():
         raise MatchInputError(f"{what} {word!r} is empty: accepted are letters A-Z or * (blank)")
     w = word.strip()
-    if w == BLANK:
+    if w in BLANK_SPELLINGS:
         return BLANK
     if not (w.isascii() and w.isalpha()):
         bad = next(c for c in w if not (c.isascii() and c.isalpha()))
