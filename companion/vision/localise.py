@@ -26,7 +26,6 @@ from companion.vision.errors import BoardNotFoundError
 from companion.vision.profiles import Profile, get_profile
 
 FIND_PX = 1024  # long side of the reduced photo the grid is found on, pixels
-MARKER_PX = 720  # long side of the reduced photo the markers are found on, pixels
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
 # the corner of each marker's black square that touches the grid: aruco gives a marker's corners
@@ -65,9 +64,10 @@ def _detector():
     return _DETECTOR
 
 
-def find_markers(grey: np.ndarray) -> np.ndarray | None:
-    """The grid's corners (float32 (4, 2), pixels of ``grey``) from the four corner markers, or
-    None unless all four are seen."""
+def find_markers(grey: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """The grid's corners (float32 (4, 2), pixels of ``grey``) from the corner markers and how
+    many markers were seen (4, or 3 with the fourth corner completed as a parallelogram), or
+    None when fewer are seen."""
     corners, ids, _ = _detector().detectMarkers(grey)
     if ids is None:
         return None
@@ -76,9 +76,25 @@ def find_markers(grey: np.ndarray) -> np.ndarray | None:
         if int(marker_id) in MARKER_IDS:
             k = MARKER_IDS.index(int(marker_id))
             found[k] = quad.reshape(4, 2)[_INNER_CORNER[k]]
+    if len(found) == 3:
+        # one marker hidden (a hand, out of the frame): the fourth corner completes the
+        # parallelogram; the caller fits the grid's crossings to correct the perspective
+        (missing,) = set(range(4)) - set(found)
+        opposite = (missing + 2) % 4
+        found[missing] = found[(missing + 1) % 4] + found[(missing + 3) % 4] - found[opposite]
+        return (np.float32([found[k] for k in range(4)]), 3) if _convex(found) else None
     if len(found) < 4:
         return None
-    return np.float32([found[k] for k in range(4)])
+    return np.float32([found[k] for k in range(4)]), 4
+
+
+def _convex(points: dict) -> bool:
+    pts = np.float32([points[k] for k in range(4)])
+    signs = []
+    for i in range(4):
+        u, v = pts[(i + 1) % 4] - pts[i], pts[(i + 2) % 4] - pts[(i + 1) % 4]
+        signs.append(u[0] * v[1] - u[1] * v[0] > 0)
+    return all(signs) or not any(signs)
 
 
 # ----------------------------------------------------------------------------- the grid
@@ -298,10 +314,12 @@ def find_board(image: np.ndarray, profile: Profile | str) -> tuple[np.ndarray, s
     """
     profile = get_profile(profile)
     grey, f = reduce(image)
-    small, g = reduce(grey, MARKER_PX)
-    corners = find_markers(small)
-    if corners is not None:
-        return (corners / (f * g)).astype(np.float32), "markers"
+    markers = find_markers(grey)
+    if markers is not None:
+        corners, seen = markers
+        if seen == 3:
+            corners, _ = refine_grid(grey, corners, profile.size)
+        return (corners / f).astype(np.float32), "markers"
     corners, _ = find_grid(grey, profile.size)
     return (corners / f).astype(np.float32), "grid"
 
