@@ -201,3 +201,16 @@ def test_cli_exits_2_on_bad_input(capsys, small_lexicon):
 def test_cli_homonyms_flag(capsys, small_lexicon):
     code, out = run_cli(capsys, "SUN", "DAUGHTER", "--homonyms")
     assert code == 0 and json.loads(out.out)["homonyms"] is True
+
+
+def test_without_a_lexicon_compounds_come_from_wordnet_and_the_answer_says_so(monkeypatch):
+    import companion.lexicon
+    from companion.lexicon import LexiconError
+
+    def broken(name=None):
+        raise LexiconError("SCOWL is not installed")
+
+    monkeypatch.setattr(companion.lexicon, "open_lexicon", broken)
+    r = MatchJudge().match("POLICE", "MAN")
+    assert "compound" in kinds(r)
+    assert any("SCOWL is not installed" in n for n in r.notes)

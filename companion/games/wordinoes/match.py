@@ -306,6 +306,7 @@ class MatchJudge:
     wordnet_data: Path = WORDNET_DATA
     _glosses: _Glosses | None = field(default=None, init=False, repr=False)
     _lexicon_name: str | None = field(default=None, init=False, repr=False)
+    _lexicon_problem: str | None = field(default=None, init=False, repr=False)
 
     # -- sources --
 
@@ -323,7 +324,12 @@ class MatchJudge:
             except ImportError:
                 self._lexicon_name = None
                 return None
-            self.lexicon = open_lexicon()
+            try:
+                self.lexicon = open_lexicon()
+            except CompanionError as exc:
+                # compounds from WordNet alone; the answer says why
+                self._lexicon_problem = f"the lexicon could not be opened ({exc}): WordNet only"
+                self.lexicon = frozenset()
         if self._lexicon_name is None:
             self._lexicon_name = str(getattr(self.lexicon, "name", "table"))
         return self.lexicon
@@ -363,6 +369,8 @@ class MatchJudge:
                     if (r.kind, r.evidence) not in seen:
                         seen.add((r.kind, r.evidence))
                         relations.append(Relation(r.kind, r.evidence, r.source, via))
+        if self._lexicon_problem:
+            notes.append(self._lexicon_problem)
         relations.sort(key=lambda r: KINDS.index(r.kind))
         hints: tuple[str, ...] = ()
         if not relations:
