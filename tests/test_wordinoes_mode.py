@@ -214,3 +214,25 @@ def test_setup_line_options_and_errors():
         parse_setup_line("Ann Bob hand=five")
     with pytest.raises(ValueError, match="needs more than 20"):
         parse_setup_line("Ann Bob tiles=20")
+
+
+def test_the_real_judge_answers_a_challenge(tmp_path, monkeypatch):
+    from companion.games.wordinoes.match import MatchJudge
+
+    monkeypatch.setattr(
+        WordinoesMode, "judge_factory", lambda homonyms: MatchJudge(lexicon={"handbag"})
+    )
+    s = ScriptedTable(TableConfig(game="wordinoes"), set_judge({"QI"}), tmp_path / "j.jsonl")
+    final = run(
+        s,
+        """
+        0 type Ann Bob hand=3 tiles=12
+        1 type Bob BAND AID
+        2 type CAT HAND left
+        3 press challenge
+        """,
+    )
+    # CAT/HAND laid at the left end: HAND touches BAND, which rhymes (AE N D)
+    assert final["challenges"][0]["words"] == ["HAND", "BAND"]
+    assert final["judge"]["summary"] == "MATCH: rhyme"
+    assert "AE N D" in final["judge"]["relations"][0]["evidence"]
