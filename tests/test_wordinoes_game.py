@@ -390,7 +390,7 @@ def test_unseen_tiles_the_players_say_the_start_and_every_play():
     assert g.status == Status.START and g.turn is None
     with pytest.raises(GameError, match="not now"):
         g.play("Ann", "DOG/CAT", "right")
-    g.start("Bob", "PIE/APPLE")  # laid with its first word alphabetically at the left
+    g.start("Bob", "APPLE/PIE")  # as laid: APPLE at the left
     assert g.chains["table"].left_word == "APPLE" and g.turn == "Ann"
     g.play("Ann", "PIE/DOG", "right")
     assert len(g.hands["Ann"]) == 2 and g.snapshot("Ann")["hands"]["Ann"]["tiles"][0] == ["?", "?"]
@@ -412,3 +412,9 @@ def test_the_rulebook_deals_ten_each():
     g = Game(["Ann", "Bob"], ["?"] * 30)
     assert g.settings.hand_size == 10 and g.settings.tiles_per_turn == 1
     assert [len(h) for h in g.hands.values()] == [10, 10] and len(g.bag) == 10
+
+
+def test_an_unseen_start_tile_is_laid_as_the_players_say():
+    g = Game(["Ann", "Bob"], ["?"] * 12, TableSettings(hand_size=3))
+    g.start("Ann", "PIE/APPLE")
+    assert (g.chains["table"].left_word, g.chains["table"].right_word) == ("PIE", "APPLE")

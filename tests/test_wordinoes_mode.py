@@ -228,12 +228,11 @@ def test_the_real_judge_answers_a_challenge(tmp_path, monkeypatch):
         """
         0 type Ann Bob hand=3 tiles=12
         1 type Bob BAND AID
-        2 type HAND CAT right
+        2 type CAT HAND left
         3 press challenge
         """,
     )
-    # the start is laid AID/BAND (its first word alphabetically at the left); HAND/CAT at the
-    # right end: BAND + HAND, which rhyme (AE N D)
-    assert final["challenges"][0]["words"] == ["BAND", "HAND"]
+    # the start is laid BAND/AID as typed; CAT/HAND at the left end: HAND + BAND, a rhyme (AE N D)
+    assert final["challenges"][0]["words"] == ["HAND", "BAND"]
     assert final["judge"]["summary"] == "MATCH: rhyme"
     assert "AE N D" in final["judge"]["relations"][0]["evidence"]

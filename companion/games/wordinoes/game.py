@@ -563,11 +563,14 @@ class Game:
             return players[0], self.hands[players[0]][0]
         return best[1], best[2]
 
-    def _start_chain(self, player: str, tile: Tile, held: Tile | None) -> Started:
-        """Lay ``tile`` (``held`` in the hand: the same tile, or None for an unseen one)."""
+    def _start_chain(
+        self, player: str, tile: Tile, held: Tile | None, as_laid: bool = False
+    ) -> Started:
+        """Lay ``tile`` (``held`` in the hand: the same tile, or None for an unseen one) as the
+        first of a chain: as laid when the players said so, else with the first word at the left."""
         self.hands[player].remove(held)
         word = min(tile.words) if tile.words else tile.first
-        laid = tile if tile.first == word else tile.turned()
+        laid = tile if as_laid or tile.first == word else tile.turned()
         name = self.chain_of(player)
         self.chains[name] = Chain([Placement(laid, player, free=True)])
         self.played[player] += 1
@@ -618,7 +621,8 @@ class Game:
     # -- actions --
 
     def start(self, player: str, tile) -> list[Notice]:
-        """``player`` lays his starting ``tile`` when the box cannot see the tiles.
+        """``player`` lays his starting ``tile`` (as laid, left to right) when the box cannot see
+        the tiles.
 
         Rulebook, "Setup": "The player who holds the first word alphabetically starts by playing
         it face up in the centre of the table" (the players check that; the box cannot). In Solo
@@ -634,7 +638,7 @@ class Game:
             raise GameError(f"start by {p}: the chain {name!r} has its starting tile already")
         laid = Tile.parse(tile)
         held = self._in_hand(p, laid, "start")
-        out: list[Notice] = [self._start_chain(p, laid, held)]
+        out: list[Notice] = [self._start_chain(p, laid, held, as_laid=True)]
         if self.settings.variant == Variant.STANDARD:
             self.turn = self._next(p)
         elif len(self.chains) == len(self.players):
