@@ -2,8 +2,8 @@
 
 The systemd unit (systemd/, the Pi engineer's) starts it. Typed lines on standard input are the
 challenged words; a line starting with ``/`` is an arbiter's command (``/pause``, ``/resume``,
-``/override``, ``/confirm``, ``/cancel``, ``/new``); an empty line confirms a verdict. So a USB keyboard on the console works with
-``StandardInput=tty`` / ``TTYPath=/dev/tty1`` in the unit. ``on_ready`` and ``on_watchdog`` are
+``/override``, ``/confirm``, ``/cancel``, ``/new``); an empty line confirms a verdict. So a USB
+keyboard on the console works with ``StandardInput=tty`` / ``TTYPath=/dev/tty1`` in the unit. ``on_ready`` and ``on_watchdog`` are
 hooks for sd_notify (READY=1, WATCHDOG=1).
 """
 
@@ -74,8 +74,7 @@ def serve(
     if on_ready is not None:
         on_ready()
     print(f"companion daemon: {status}", file=sys.stderr)
-    while clock.is_alive():
-        clock.join(0.5)  # the main thread only waits for signals
+    clock.join()  # the main thread waits; SIGTERM/SIGINT interrupt it and stop the service
     devices.close()
     return 0
 

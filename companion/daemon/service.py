@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import queue
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -50,6 +51,7 @@ from companion.daemon.screen import render
 from companion.devices.base import DeviceBundle
 from companion.paths import data_dir
 
+SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 HEADER = "_game"
 ALIVE = "_alive"
 
@@ -287,8 +289,11 @@ class TableService:
         """The clock thread's loop, until :meth:`stop`. Sleeps until an input or a deadline.
 
         ``on_wake`` is called after every step (the systemd watchdog feed) and ``max_sleep``
-        (seconds) bounds each sleep so that it is called even while nothing happens.
+        (seconds) bounds each sleep so that it is called even while nothing happens. The
+        interpreter's thread switch interval is shortened to 1 ms so that a display thread busy
+        drawing hands over quickly when a deadline wakes the clock.
         """
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self.step()
         while not self._stopping.is_set():
             wake = self.next_wake()
@@ -299,23 +304,26 @@ class TableService:
                 item = self._queue.get(timeout=timeout)
             except queue.Empty:
                 item = None
-            if item is not None:
-                self._queue.put(item)  # handled in order by step()
-            self.step()
+            self.step(item)
             if on_wake is not None:
                 on_wake()
         self._shutdown()
 
-    def step(self) -> None:
-        """Handle every queued input, then let time run to now and update the outputs.
+    def step(self, first: tuple | None = None) -> None:
+        """Handle ``first`` (an input already taken from the queue) and every queued input, in
+        order, then let time run to now and update the outputs.
 
         Tests call this directly with a fake clock; :meth:`run` calls it on each wake-up.
         """
         while True:
-            try:
-                kind, value, t_mono = self._queue.get_nowait()
-            except queue.Empty:
-                break
+            if first is not None:
+                kind, value, t_mono = first
+                first = None
+            else:
+                try:
+                    kind, value, t_mono = self._queue.get_nowait()
+                except queue.Empty:
+                    break
             if kind == "stop":
                 self._stopping.set()
                 continue
