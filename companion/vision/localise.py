@@ -32,6 +32,7 @@ MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
 # as its own top-left, top-right, bottom-right, bottom-left
 _INNER_CORNER = (2, 3, 0, 1)
 
+OUTSIDE_PENALTY = 0.5  # weight of a line found one pitch beyond the comb's ends
 _CELL = 16  # pixels a cell in the rectified board used to find and check the grid
 
 
@@ -124,7 +125,14 @@ def _comb(
             continue
         pos = (starts[:, None] + k[None, :] * pitch).round().astype(int)
         mid = (starts[:, None] + (k[None, :-1] + 0.5) * pitch).round().astype(int)
-        score = p[pos].mean(1) - p[mid].mean(1)
+        mids = p[mid].mean(1)
+        score = p[pos].mean(1) - mids
+        if OUTSIDE_PENALTY:
+            # a line one pitch beyond either end means the grid goes on: the comb is one off
+            lo_pos, hi_pos = starts - pitch, starts + (n + 1) * pitch
+            before = p[np.clip(lo_pos.round().astype(int), 0, length - 1)] * (lo_pos >= 0)
+            after = p[np.clip(hi_pos.round().astype(int), 0, length - 1)] * (hi_pos < length)
+            score -= OUTSIDE_PENALTY * np.maximum(0.0, np.maximum(before, after) - mids)
         i = int(np.argmax(score))
         if score[i] > best[2]:
             best = (float(starts[i]), float(pitch), float(score[i]))
@@ -177,6 +185,22 @@ def _quad_candidates(grey: np.ndarray) -> list[np.ndarray]:
         if all(np.abs(q - o).max() > 4 for o in out):
             out.append(q)
     return out
+
+
+def _plausible(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """A quadrilateral that a board seen from above could make: convex, every angle 45-135
+    degrees, and at least 8% of the photo."""
+    pts = np.float32(quad)
+    h, w = shape[:2]
+    if cv2.contourArea(pts) < 0.08 * h * w:
+        return False
+    for i in range(4):
+        a, b, c = pts[i - 1], pts[i], pts[(i + 1) % 4]
+        u, v = a - b, c - b
+        cos = float(np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v) + 1e-9))
+        if abs(cos) > 0.71:
+            return False
+    return _convex({k: pts[k] for k in range(4)})
 
 
 def order_corners(pts: np.ndarray) -> np.ndarray:
@@ -290,6 +314,8 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
     candidates.append(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
     best, best_score = None, -np.inf
     for quad in candidates:
+        if not _plausible(quad, grey.shape):
+            continue
         corners, score = _grid_in_quad(grey, quad, n)
         if score > best_score:
             best, best_score = corners, score
