@@ -327,3 +327,47 @@ def test_calibration_learns_from_a_photo_of_the_layout(classifier):
     assert result.samples >= 0.95 * tiles
     assert calibration_path("iago").exists()
     calibration_path("iago").unlink()
+
+
+def test_a_challenge_in_the_simulator_takes_its_words_from_image_files(tmp_path, classifier):
+    """Blue lays O and W under the C of CAT (COW); red challenges; the words come from the
+    camera (a folder of images standing in for it) and the judge rules on COW."""
+    import dataclasses
+
+    from companion.daemon.challenge import set_judge
+    from companion.daemon.config import TableConfig
+    from companion.daemon.sim import ScriptedTable
+    from companion.devices.pinmap import load_pinmap
+
+    before = ["..........."] * 5 + ["....CAT...."] + ["..........."] * 5
+    after = list(before)
+    after[6], after[7] = "....O......", "....W......"
+    shots = tmp_path / "camera"
+    shots.mkdir()
+    render_photo("iago", seed=41, size=SMALL, grid=before).save(shots / "1")
+    render_photo("iago", seed=42, size=SMALL, grid=after).save(shots / "2")
+    for extra in shots.glob("*.*.*"):
+        extra.unlink()  # only the photos in the camera's folder
+    pinmap = dataclasses.replace(
+        load_pinmap(backend="mock"), camera={"kind": "files", "folder": str(shots)}
+    )
+    s = ScriptedTable(TableConfig(), set_judge({"CAT"}), tmp_path / "j.jsonl", pinmap=pinmap)
+    watcher = s.service.camera_watcher
+    assert watcher is not None
+    s.at(0)
+    s.press("red")  # blue's move begins: the board is read (photo 1)
+    s.at(1)
+    watcher.wait()
+    s.press("blue")  # blue completes his move: red's begins (photo 2)
+    s.at(10)
+    watcher.wait()
+    s.press("challenge")
+    s.at(11)
+    s.press("red")  # red challenges blue's move
+    s.at(12)
+    watcher.wait()  # the camera's words are submitted as a typed line
+    s.at(13)
+    rec = s.service.mode.challenge_rec
+    assert watcher.start_boards["blue"] == "11/11/11/11/11/4CAT4/11/11/11/11/11"
+    assert rec.words == ["COW"]
+    assert rec.verdict == "sustained"  # COW is not in this judge's word list

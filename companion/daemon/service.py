@@ -162,6 +162,10 @@ class TableService:
         self.mode: GameMode
         self.journal: Journal
         self._open_game()
+        # the camera, if any, reads the board and gives a challenge its words (docs/vision.md)
+        from companion.vision.table import watcher_for
+
+        self.camera_watcher = watcher_for(devices.camera, self.line)
         devices.buttons.on_press(self._on_press)
 
     # -- the game's life: new, resumed, finished -----------------------------------------------
@@ -363,6 +367,8 @@ class TableService:
         for ev in events:
             self.journal.append(ev)
             self._effects(self.mode.apply(ev))
+            if self.camera_watcher is not None:
+                self.camera_watcher.observe(ev, self.mode)
         self._last_g = g
         if events:
             self.message = ""

@@ -138,3 +138,94 @@ class BoardCamera:
             CompanionError: the camera or the reading failed.
         """
         return self.read().counts()
+
+
+class ChallengeWatcher:
+    """Takes the challenged words from the camera for the Iago timer at the table.
+
+    The table service calls :meth:`observe` after each event it applies (cheap: it only queues
+    work). When a move begins (a press that changes the mover) the board is read in the
+    background and kept as the board at the start of that player's move; when a challenge is
+    waiting for its words, the board is read again and the words of the challenged player's move
+    (:func:`move_words`) are submitted as a typed line would be (``submit_line(text)``), so the
+    judge rules on them and the screen shows them with the verdict before the arbiter confirms.
+    A camera or reading failure submits nothing (the words can still be typed) and keeps the
+    message in ``problem``. All camera work runs on one background thread, never on the clock's.
+
+    Args:
+        board_camera: a :class:`BoardCamera`.
+        submit_line: called with the words separated by spaces (the service's ``line``).
+    """
+
+    def __init__(self, board_camera: BoardCamera, submit_line):
+        import queue
+        import threading
+
+        self.board_camera = board_camera
+        self.submit_line = submit_line
+        self.problem: str | None = None
+        self.start_boards: dict[str, str] = {}
+        self._mover: str | None = None
+        self._challenge_seen: float | None = None
+        self._jobs: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._work, name="board-camera", daemon=True)
+        self._thread.start()
+
+    def observe(self, event: dict, mode) -> None:
+        """Look at an applied event and the mode's state after it (the Iago timer's ``timer``,
+        ``phase`` and ``challenge_rec``); queue a board reading when a move begins or a
+        challenge waits for its words."""
+        timer = getattr(mode, "timer", None)
+        mover = getattr(timer, "mover", None)
+        mover = getattr(mover, "value", mover)
+        if mover is not None and mover != self._mover:
+            self._mover = str(mover)
+            self._jobs.put(("start", self._mover))
+        rec = getattr(mode, "challenge_rec", None)
+        waiting = getattr(mode, "phase", None) == "words" and rec is not None
+        if waiting and rec.started_at != self._challenge_seen and rec.challenged:
+            self._challenge_seen = rec.started_at
+            self._jobs.put(("challenge", str(rec.challenged)))
+
+    def wait(self) -> None:
+        """Return once the queued readings are done (tests, the simulator's scripts)."""
+        self._jobs.join()
+
+    def _work(self) -> None:
+        while True:
+            kind, colour = self._jobs.get()
+            try:
+                self._do(kind, colour)
+            except CompanionError as exc:
+                self.problem = str(exc)
+            except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
+                self.problem = f"camera: {type(exc).__name__}: {exc}"
+            finally:
+                self._jobs.task_done()
+
+    def _do(self, kind: str, colour: str) -> None:
+        if kind == "start":
+            board = self.board_camera.board_now()
+            if board is None:
+                self.problem = self.board_camera.problem
+                self.start_boards.pop(colour, None)
+            else:
+                self.start_boards[colour] = board
+            return
+        before = self.start_boards.get(colour)
+        if before is None:
+            self.problem = f"camera: no board seen at the start of {colour}'s move; type the words"
+            return
+        answer = self.board_camera.challenged_words(before, colour)
+        if answer.words:
+            self.problem = None
+            self.submit_line(" ".join(answer.words))
+        else:
+            self.problem = "camera: no new word on the board; type the words"
+
+
+def watcher_for(camera, submit_line, profile: str = "iago") -> ChallengeWatcher | None:
+    """A :class:`ChallengeWatcher` over ``camera`` (None when there is no camera)."""
+    if camera is None:
+        return None
+    return ChallengeWatcher(BoardCamera(camera, profile), submit_line)
