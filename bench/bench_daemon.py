@@ -113,6 +113,27 @@ def minute_lateness(folder: Path, seconds: float) -> None:
         f"   growth: median of first third {statistics.median(ms[:third]):.3f} ms, "
         f"last third {statistics.median(ms[-third:]):.3f} ms"
     )
+    base = bare_sleep_lateness(min(seconds / 3, 20.0))
+    print(
+        f"   baseline, a bare thread sleeping to deadlines on this machine now: median "
+        f"{statistics.median(base):.3f} ms, p99 {_pct(base, 99):.3f} ms "
+        f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)"
+    )
+
+
+def bare_sleep_lateness(seconds: float, period: float = 0.1) -> list[float]:
+    """The machine's own wake-up lateness: a bare thread sleeping to deadlines every ``period``
+    seconds (computed from the start, as the service does); milliseconds."""
+    ev = threading.Event()
+    late = []
+    start = time.monotonic()
+    k = 1
+    while time.monotonic() - start < seconds:
+        deadline = start + k * period
+        ev.wait(max(0.0, deadline - time.monotonic()))
+        late.append((time.monotonic() - deadline) * 1000)
+        k += 1
+    return late
 
 
 def press_to_frame(folder: Path, presses: int = 300) -> None:

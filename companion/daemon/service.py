@@ -253,7 +253,7 @@ class TableService:
         self.journal.close()
         self.journal_file.replace(records_dir() / f"{stamp}-table{number}.journal.jsonl")
         self.journal = Journal.open(self.journal_file, fsync=self.fsync)  # empty until next game
-        self.message = f"Game over; record saved as {path.name}. CHALLENGE: new game"
+        self.message = "Game over, record saved. CHALLENGE: a new game"
 
     # -- inputs (any thread) ------------------------------------------------------------------
 
