@@ -414,3 +414,12 @@ def test_keyboard_lines_words_and_slash_commands():
         ("command", "confirm"),
         ("command", "resume"),
     ]
+
+
+def test_damaged_journal_is_set_aside_and_a_new_game_starts(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    path.write_bytes(b'{"seq":1,"t":0,"kind":"_game"}\ngarbage\n{"seq":3,"t":1,"kind":"press"}\n')
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+    assert state(s)["status"] == "ready"
+    assert "journal damaged" in s.service.published.message
+    assert len(list(tmp_path.glob("journal.jsonl.damaged-*"))) == 1
