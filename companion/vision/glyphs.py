@@ -89,6 +89,25 @@ class Glyph:
     contrast: float
 
 
+def cell_contrasts(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray:
+    """The face-to-ink contrast :func:`find_glyph` measures, for every cell of a top-down board
+    at once: float32 (size, size). A cell under ``MIN_CONTRAST`` holds no letter.
+
+    Args:
+        lightness: uint8 (board_px, board_px), the warped board's lightness (half a cell of
+            margin around the grid).
+    """
+    c = cell_px
+    a = round(0.2 * c)
+    grid = lightness[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c]
+    cells = grid.reshape(size, c, size, c)[:, a : c - a, :, a : c - a]
+    flat = cells.transpose(0, 2, 1, 3).reshape(size, size, -1)
+    k = flat.shape[2]
+    hi, lo = int(0.90 * (k - 1)), int(0.02 * (k - 1))
+    part = np.partition(flat, (lo, hi), axis=2)
+    return (part[:, :, hi].astype(np.float32) - part[:, :, lo]).astype(np.float32)
+
+
 def find_glyph(lightness: np.ndarray, cell_px: int) -> Glyph | None:
     """Find the letter printed on a tile in one cell window, or None if there is none.
 
@@ -191,10 +210,10 @@ def hog(images: np.ndarray, cell: int = 5, bins: int = 9) -> np.ndarray:
     c = s // cell
     cy = (np.arange(s) // cell)[:, None] * c + (np.arange(s) // cell)[None, :]
     idx_base = (np.arange(n)[:, None, None] * (c * c) + cy[None]) * bins
-    hist = np.zeros(n * c * c * bins, np.float32)
-    np.add.at(hist, (idx_base + lo).ravel(), (mag * (1 - frac)).ravel())
-    np.add.at(hist, (idx_base + hi).ravel(), (mag * frac).ravel())
-    hist = hist.reshape(n, c, c, bins)
+    size = n * c * c * bins
+    hist = np.bincount((idx_base + lo).ravel(), (mag * (1 - frac)).ravel(), minlength=size)
+    hist += np.bincount((idx_base + hi).ravel(), (mag * frac).ravel(), minlength=size)
+    hist = hist.astype(np.float32).reshape(n, c, c, bins)
     blocks = np.concatenate(
         [hist[:, :-1, :-1], hist[:, :-1, 1:], hist[:, 1:, :-1], hist[:, 1:, 1:]], axis=-1
     ).reshape(n, (c - 1) * (c - 1), 4 * bins)

@@ -26,6 +26,7 @@ from companion.vision.errors import BoardNotFoundError
 from companion.vision.profiles import Profile, get_profile
 
 FIND_PX = 1024  # long side of the reduced photo the grid is found on, pixels
+MARKER_PX = 720  # long side of the reduced photo the markers are found on, pixels
 ARUCO_DICT = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
 # the corner of each marker's black square that touches the grid: aruco gives a marker's corners
@@ -340,9 +341,11 @@ def find_board(image: np.ndarray, profile: Profile | str) -> tuple[np.ndarray, s
     """
     profile = get_profile(profile)
     grey, f = reduce(image)
-    markers = find_markers(grey)
+    small, g = reduce(grey, MARKER_PX)
+    markers = find_markers(small)
     if markers is not None:
         corners, seen = markers
+        corners = corners / g
         if seen == 3:
             corners, _ = refine_grid(grey, corners, profile.size)
         return (corners / f).astype(np.float32), "markers"

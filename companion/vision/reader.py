@@ -18,8 +18,10 @@ import numpy as np
 
 from companion.vision.errors import VisionError
 from companion.vision.glyphs import (
+    MIN_CONTRAST,
     Glyph,
     LetterClassifier,
+    cell_contrasts,
     cell_margin,
     find_glyph,
     glyph_features,
@@ -259,8 +261,12 @@ def read_cells(
     conf = np.ones((n, n), np.float32)
     found: list[tuple[int, int, Glyph]] = []
     empty: list[tuple[int, int]] = []
+    inked = cell_contrasts(lightness, n, c) >= MIN_CONTRAST
     for r in range(n):
         for col in range(n):
+            if not inked[r, col]:
+                empty.append((r, col))
+                continue
             y0 = c // 2 + r * c - m
             x0 = c // 2 + col * c - m
             win = lightness[y0 : y0 + c + 2 * m, x0 : x0 + c + 2 * m]
