@@ -340,14 +340,13 @@ def find_board(image: np.ndarray, profile: Profile | str) -> tuple[np.ndarray, s
         BoardNotFoundError: neither the four markers nor the grid could be found.
     """
     profile = get_profile(profile)
-    grey, f = reduce(image)
-    small, g = reduce(grey, MARKER_PX)
+    small, g = reduce(image, MARKER_PX)
     markers = find_markers(small)
+    if markers is not None and markers[1] == 4:
+        return (markers[0] / g).astype(np.float32), "markers"
+    grey, f = reduce(image)
     if markers is not None:
-        corners, seen = markers
-        corners = corners / g
-        if seen == 3:
-            corners, _ = refine_grid(grey, corners, profile.size)
+        corners, _ = refine_grid(grey, markers[0] * (f / g), profile.size)
         return (corners / f).astype(np.float32), "markers"
     corners, _ = find_grid(grey, profile.size)
     return (corners / f).astype(np.float32), "grid"
