@@ -31,6 +31,7 @@ from companion.vision.notation import format_board
 from companion.vision.profiles import Profile, get_profile
 
 COLOURS = ("blue", "red")
+BORDER_WEIGHT = 0.5  # of the border-minus-centre lightness, in the blank finder's colour space
 
 
 @dataclass
@@ -201,10 +202,12 @@ def _blank_tiles(
     """Cells without a letter that look like the game's tiles (Scrabble's blanks), with a
     confidence.
 
-    The face colour of the tiles that do have a letter is the model; a letterless cell is a blank
-    tile when its colour (in Lab, centre of the cell) is much nearer that model than the board's
-    squares around it (the median of the letterless cells within two cells), and it is as even
-    as a tile's face (no printed label, no grid line).
+    The tiles that do have a letter are the model: their face colour (Lab, middle of the cell)
+    and how much lighter or darker the cell's border is than its middle (a tile hides the grid
+    lines along the border; a square shows them). A letterless cell is a blank when it has a
+    lettered tile beside it (a blank is part of a word), is much nearer that model than the
+    board's squares around it (the median of the letterless cells within two cells: light falls
+    off across a board), and is as even as a tile's face (no printed label, no grid line).
     """
     if len(glyph_cells) < 3 or not empty:
         return {}
@@ -214,7 +217,14 @@ def _blank_tiles(
     def centre(r: int, col: int) -> np.ndarray:
         y0, x0 = c // 2 + r * c, c // 2 + col * c
         patch = lab[y0 + c // 5 : y0 + c - c // 5, x0 + c // 5 : x0 + c - c // 5]
-        return np.median(patch.reshape(-1, 3), axis=0)
+        colour = np.median(patch.reshape(-1, 3), axis=0)
+        # a tile hides the grid lines along the cell's border; a square shows them
+        cell = lab[y0 - 3 : y0 + c + 3, x0 - 3 : x0 + c + 3, 0]
+        ring = np.concatenate(
+            [cell[:8].ravel(), cell[-8:].ravel(), cell[:, :8].ravel(), cell[:, -8:].ravel()]
+        )
+        border = float(np.median(ring)) - float(colour[0])
+        return np.append(colour, BORDER_WEIGHT * border)
 
     def even(r: int, col: int) -> bool:
         y0, x0 = c // 2 + r * c, c // 2 + col * c
@@ -227,17 +237,19 @@ def _blank_tiles(
     cols = np.array([centre(r, col) for r, col in empty])
     board_model = np.median(cols, axis=0)
     found = {}
-    gap = float(np.linalg.norm(tile_model - board_model))
-    if gap < 2 * spread:
-        return {}
+    gap = float(np.linalg.norm(tile_model - board_model)) + 1e-6
     where = np.array(empty)
+    lettered = set(glyph_cells)
     for (r, col), v in zip(empty, cols, strict=True):
+        # a blank is part of a word: it has a lettered tile beside it, across or down
+        if not lettered & {(r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1)}:
+            continue
         d_tile = float(np.linalg.norm(v - tile_model))
         # the board's squares nearby: light falls off across a board, so compare locally
         near = (np.abs(where - (r, col)).max(axis=1) <= 2) & (where != (r, col)).any(axis=1)
         local = np.median(cols[near], axis=0) if near.sum() >= 3 else board_model
         d_board = float(np.linalg.norm(v - local))
-        if d_tile < 1.5 * spread and d_tile < 0.3 * d_board and even(r, col):
+        if d_tile < 1.5 * spread and d_tile < 0.6 * d_board and even(r, col):
             found[(r, col)] = float(min(1.0, 0.5 + (d_board - d_tile) / (2 * gap)))
     return found
 
