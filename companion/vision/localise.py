@@ -33,6 +33,7 @@ MARKER_IDS = (0, 1, 2, 3)  # top-left, top-right, bottom-right, bottom-left
 # as its own top-left, top-right, bottom-right, bottom-left
 _INNER_CORNER = (2, 3, 0, 1)
 
+NET_THRESHOLDS = (1.0, 0.6)  # shares of Otsu's threshold for the grid lines' net
 OUTSIDE_PENALTY = 0.5  # weight of a line found one pitch beyond the comb's ends
 _CELL = 16  # pixels a cell in the rectified board used to find and check the grid
 
@@ -140,6 +141,29 @@ def _comb(
     return best
 
 
+def _net_quads(binary: np.ndarray, area: int) -> list[np.ndarray]:
+    """Quadrilaterals around the largest connected net of a binary line image."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    if n < 2:
+        return []
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]))
+    if stats[big, cv2.CC_STAT_WIDTH] * stats[big, cv2.CC_STAT_HEIGHT] < 0.08 * area:
+        return []
+    ys, xs = np.nonzero(labels == big)
+    hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    out = []
+    quad = _quad_from_long_edges(hull)
+    if quad is not None:
+        out.append(quad)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.04, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            out.append(order_corners(approx.reshape(4, 2).astype(np.float32)))
+            break
+    return out
+
+
 def _quad_candidates(grey: np.ndarray) -> list[np.ndarray]:
     """Quadrilaterals (float32 (4, 2), ordered) that may be the board's or the grid's outline,
     largest first."""
@@ -166,21 +190,13 @@ def _quad_candidates(grey: np.ndarray) -> list[np.ndarray]:
     kernel = np.ones((k, k), np.uint8)
     for op in (cv2.MORPH_TOPHAT, cv2.MORPH_BLACKHAT):
         ridge = cv2.morphologyEx(blur, op, kernel)
-        _, binary = cv2.threshold(ridge, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-        if n < 2:
-            continue
-        big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]))
-        if stats[big, cv2.CC_STAT_WIDTH] * stats[big, cv2.CC_STAT_HEIGHT] < 0.08 * h * w:
-            continue
-        ys, xs = np.nonzero(labels == big)
-        hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
-        peri = cv2.arcLength(hull, True)
-        for eps in (0.01, 0.02, 0.04, 0.06):
-            approx = cv2.approxPolyDP(hull, eps * peri, True)
-            if len(approx) == 4:
-                quads.insert(0, order_corners(approx.reshape(4, 2).astype(np.float32)))
-                break
+        otsu, _ = cv2.threshold(ridge, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        # lines in the dim part of a lit board are fainter: a lower threshold too, gaps closed
+        for share in NET_THRESHOLDS:
+            _, binary = cv2.threshold(ridge, share * otsu, 255, cv2.THRESH_BINARY)
+            if share < 1.0:
+                binary = cv2.dilate(binary, np.ones((3, 3), np.uint8))
+            quads[:0] = _net_quads(binary, h * w)
     out: list[np.ndarray] = []
     for q in quads:
         if all(np.abs(q - o).max() > 4 for o in out):
@@ -188,9 +204,32 @@ def _quad_candidates(grey: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+def _quad_from_long_edges(hull: np.ndarray) -> np.ndarray | None:
+    """The quadrilateral made by the four longest edges of a convex outline (a grid whose outline
+    has small bumps: a tile over its edge), their neighbours intersected; or None."""
+    peri = cv2.arcLength(hull, True)
+    poly = cv2.approxPolyDP(hull, 0.005 * peri, True).reshape(-1, 2).astype(np.float64)
+    if len(poly) < 4:
+        return None
+    edges = [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+    lengths = [float(np.linalg.norm(b - a)) for a, b in edges]
+    longest = sorted(sorted(range(len(edges)), key=lambda i: -lengths[i])[:4])
+    corners = []
+    for k in range(4):
+        (a1, b1), (a2, b2) = edges[longest[k - 1]], edges[longest[k]]
+        d1, d2 = b1 - a1, b2 - a2
+        den = d1[0] * d2[1] - d1[1] * d2[0]
+        if abs(den) < 1e-9:
+            return None
+        t = ((a2[0] - a1[0]) * d2[1] - (a2[1] - a1[1]) * d2[0]) / den
+        corners.append(a1 + t * d1)
+    return order_corners(np.float32(corners))
+
+
 def _plausible(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """A quadrilateral that a board seen from above could make: convex, every angle 45-135
-    degrees, and at least 8% of the photo."""
+    """A quadrilateral that a square board seen from above could make: convex, every angle
+    45-135 degrees, opposite sides within 1.5 times each other, neighbours within twice, and at
+    least 8% of the photo."""
     pts = np.float32(quad)
     h, w = shape[:2]
     if cv2.contourArea(pts) < 0.08 * h * w:
@@ -201,6 +240,15 @@ def _plausible(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
         cos = float(np.dot(u, v) / (np.linalg.norm(u) * np.linalg.norm(v) + 1e-9))
         if abs(cos) > 0.71:
             return False
+    sides = [float(np.linalg.norm(pts[(i + 1) % 4] - pts[i])) + 1e-9 for i in range(4)]
+    # a square board seen from above: opposite sides alike, no side twice its neighbour
+    if (
+        max(sides[0] / sides[2], sides[2] / sides[0], sides[1] / sides[3], sides[3] / sides[1])
+        > 1.5
+    ):
+        return False
+    if max(sides[i] / sides[(i + 1) % 4] for i in range(4)) > 2.0:
+        return False
     return _convex({k: pts[k] for k in range(4)})
 
 
