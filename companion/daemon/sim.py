@@ -261,7 +261,8 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
 
     from companion.devices.backends import open_devices
 
-    locale.setlocale(locale.LC_ALL, "")
+    with contextlib.suppress(locale.Error):  # a LANG naming a locale not installed
+        locale.setlocale(locale.LC_ALL, "")
     utf8 = "utf" in (locale.getpreferredencoding(False) or "").lower()
     pinmap = load_pinmap(backend="mock")
     if judge is None:
