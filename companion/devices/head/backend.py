@@ -61,6 +61,7 @@ class HeadConnection:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.users = 0  # device objects still open on this connection
+        self.closers: list[Callable[[], None]] = []  # also run at close (a virtual head)
         if start:
             self._thread = threading.Thread(target=self._run, name="timer-head", daemon=True)
             self._thread.start()
@@ -126,6 +127,8 @@ class HeadConnection:
         close = getattr(self.port, "close", None)
         if close is not None:
             close()
+        for closer in self.closers:
+            closer()
 
 
 class HeadButtons:

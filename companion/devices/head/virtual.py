@@ -277,6 +277,7 @@ class VirtualTable:
         )
         self.port = _WirePort(self)
         self.host: HostLink | None = self._new_host()
+        self._host_step: Callable[[], list[ButtonChange]] | None = None
         self.changes: list[ButtonChange] = []
 
     def _new_host(self) -> HostLink:
@@ -293,9 +294,15 @@ class VirtualTable:
         if self.host is None:
             self.to_host.read(self.t)  # nobody has the port open: the bytes are lost
             return []
-        changes = self.host.step()
+        changes = self._host_step() if self._host_step is not None else self.host.step()
         self.changes.extend(changes)
         return changes
+
+    def attach(self, link: HostLink, step: Callable[[], list[ButtonChange]]) -> None:
+        """Use ``link`` (opened on :attr:`port`) as the host, run by ``step`` (e.g. the serial
+        backend's :meth:`~companion.devices.head.backend.HeadConnection.step`)."""
+        self.host = link
+        self._host_step = step
 
     def run(self, seconds: float, dt: float = 0.001) -> list[ButtonChange]:
         """Step for ``seconds``; returns the changes the host received meanwhile."""
@@ -312,11 +319,13 @@ class VirtualTable:
     def stop_host(self) -> None:
         """The host process dies now: it neither reads nor writes until :meth:`restart_host`."""
         self.host = None
+        self._host_step = None
 
     def restart_host(self) -> None:
         """(Re)start the host process now: a new session on the same port, nothing remembered."""
         self.port = _WirePort(self)
         self.host = self._new_host()
+        self._host_step = None
 
 
 class PtyHead:
