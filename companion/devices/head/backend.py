@@ -108,10 +108,10 @@ class HeadConnection:
     def flush(self, timeout: float = 0.3) -> bool:
         """Wait up to ``timeout`` seconds (real time) for the head to acknowledge every command;
         True if it did."""
+        if self._thread is None or not self._thread.is_alive():
+            return not self.link.link.pending()  # stepped by its owner: nothing to wait for
         deadline = time.monotonic() + timeout
         while self.link.link.pending() and time.monotonic() < deadline:
-            if self._thread is None or not self._thread.is_alive():
-                self.step()
             time.sleep(0.005)
         return not self.link.link.pending()
 
