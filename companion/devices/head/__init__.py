@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.devices.base import DeviceBundle, DeviceError
+from companion.devices.base import DeviceBundle
 
 
 def bundle_over_port(
@@ -30,9 +30,6 @@ def bundle_over_port(
         clock: the host's monotonic clock in seconds.
         display: the OLED (a luma device); None opens the Pi's OLED over I2C.
         start: start the reader thread.
-
-    Raises:
-        DeviceError: the display cannot be opened.
     """
     from companion.devices.head.backend import (
         HeadButtons,
@@ -58,19 +55,14 @@ def bundle_over_port(
 
 
 def _open_display(pinmap) -> Any:
-    try:
-        from luma.core.interface.serial import i2c
-        from luma.oled import device as oled
+    """The Pi's OLED(s), as the GPIO backend opens them: a missing or disconnected OLED never
+    stops the table (companion.platform.resilient), a second one mirrors the first."""
+    from companion.platform.resilient import MirroredDisplay, resilient_oled
 
-        d = pinmap.display
-        return getattr(oled, d.driver)(
-            i2c(port=d.i2c_port, address=d.address), width=d.width, height=d.height
-        )
-    except Exception as exc:  # luma raises DeviceNotFoundError, OSError, ImportError...
-        raise DeviceError(
-            f"display {pinmap.display.driver} at I2C port {pinmap.display.i2c_port} address "
-            f"{pinmap.display.address:#x} cannot be opened: {exc}"
-        ) from None
+    display = resilient_oled(pinmap.display)
+    if getattr(pinmap, "display2", None) is not None:
+        display = MirroredDisplay(display, resilient_oled(pinmap.display2, "second display"))
+    return display
 
 
 def open_devices(
@@ -80,7 +72,8 @@ def open_devices(
 
     Raises:
         PinMapError: an invalid ``[head]`` section.
-        DeviceError: the port or the display cannot be opened.
+        DeviceError: the port cannot be opened (a missing OLED is reported by the display,
+            never fatal).
     """
     from companion.devices.head.backend import open_port
     from companion.devices.head.config import head_map
