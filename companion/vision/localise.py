@@ -366,14 +366,43 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
         if not _plausible(quad, grey.shape):
             continue
         corners, score = _grid_in_quad(grey, quad, n)
+        if score < 0.3:
+            continue
+        refined = refine_grid(grey, corners, n)
+        # a part of a grid (or a grid one line off) has a full grid line beyond an edge; the
+        # whole grid has the board's frame there
+        if grid_beyond(grey, refined[0], n) > 0.9:
+            score *= 0.1
         if score > best_score:
-            best, best_score = corners, score
-    if best is None or best_score < 0.3:
+            best, best_score = refined, score
+    if best is None:
         raise BoardNotFoundError(
             f"no {n}x{n} grid found in the photo: frame the whole board with its grid visible, "
             "or stick the four corner markers, or give --corners"
         )
-    return refine_grid(grey, best, n)
+    return best
+
+
+def grid_beyond(grey: np.ndarray, corners: np.ndarray, n: int) -> float:
+    """How much grid there is one cell beyond the edges of a grid at ``corners``: the strongest
+    of the four lines there over the mean of the grid's own lines, both less the level between
+    lines (0: nothing beyond; 1: a line as strong as the grid's own)."""
+    c = _CELL
+    rect, _ = _rectify(grey, corners, n * c, margin=2 * c)
+    horiz, vert = _line_responses(rect)
+    span = slice(2 * c, 2 * c + n * c + 1)
+    rows, cols = horiz[:, span].mean(1), vert[span, :].mean(0)
+
+    def peak(profile: np.ndarray, at: int) -> float:
+        return float(profile[max(at - 2, 0) : at + 3].max())
+
+    lines = 2 * c + np.arange(n + 1) * c
+    own = 0.5 * (np.mean([peak(rows, y) for y in lines]) + np.mean([peak(cols, x) for x in lines]))
+    mids = lines[:-1] + c // 2
+    floor = 0.5 * (np.median(rows[mids]) + np.median(cols[mids]))
+    far = 2 * c + (n + 1) * c
+    outside = [peak(rows, c), peak(rows, far), peak(cols, c), peak(cols, far)]
+    return float(max(0.0, (max(outside) - floor) / max(own - floor, 1e-6)))
 
 
 def find_board(image: np.ndarray, profile: Profile | str) -> tuple[np.ndarray, str]:
