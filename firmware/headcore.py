@@ -67,7 +67,7 @@ class Head:
     """
 
     def __init__(
-        self, hw, cfg, session, ticks, ticks_diff=ticks_diff_plain, queue_size=256, clock_ms=0
+        self, hw, cfg, session, ticks, ticks_diff=ticks_diff_plain, queue_size=hp.QUEUE, clock_ms=0
     ):
         self.hw = hw
         self.cfg = cfg

@@ -14,6 +14,7 @@ SYNC = 0x7E
 MAX_PAYLOAD = 32
 OVERHEAD = 7  # SYNC, LEN, SEQ, ACK, TYPE + 2 CRC bytes
 WINDOW = 8  # sequenced frames in flight, unacknowledged
+QUEUE = 256  # button events the head keeps waiting for the host (beyond: dropped, counted)
 RTO_MS = 100  # retransmission timeout
 RTO_MAX_MS = 1000  # the timeout doubles after each fruitless retransmission, up to this
 HELLO_MS = 200  # hello repeat while the link is not up

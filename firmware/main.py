@@ -79,7 +79,10 @@ def run():
             if poller.poll(1):  # wait at most 1 ms for a byte: paces the loop
                 chunk = bytearray()
                 while len(chunk) < 64 and poller.poll(0):
-                    chunk.extend(stdin.read(1))
+                    byte = stdin.read(1)
+                    if not byte:
+                        break
+                    chunk.extend(byte)
                 data = bytes(chunk)
             head.step(time.ticks_ms(), data)
     finally:

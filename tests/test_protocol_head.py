@@ -1,6 +1,7 @@
 """The timer head's wire protocol (firmware/PROTOCOL.md, firmware/headproto.py): CRC, framing,
 messages, and the same code under CPython and MicroPython."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.devices.head.wire import FIRMWARE_DIR, proto
+from companion.devices.head.wire import FIRMWARE_DIR, FIRMWARE_FILES, proto
 
 # --- CRC ----------------------------------------------------------------------------------------
 
@@ -57,6 +58,14 @@ def test_every_documented_type_code_is_the_codes_value():
     text = (FIRMWARE_DIR / "PROTOCOL.md").read_text(encoding="utf-8")
     for mtype, name in proto.NAMES.items():
         assert f"| 0x{mtype:02X} | {name}" in text, name
+
+
+def test_every_constant_the_document_quotes_has_that_value_in_the_code():
+    text = (FIRMWARE_DIR / "PROTOCOL.md").read_text(encoding="utf-8")
+    quoted = re.findall(r"`([A-Z_]+)` (?:\(|= )(\d+)", text)
+    checked = {name: int(value) for name, value in quoted if hasattr(proto, name)}
+    assert len(checked) >= 10
+    assert {name: getattr(proto, name) for name in checked} == checked
 
 
 def test_payload_longer_than_the_maximum_is_refused():
@@ -243,3 +252,45 @@ def test_the_protocol_code_runs_the_same_on_cpython(tmp_path):
 @pytest.mark.skipif(_micropython() is None, reason="MicroPython's unix port is not installed")
 def test_the_protocol_code_runs_the_same_on_micropython(tmp_path):
     assert _run(_micropython(), tmp_path) == _run(sys.executable, tmp_path)
+
+
+MACHINE_STUB = """
+class Pin:
+    IN, OUT, PULL_UP = 0, 1, 2
+    def __init__(self, n, mode=0, pull=None, value=None):
+        self.v = 1 if value is None else value  # inputs read high: pulled up, not pressed
+    def value(self, v=None):
+        if v is None:
+            return self.v
+        self.v = v
+
+class PWM:
+    def __init__(self, pin): pass
+    def freq(self, f): pass
+    def duty_u16(self, d): pass
+    def duty_ns(self, d): pass
+
+def reset():
+    raise SystemExit(3)
+"""
+
+
+@pytest.mark.skipif(_micropython() is None, reason="MicroPython's unix port is not installed")
+def test_the_firmware_main_runs_under_micropython_and_answers_a_hello(tmp_path):
+    """main.py itself, with only ``machine`` stubbed: it answers the host's hello, then leaves
+    for the REPL when asked (as ``companion head flash`` asks)."""
+    for name in (*FIRMWARE_FILES, "board_config.py"):
+        shutil.copy(FIRMWARE_DIR / name, tmp_path / name)
+    (tmp_path / "machine.py").write_text(MACHINE_STUB, encoding="utf-8")
+    host_session = 0x1111
+    hello = proto.pack(proto.T_HELLO, proto.VERSION, host_session, 0, 0, 5)
+    stdin = proto.encode_frame(0, 0, proto.T_HELLO, hello)
+    stdin += proto.encode_frame(0, 0, proto.T_REPL, proto.REPL_MAGIC)
+    result = subprocess.run(
+        [_micropython(), "main.py"], input=stdin, capture_output=True, cwd=tmp_path, timeout=30
+    )
+    assert result.returncode == 0, result.stderr
+    frames = proto.FrameParser().feed(result.stdout)
+    assert frames and frames[0][2] == proto.T_HELLO
+    version, session, peer, first_seq, _ = proto.unpack(proto.T_HELLO, frames[-1][3])
+    assert (version, peer, first_seq) == (proto.VERSION, host_session, 0) and session != 0
