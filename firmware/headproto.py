@@ -206,6 +206,7 @@ class Link:
         self.diff = diff
         self.queue_size = queue_size
         self.parser = FrameParser()
+        self.version = VERSION  # the protocol version this side speaks
         self.peer_session = 0
         self.peer_version = None
         self.up = False
@@ -271,7 +272,9 @@ class Link:
 
     def _hello(self, now):
         first = self.unacked[0][0] if self.unacked else self.tx_next
-        payload = pack(T_HELLO, VERSION, self.session, self.peer_session, first, now & 0xFFFFFFFF)
+        payload = pack(
+            T_HELLO, self.version, self.session, self.peer_session, first, now & 0xFFFFFFFF
+        )
         self._frame(0, T_HELLO, payload)
         self.last_hello = now
         self.hello_owed = False
@@ -323,10 +326,11 @@ class Link:
 
     def _on_hello(self, fields, out):
         version, session, peer_session, first_seq, _clock = fields
-        if version != VERSION:
+        if version != self.version:
+            # refused; not answered at once (two sides of different versions would answer each
+            # other forever): the hello repeated every HELLO_MS tells the peer our version
             self.peer_version = version
             self.up = False
-            self.hello_owed = True
             return
         self.peer_version = version
         if session != self.peer_session:

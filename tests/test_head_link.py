@@ -79,6 +79,25 @@ def test_a_head_of_another_protocol_version_is_reported_not_used():
     assert "version 2" in host.version_error and "companion head flash" in host.version_error
 
 
+def test_two_ends_of_different_versions_refuse_each_other_without_a_storm():
+    wire_ab, wire_ba = [], []
+    a = proto.Link(wire_ab.append, 1, 0)
+    b = proto.Link(wire_ba.append, 2, 0)
+    b.version = proto.VERSION + 1
+    for ms in range(1000):
+        to_a, to_b = b"".join(wire_ba), b"".join(wire_ab)
+        wire_ab.clear()
+        wire_ba.clear()
+        a.feed(to_a, ms)
+        b.feed(to_b, ms)
+        a.poll(ms)
+        b.poll(ms)
+    assert not a.up and not b.up
+    assert a.peer_version == proto.VERSION + 1 and b.peer_version == proto.VERSION
+    # each repeats its hello every HELLO_MS (200 ms) and nothing more: 5 in a second
+    assert a.frames_sent == b.frames_sent == 1000 // proto.HELLO_MS
+
+
 # --- the measured claim: 10,000 events through a bad wire -----------------------------------------
 
 

@@ -97,11 +97,11 @@ class HostLink:
     def version_error(self) -> str | None:
         """A sentence when the head speaks another protocol version, else None."""
         version = self.link.peer_version
-        if version is None or version == proto.VERSION:
+        if version is None or version == self.link.version:
             return None
         return (
             f"the timer head's firmware speaks protocol version {version}, this companion "
-            f"speaks {proto.VERSION}: flash the firmware with `companion head flash`"
+            f"speaks {self.link.version}: flash the firmware with `companion head flash`"
         )
 
     def stats(self) -> dict[str, Any]:
