@@ -2,6 +2,7 @@
 backend's devices (docs/head.md)."""
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -161,12 +162,48 @@ def test_lights_disc_and_sounder_reach_the_head(bundle):
     assert hw.servo_us == 2500 and devices.disc.angle == 90.0
 
 
-def test_unknown_led_is_refused_with_the_accepted_roles(bundle):
+def test_bad_commands_are_refused_with_what_is_accepted(bundle):
     from companion.devices.base import DeviceError
 
     _, devices, _ = bundle
     with pytest.raises(DeviceError, match="accepted: blue, red"):
         devices.lights.set({"challenge": True})
+    with pytest.raises(DeviceError, match="finite number of degrees"):
+        devices.disc.turn_to(float("nan"))
+    with pytest.raises(DeviceError, match="0-255 beeps"):
+        devices.sounder.beep(300)
+
+
+def test_a_missing_head_port_is_a_clear_error(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "head", "status", "--port", str(tmp_path / "none")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "timer head port" in result.stderr and "99-companion-head.rules" in result.stderr
+
+
+@pytest.mark.hil
+@pytest.mark.skipif(
+    not os.environ.get("COMPANION_HEAD_PORT"), reason="set COMPANION_HEAD_PORT to a flashed head"
+)
+def test_a_real_head_answers_and_lights_its_leds():
+    """Hardware in the loop: a flashed Pico on COMPANION_HEAD_PORT."""
+    from companion.devices.head.backend import HeadConnection, open_port
+
+    connection = HeadConnection(open_port(os.environ["COMPANION_HEAD_PORT"]))
+    try:
+        deadline = time.monotonic() + 3.0
+        while not connection.link.connected and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert connection.link.connected, connection.link.version_error
+        connection.link.led(0, True)
+        connection.link.servo(1500)
+        assert connection.flush(1.0)
+    finally:
+        connection.close()
 
 
 def test_the_head_over_a_pseudo_terminal_through_pyserial():

@@ -9,6 +9,7 @@ at the moment it was made even when its frame arrives late.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -224,7 +225,13 @@ class HeadDisc:
         )
 
     def turn_to(self, angle: float) -> None:
-        """Turn to ``angle`` degrees, clamped to [min_angle, max_angle]."""
+        """Turn to ``angle`` degrees, clamped to [min_angle, max_angle].
+
+        Raises:
+            DeviceError: ``angle`` is not a finite number.
+        """
+        if not math.isfinite(angle):
+            raise DeviceError(f"disc angle {angle!r}: accepted a finite number of degrees")
         s = self.servo
         self._angle = min(max(float(angle), s.min_angle), s.max_angle)
         self.connection.link.servo(self.pulse_us(self._angle))
