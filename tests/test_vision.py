@@ -7,6 +7,7 @@ Synthetic photos are small (800x600) and few; the letter classifier is built onc
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -205,6 +206,18 @@ def test_real_scrabble_photos_with_given_corners(classifier):
     assert figures["boards"] == 3
     assert figures["cells"] >= 0.985  # floor; the measured figure is in docs/vision.md
     assert figures["letters"] >= 0.98
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_a_blank_tile_is_kept_out_of_the_notation(classifier):
+    image = cv2.imread(str(REAL / "board_002.jpg"))
+    corners = json.loads((REAL / "board_002.corners.json").read_text())
+    reading = read_board(image, "scrabble", corners=corners)
+    # the truth's row 5 is ".......E.NoW...": o is a blank declared as O
+    assert reading.grid[4] == ".......E.N?W..."
+    assert reading.blanks == [(4, 10)]
+    assert "?" not in reading.notation and "/7E1N1W3/" in reading.notation
+    assert reading.to_json()["blanks"] == [[5, 11]]
 
 
 # -- evaluation and the command line ----------------------------------------------------------

@@ -58,8 +58,15 @@ class BoardReading:
 
     @property
     def notation(self) -> str:
-        """The board in board notation (DESIGN.md)."""
-        return format_board(self.grid)
+        """The board in board notation (DESIGN.md): letters and numbers only, so any notation
+        parser reads it. A blank tile (``?`` in ``grid``), which has no letter to write, is left
+        out here; ``blanks`` and :meth:`to_json` tell where the blanks are."""
+        return format_board([row.replace("?", ".") for row in self.grid])
+
+    @property
+    def blanks(self) -> list[tuple[int, int]]:
+        """Cells (row, column), 0-based, holding a blank tile."""
+        return [(r, c) for r, row in enumerate(self.grid) for c, ch in enumerate(row) if ch == "?"]
 
     def counts(self) -> dict[str, int]:
         """Tiles showing each colour, ``{"blue": n, "red": n}`` (Iago: upper case is blue)."""
@@ -68,12 +75,14 @@ class BoardReading:
         return {"blue": blue, "red": red}
 
     def to_json(self) -> dict:
-        """The reading as a JSON-ready dict: notation, profile, per-cell confidence (rows of
-        numbers rounded to 3 places), colour counts, corners and stage timings."""
+        """The reading as a JSON-ready dict: notation, profile, the rows (``?`` a blank tile),
+        the blanks (row, column, 1-based), per-cell confidence (rows of numbers rounded to 3
+        places), colour counts, corners and stage timings."""
         out = {
             "board": self.notation,
             "profile": self.profile.name,
             "rows": self.grid,
+            "blanks": [[r + 1, c + 1] for r, c in self.blanks],
             "confidence": [[round(float(c), 3) for c in row] for row in self.confidence],
             "min_confidence": round(float(self.confidence.min()), 3),
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
