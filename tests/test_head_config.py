@@ -3,12 +3,11 @@ backend's devices (docs/head.md)."""
 
 import json
 import os
-import subprocess
-import sys
 import time
 
 import pytest
 
+from companion.cli import main
 from companion.devices.base import Buttons, Disc, Lights, Sounder
 from companion.devices.head.cli import flash_commands
 from companion.devices.head.config import BOARD_CONFIG, board_config_text, head_map
@@ -74,16 +73,10 @@ def test_the_board_file_is_python_with_the_pins_in_role_order():
     assert namespace["SAMPLE_MS"] * namespace["DEBOUNCE_SAMPLES"] == 20  # [buttons] 0.02 s
 
 
-def test_companion_head_config_writes_the_board_file(tmp_path):
+def test_companion_head_config_writes_the_board_file(tmp_path, capsys):
     out = tmp_path / "board_config.py"
-    result = subprocess.run(
-        [sys.executable, "-m", "companion", "head", "config", "-o", str(out)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["pins"]["servo"] == 15
+    assert main(["head", "config", "-o", str(out)]) == 0
+    assert json.loads(capsys.readouterr().out)["pins"]["servo"] == 15
     assert "SERVO_PIN = 15" in out.read_text(encoding="utf-8")
 
 
@@ -98,15 +91,10 @@ def test_flash_is_one_mpremote_command_copying_every_firmware_file(tmp_path):
         assert (FIRMWARE_DIR / name).exists()
 
 
-def test_flash_dry_run_prints_the_command(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-m", "companion", "head", "flash", "--port", "/dev/ttyX", "--dry-run"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "mpremote connect /dev/ttyX cp" in result.stdout and "main.py" in result.stdout
+def test_flash_dry_run_prints_the_command(capsys):
+    assert main(["head", "flash", "--port", "/dev/ttyX", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "mpremote connect /dev/ttyX cp" in out and "main.py" in out
 
 
 def test_udev_rule_names_the_pico_running_micropython():
@@ -174,15 +162,10 @@ def test_bad_commands_are_refused_with_what_is_accepted(bundle):
         devices.sounder.beep(300)
 
 
-def test_a_missing_head_port_is_a_clear_error(tmp_path):
-    result = subprocess.run(
-        [sys.executable, "-m", "companion", "head", "status", "--port", str(tmp_path / "none")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert result.returncode == 2
-    assert "timer head port" in result.stderr and "99-companion-head.rules" in result.stderr
+def test_a_missing_head_port_is_a_clear_error(tmp_path, capsys):
+    assert main(["head", "status", "--port", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert "timer head port" in err and "99-companion-head.rules" in err
 
 
 @pytest.mark.hil

@@ -6,11 +6,10 @@ from the mover's allowance to the opponent's; an allowance at zero loses on time
 (18 degrees per minute, pulse 500-2500 us over -90..90 degrees)."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+from companion.cli import main
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
 from companion.daemon.sim import ScriptedTable
@@ -118,18 +117,13 @@ def test_a_game_survives_a_bad_wire_and_a_reset_of_the_head(tmp_path):
     assert vt.head.hw.leds == [st["table"]["lights"]["blue"], st["table"]["lights"]["red"]]
 
 
-def test_companion_sim_head_virtual_runs_a_script(tmp_path):
+def test_companion_sim_head_virtual_runs_a_script(tmp_path, capsys):
     script = tmp_path / "game.txt"
     script.write_text("0 press red\n4 press blue\n21 press red\n25 press blue\n36 state\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "companion", "sim", "--head", "virtual", "--minutes", "2"]
-        + ["--minute-seconds", "10", "--script", str(script)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    final = json.loads(result.stdout.splitlines()[-1])
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\nQI\n")
+    args = ["sim", "--head", "virtual", "--minutes", "2", "--minute-seconds", "10"]
+    assert main([*args, "--words", str(words), "--script", str(script)]) == 0
+    final = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert final["loser"] == "red" and final["minutes"] == {"blue": 4, "red": 0}
     assert final["t"] == pytest.approx(36.0)
