@@ -423,3 +423,17 @@ def test_damaged_journal_is_set_aside_and_a_new_game_starts(tmp_path):
     assert state(s)["status"] == "ready"
     assert "journal damaged" in s.service.published.message
     assert len(list(tmp_path.glob("journal.jsonl.damaged-*"))) == 1
+
+
+def test_abandon_saves_the_record_and_starts_a_new_game(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")
+    s.at(70)
+    s.service.command("abandon")
+    s.at(71)
+    st = state(s)
+    assert st["status"] == "ready" and st["minutes"] == {"blue": 5, "red": 5}
+    saved = json.loads(s.service.last_record_path.read_text())
+    assert saved["result"]["abandoned"] is True and saved["result"]["abandoned_at"] == 70
+    assert saved["result"]["minutes"] == {"blue": 4, "red": 6}

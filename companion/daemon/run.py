@@ -2,7 +2,7 @@
 
 The systemd unit (systemd/, the Pi engineer's) starts it. Typed lines on standard input are the
 challenged words; a line starting with ``/`` is an arbiter's command (``/pause``, ``/resume``,
-``/override``, ``/confirm``, ``/cancel``, ``/new``); an empty line confirms a verdict. So a USB
+``/override``, ``/confirm``, ``/cancel``, ``/new``, ``/abandon``); an empty line confirms a verdict. So a USB
 keyboard on the console works with ``StandardInput=tty`` / ``TTYPath=/dev/tty1`` in the unit. ``on_ready`` and ``on_watchdog`` are
 hooks for sd_notify (READY=1, WATCHDOG=1).
 """
@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from companion.daemon.modes import COMMANDS
 
-ARBITER_WORDS = {*COMMANDS, "new"}
+ARBITER_WORDS = {*COMMANDS, "new", "abandon"}
 
 
 def serve(

@@ -238,11 +238,13 @@ class TableService:
         self._last_g = 0.0
         self._next_heartbeat = None
 
-    def _finish(self) -> None:
-        """Save the finished game's result and full record, and empty the journal."""
+    def _finish(self, abandoned_at: float | None = None) -> None:
+        """Save the finished (or abandoned) game's result and full record; empty the journal."""
         records = [r for r in self.journal.records if r.get("kind") != ALIVE]
         header = records[0] if records else {}
         result = self.mode.result()
+        if abandoned_at is not None:
+            result = {**result, "abandoned": True, "abandoned_at": abandoned_at}
         stamp = _stamp()
         number = header.get("settings", {}).get("number", "")
         path = records_dir() / f"{stamp}-table{number}.json"
@@ -267,7 +269,8 @@ class TableService:
         self._queue.put(("line", text, self.clock() if t_mono is None else t_mono))
 
     def command(self, name: str, t_mono: float | None = None) -> None:
-        """An arbiter's command: pause, resume, override, confirm, cancel, new (a new game)."""
+        """An arbiter's command: pause, resume, override, confirm, cancel, new (a new game after
+        the end of one), abandon (end the game in progress without a result, its record saved)."""
         self._queue.put(("command", name, self.clock() if t_mono is None else t_mono))
 
     def stop(self) -> None:
@@ -355,7 +358,14 @@ class TableService:
                 self.message = ""
             return
         if kind == "command" and value == "new":
-            self.message = "a game is under way: 'new' is for after the end of a game"
+            self.message = "a game is under way: 'new' is for after its end ('abandon' ends it)"
+            return
+        if kind == "command" and value == "abandon":
+            if self.mode.started:
+                self._finish(abandoned_at=g)
+                self.journal.close()
+                self._start_new_game(fresh_file=True)
+                self.message = "Game abandoned, its record saved; a new game is ready"
             return
         inp: Input
         if kind == "press":

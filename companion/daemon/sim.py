@@ -14,7 +14,7 @@ Scripted (``--script FILE``, or standard input when it is not a terminal): one a
     0 press red           # press blue / red / challenge (the mock pin goes low, then high)
     12.5 press blue
     20 type QI ZA         # a typed line (the challenged words)
-    21 pause              # pause, resume, override, confirm, cancel, new
+    21 pause              # pause, resume, override, confirm, cancel, new, abandon
     30 state              # print the state as one JSON line
     31 frame              # print the OLED frame as text
     40 kill               # the power goes: the service dies without a word
@@ -42,7 +42,7 @@ from companion.errors import CompanionError
 from companion.paths import data_dir
 
 ACTIONS = ("press", "type", "state", "frame", "kill", "restart", "sleep")
-ACTIONS += ("pause", "resume", "override", "confirm", "cancel", "new")
+ACTIONS += ("pause", "resume", "override", "confirm", "cancel", "new", "abandon")
 PRESS_SECONDS = 0.08  # how long a simulated press holds the pin low
 START = 1000.0  # the fake monotonic clock's reading at script time 0
 
@@ -337,6 +337,8 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
                 service.command("override")
             elif key in ("x", "X"):
                 service.command("cancel")
+            elif key == "A":
+                service.command("abandon")
             elif key in ("\n", "\r", curses.KEY_ENTER):
                 service.command("confirm")
 
@@ -396,6 +398,7 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
                 0,
                 "b blue  r red  c challenge  p pause/resume  o override  Enter confirm  q quit",
             )
+            put(y + 3, 0, "x call off a challenge   A abandon the game (its record is kept)")
         if pub.message:
             put(y + 5, 0, pub.message)
         stdscr.refresh()
