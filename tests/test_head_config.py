@@ -216,3 +216,50 @@ def test_the_head_over_a_pseudo_terminal_through_pyserial():
         assert head.head.hw.leds == [True, False]
     finally:
         devices.close()
+
+
+def test_the_backend_reopens_the_port_when_the_head_is_plugged_back():
+    """Real time, bounded by deadlines: the head is unplugged (its terminal closes), a fresh one
+    appears; presses flow again and the LEDs the game set are sent to the new head."""
+    from companion.devices.head import bundle_over_port
+    from companion.devices.head.backend import open_port
+    from companion.devices.head.sim import _dummy_display
+    from companion.devices.head.virtual import PtyHead
+
+    pinmap = load_pinmap(backend="mock")
+    first, second = PtyHead(), None
+    heads = [first]
+
+    def reopen():
+        return open_port(heads[-1].path)
+
+    devices = bundle_over_port(
+        open_port(first.path), pinmap, display=_dummy_display(pinmap), reopen=reopen
+    )
+    connection = devices.extra["head"]
+    presses = []
+    devices.buttons.on_press(lambda role, t: presses.append(role))
+
+    def wait(condition, seconds=5.0):
+        deadline = time.monotonic() + seconds
+        while not condition() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return condition()
+
+    try:
+        assert wait(lambda: connection.link.connected)
+        devices.lights.set({"red": True})
+        first.close()  # unplugged
+        assert wait(lambda: connection.error is not None)
+        devices.lights.set({"blue": True, "red": True})  # the game goes on meanwhile
+        second = PtyHead()  # plugged back (a new terminal, as a new USB device would be)
+        heads.append(second)
+        assert wait(lambda: connection.reopened == 1 and connection.link.connected)
+        assert wait(lambda: second.head.hw.leds == [True, True])
+        second.press("blue")
+        assert wait(lambda: presses == ["blue"])
+        second.release("blue")
+    finally:
+        devices.close()
+        for head in heads:
+            head.close()

@@ -21,6 +21,7 @@ def bundle_over_port(
     clock: Callable[[], float] = time.monotonic,
     display: Any = None,
     start: bool = True,
+    reopen: Callable[[], Any] | None = None,
 ) -> DeviceBundle:
     """The table's devices over an already open head port.
 
@@ -30,6 +31,7 @@ def bundle_over_port(
         clock: the host's monotonic clock in seconds.
         display: the OLED (a luma device); None opens the Pi's OLED over I2C.
         start: start the reader thread.
+        reopen: opens the port again after a failure (the head unplugged and plugged back).
     """
     from companion.devices.head.backend import (
         HeadButtons,
@@ -41,7 +43,7 @@ def bundle_over_port(
 
     if display is None:
         display = _open_display(pinmap)
-    connection = HeadConnection(port, clock, start=start)
+    connection = HeadConnection(port, clock, start=start, reopen=reopen)
     bundle = DeviceBundle(
         "serial",
         HeadButtons(connection),
@@ -78,6 +80,6 @@ def open_devices(
     from companion.devices.head.backend import open_port
     from companion.devices.head.config import head_map
 
-    head = head_map(pinmap)
+    path = port or head_map(pinmap).port
     display = _open_display(pinmap)
-    return bundle_over_port(open_port(port or head.port), pinmap, clock, display)
+    return bundle_over_port(open_port(path), pinmap, clock, display, reopen=lambda: open_port(path))

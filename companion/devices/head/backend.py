@@ -9,6 +9,7 @@ at the moment it was made even when its frame arrives late.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
@@ -20,6 +21,7 @@ from companion.devices.head.link import ButtonChange, HostLink
 from companion.devices.head.wire import proto
 
 READ_TIMEOUT = 0.005  # seconds a read waits for a byte: the link's timers run at least this often
+REOPEN_SECONDS = 0.5  # while the head is unplugged, how often its port is tried again
 
 
 def open_port(path: str) -> Any:
@@ -46,14 +48,24 @@ class HeadConnection:
         port: a pyserial-like port; its ``read`` must return within about ``READ_TIMEOUT``.
         clock: the host's monotonic clock in seconds.
         start: start the reader thread (tests may call :meth:`step` themselves instead).
+        reopen: opens the port again (``open_port(path)``). When the port fails (the head was
+            unplugged), the reader thread closes it and calls ``reopen`` every
+            ``REOPEN_SECONDS`` until it succeeds; meanwhile commands wait in the link's queue
+            and ``error`` says what happened. None: the thread stops at the first failure.
 
     ``changes`` keeps the last button changes (presses and releases) for diagnostics.
     """
 
     def __init__(
-        self, port: Any, clock: Callable[[], float] = time.monotonic, start: bool = True
+        self,
+        port: Any,
+        clock: Callable[[], float] = time.monotonic,
+        start: bool = True,
+        reopen: Callable[[], Any] | None = None,
     ) -> None:
         self.port = port
+        self._reopen = reopen
+        self.reopened = 0
         self.link = HostLink(port, clock)
         self._handler: PressHandler | None = None
         self._handler_lock = threading.Lock()
@@ -90,10 +102,30 @@ class HeadConnection:
             try:
                 waiting = self.port.in_waiting
                 data = self.port.read(max(1, waiting))
-            except Exception as exc:  # noqa: BLE001 - unplugged: keep the cause, stop reading
+            except Exception as exc:  # noqa: BLE001 - pyserial's SerialException, OSError...
                 self.error = f"timer head port: {exc}"
-                return
+                if self._reopen is None or not self._wait_and_reopen():
+                    return
+                continue
             self.step(data)
+
+    def _wait_and_reopen(self) -> bool:
+        """The head is gone: close the port, open it again when it comes back. False if the
+        connection is being closed meanwhile."""
+        with contextlib.suppress(Exception):
+            self.port.close()
+        while not self._stop.wait(REOPEN_SECONDS):
+            try:
+                port = self._reopen()  # type: ignore[misc]
+            except DeviceError:
+                continue
+            with self.link.lock:
+                self.port = port
+                self.link.port = port
+            self.reopened += 1
+            self.error = None
+            return True
+        return False
 
     def attach(self) -> HeadConnection:
         """A device object starts using the connection."""

@@ -78,12 +78,16 @@ class HostLink:
         self.servo_us: int | None = None
         self.leds: list[bool | None] = [None] * len(proto.LEDS)
         self.last_heartbeat: tuple[int, ...] | None = None
+        self.write_errors = 0
 
     def _ms(self) -> int:
         return int(self.clock() * 1000.0)
 
     def _write(self, frame: bytes) -> None:
-        self.port.write(frame)
+        try:
+            self.port.write(frame)
+        except Exception:  # noqa: BLE001 - an unplugged head: the frame is lost like on a bad
+            self.write_errors += 1  # line; sequenced ones are sent again once it is back
 
     # --- state ------------------------------------------------------------------------------
 
