@@ -437,3 +437,14 @@ def test_abandon_saves_the_record_and_starts_a_new_game(sim):
     saved = json.loads(s.service.last_record_path.read_text())
     assert saved["result"]["abandoned"] is True and saved["result"]["abandoned_at"] == 70
     assert saved["result"]["minutes"] == {"blue": 4, "red": 6}
+
+
+def test_journal_that_cannot_be_replayed_is_set_aside(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    header = {"seq": 1, "t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}}
+    bad = {"seq": 2, "t": 1, "kind": "teleport"}
+    path.write_text(json.dumps(header) + "\n" + json.dumps(bad) + "\n")
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+    assert state(s)["status"] == "ready"
+    assert "could not be replayed" in s.service.published.message
+    assert len(list(tmp_path.glob("journal.jsonl.unreadable-*"))) == 1

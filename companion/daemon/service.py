@@ -21,6 +21,7 @@ full record go to ``data_dir()/records/`` (``<stamp>-table<N>.json``) and the ne
 
 from __future__ import annotations
 
+import collections
 import datetime as _dt
 import json
 import os
@@ -28,6 +29,7 @@ import queue
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +56,7 @@ from companion.paths import data_dir
 
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 CLOCK_NICE = -10  # the clock thread's niceness when the system allows it
+FAILURE_BACKOFF = 0.1  # seconds: the least sleep after a step that raised
 HEADER = "_game"
 ALIVE = "_alive"
 
@@ -141,6 +144,8 @@ class TableService:
         self._queue: queue.Queue = queue.Queue()
         self._stopping = threading.Event()
         self.published = Published()
+        self.step_failures = 0
+        self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.message = ""
         self.records_saved = 0
         self._beeps = 0
@@ -203,11 +208,19 @@ class TableService:
             if journal.dropped_torn:
                 self.message = "torn last journal record dropped"
             return
-        table = validate(header.get("settings", {}), f"{path} header")
-        self.mode = mode_class(header.get("mode", table.game))(self._context(table))
+        try:
+            table = validate(header.get("settings", {}), f"{path} header")
+            self.mode = mode_class(header.get("mode", table.game))(self._context(table))
+            replay(self.mode, records[1:])
+            last = max(float(r.get("t", 0.0)) for r in records)
+        except (ValueError, KeyError, TypeError) as exc:  # a journal this code cannot replay
+            journal.close()
+            damaged = path.with_name(f"{path.name}.unreadable-{_stamp()}")
+            path.replace(damaged)
+            self._start_new_game(fresh_file=True)
+            self.message = f"journal could not be replayed, set aside as {damaged.name} ({exc})"
+            return
         self.journal = journal
-        replay(self.mode, records[1:])
-        last = max(float(r.get("t", 0.0)) for r in records)
         self._offset = self.clock() - last
         self._last_g = last
         for ev in self.mode.on_restart(last):
@@ -312,11 +325,19 @@ class TableService:
             timeout = None if wake is None else max(0.0, wake - self.game_time())
             if max_sleep is not None:
                 timeout = max_sleep if timeout is None else min(timeout, max_sleep)
+            if self.step_failures and timeout is not None:
+                timeout = max(timeout, FAILURE_BACKOFF)  # never spin on a step that keeps failing
             try:
                 item = self._queue.get(timeout=timeout)
             except queue.Empty:
                 item = None
-            self.step(item)
+            try:
+                self.step(item)
+                self.step_failures = 0
+            except Exception as exc:  # noqa: BLE001 - the table must keep running
+                self.step_failures += 1
+                self.message = f"internal error ({type(exc).__name__}: {exc}); the table runs on"
+                self.errors.append(traceback.format_exc())
             if on_wake is not None:
                 on_wake()
         self._shutdown()
