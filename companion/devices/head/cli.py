@@ -2,8 +2,9 @@
 
 - ``companion head config [-o PATH]`` writes firmware/board_config.py from the pin map's ``[head]``;
 - ``companion head flash [--port P] [--dry-run]`` writes it and copies the firmware with mpremote;
-- ``companion head virtual`` serves a virtual head on a pseudo-terminal (for a daemon configured
-  with ``[backend] kind = "serial"`` and ``[head] port`` set to the printed path);
+- ``companion head virtual [--corrupt P --drop P --duplicate P --delay P]`` serves a virtual head
+  on a pseudo-terminal (for a daemon configured with ``[backend] kind = "serial"`` and
+  ``[head] port`` set to the printed path), optionally with faults on the frames it sends;
 - ``companion head status [--port P]`` connects and prints the link's state as JSON.
 """
 
@@ -17,7 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from companion.errors import CompanionError
 from companion.paths import PROJECT_ROOT
+
+
+class HeadCliError(CompanionError, ValueError):
+    """A bad option of a ``companion head`` command."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,6 +64,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--seconds", type=float, default=None, help="stop after this long (default: Ctrl-C)"
     )
+    for fault in ("corrupt", "drop", "duplicate", "delay"):
+        p.add_argument(
+            f"--{fault}",
+            type=float,
+            default=0.0,
+            metavar="P",
+            help=f"{fault} this fraction of the head's frames (0 to 1)",
+        )
     p.set_defaults(func=_virtual)
 
     p = hsub.add_parser("status", help="connect to the head and print the link's state as JSON")
@@ -153,9 +167,13 @@ def _flash(args: argparse.Namespace) -> int:
 
 
 def _virtual(args: argparse.Namespace) -> int:
-    from companion.devices.head.virtual import PtyHead
+    from companion.devices.head.virtual import Faults, PtyHead
 
-    head = PtyHead()
+    rates = {k: getattr(args, k) for k in ("corrupt", "drop", "duplicate", "delay")}
+    bad = [f"--{k} {v}" for k, v in rates.items() if not 0.0 <= v <= 1.0]
+    if bad:
+        raise HeadCliError(f"{', '.join(bad)}: accepted a fraction from 0 to 1")
+    head = PtyHead(faults=Faults(**rates))
     print(json.dumps({"port": head.path}), flush=True)
     try:
         if args.seconds is None:

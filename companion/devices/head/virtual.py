@@ -338,24 +338,34 @@ class PtyHead:
     Args:
         board: the board configuration.
         period: seconds between two runs of the firmware's loop (the Pico's loop is about 1 ms).
+        faults: faults injected into the frames the head sends (none by default).
+        seed: seeds the faults.
     """
 
-    def __init__(self, board=DEFAULT_BOARD, period: float = 0.001) -> None:
+    def __init__(
+        self,
+        board=DEFAULT_BOARD,
+        period: float = 0.001,
+        faults: Faults | None = None,
+        seed: int | None = None,
+    ) -> None:
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.path = os.ttyname(self.slave)
         self.period = period
         self._lock = threading.Lock()
         self._t0 = time.monotonic()
+        self.wire = FaultyWire(faults, 0.0, random.Random(seed))
         self.head = VirtualHead(self._write, board, ticks0=0)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="virtual-head", daemon=True)
         self._thread.start()
 
+    def _now(self) -> float:
+        return time.monotonic() - self._t0
+
     def _write(self, frame: bytes) -> None:
-        # a closed terminal loses the frame, as a real line would
-        with contextlib.suppress(OSError):
-            os.write(self.master, frame)
+        self.wire.write(frame, self._now())
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -364,10 +374,15 @@ class PtyHead:
             if ready:
                 try:
                     data = os.read(self.master, 4096)
-                except OSError:
-                    data = b""
+                except OSError:  # the host closed the terminal: wait for it
+                    self._stop.wait(self.period)
             with self._lock:
-                self.head.step(time.monotonic() - self._t0, data)
+                self.head.step(self._now(), data)
+            out = self.wire.read(self._now())
+            if out:
+                # a closed terminal loses the bytes, as a real line would
+                with contextlib.suppress(OSError):
+                    os.write(self.master, out)
 
     def set_button(self, role: str, pressed: bool) -> None:
         """Close (True) or open the contact of button ``role``."""
