@@ -110,3 +110,10 @@ def test_lot_draws_both_orders():
 def test_absent_file_gives_the_rulebook_defaults(cfg):
     t = load_table()
     assert (t.minutes, t.minute_seconds, t.game) == (5, 60.0, "iago")
+
+
+def test_setup_by_lot_draws_the_colours_of_the_two_players(cfg, capsys):
+    assert main(["table", "setup", "--players", "Ada", "Bob", "--lot"]) == 0
+    table = load_table()
+    assert table.drawn_by_lot is True
+    assert {table.blue, table.red} == {"Ada", "Bob"}
