@@ -361,17 +361,19 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
     candidates = _quad_candidates(grey)
     # the whole photo is a candidate too (a board that fills the frame)
     candidates.append(np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]]))
-    best, best_score = None, -np.inf
+    combs = []
     for quad in candidates:
         if not _plausible(quad, grey.shape):
             continue
         corners, score = _grid_in_quad(grey, quad, n)
-        if score < 0.3:
-            continue
-        refined = refine_grid(grey, corners, n)
+        if score >= 0.3:
+            combs.append((score, corners))
+    best, best_score = None, -np.inf
+    for score, corners in sorted(combs, key=lambda item: -item[0])[:3]:
+        refined, _ = refine_grid(grey, corners, n, rounds=1)
         # a part of a grid (or a grid one line off) has a full grid line beyond an edge; the
         # whole grid has the board's frame there
-        if grid_beyond(grey, refined[0], n) > 0.9:
+        if grid_beyond(grey, refined, n) > 0.9:
             score *= 0.1
         if score > best_score:
             best, best_score = refined, score
@@ -380,7 +382,7 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
             f"no {n}x{n} grid found in the photo: frame the whole board with its grid visible, "
             "or stick the four corner markers, or give --corners"
         )
-    return best
+    return refine_grid(grey, best, n, rounds=1)
 
 
 def grid_beyond(grey: np.ndarray, corners: np.ndarray, n: int) -> float:

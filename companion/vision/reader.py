@@ -220,25 +220,35 @@ def _blank_tiles(
     """
     if len(glyph_cells) < 3 or not empty:
         return {}
-    c = profile.cell_px
+    c, n = profile.cell_px, profile.size
     lab = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab).astype(np.float32)
+    # every cell at once: the middle's colour, the border's lightness, the middle's evenness
+    a = c // 5
+    grid = lab[c // 2 : c // 2 + n * c, c // 2 : c // 2 + n * c].reshape(n, c, n, c, 3)
+    middle = grid[:, a : c - a, :, a : c - a].transpose(0, 2, 1, 3, 4).reshape(n, n, -1, 3)
+    colour = np.median(middle, axis=2)
+    b = c // 6
+    evenness = grid[:, b : c - b, :, b : c - b, 0].std(axis=(1, 3))
+    windows = np.lib.stride_tricks.sliding_window_view(lab[:, :, 0], (c + 6, c + 6))
+    windows = windows[c // 2 - 3 :: c, c // 2 - 3 :: c][:n, :n]
+    ring = np.concatenate(
+        [
+            windows[:, :, :8, :].reshape(n, n, -1),
+            windows[:, :, -8:, :].reshape(n, n, -1),
+            windows[:, :, :, :8].reshape(n, n, -1),
+            windows[:, :, :, -8:].reshape(n, n, -1),
+        ],
+        axis=2,
+    )
+    border = np.median(ring, axis=2) - colour[:, :, 0]
+    # a tile hides the grid lines along the cell's border; a square shows them
+    feature = np.concatenate([colour, BORDER_WEIGHT * border[:, :, None]], axis=2)
 
     def centre(r: int, col: int) -> np.ndarray:
-        y0, x0 = c // 2 + r * c, c // 2 + col * c
-        patch = lab[y0 + c // 5 : y0 + c - c // 5, x0 + c // 5 : x0 + c - c // 5]
-        colour = np.median(patch.reshape(-1, 3), axis=0)
-        # a tile hides the grid lines along the cell's border; a square shows them
-        cell = lab[y0 - 3 : y0 + c + 3, x0 - 3 : x0 + c + 3, 0]
-        ring = np.concatenate(
-            [cell[:8].ravel(), cell[-8:].ravel(), cell[:, :8].ravel(), cell[:, -8:].ravel()]
-        )
-        border = float(np.median(ring)) - float(colour[0])
-        return np.append(colour, BORDER_WEIGHT * border)
+        return feature[r, col]
 
     def even(r: int, col: int) -> bool:
-        y0, x0 = c // 2 + r * c, c // 2 + col * c
-        patch = lab[y0 + c // 6 : y0 + c - c // 6, x0 + c // 6 : x0 + c - c // 6, 0]
-        return float(patch.std()) < 10.0  # no printed label, no grid line crossing it
+        return float(evenness[r, col]) < 10.0  # no printed label, no grid line crossing it
 
     tiles = np.array([centre(r, col) for r, col in glyph_cells])
     tile_model = np.median(tiles, axis=0)
