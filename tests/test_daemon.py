@@ -448,3 +448,35 @@ def test_journal_that_cannot_be_replayed_is_set_aside(tmp_path):
     assert state(s)["status"] == "ready"
     assert "could not be replayed" in s.service.published.message
     assert len(list(tmp_path.glob("journal.jsonl.unreadable-*"))) == 1
+
+
+def test_a_press_handled_after_a_minute_ran_out_counts_at_the_instant_of_the_pin(sim):
+    s = sim()
+    s.at(0)
+    s.press("red")  # blue on move from t=0
+    s.at(59.99)
+    s.press("blue")  # the pin changes at 59.99 s...
+    svc = s.service
+    late = svc._queue.get_nowait()  # ...but the clock thread wakes for the 60 s deadline first
+    s.at(60.5)
+    assert state(s)["minutes"] == {"blue": 4, "red": 6}  # the minute ran out meanwhile
+    svc._queue.put(late)
+    svc.step()
+    st = state(s)
+    # the press was made before the first minute ran out: that minute was free (rulebook)
+    assert st["minutes"] == {"blue": 5, "red": 5}
+    assert st["mover"] == "red"
+    assert st["sand_left"] == pytest.approx(60.0 - (60.5 - 59.99))
+
+
+def test_scripted_time_with_unround_presses_reaches_every_deadline(sim):
+    s = sim()
+    s.at(0.0137)
+    s.press("red")  # blue on move from 0.0137 s
+    s.at(10.0231)
+    s.press("blue")  # red on move from 10.0231 s
+    s.at(69)
+    st = state(s)
+    assert st["mover"] == "red" and st["minutes"] == {"blue": 5, "red": 5}
+    s.at(70.0231)
+    assert state(s)["minutes"] == {"blue": 6, "red": 4}

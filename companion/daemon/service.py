@@ -24,6 +24,7 @@ from __future__ import annotations
 import collections
 import datetime as _dt
 import json
+import math
 import os
 import queue
 import sys
@@ -153,6 +154,8 @@ class TableService:
         self._inputs = 0
         self._offset = 0.0
         self._last_g = 0.0
+        # the earliest mode deadline processed since the last journaled event (see _late_input)
+        self._crossed: float | None = None
         self._next_heartbeat: float | None = None
         self._view: View | None = None
         self.last_record_path: Path | None = None
@@ -249,6 +252,7 @@ class TableService:
         )
         self._offset = self.clock()
         self._last_g = 0.0
+        self._crossed = None
         self._next_heartbeat = None
 
     def _finish(self, abandoned_at: float | None = None) -> None:
@@ -362,6 +366,9 @@ class TableService:
                 continue
             self._handle(kind, value, t_mono)
         g = max(self.game_time(), self._last_g)
+        deadline = self.mode.next_deadline()
+        if deadline is not None and deadline <= g and self._crossed is None:
+            self._crossed = deadline
         self._effects(self.mode.advance(g))
         self._last_g = g
         self._heartbeat(g)
@@ -369,9 +376,38 @@ class TableService:
             self._finish()
         self._publish(g)
 
+    def _late_input(self, g: float) -> float:
+        """The game time an input stamped at ``g`` counts at.
+
+        An input is handled a little after the pin changed (a queue, a serial frame that came
+        late). If a deadline of the mode (a sand minute running out) was processed in between,
+        the mode is rebuilt from the journal as it was at ``g``, so that a press made at 59.99 s
+        is not charged the minute that ran out at 60 s while it waited: the press counts at the
+        instant the pin changed (issue 2). Otherwise nothing depends on the few milliseconds and
+        the input counts at the instant already processed (the clock never goes backwards).
+        """
+        if g >= self._last_g:
+            return g
+        if self._crossed is None or g >= self._crossed or not self.journal.records:
+            return self._last_g
+        records = self.journal.records
+        events = [r for r in records[1:] if not str(r.get("kind", "")).startswith("_")]
+        if events and float(events[-1].get("t", 0.0)) > g:
+            return self._last_g
+        try:
+            header = records[0]
+            table = validate(header.get("settings", {}), "journal header")
+            mode = mode_class(header.get("mode", table.game))(self._context(table))
+            replay(mode, records[1:])
+            mode.advance(g)
+        except (ValueError, KeyError, TypeError):
+            return self._last_g
+        self.mode = mode
+        self._crossed = None
+        return g
+
     def _handle(self, kind: str, value, t_mono: float) -> None:
-        # an input stamped before an instant the clock already processed counts at that instant
-        g = max(self.game_time(t_mono), self._last_g)
+        g = self._late_input(self.game_time(t_mono))
         self._inputs += 1
         if self.mode.finished or not self.journal.records:
             if (kind == "press" and value == "challenge") or (kind, value) == ("command", "new"):
@@ -405,7 +441,9 @@ class TableService:
             self._effects(self.mode.apply(ev))
             if self.camera_watcher is not None:
                 self.camera_watcher.observe(ev, self.mode)
-        self._last_g = g
+        if events:
+            self._crossed = None
+        self._last_g = max(g, self._last_g) if not events else g
         if events:
             self.message = ""
 
@@ -504,7 +542,12 @@ class TableService:
             wake = self.next_wake()
             if wake is None or wake + self._offset > t_mono:
                 break
-            set_clock(max(wake + self._offset, self.clock()))
+            # the first clock reading whose game time reaches the deadline (floats may round
+            # wake + offset - offset to just below wake, and the loop would never get past it)
+            t = wake + self._offset
+            while t - self._offset < wake:
+                t = math.nextafter(t, math.inf)
+            set_clock(max(t, self.clock()))
             self.step()
         set_clock(max(t_mono, self.clock()))
         self.step()
