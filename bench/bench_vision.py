@@ -10,12 +10,17 @@ The photo is already decoded (a camera gives arrays); JPEG decoding is shown apa
 from __future__ import annotations
 
 import os
-import statistics
-import tempfile
-import time
-from pathlib import Path
 
-import cv2
+# one core: numpy's BLAS and OpenCV on one thread (effective when numpy is not yet loaded)
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import statistics  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
 
 REAL = Path("/work/shared/data/real-scrabble-photos")
 GOALS_MS = {"2 MP": 100.0, "12 MP": 300.0}
