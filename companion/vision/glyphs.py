@@ -146,7 +146,7 @@ def find_glyph(lightness: np.ndarray, cell_px: int) -> Glyph | None:
         if area > 0.85 * w * h and w > 0.3 * cell_px:
             continue  # a filled patch (a square seen between light grid lines), not a letter
         cx, cy = x + w / 2.0, y + h / 2.0
-        if abs(cx - centre) > 0.22 * cell_px or abs(cy - centre) > 0.22 * cell_px:
+        if abs(cx - centre) > 0.25 * cell_px or abs(cy - centre) > 0.25 * cell_px:
             continue
         candidates.append((area, i))
     best = -1
