@@ -384,3 +384,29 @@ def test_a_challenge_in_the_simulator_takes_its_words_from_image_files(tmp_path,
     assert watcher.start_boards["blue"] == "11/11/11/11/11/4CAT4/11/11/11/11/11"
     assert rec.words == ["COW"]
     assert rec.verdict == "sustained"  # COW is not in this judge's word list
+
+
+def test_watcher_warns_when_the_move_read_breaks_a_rule(tmp_path, classifier):
+    """Blue's move lays DOG away from CAT: not connected (rulebook, "The Move")."""
+    from types import SimpleNamespace
+
+    from companion.devices.camera import FileCamera
+    from companion.vision.table import BoardCamera, ChallengeWatcher
+
+    before = ["..........."] * 5 + ["....CAT...."] + ["..........."] * 5
+    after = list(before)
+    after[9] = ".DOG......."
+    render_photo("iago", seed=51, size=SMALL, grid=before).save(tmp_path / "1")
+    render_photo("iago", seed=52, size=SMALL, grid=after).save(tmp_path / "2")
+    for extra in tmp_path.glob("*.*.*"):
+        extra.unlink()
+    warnings = []
+    watcher = ChallengeWatcher(BoardCamera(FileCamera(tmp_path)), submit_line=print)
+    watcher.on_warning = warnings.append
+    mode = SimpleNamespace(timer=SimpleNamespace(mover="blue"), phase=None, challenge_rec=None)
+    watcher.observe({"kind": "press"}, mode)  # blue's move begins
+    mode.timer.mover = "red"
+    watcher.observe({"kind": "press"}, mode)  # blue's move ends: red's begins
+    watcher.wait()
+    assert watcher.problem is None
+    assert warnings == ["blue's move may break a rule: disconnected"]

@@ -150,7 +150,9 @@ class ChallengeWatcher:
     (:func:`move_words`) are submitted as a typed line would be (``submit_line(text)``), so the
     judge rules on them and the screen shows them with the verdict before the arbiter confirms.
     A camera or reading failure submits nothing (the words can still be typed) and keeps the
-    message in ``problem``. All camera work runs on one background thread, never on the clock's.
+    message in ``problem``. When a move ends, it is checked by the Iago rules (without the
+    lexicon): a broken rule is kept in ``warning`` and passed to ``on_warning`` if the table sets
+    one. All camera work runs on one background thread, never on the clock's.
 
     Args:
         board_camera: a :class:`BoardCamera`.
@@ -164,6 +166,8 @@ class ChallengeWatcher:
         self.board_camera = board_camera
         self.submit_line = submit_line
         self.problem: str | None = None
+        self.warning: str | None = None
+        self.on_warning = None  # called with the warning's text (any thread) if set
         self.start_boards: dict[str, str] = {}
         self._mover: str | None = None
         self._challenge_seen: float | None = None
@@ -191,6 +195,23 @@ class ChallengeWatcher:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
         self._jobs.join()
 
+    def _check_finished_move(self, colour: str, board: str) -> None:
+        """The move that just ended (the other player's, from his start board to ``board``),
+        checked by the Iago rules; a broken rule is kept in ``warning`` (rule codes) and passed
+        to ``on_warning`` for the screen and buzzer (the players decide)."""
+        finished = "red" if colour == "blue" else "blue"
+        before = self.start_boards.get(finished)
+        if before is None:
+            return
+        ruling = check_move(before, board, finished)
+        if ruling.legal:
+            self.warning = None
+            return
+        codes = sorted({v.code for v in ruling.violations})
+        self.warning = f"{finished}'s move may break a rule: {', '.join(codes)}"
+        if self.on_warning is not None:
+            self.on_warning(self.warning)
+
     def _work(self) -> None:
         while True:
             kind, colour = self._jobs.get()
@@ -209,8 +230,9 @@ class ChallengeWatcher:
             if board is None:
                 self.problem = self.board_camera.problem
                 self.start_boards.pop(colour, None)
-            else:
-                self.start_boards[colour] = board
+                return
+            self.start_boards[colour] = board
+            self._check_finished_move(colour, board)
             return
         before = self.start_boards.get(colour)
         if before is None:
@@ -222,6 +244,16 @@ class ChallengeWatcher:
             self.submit_line(" ".join(answer.words))
         else:
             self.problem = "camera: no new word on the board; type the words"
+
+
+def check_move(before, after, mover: str):
+    """The Iago rules' ruling (``companion.games.iago.move.Ruling``) on the move from ``before``
+    to ``after`` by ``mover``, without a lexicon: connection, the centre, the lead,
+    substitutions and steals are checked; words are the challenge's business."""
+    from companion.games.iago.board import Board
+    from companion.games.iago.move import rule_move
+
+    return rule_move(Board.from_rows(_rows(before)), Board.from_rows(_rows(after)), mover)
 
 
 def watcher_for(camera, submit_line, profile: str = "iago") -> ChallengeWatcher | None:
