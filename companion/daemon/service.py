@@ -176,6 +176,8 @@ class TableService:
         from companion.vision.table import watcher_for
 
         self.camera_watcher = watcher_for(devices.camera, self.line)
+        if self.camera_watcher is not None:
+            self.camera_watcher.on_warning = self._camera_warning
         devices.buttons.on_press(self._on_press)
 
     # -- the game's life: new, resumed, finished -----------------------------------------------
@@ -479,6 +481,12 @@ class TableService:
         if eff.long_beep:
             self._long_beeps += 1
             self._sounder.submit(("long", 1))
+
+    def _camera_warning(self, text: str) -> None:
+        """The camera read a move that breaks a rule: say so and beep twice; the players decide
+        (any thread)."""
+        self.message = text
+        self._sounder.submit(("short", 2))
 
     def _sound(self, what) -> None:
         kind, count = what
