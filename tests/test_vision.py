@@ -410,3 +410,11 @@ def test_watcher_warns_when_the_move_read_breaks_a_rule(tmp_path, classifier):
     watcher.wait()
     assert watcher.problem is None
     assert warnings == ["blue's move may break a rule: disconnected"]
+
+
+@pytest.mark.parametrize("cast", [(0.7, 1.0, 1.3), (1.3, 1.0, 0.75)], ids=["warm", "cold"])
+def test_ink_colour_survives_warm_and_cold_light(hand_photo, classifier, cast):
+    """Blue and red ink stay apart under a strong tungsten-like or shade-like cast (B, G, R)."""
+    tinted = np.clip(hand_photo.image * np.float32(cast), 0, 255).astype(np.uint8)
+    reading = read_board(tinted, "iago", corners=hand_photo.corners)
+    assert reading.grid == HAND_GRID
