@@ -143,14 +143,14 @@ def _comb(
 
 def _net_quads(binary: np.ndarray, area: int) -> list[np.ndarray]:
     """Quadrilaterals around the largest connected net of a binary line image."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    if n < 2:
+    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
         return []
-    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_WIDTH] * stats[1:, cv2.CC_STAT_HEIGHT]))
-    if stats[big, cv2.CC_STAT_WIDTH] * stats[big, cv2.CC_STAT_HEIGHT] < 0.08 * area:
+    boxes = [cv2.boundingRect(c) for c in contours]
+    big = int(np.argmax([w * h for _, _, w, h in boxes]))
+    if boxes[big][2] * boxes[big][3] < 0.08 * area:
         return []
-    ys, xs = np.nonzero(labels == big)
-    hull = cv2.convexHull(np.stack([xs, ys], axis=1).astype(np.int32))
+    hull = cv2.convexHull(contours[big])
     out = []
     quad = _quad_from_long_edges(hull)
     if quad is not None:
