@@ -215,8 +215,9 @@ def _blank_tiles(
     and how much lighter or darker the cell's border is than its middle (a tile hides the grid
     lines along the border; a square shows them). A letterless cell is a blank when it has a
     lettered tile beside it (a blank is part of a word), is much nearer that model than the
-    board's squares around it (the median of the letterless cells within two cells: light falls
-    off across a board), and is as even as a tile's face (no printed label, no grid line).
+    board's squares around it (the median of the letterless cells in its row and column within
+    three cells, else within two cells all round: light falls off across a board), and is as
+    even as a tile's face (no printed label, no grid line).
     """
     if len(glyph_cells) < 3 or not empty:
         return {}
@@ -264,9 +265,17 @@ def _blank_tiles(
         if not lettered & {(r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1)}:
             continue
         d_tile = float(np.linalg.norm(v - tile_model))
-        # the board's squares nearby: light falls off across a board, so compare locally
-        near = (np.abs(where - (r, col)).max(axis=1) <= 2) & (where != (r, col)).any(axis=1)
-        local = np.median(cols[near], axis=0) if near.sum() >= 3 else board_model
+        # the board's squares nearby: light falls off across a board (and a frame's shadow
+        # darkens its edge rows), so compare with the squares in line with it first
+        off = np.abs(where - (r, col))
+        inline = (off.min(axis=1) == 0) & (off.max(axis=1) > 0) & (off.max(axis=1) <= 3)
+        near = (off.max(axis=1) <= 2) & (off.max(axis=1) > 0)
+        if inline.sum() >= 2:
+            local = np.median(cols[inline], axis=0)
+        elif near.sum() >= 3:
+            local = np.median(cols[near], axis=0)
+        else:
+            local = board_model
         d_board = float(np.linalg.norm(v - local))
         if d_tile < 1.5 * spread and d_tile < 0.6 * d_board and even(r, col):
             found[(r, col)] = float(min(1.0, 0.5 + (d_board - d_tile) / (2 * gap)))
