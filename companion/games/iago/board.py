@@ -14,7 +14,8 @@ in the notation.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -30,8 +31,42 @@ DOWN = "down"
 EMPTY = "."
 
 
+@dataclass(frozen=True)
+class NotationProblem:
+    """Where a written board goes wrong, 1-based, for callers that word their own messages.
+
+    ``row`` is the bad row (None: the number of rows is wrong); ``column`` the cell where the
+    row goes wrong (None: the row as a whole); ``cells`` how many cells the row has (or how many
+    rows the board has) when that is what is wrong, else None; ``expected`` how many are needed.
+    ``str()`` reads ``"row 2 column 3"``, ``"row 2 has 4 cells: expected 3"`` or
+    ``"has 10 rows: expected 11"``.
+    """
+
+    row: int | None
+    column: int | None = None
+    cells: int | None = None
+    expected: int | None = None
+
+    def __str__(self) -> str:
+        if self.row is None:
+            return f"has {self.cells} rows: expected {self.expected}"
+        if self.cells is not None:
+            return f"row {self.row} has {self.cells} cells: expected {self.expected}"
+        if self.column is not None:
+            return f"row {self.row} column {self.column}"
+        return f"row {self.row}"
+
+
 class BoardNotationError(CompanionError, ValueError):
-    """A board written wrongly; the message names each bad row and column and what is accepted."""
+    """A board written wrongly; the message names each bad row and column and what is accepted.
+
+    ``problems`` holds a :class:`NotationProblem` for each bad row (empty when the text is not
+    a board at all: not text, empty, or too many rows).
+    """
+
+    def __init__(self, message: str, problems: tuple[NotationProblem, ...] = ()) -> None:
+        super().__init__(message)
+        self.problems = problems
 
 
 def colour_of(letter: str) -> str:
@@ -287,17 +322,34 @@ def parse_board(text: str, size: int | None = IAGO_SIZE) -> Board:
             character that is not a letter, digit or '.', a number 0 or with a leading zero, a
             row with too few or too many cells, the wrong number of rows, or an empty board.
     """
+    rows = parse_rows(text, size)
+    return Board("".join(rows), len(rows))
+
+
+def parse_rows(text: str, size: int | None = IAGO_SIZE, *, blank: str | None = None) -> list[str]:
+    """The rows written in board notation, as :func:`parse_board` reads them, without making a
+    :class:`Board`: a list of ``size`` strings of ``size`` characters, top row first, each
+    ``.`` (empty) or a letter.
+
+    ``blank``, if given (the board reader passes ``"?"``), is one more character accepted as a
+    cell: a blank tile, a tile with no letter (Scrabble's blanks), kept as it is in the rows.
+
+    Raises:
+        BoardNotationError: as :func:`parse_board`, with ``problems`` saying where.
+    """
+    help_text = NOTATION_HELP if blank is None else f"{NOTATION_HELP}; {blank!r} is a blank tile"
     if not isinstance(text, str):
-        raise BoardNotationError(f"board {text!r} is not text; {NOTATION_HELP}")
+        raise BoardNotationError(f"board {text!r} is not text; {help_text}")
     body = text.strip()
     if not body:
-        raise BoardNotationError(f"board is empty; {NOTATION_HELP}")
+        raise BoardNotationError(f"board is empty; {help_text}")
     if "/" in body:
         rows = [r.strip() for r in body.split("/")]
     else:
         rows = [r.strip() for r in body.splitlines()]
     n = len(rows) if size is None else size
     errors: list[str] = []
+    problems: list[NotationProblem] = []
     if not 1 <= n <= MAX_SIZE:
         raise BoardNotationError(
             f"board {_quote(body)} has {len(rows)} rows; accepted: 1 to {MAX_SIZE} rows "
@@ -305,25 +357,40 @@ def parse_board(text: str, size: int | None = IAGO_SIZE) -> Board:
         )
     if len(rows) != n:
         errors.append(f"the board has {len(rows)} rows; a {n}x{n} board needs {n}")
+        problems.append(NotationProblem(None, cells=len(rows), expected=n))
     cells: list[str] = []
     for r, row in enumerate(rows):
-        row_cells, problem = _parse_row(row, r, n)
+        row_cells, problem = _parse_row(row, r, n, blank)
         if problem:
-            errors.append(problem)
-        cells.extend(row_cells)
+            errors.append(problem[0])
+            problems.append(problem[1])
+        cells.append("".join(row_cells))
     if errors:
         raise BoardNotationError(
-            f"board {_quote(body)}: " + "; ".join(errors) + f"; {NOTATION_HELP}"
+            f"board {_quote(body)}: " + "; ".join(errors) + f"; {help_text}", tuple(problems)
         )
-    return Board("".join(cells), n)
+    return cells
 
 
-def _parse_row(row: str, r: int, n: int) -> tuple[list[str], str | None]:
+_TOKENS = re.compile(r"\d+|.")
+
+
+def _parse_row(
+    row: str, r: int, n: int, blank: str | None = None
+) -> tuple[list[str], tuple[str, NotationProblem] | None]:
     where = f"row {r + 1}"
     if not row:
-        return [], f"{where} is empty"
+        return [], (f"{where} is empty", NotationProblem(r + 1, cells=0, expected=n))
     if any(ch.isspace() for ch in row):
-        return [], f"{where} {row!r} has a space inside; write empty cells as '.' or a number"
+        return [], (
+            f"{where} {row!r} has a space inside; write empty cells as '.' or a number",
+            NotationProblem(r + 1),
+        )
+
+    def too_long(col: int, text: str) -> tuple[list[str], tuple[str, NotationProblem]]:
+        cells = sum(int(t) if t.isdigit() else 1 for t in _TOKENS.findall(row))
+        return [], (f"{where}, column {col}: {text}", NotationProblem(r + 1, col, cells, n))
+
     out: list[str] = []
     i = 0
     while i < len(row):
@@ -338,26 +405,31 @@ def _parse_row(row: str, r: int, n: int) -> tuple[list[str], str | None]:
                 return [], (
                     f"{where}, column {col}: the number {digits!r} "
                     + ("is zero" if int(digits) == 0 else "has a leading zero")
-                    + "; a run of empty cells is a number from 1"
+                    + "; a run of empty cells is a number from 1",
+                    NotationProblem(r + 1, col),
                 )
             count = int(digits)
             if len(out) + count > n:
-                return [], (
-                    f"{where}, column {col}: {digits} empty cells run past the {n} columns "
-                    f"(row {row!r})"
-                )
+                return too_long(col, f"{digits} empty cells run past the {n} columns (row {row!r})")
             out.extend(EMPTY * count)
             i = j
             continue
-        if ch == EMPTY or ("A" <= ch <= "Z") or ("a" <= ch <= "z"):
+        if ch in (EMPTY, blank) or "A" <= ch <= "Z" or "a" <= ch <= "z":
             if len(out) >= n:
-                return [], f"{where}, column {col}: {row!r} has more than {n} cells"
+                return too_long(col, f"{row!r} has more than {n} cells")
             out.append(ch)
             i += 1
             continue
-        return [], f"{where}, column {col}: {ch!r} is not a letter A-Z/a-z, a number or '.'"
+        accepted = "a number or '.'" if blank is None else f"a number, {blank!r} or '.'"
+        return [], (
+            f"{where}, column {col}: {ch!r} is not a letter A-Z/a-z, {accepted}",
+            NotationProblem(r + 1, col),
+        )
     if len(out) < n:
-        return [], f"{where} {row!r} has {len(out)} cells, {n} needed (ends at column {len(out)})"
+        return [], (
+            f"{where} {row!r} has {len(out)} cells, {n} needed (ends at column {len(out)})",
+            NotationProblem(r + 1, cells=len(out), expected=n),
+        )
     return out, None
 
 
@@ -365,32 +437,40 @@ def _quote(body: str) -> str:
     return repr(body) if len(body) <= 80 else repr(body[:77] + "...")
 
 
-def format_board(board: Board) -> str:
-    """The board in board notation, runs of empty cells always merged into one number.
-
-    ``parse_board(format_board(b), size=None) == b`` for every board.
-    """
-    n = board.size
-    rows = []
-    for r in range(n):
-        line = board.grid[r * n : (r + 1) * n]
-        out, gap = [], 0
+def format_rows(rows: Iterable[str]) -> str:
+    """Board notation of ``rows`` (strings of ``.`` and other cell characters, top row first):
+    rows joined by ``/``, each run of ``.`` merged into one number."""
+    out = []
+    for line in rows:
+        cells, gap = [], 0
         for ch in line:
             if ch == EMPTY:
                 gap += 1
                 continue
             if gap:
-                out.append(str(gap))
+                cells.append(str(gap))
                 gap = 0
-            out.append(ch)
+            cells.append(ch)
         if gap:
-            out.append(str(gap))
-        rows.append("".join(out))
-    return "/".join(rows)
+            cells.append(str(gap))
+        out.append("".join(cells))
+    return "/".join(out)
+
+
+def _rows(board: Board) -> list[str]:
+    n = board.size
+    return [board.grid[r * n : (r + 1) * n] for r in range(n)]
+
+
+def format_board(board: Board) -> str:
+    """The board in board notation, runs of empty cells always merged into one number.
+
+    ``parse_board(format_board(b), size=None) == b`` for every board.
+    """
+    return format_rows(_rows(board))
 
 
 def format_lines(board: Board) -> str:
     """The board as lines of ``.`` and letters, one row a line (also accepted by
     :func:`parse_board`)."""
-    n = board.size
-    return "\n".join(board.grid[r * n : (r + 1) * n] for r in range(n))
+    return "\n".join(_rows(board))
