@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 
+from companion.cliutil import read_lines
 from companion.clock.replay import ScriptError, parse_script, replay
 
 
@@ -33,16 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    if args.script == "-":
-        lines, name = sys.stdin.read().splitlines(), "<stdin>"
-    else:
-        path = Path(args.script)
-        try:
-            lines, name = path.read_text(encoding="utf-8").splitlines(), str(path)
-        except OSError as exc:
-            raise ScriptError(f"cannot read script {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise ScriptError(f"script {path} is not UTF-8 text") from None
+    lines, name = read_lines(args.script, ScriptError)
     events = parse_script(lines, name)
     at = args.at
     if at is not None and events and at < events[-1].t:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -76,19 +75,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _sim(args: argparse.Namespace) -> int:
+    from companion.cliutil import read_lines
     from companion.daemon import sim
 
     table = sim.load_sim_table(args.minutes, args.minute_seconds, args.game)
     judge = sim.words_judge(args.words) if args.words else None
     if args.script or not sys.stdin.isatty():
-        source = args.script or "-"
-        if source == "-":
-            lines, name = sys.stdin.read().splitlines(), "<stdin>"
-        else:
-            try:
-                lines, name = Path(source).read_text(encoding="utf-8").splitlines(), source
-            except OSError as exc:
-                raise sim.SimScriptError(f"cannot read script {source}: {exc.strerror}") from None
+        lines, name = read_lines(args.script or "-", sim.SimScriptError)
         return sim.run_script(lines, name, table, judge, head=args.head)
     if not sys.stdout.isatty():
         raise sim.SimScriptError("the interactive simulator needs a terminal; use --script")

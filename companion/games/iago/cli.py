@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
+from companion.cliutil import read_text
 from companion.errors import CompanionError
 
 
@@ -194,16 +194,7 @@ def _board(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from companion.games.iago.record import parse_record, replay_record, summary
 
-    if args.record == "-":
-        text, name = sys.stdin.read(), "<stdin>"
-    else:
-        path = Path(args.record)
-        try:
-            text, name = path.read_text(encoding="utf-8"), str(path)
-        except OSError as exc:
-            raise IagoInputError(f"cannot read record {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise IagoInputError(f"record {path} is not UTF-8 text") from None
+    text, name = read_text(args.record, IagoInputError, "record")
     record = parse_record(text, name)
     if args.lexicon is None and record.lexicon and not args.no_lexicon:
         args.lexicon = record.lexicon  # the game's own lexicon, if this box has it

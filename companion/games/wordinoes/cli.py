@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,20 +61,10 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+    from companion.cliutil import read_lines
     from companion.games.wordinoes.replay import ScriptError, replay_lines
 
-    if args.script == "-":
-        lines, name = sys.stdin.read().splitlines(), "<stdin>"
-    else:
-        path = Path(args.script)
-        try:
-            lines, name = path.read_text(encoding="utf-8").splitlines(), str(path)
-        except OSError as exc:
-            raise ScriptError(f"cannot read script {path}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise ScriptError(f"script {path} is not UTF-8 text") from None
+    lines, name = read_lines(args.script, ScriptError)
     game = replay_lines(lines, name)
     print(json.dumps(game.snapshot(), indent=2))
     return 0
