@@ -197,7 +197,7 @@ class Chain:
 
     def to_json(self) -> dict:
         return {
-            "tiles": [[p.tile.first, p.tile.second] for p in self.placements],
+            "tiles": [_pair(p.tile) for p in self.placements],
             "ends": {"left": self.left_word, "right": self.right_word},
             "corners": [i for i, p in enumerate(self.placements) if p.corner],
             "length": len(self.placements),
@@ -435,23 +435,21 @@ class GameOver(Notice):
 
 
 @dataclass
-class _Challenge:
-    challenger: str
-    player: str
-    placement: Placement
-    end: str
-    chain: str
-    votes: dict[str, bool]
-    mid_turn: bool  # the challenged player was still on turn (multiple play)
-    went_out: bool
-
-
-@dataclass
 class _LastPlay:
     player: str
     placement: Placement
     end: str
     chain: str
+
+
+@dataclass
+class _Challenge(_LastPlay):
+    """The last play, challenged by ``challenger``: the votes so far."""
+
+    challenger: str
+    votes: dict[str, bool]
+    mid_turn: bool  # the challenged player was still on turn (multiple play)
+    went_out: bool
 
 
 class Game:
@@ -588,6 +586,13 @@ class Game:
             raise GameError(f"{action} by {p}: not now, the game is {self._status_words()}")
         return p
 
+    def _on_turn(self, player: str, action: str) -> str:
+        """``player`` (as the game spells him) when the game is in play and it is his turn."""
+        p = self._need(player, action)
+        if p != self.turn:
+            raise GameError(f"{action} by {p}: it is {self.turn}'s turn")
+        return p
+
     def _player(self, player: object, action: str) -> str:
         for p in self.players:
             if isinstance(player, str) and p.lower() == player.strip().lower():
@@ -663,9 +668,7 @@ class Game:
         Raises:
             GameError: not this player's turn, not in his hand, a bad end, or the game not in play.
         """
-        p = self._need(player, "play")
-        if p != self.turn:
-            raise GameError(f"play by {p}: it is {self.turn}'s turn")
+        p = self._on_turn(player, "play")
         if end not in ENDS:
             raise GameError(f"play by {p}: end {end!r} is not an end; accepted: left, right")
         laid = Tile.parse(tile)
@@ -693,9 +696,7 @@ class Game:
         Raises:
             GameError: not his turn, or no tile played yet this turn (knock instead).
         """
-        p = self._need(player, "end turn")
-        if p != self.turn:
-            raise GameError(f"end turn by {p}: it is {self.turn}'s turn")
+        p = self._on_turn(player, "end turn")
         if self.tiles_this_turn == 0:
             raise GameError(f"end turn by {p}: no tile played this turn; play a tile or knock")
         out = self._pass_turn()
@@ -712,9 +713,7 @@ class Game:
         Raises:
             GameError: not his turn, a tile already played this turn, or the game not in play.
         """
-        p = self._need(player, "knock")
-        if p != self.turn:
-            raise GameError(f"knock by {p}: it is {self.turn}'s turn")
+        p = self._on_turn(player, "knock")
         if self.tiles_this_turn:
             raise GameError(f"knock by {p}: a tile was played this turn; end the turn instead")
         self.last_play = None
@@ -733,8 +732,7 @@ class Game:
                 # laid by open_ends; if they were the bag's last, the game ends once they are laid
                 self.drawn = (self.bag.pop(0), self.bag.pop(0))
                 self.status = Status.ALL_KNOCKED
-                self.turn = first
-                self.tiles_this_turn = 0
+                self._give_turn(first)
                 out.append(AllKnocked(first, self.drawn))
         else:
             out.extend(self._pass_turn())
@@ -776,8 +774,7 @@ class Game:
         self.drawn = None
         self.knockers = []
         self.status = Status.PLAYING
-        self.turn = p
-        self.tiles_this_turn = 0
+        self._give_turn(p)
         self.last_play = None
         out: list[Notice] = [EndsOpened(p, lt, rt)]
         if not self._check_end(out):
@@ -810,10 +807,12 @@ class Game:
         assert pl[idx] is last.placement
         adj = self._adjoining_in_chain(chain, idx, last.end)
         self.challenge = _Challenge(
-            c, last.player, last.placement, last.end, last.chain, {},
+            **vars(last),
+            challenger=c,
+            votes={},
             mid_turn=self.status == Status.PLAYING and self.turn == last.player,
             went_out=self.status == Status.FINISHED,
-        )  # fmt: skip
+        )
         if self.status == Status.FINISHED:
             self.status, self.winner, self.end_reason = Status.CHALLENGE, None, None
         self.status = Status.CHALLENGE
@@ -869,8 +868,7 @@ class Game:
             out.append(ChallengeSettled(True, yes, no, ch.player))
             if ch.went_out or ch.mid_turn:
                 # his turn ends; play goes on with the next player
-                self.turn = ch.player
-                self.tiles_this_turn = 0
+                self._give_turn(ch.player)
                 if not self._draw(ch.player, 1, "challenge lost", out):
                     out.extend(self._pass_turn())
                 return out
@@ -885,9 +883,12 @@ class Game:
 
     # -- bookkeeping --
 
-    def _pass_turn(self) -> list[Notice]:
-        self.turn = self._next(self.turn)  # type: ignore[arg-type]
+    def _give_turn(self, player: str) -> None:
+        self.turn = player
         self.tiles_this_turn = 0
+
+    def _pass_turn(self) -> list[Notice]:
+        self._give_turn(self._next(self.turn))  # type: ignore[arg-type]
         return [TurnPassed(self.turn)]
 
     def _draw(self, player: str, count: int, why: str, out: list[Notice]) -> bool:
@@ -922,12 +923,11 @@ class Game:
         if v == Variant.PATIENCE:
             p = self.players[0]
             target = self.settings.target
-            if (target is not None and self.played[p] >= target) or (
-                target is None and not self.bag and not self.hands[p]
-            ):
+            emptied = not self.bag and not self.hands[p]
+            if (target is not None and self.played[p] >= target) or (target is None and emptied):
                 self._finish(out, "target reached", winner=p)
                 return True
-            if not self.bag and not self.hands[p]:
+            if emptied:
                 self._finish(out, "no tiles left", winner=None, lost=True)
                 return True
             return False
@@ -992,7 +992,7 @@ class Game:
             data["challenge"] = {
                 "challenger": ch.challenger,
                 "player": ch.player,
-                "tile": [ch.placement.tile.first, ch.placement.tile.second],
+                "tile": _pair(ch.placement.tile),
                 "votes": dict(ch.votes),
             }
         return data
