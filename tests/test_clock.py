@@ -264,3 +264,41 @@ def test_replay_function_matches_manual_steps():
         "moves_completed": 1,
         "sand_left": 60.0,
     }
+
+
+@pytest.mark.parametrize("ms,k", [(1.1, 3), (0.1, 3), (0.2, 3), (0.7, 6), (60.0, 4)])
+def test_a_minute_runs_out_at_its_instant_whatever_the_float_rounding(ms, k):
+    # k minutes of ms seconds: k * ms in decimal is the instant the k-th minute runs out
+    at = float(f"{k * ms:.6f}")
+    timer = started(minutes=9, minute_seconds=ms)
+    timer.advance(at)
+    assert timer.allowance == {"red": 9 - k, "blue": 9 + k}
+    assert timer.sand_left(at) == pytest.approx(ms)
+
+
+def test_sustained_challenge_restores_minutes_passed_with_unround_minute():
+    timer = started(minute_seconds=1.1)
+    timer.press("red", 3.3)  # three minutes ran out at 3.3 s exactly: red 2, blue 8
+    assert timer.allowance == {"red": 2, "blue": 8}
+    timer.challenge("blue", 3.5)
+    timer.rule("sustained", 4.0)
+    assert timer.mover == "red" and timer.allowance == {"red": 2, "blue": 8}
+    timer.advance(4.0 + 1.1 - 1e-6)  # red resumes with 3.3 s used: the 4th minute is 1.1 s away
+    assert timer.allowance == {"red": 2, "blue": 8}
+    timer.advance(5.1)
+    assert timer.allowance == {"red": 1, "blue": 9}
+
+
+def test_replay_at_a_time_before_later_events_shows_the_state_then(tmp_path):
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"t": 0, "press": "blue"}\n{"t": 30, "press": "red"}\n')
+    out = subprocess.run(
+        [sys.executable, "-m", "companion", "clock", "replay", str(script), "--at", "20"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    state = json.loads(out)
+    # at 20 s red is on move (blue pressed at 0); red's press at 30 s has not happened yet
+    assert state["mover"] == "red" and state["moves_completed"] == 0
+    assert state["sand_left"] == pytest.approx(40.0)

@@ -27,7 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--minute-seconds", type=float, default=60.0, help="the sand minute in seconds (default 60)"
     )
-    p.add_argument("--at", type=float, default=None, help="print the state at this time (seconds)")
+    p.add_argument(
+        "--at",
+        type=float,
+        default=None,
+        help="print the state at this time in seconds (events after it are not applied)",
+    )
     p.set_defaults(func=_replay)
 
 
@@ -35,8 +40,8 @@ def _replay(args: argparse.Namespace) -> int:
     lines, name = read_lines(args.script, ScriptError)
     events = parse_script(lines, name)
     at = args.at
-    if at is not None and events and at < events[-1].t:
-        raise ScriptError(f"--at {at} is earlier than the last event ({events[-1].t} s)")
+    if at is not None and (at != at or at < 0):
+        raise ScriptError(f"--at {at}: accepted a time in seconds, 0 or more")
     timer = replay(events, args.minutes, args.minute_seconds, at)
     t = at if at is not None else (events[-1].t if events else 0.0)
     print(json.dumps(timer.snapshot(t)))

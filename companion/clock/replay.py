@@ -115,13 +115,16 @@ def replay(
     minute_seconds: float = 60.0,
     at: float | None = None,
 ) -> DifferentialTimer:
-    """Replay ``events`` on a fresh timer and return it, advanced to ``at`` if given.
+    """Replay ``events`` on a fresh timer and return it: the state at time ``at`` if given (only
+    the events up to ``at`` applied, then the sand run to ``at``), else at the last event.
 
     Raises:
-        ClockError: bad settings, or ``at`` earlier than the last event.
+        ClockError: bad settings.
     """
     timer = DifferentialTimer(minutes=minutes, minute_seconds=minute_seconds)
     for ev in events:
+        if at is not None and ev.t > at:
+            break  # the state at time ``at``: later events have not happened yet
         ev.apply(timer)
     if at is not None:
         timer.advance(at)

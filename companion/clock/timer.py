@@ -14,6 +14,7 @@ passes from the mover's allowance to the opponent's, as the disc turns.
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -262,7 +263,8 @@ class DifferentialTimer:
         e = self.elapsed(t)
         if e is None:
             return None
-        return self.minute_seconds - (e - self._passed_this_move * self.minute_seconds)
+        left = self.minute_seconds - (e - self._passed_this_move * self.minute_seconds)
+        return min(self.minute_seconds, max(0.0, left))
 
     def next_deadline(self) -> float | None:
         """The time (seconds, same clock as ``t``) at which the current minute runs out.
@@ -312,7 +314,7 @@ class DifferentialTimer:
         while self.status == Status.RUNNING:
             deadline = self.next_deadline()
             assert deadline is not None
-            if deadline > t:
+            if not _reached(t, deadline):
                 break
             notices.extend(self._minute_runs_out(deadline))
         self.last_t = t
@@ -436,7 +438,7 @@ class DifferentialTimer:
             self.mover = snap.mover
             self.allowance = dict(snap.minutes)
             self._elapsed_base = snap.elapsed
-            self._passed_this_move = int(snap.elapsed // self.minute_seconds)
+            self._passed_this_move = _minutes_in(snap.elapsed, self.minute_seconds)
             self.moves_completed -= 1
             self._last_move = None
         self.status = Status.RUNNING
@@ -471,6 +473,21 @@ class DifferentialTimer:
     def copy(self) -> DifferentialTimer:
         """An independent copy (for what-if questions, such as a preview of a ruling)."""
         return copy.deepcopy(self)
+
+
+# Times are floats: 3 x 1.1 s is 3.3000000000000003, so a minute "reached" at 3.3 s would be
+# missed by a plain comparison. Instants closer than a billionth (relative) are the same instant.
+_TOLERANCE = 1e-9
+
+
+def _reached(t: float, deadline: float) -> bool:
+    """True when time ``t`` (seconds) has reached ``deadline``, up to float rounding."""
+    return t >= deadline - _TOLERANCE * max(1.0, abs(deadline))
+
+
+def _minutes_in(elapsed: float, minute_seconds: float) -> int:
+    """Whole minutes that have run out in ``elapsed`` seconds of sand, up to float rounding."""
+    return int(math.floor(elapsed / minute_seconds + _TOLERANCE))
 
 
 def _verdict(verdict: Verdict | str) -> Verdict:
