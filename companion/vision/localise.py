@@ -155,13 +155,21 @@ def _net_quads(binary: np.ndarray, area: int) -> list[np.ndarray]:
     quad = _quad_from_long_edges(hull)
     if quad is not None:
         out.append(quad)
+    quad = _simplified_quad(hull)
+    if quad is not None:
+        out.append(quad)
+    return out
+
+
+def _simplified_quad(hull: np.ndarray) -> np.ndarray | None:
+    """The convex hull simplified to four corners (float32 (4, 2), ordered), trying tolerances
+    of 1% to 6% of its perimeter; None when no tolerance gives four."""
     peri = cv2.arcLength(hull, True)
     for eps in (0.01, 0.02, 0.04, 0.06):
         approx = cv2.approxPolyDP(hull, eps * peri, True)
         if len(approx) == 4:
-            out.append(order_corners(approx.reshape(4, 2).astype(np.float32)))
-            break
-    return out
+            return order_corners(approx.reshape(4, 2).astype(np.float32))
+    return None
 
 
 def _quad_candidates(grey: np.ndarray) -> list[np.ndarray]:
@@ -178,13 +186,9 @@ def _quad_candidates(grey: np.ndarray) -> list[np.ndarray]:
         for c in contours:
             if cv2.contourArea(c) < 0.08 * h * w:
                 break
-            hull = cv2.convexHull(c)
-            peri = cv2.arcLength(hull, True)
-            for eps in (0.01, 0.02, 0.04, 0.06):
-                approx = cv2.approxPolyDP(hull, eps * peri, True)
-                if len(approx) == 4:
-                    quads.append(order_corners(approx.reshape(4, 2).astype(np.float32)))
-                    break
+            quad = _simplified_quad(cv2.convexHull(c))
+            if quad is not None:
+                quads.append(quad)
     # the grid's lines form one connected net, light or dark: its outline is the grid's
     k = max(5, (max(h, w) // 90) | 1)
     kernel = np.ones((k, k), np.uint8)
