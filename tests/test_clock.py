@@ -302,3 +302,9 @@ def test_replay_at_a_time_before_later_events_shows_the_state_then(tmp_path):
     # at 20 s red is on move (blue pressed at 0); red's press at 30 s has not happened yet
     assert state["mover"] == "red" and state["moves_completed"] == 0
     assert state["sand_left"] == pytest.approx(40.0)
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("inf"), float("nan"), 1e300, True])
+def test_minute_length_out_of_range_is_refused_with_the_range(bad):
+    with pytest.raises(ClockError, match="accepted: more than 0 and at most 3600 seconds"):
+        DifferentialTimer(minute_seconds=bad)

@@ -21,6 +21,7 @@ from enum import StrEnum
 from companion.errors import CompanionError
 
 COLOURS = ("blue", "red")
+MAX_MINUTE_SECONDS = 3600.0  # an hour-long "minute" is already no game; inf or nan never is
 
 
 class Status(StrEnum):
@@ -230,8 +231,15 @@ class DifferentialTimer:
         elif not 1 <= self.minutes <= 99:
             errors.append(f"minutes {self.minutes} is out of range; accepted: 1 to 99")
         ms = self.minute_seconds
-        if isinstance(ms, bool) or not isinstance(ms, int | float) or not ms > 0 or ms != ms:
-            errors.append(f"minute_seconds {ms!r} is not a positive number of seconds")
+        if (
+            isinstance(ms, bool)
+            or not isinstance(ms, int | float)
+            or not 0 < ms <= MAX_MINUTE_SECONDS
+        ):
+            errors.append(
+                f"minute_seconds {ms!r} is out of range; accepted: more than 0 and at most "
+                f"{MAX_MINUTE_SECONDS:g} seconds"
+            )
         if errors:
             raise ClockError("; ".join(errors))
         self.minute_seconds = float(ms)
