@@ -40,17 +40,49 @@ def test_lines_of_dots_and_letters_are_accepted_too():
     assert format_lines(board).splitlines()[5] == "...Pot....."
 
 
-def test_dots_mixed_with_numbers_in_a_row_are_one_empty_cell_each():
-    assert format_board(parse_board("11/11/11/11/11/..1Pot5/11/11/11/11/11")) == (
-        "11/11/11/11/11/3Pot5/11/11/11/11/11"
-    )
+def test_rows_of_dots_and_letters_are_accepted_between_slashes_too():
+    # DESIGN.md: "the same grid written as lines of '.' and letters is accepted too"; a row
+    # written wholly as '.' and letters reads the same joined by '/' (other rows with numbers)
+    board = parse_board("11/11/11/11/11/...Pot...../11/11/11/11/...........")
+    assert format_board(board) == "11/11/11/11/11/3Pot5/11/11/11/11/11"
 
 
-def test_unmerged_runs_are_merged_when_formatted():
-    # '.' next to a number is accepted on reading; the formatter always writes one number
-    board = parse_board("11/11/11/11/11/5.5/11/11/11/11/11")
-    assert board.is_empty()
-    assert format_board(board) == EMPTY
+@pytest.mark.parametrize(
+    "row, column, character",
+    [
+        # 4 empty (columns 1-4), P O T (5-7), 2 empty (8-9): the '.' is column 10, character 6
+        ("4POT2.1", 10, 6),
+        # 4 empty, P at column 5: the '.' is column 6, character 3
+        ("4P.T4", 6, 3),
+        # a row begun with '.': the number 1 is column 3, character 3
+        ("..1Pot5", 3, 3),
+        # 5 empty, then '.' at column 6, character 2
+        ("5.5", 6, 2),
+    ],
+)
+def test_a_row_mixing_numbers_and_dots_is_rejected(row, column, character):
+    # DESIGN.md "Board notation": numbers always merged, or lines of '.' and letters; "parsing
+    # rejects anything else with an error that names the row and column"
+    text = f"11/11/11/11/11/{row}/11/11/11/11/11"
+    with pytest.raises(BoardNotationError) as err:
+        parse_board(text)
+    message = str(err.value)
+    assert f"row 6, column {column} (character {character} of {row!r})" in message
+    assert "never both" in message and "accepted" in message
+    assert [(p.row, p.column) for p in err.value.problems] == [(6, column)]
+
+
+def test_a_mixed_row_error_says_how_to_write_it():
+    with pytest.raises(BoardNotationError) as err:
+        parse_board("11/11/11/11/11/4P.T4/11/11/11/11/11")
+    assert "'4P1T4' or '....P.T....'" in str(err.value)
+
+
+def test_a_mixed_line_is_rejected_in_the_lines_form():
+    lines = ["..........."] * 11
+    lines[2] = "...P1t5"  # '.' first, then the number 1 at column 5
+    with pytest.raises(BoardNotationError, match=r"row 3, column 5 \(character 5"):
+        parse_board("\n".join(lines))
 
 
 @pytest.mark.parametrize(
@@ -140,6 +172,7 @@ def test_notation_round_trips(board):
     text = format_board(board)
     assert parse_board(text, size=None) == board
     assert parse_board(format_lines(board), size=None) == board
+    assert parse_board("/".join(format_lines(board).splitlines()), size=None) == board
     # numbers always merged: every run of empty cells is one number, never a '.'
     assert "." not in text
     assert format_board(parse_board(text, size=None)) == text

@@ -301,9 +301,9 @@ def _runs(line: str) -> Iterator[tuple[int, str]]:
 
 NOTATION_HELP = (
     "accepted: rows from top to bottom separated by '/' (or one row a line), each row made of "
-    "upper-case letters (tiles showing blue), lower-case letters (tiles showing red), '.' (one "
-    "empty cell) and numbers 1 or more (that many empty cells), e.g. the empty Iago board "
-    "11/11/11/11/11/11/11/11/11/11/11"
+    "upper-case letters (tiles showing blue), lower-case letters (tiles showing red), and either "
+    "numbers 1 or more (that many empty cells) or '.' (one empty cell), never both in one row; "
+    "e.g. the empty Iago board 11/11/11/11/11/11/11/11/11/11/11"
 )
 
 
@@ -312,15 +312,17 @@ def parse_board(text: str, size: int | None = IAGO_SIZE) -> Board:
 
     Rows run from top to bottom, separated by ``/`` or line breaks; in a row an upper-case
     letter is a tile showing its blue side, a lower-case letter one showing its red side, a
-    number (one or more digits, so ``11`` is eleven) that many empty cells, and ``.`` one empty
-    cell. Spaces around rows are ignored, as are blank lines before and after the board.
-    ``size`` is the expected number of rows and columns (Iago: 11); None accepts any square
-    grid from 1x1 to 50x50.
+    number (one or more digits, so ``11`` is eleven) that many empty cells, or ``.`` one empty
+    cell: a row writes its empty cells one way or the other, never both (``4P1T4`` or
+    ``....P.T....``, not ``4P.T4``). Spaces around rows are ignored, as are blank lines before
+    and after the board. ``size`` is the expected number of rows and columns (Iago: 11); None
+    accepts any square grid from 1x1 to 50x50.
 
     Raises:
         BoardNotationError: naming every bad row (and the column where it goes wrong): a
-            character that is not a letter, digit or '.', a number 0 or with a leading zero, a
-            row with too few or too many cells, the wrong number of rows, or an empty board.
+            character that is not a letter, digit or '.', a row mixing numbers and '.' (at the
+            first character written the other way), a number 0 or with a leading zero, a row
+            with too few or too many cells, the wrong number of rows, or an empty board.
     """
     rows = parse_rows(text, size)
     return Board("".join(rows), len(rows))
@@ -392,10 +394,16 @@ def _parse_row(
         return [], (f"{where}, column {col}: {text}", NotationProblem(r + 1, col, cells, n))
 
     out: list[str] = []
+    style: str | None = None  # how the row writes empty cells: "numbers" or "dots"
     i = 0
     while i < len(row):
         ch = row[i]
         col = len(out) + 1
+        if ch.isdigit() or ch == EMPTY:
+            kind = "numbers" if ch.isdigit() else "dots"
+            style = style or kind
+            if kind != style:
+                return [], (_mixed_row(row, r, i, col, n, blank), NotationProblem(r + 1, col))
         if ch.isdigit():
             j = i
             while j < len(row) and row[j].isdigit():
@@ -431,6 +439,31 @@ def _parse_row(
             NotationProblem(r + 1, cells=len(out), expected=n),
         )
     return out, None
+
+
+def _mixed_row(row: str, r: int, i: int, col: int, n: int, blank: str | None) -> str:
+    """The error for a row writing empty cells both as numbers and as '.' (DESIGN.md, "Board
+    notation": numbers always merged, or lines of '.' and letters), at character ``i``."""
+    written = f"the number starting {row[i]!r}" if row[i].isdigit() else "'.'"
+    other = "'.'" if row[i].isdigit() else "numbers"
+    text = (
+        f"row {r + 1}, column {col} (character {i + 1} of {row!r}): {written} in a row that "
+        f"writes empty cells as {other}; a row writes its empty cells either as numbers or as "
+        "'.', never both"
+    )
+    cells: list[str] = []
+    for token in _TOKENS.findall(row):
+        if token.isdigit():
+            if token[0] == "0":
+                return text
+            cells.extend(EMPTY * int(token))
+        elif token in (EMPTY, blank) or "A" <= token <= "Z" or "a" <= token <= "z":
+            cells.append(token)
+        else:
+            return text
+    if len(cells) == n:
+        text += f" (this row reads {format_rows([''.join(cells)])!r} or {''.join(cells)!r})"
+    return text
 
 
 def _quote(body: str) -> str:
