@@ -117,3 +117,71 @@ def test_setup_by_lot_draws_the_colours_of_the_two_players(cfg, capsys):
     table = load_table()
     assert table.drawn_by_lot is True
     assert {table.blue, table.red} == {"Ada", "Bob"}
+
+
+def test_unknown_game_and_lexicon_reported_with_every_other_bad_key(cfg, capsys):
+    code = main(
+        ["table", "setup", "--number", "0", "--minutes", "-3", "--lexicon", "nosuch"]
+        + ["--game", "chess"]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    for piece in ("number = 0", "minutes = -3", "lexicon = 'nosuch'", "game = 'chess'"):
+        assert piece in err
+    # what is accepted: the registered modes, the SCOWL names, the imported lists
+    assert "iago, iota, wordinoes" in err and "scowl-SIZE" in err and "imported" in err
+    assert not (cfg / "table.toml").exists()
+
+
+def test_a_file_naming_an_unknown_game_or_lexicon_is_refused_on_load(cfg):
+    (cfg / "table.toml").write_text('[table]\ngame = "chess"\nlexicon = "nosuch"\n')
+    with pytest.raises(TableConfigError) as exc:
+        load_table()
+    assert "game = 'chess'" in str(exc.value) and "lexicon = 'nosuch'" in str(exc.value)
+    # a journal's header is read without the name check (the game in progress survives)
+    assert validate({"lexicon": "nosuch"}, check_names=False).lexicon == "nosuch"
+
+
+def test_setup_fixes_a_bad_lexicon_in_the_file(cfg, capsys):
+    (cfg / "table.toml").write_text('[table]\nnumber = 5\nlexicon = "gone"\n')
+    assert main(["table", "setup", "--number", "6"]) == 2
+    assert "lexicon = 'gone'" in capsys.readouterr().err
+    assert main(["table", "setup", "--lexicon", ""]) == 0
+    assert load_table().number == 5 and load_table().lexicon == ""
+
+
+def test_scowl_short_name_is_stored_in_full_and_an_imported_list_is_accepted(
+    cfg, tmp_path, monkeypatch, capsys
+):
+    from companion.lexicon.store import import_list
+
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    assert main(["table", "setup", "--lexicon", "scowl-80"]) == 0
+    assert load_table().lexicon == "scowl-80-both"
+    assert main(["table", "setup", "--lexicon", "club"]) == 2
+    assert "(none imported yet)" in capsys.readouterr().err
+    words = tmp_path / "club.txt"
+    words.write_text("cat\nqi\n")
+    import_list(words, "club")
+    assert main(["table", "setup", "--lexicon", "club"]) == 0
+    assert load_table().lexicon == "club"
+    assert main(["table", "setup", "--lexicon", "other"]) == 2
+    assert "imported list (companion lexicon list): club" in capsys.readouterr().err
+
+
+def test_setup_keeps_the_other_sections_of_the_file(cfg):
+    (cfg / "table.toml").write_text(
+        "# my box\n[table]\nnumber = 3  # old\n\n[wordinoes]\ntarget = 7 # kept\n"
+        '[[players]]\nname = "Ada"\n'
+    )
+    assert main(["table", "setup", "--number", "4", "--minutes", "3"]) == 0
+    text = (cfg / "table.toml").read_text()
+    data = tomllib.loads(text)
+    assert data["wordinoes"] == {"target": 7} and data["players"] == [{"name": "Ada"}]
+    assert data["table"]["number"] == 4 and data["table"]["minutes"] == 3
+    assert text.startswith("# my box\n") and "target = 7 # kept" in text
+    # a file without [table] gets one added
+    (cfg / "table.toml").write_text("[wordinoes]\ntarget = 7\n")
+    assert main(["table", "setup", "--number", "9"]) == 0
+    data = tomllib.loads((cfg / "table.toml").read_text())
+    assert data["wordinoes"] == {"target": 7} and data["table"]["number"] == 9

@@ -98,14 +98,18 @@ def _setup(args: argparse.Namespace) -> int:
     import json
 
     from companion.daemon.config import (
+        TableConfig,
         TableConfigError,
         draw_colours,
-        load_table,
+        read_table_values,
         save_table,
         updated,
     )
 
-    current = load_table()
+    # the keys as written, unchecked: a bad key in the file is reported with the others and
+    # can be fixed by this very command
+    values = read_table_values()
+    current = TableConfig(**{k: v for k, v in values.items() if k in ("blue", "red")})
     blue, red = args.blue, args.red
     if args.players:
         if args.blue or args.red:
@@ -119,7 +123,7 @@ def _setup(args: argparse.Namespace) -> int:
     elif blue or red:
         lot = False
     config = updated(
-        current,
+        values,
         number=args.number,
         blue=blue,
         red=red,

@@ -9,10 +9,12 @@ Keys (all optional; the defaults are the rulebook's):
     drawn_by_lot = false       # true when ``companion table setup --lot`` drew the colours
     minutes = 5                # each player's allowance in minutes, 1 to 99 (rulebook: 5)
     minute_seconds = 60.0      # the sand minute in seconds, 1 to 600 (rulebook: 60)
-    lexicon = "scowl-70-both"  # the lexicon's name (companion lexicon list); absent: the default
-    game = "iago"              # the game mode the table service runs (see docs/daemon.md)
+    lexicon = "scowl-70-both"  # a lexicon (companion lexicon list: SCOWL or imported); absent: the default
+    game = "iago"              # the game mode the table service runs: iago, iota or wordinoes
 
-Bad configuration gets one :class:`TableConfigError` listing every bad key with its range.
+Bad configuration gets one :class:`TableConfigError` listing every bad key with its range. Other
+sections of the file (``[wordinoes]``...) belong to other areas and are kept when
+:func:`save_table` rewrites ``[table]``.
 """
 
 from __future__ import annotations
@@ -63,8 +65,17 @@ def table_path() -> Path:
     return config_dir(create=False) / "table.toml"
 
 
-def validate(values: dict, source: str = "table.toml") -> TableConfig:
+def validate(values: dict, source: str = "table.toml", check_names: bool = True) -> TableConfig:
     """Check ``values`` (the ``[table]`` keys) and return a :class:`TableConfig`.
+
+    Args:
+        values: the ``[table]`` keys.
+        source: where they come from, for the message.
+        check_names: also check that ``game`` is a registered mode
+            (:data:`companion.daemon.modes.MODES`) and ``lexicon`` a lexicon that can be opened
+            (a SCOWL name or an imported list, :func:`companion.lexicon.canonical_name`; stored
+            by its full name, ``scowl-80`` -> ``scowl-80-both``). A journal's header is read with
+            False: a game in progress survives a list removed since it began.
 
     Raises:
         TableConfigError: every unknown or bad key at once, each with what is accepted.
@@ -115,6 +126,8 @@ def validate(values: dict, source: str = "table.toml") -> TableConfig:
         "a lexicon name of letters, digits, '_' or '-' (companion lexicon list)",
     )
     text("game", re.compile(r"^[a-z][a-z0-9_-]*$"), "a game mode name such as 'iago'")
+    if check_names:
+        _check_names(values, out, errors)
     if "drawn_by_lot" in values:
         if isinstance(values["drawn_by_lot"], bool):
             out["drawn_by_lot"] = values["drawn_by_lot"]
@@ -131,15 +144,56 @@ def validate(values: dict, source: str = "table.toml") -> TableConfig:
     return TableConfig(**out)
 
 
-def load_table(path: Path | str | None = None) -> TableConfig:
-    """Read the table's configuration (default :func:`table_path`); defaults when it is absent.
+def _check_names(values: dict, out: dict, errors: list[str]) -> None:
+    """Add to ``errors`` a ``game`` that is not a registered mode and a ``lexicon`` that names no
+    lexicon; put the lexicon's full name in ``out``."""
+    from companion.daemon.modes import MODES
+
+    game = out.get("game")
+    if game is not None and game not in MODES:
+        errors.append(
+            f"[table] game = {values['game']!r}: no such game mode; "
+            f"accepted: {', '.join(sorted(MODES))}"
+        )
+    lexicon = out.get("lexicon")
+    if lexicon:
+        from companion.lexicon import LexiconError, LexiconNotFound, canonical_name
+
+        try:
+            out["lexicon"] = canonical_name(lexicon)
+        except LexiconNotFound:
+            errors.append(f"[table] lexicon = {values['lexicon']!r}: {_lexicon_choices()}")
+        except LexiconError:
+            pass  # a well-formed SCOWL name while SCOWL is not installed: opening says so
+
+
+def _lexicon_choices() -> str:
+    """What a lexicon name may be, with the imported lists there are."""
+    from companion.lexicon import scowl, store
+
+    sizes = ", ".join(map(str, scowl.SIZES))
+    text = (
+        "no such lexicon; accepted: scowl-SIZE[-american|-british|-both] with SIZE one of "
+        f"{sizes}, an imported list (companion lexicon list)"
+    )
+    try:
+        imported = [d["name"] for d in store.available() if d["kind"] == "imported"]
+    except (OSError, store.LexiconError):
+        imported = []
+    text += f": {', '.join(imported)}" if imported else " (none imported yet)"
+    return text + ', or "" for the default'
+
+
+def read_table_values(path: Path | str | None = None) -> dict:
+    """The ``[table]`` keys of ``path`` (default :func:`table_path`) as written, unchecked;
+    ``{}`` when the file is absent.
 
     Raises:
-        TableConfigError: unreadable or invalid file (every bad key at once).
+        TableConfigError: the file cannot be read or is not TOML, or ``[table]`` is not a table.
     """
     path = Path(path) if path is not None else table_path()
     if not path.exists():
-        return TableConfig()
+        return {}
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -149,7 +203,18 @@ def load_table(path: Path | str | None = None) -> TableConfig:
     table = raw.get("table", {})
     if not isinstance(table, dict):
         raise TableConfigError(f"{path}: [table] must be a table of keys")
-    return validate(table, str(path))
+    return table
+
+
+def load_table(path: Path | str | None = None) -> TableConfig:
+    """Read the table's configuration (default :func:`table_path`); defaults when it is absent.
+    The game and the lexicon must exist (see :func:`validate`).
+
+    Raises:
+        TableConfigError: unreadable or invalid file (every bad key at once).
+    """
+    path = Path(path) if path is not None else table_path()
+    return validate(read_table_values(path), str(path))
 
 
 def draw_colours(first: str, second: str, rng: random.Random | None = None) -> tuple[str, str]:
@@ -177,23 +242,77 @@ def dump_table(config: TableConfig) -> str:
     return "\n".join(lines) + "\n"
 
 
+_HEADER = re.compile(r"^\s*\[")  # a table header line: [name] or [[name]]
+_TABLE_HEADER = re.compile(r"^\s*\[\s*table\s*\]\s*(#.*)?$")
+
+
+def merge_table(old: str, config: TableConfig) -> str:
+    """``old`` TOML text with its ``[table]`` section replaced by ``config``'s (appended when it
+    has none); every other section, and comments outside ``[table]``, kept as written.
+
+    Raises:
+        TableConfigError: ``old`` is not TOML, or the other sections would not survive the
+            rewrite (a header-like line inside a multi-line string): nothing is written.
+    """
+    block = dump_table(config).splitlines(keepends=True)[1:]  # without the comment line
+    lines = old.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    start = next((i for i, line in enumerate(lines) if _TABLE_HEADER.match(line)), None)
+    if start is None:
+        if not lines:
+            return dump_table(config)
+        new = [*lines, "\n", *block]
+    else:
+        end = next((i for i in range(start + 1, len(lines)) if _HEADER.match(lines[i])), len(lines))
+        tail = [line for line in lines[start + 1 : end] if not line.strip()][:1]  # spacing
+        new = [*lines[:start], *block, *tail, *lines[end:]]
+    text = "".join(new)
+    try:
+        before = {k: v for k, v in tomllib.loads(old).items() if k != "table"}
+        after = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TableConfigError(f"table.toml: not valid TOML: {exc}") from None
+    if {k: v for k, v in after.items() if k != "table"} != before or validate(
+        after.get("table", {}), check_names=False
+    ) != config:
+        raise TableConfigError(
+            "table.toml: its other sections could not be kept while rewriting [table]; "
+            "edit the file by hand"
+        )
+    return text
+
+
 def save_table(config: TableConfig, path: Path | str | None = None) -> Path:
-    """Write ``config`` atomically (temporary file, then rename); returns the path."""
+    """Write ``config`` as the file's ``[table]`` atomically (temporary file, then rename),
+    keeping the file's other sections (see :func:`merge_table`); returns the path.
+
+    Raises:
+        TableConfigError: the file cannot be read, is not TOML or could not be merged.
+    """
     path = Path(path) if path is not None else config_dir() / "table.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        old = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        old = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TableConfigError(f"{path}: cannot read: {exc}") from None
+    text = merge_table(old, config) if old.strip() else dump_table(config)
     tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(dump_table(config), encoding="utf-8")
+    tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
     return path
 
 
-def updated(config: TableConfig, **changes) -> TableConfig:
-    """``config`` with ``changes`` (None values ignored), validated as a whole.
+def updated(config: TableConfig | dict, **changes) -> TableConfig:
+    """``config`` (a set-up, or ``[table]`` keys as read) with ``changes`` (None values
+    ignored), validated as a whole, the game and lexicon names included.
 
     Raises:
         TableConfigError: every bad key at once.
     """
-    values = config.to_dict()
+    values = config.to_dict() if isinstance(config, TableConfig) else dict(config)
     values.update({k: v for k, v in changes.items() if v is not None})
     return validate(values, "table setup")
 
@@ -204,6 +323,8 @@ __all__ = [
     "draw_colours",
     "dump_table",
     "load_table",
+    "merge_table",
+    "read_table_values",
     "save_table",
     "table_path",
     "updated",

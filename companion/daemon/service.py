@@ -214,7 +214,7 @@ class TableService:
                 self.message = "torn last journal record dropped"
             return
         try:
-            table = validate(header.get("settings", {}), f"{path} header")
+            table = validate(header.get("settings", {}), f"{path} header", check_names=False)
             self.mode = mode_class(header.get("mode", table.game))(self._context(table))
             replay(self.mode, records[1:])
             last = max(float(r.get("t", 0.0)) for r in records)
@@ -398,7 +398,7 @@ class TableService:
             return self._last_g
         try:
             header = records[0]
-            table = validate(header.get("settings", {}), "journal header")
+            table = validate(header.get("settings", {}), "journal header", check_names=False)
             mode = mode_class(header.get("mode", table.game))(self._context(table))
             replay(mode, records[1:])
             mode.advance(g)
