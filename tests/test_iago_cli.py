@@ -35,6 +35,20 @@ def test_check_an_illegal_move_exits_1_with_its_codes(capsys):
     assert [v["code"] for v in json.loads(out)["violations"]] == ["off-centre"]
 
 
+def test_check_a_stolen_word_turned_in_part_exits_1(capsys):
+    love = "11/11/11/11/11/4LOVE3/11/11/11/11/11"
+    part = "11/11/11/11/11/4lOVer2/11/11/11/11/11"  # r added, L and E turned, O and V not
+    code, out, _ = run(capsys, "check", love, part, "--mover", "red", "--no-lexicon")
+    assert code == 1
+    (v,) = json.loads(out)["violations"]
+    assert v["code"] == "illegal-change" and v["unturned_cells"] == [[6, 6], [6, 7]]
+
+
+def test_check_a_row_mixing_numbers_and_dots_exits_2(capsys):
+    code, _, err = run(capsys, "check", "11/11/11/11/11/4P.T4/11/11/11/11/11", "--no-lexicon")
+    assert code == 2 and "row 6, column 6" in err
+
+
 def test_check_one_board_is_a_move_from_the_empty_board_and_the_mover_is_inferred(capsys):
     code, out, _ = run(capsys, "check", POT, "--no-lexicon")
     assert code == 0 and json.loads(out)["mover"] == "blue"

@@ -300,6 +300,85 @@ def test_a_stolen_word_turns_its_cross_link_letters_too():
     assert [w.text for w in scat.words()] == ["SCAT", "AT"]  # AT itself is not stolen
 
 
+# -- a stolen word turns over whole or not at all ----------------------------------------------
+# Rulebook, "Stealing": "you may change its colour by turning over all of its tiles"; issue 4:
+# "no other tile may change colour". The old tiles of a changed word (those showing the
+# opponent) are all turned or none; cross-link letters of a crossing word turn on their own.
+
+BLUE_LOVE = parse_board("11/11/11/11/11/4LOVE3/11/11/11/11/11")  # L O V E in columns 5-8
+
+
+def test_a_stolen_word_turned_in_part_is_illegal():
+    # red adds r (column 9) and turns L and E, leaving O and V blue
+    after = parse_board("11/11/11/11/11/4lOVer2/11/11/11/11/11")
+    r = rule(BLUE_LOVE, after, "red")
+    assert codes(r) == ["illegal-change"]  # red 3, blue 2: the lead is there
+    (v,) = r.violations
+    assert v.word == "LOVER"
+    assert v.cells == ((5, 4), (5, 5), (5, 6), (5, 7))  # the four tiles of LOVE
+    out = v.to_json()
+    assert out["turned_cells"] == [[6, 5], [6, 8]] and out["unturned_cells"] == [[6, 6], [6, 7]]
+    assert "row 6, column 6; row 6, column 7" in v.message
+
+
+def test_a_stolen_word_turned_whole_or_not_at_all_is_legal():
+    whole = rule(BLUE_LOVE, parse_board("11/11/11/11/11/4lover2/11/11/11/11/11"), "red")
+    assert whole.legal and whole.steals[0].turned and whole.counts == {"blue": 0, "red": 5}
+    # none turned: LOVER is still a steal, only the r shows red; red lacks the lead (1 to 4)
+    none = rule(BLUE_LOVE, parse_board("11/11/11/11/11/4LOVEr2/11/11/11/11/11"), "red")
+    assert codes(none) == ["no-lead"] and none.steals[0].turned is False
+    assert any("4 tile(s)" in n for n in none.notes)
+
+
+def test_a_word_of_mixed_colours_turns_all_its_opponents_tiles_or_none():
+    # L already red (a cross-link letter turned earlier), O V E blue
+    before = parse_board("11/11/11/11/11/4lOVE3/11/11/11/11/11")
+    assert rule(before, parse_board("11/11/11/11/11/4lover2/11/11/11/11/11"), "red").legal
+    part = rule(before, parse_board("11/11/11/11/11/4lOver2/11/11/11/11/11"), "red")
+    assert codes(part) == ["illegal-change"]  # O (column 6) left blue, V and E turned
+    assert part.violations[0].to_json()["unturned_cells"] == [[6, 6]]
+    assert part.violations[0].cells == ((5, 5), (5, 6), (5, 7))  # L was red already
+    # blue steals the same word: its only red tile is the L, so turning it is turning "all"
+    blue = rule(before, parse_board("11/11/11/11/11/4LOVER2/11/11/11/11/11"), "blue")
+    assert blue.legal and blue.steals[0].turned
+    assert rule(before, parse_board("11/11/11/11/11/4lOVER2/11/11/11/11/11"), "blue").legal
+
+
+# red plays NOD down through the O of blue's LOVE (0-based (5, 5)) and R after its E (5, 8)
+NOD_LOVER = put(BLUE_LOVE, "n d", 4, 5, down=True).with_cells({(5, 8): "r"})
+CELL_L, CELL_O, CELL_V, CELL_E = (5, 4), (5, 5), (5, 6), (5, 7)
+
+
+@pytest.mark.parametrize(
+    "turn, legal",
+    [
+        ({CELL_L, CELL_O, CELL_V, CELL_E}, True),  # all of LOVE
+        ({CELL_L, CELL_V, CELL_E}, True),  # LOVE but not O: O is NOD's link letter, noted only
+        ({CELL_O}, True),  # only O, NOD's link letter: LOVER is left blue's
+        ({CELL_L, CELL_O}, False),  # L and O: L turned, V and E not
+        ({CELL_V}, False),  # V alone
+    ],
+)
+def test_a_cross_link_letter_inside_a_stolen_word_turns_on_its_own(turn, legal):
+    after = NOD_LOVER.with_cells({c: BLUE_LOVE.at(*c).lower() for c in turn})
+    r = rule(BLUE_LOVE, after, "red")
+    assert [(w.word.text, w.kind) for w in r.words] == [("LOVER", "steal"), ("NOD", "new")]
+    assert ("illegal-change" not in codes(r)) is legal
+    if not legal:
+        (v,) = [v for v in r.violations if v.code == "illegal-change"]
+        assert v.cells == (CELL_L, CELL_V, CELL_E)  # the O is judged with NOD, not with LOVER
+
+
+def test_an_inflection_turned_in_part_is_illegal_too():
+    # red LOVE; blue adds the S and turns only the L: neither LOVES as it may stand (only the S
+    # blue) nor a steal (all turned, which an inflection is not)
+    r = rule(LOVE, put(LOVES_S_ONLY, "L", 5, 3), "blue")
+    assert "illegal-change" in codes(r) and "no-meaning-change" not in codes(r)
+    (v,) = [v for v in r.violations if v.code == "illegal-change"]
+    assert v.cells == ((5, 3), (5, 4), (5, 5), (5, 6))
+    assert "none of them may turn" in v.message
+
+
 # -- placing tiles ---------------------------------------------------------------------------
 
 

@@ -18,7 +18,10 @@ the rulebook made here; in brief:
   inflection of it (either way), and the new word never had its form before in the game.
 - Every tile of a new word and of a stolen word may be turned to the mover's colour (for a new
   word these are the cross-link letters). No other tile may change its side. A substitution is
-  allowed only inside a predecessor of a steal.
+  allowed only inside a word the move changes.
+- A changed word's old tiles of the opponent's colour (less its cross-link letters, which turn
+  with the crossing word) turn all (a steal, which must qualify as one) or none: some but not
+  all is ``illegal-change`` ("you may change its colour by turning over all of its tiles").
 """
 
 from __future__ import annotations
@@ -446,6 +449,7 @@ def rule_move(
         forms = word_forms(past) if len(past) > 1 else {}
     substituted_cells = {cell for cell, _, _ in substitutions}
     may_turn: set[Cell] = set()  # cells of new words, stolen words and the mover's own words
+    turn_dirs: dict[Cell, set[str]] = {}  # cell -> directions of the words letting it turn
     changed_cells: set[Cell] = set()  # cells of old words that the move changed
     formed: list[WordFormed] = []
     steals: list[Steal] = []
@@ -520,6 +524,18 @@ def rule_move(
         formed.append(WordFormed(w, kind, valid, tuple(preds)))
         failed.append((w, preds, reasons))
 
+    for f in formed:
+        if f.kind in ("new", "own", "steal"):
+            for c in f.word.cells:
+                turn_dirs.setdefault(c, set()).add(f.word.direction)
+
+    # 3a. a changed word's old tiles turn all (a steal) or none: "turning over ALL of its tiles"
+    partial = _partial_turns(formed, failed, before, after, mover, substituted_cells, turn_dirs)
+    partial_cells: set[Cell] = set()
+    for v in partial:
+        violations.append(v)
+        partial_cells.update(v.cells)
+
     # 3. a letter is substituted only within a word the move changes; a tile turns only in a
     # new, own or stolen word (an opponent's word changed without a steal keeps its colours)
     for cell in sorted(substituted_cells - changed_cells):
@@ -541,6 +557,8 @@ def rule_move(
                     cells=(cell,),
                 )
             )
+        elif cell in partial_cells:
+            continue  # ruled with its word (3a)
         elif cell not in may_turn and not _blame(cell, failed, blamed):
             violations.append(
                 Violation(
@@ -568,7 +586,7 @@ def rule_move(
             )
 
     # 4. tiles that could have been turned but were not
-    unturned = sorted(c for c in may_turn if after.colour(*c) == opp)
+    unturned = sorted(c for c in may_turn - partial_cells if after.colour(*c) == opp)
     if unturned:
         notes.append(
             f"{len(unturned)} tile(s) of new or stolen words still show {opp} ("
@@ -661,6 +679,69 @@ def rule_move(
         notes=tuple(notes),
         valid_words=valid_words,
     )
+
+
+def _partial_turns(
+    formed: list[WordFormed],
+    failed: list[tuple[Word, list[Word], list[str]]],
+    before: Board,
+    after: Board,
+    mover: str,
+    substituted: set[Cell],
+    turn_dirs: dict[Cell, set[str]],
+) -> list[Violation]:
+    """``illegal-change`` for each changed opponent's word whose old tiles were turned in part.
+
+    Rulebook, "Stealing": "you may change its colour by turning over all of its tiles"; issue 4:
+    "no other tile may change colour". The old tiles of a changed word are the tiles of its
+    predecessors that showed the opponent's colour before the move, less substituted cells
+    (new letters) and less the cells where a new, own or stolen word of the other direction
+    crosses (cross-link letters, which turn because that word crosses there). They are all
+    turned (a steal, which must qualify as one) or none; some but not all is illegal.
+    """
+    opp = other(mover)
+    reasons_of = {w.key: reasons for w, _, reasons in failed}
+    out: list[Violation] = []
+    for f in formed:
+        if f.kind in ("new", "own"):
+            continue
+        w, across = f.word, f.word.direction == ACROSS
+        cross = "down" if across else "across"
+        olds: list[Cell] = []
+        for p in f.predecessors:
+            for c in p.cells:
+                if c in substituted or c in olds or before.colour(*c) != opp:
+                    continue
+                if cross in turn_dirs.get(c, ()):
+                    continue  # a cross-link letter of a crossing word
+                olds.append(c)
+        done = [c for c in olds if after.colour(*c) == mover]
+        left = [c for c in olds if after.colour(*c) != mover]
+        if not done or not left:
+            continue
+        src = "/".join(p.text for p in f.predecessors)
+        if f.kind == "steal":
+            fix = f"turn the other {len(left)} too (the steal turns the whole word) or none"
+        else:
+            why = ", ".join(reasons_of.get(w.key, ()))
+            fix = f"{src} -> {w.text} is no steal ({why}), so none of them may turn"
+        out.append(
+            Violation(
+                "illegal-change",
+                f"{src} -> {w.text}: {len(done)} of the {len(olds)} tiles of {src} that showed "
+                f"{opp} were turned to {mover} ({'; '.join(cell_name(*c) for c in done)}), "
+                f"{len(left)} not ({'; '.join(cell_name(*c) for c in left)}); a word's tiles "
+                f"turn all together (a steal) or not at all: {fix}",
+                word=w.text,
+                cells=tuple(sorted(olds)),
+                details={
+                    "from": src,
+                    "turned_cells": [[r + 1, c + 1] for r, c in done],
+                    "unturned_cells": [[r + 1, c + 1] for r, c in left],
+                },
+            )
+        )
+    return out
 
 
 def _blame(cell: Cell, failed: list, blamed: dict) -> bool:
