@@ -106,6 +106,12 @@ def test_cli_invalid_play_exits_1_and_does_not_say_which_word(default_lexicon, c
     assert "XQZT" not in out.upper() + err.upper()
 
 
+@pytest.mark.parametrize("abbreviation", ["kb", "KB", "mb", "lm", "ln", "lx", "mf"])
+def test_cli_units_scowl_files_as_words_are_invalid(default_lexicon, capsys, abbreviation):
+    # Iago: "Not acceptable are ... abbreviations" (kilobyte, megabyte, lumen, log, lux, ...)
+    assert run(capsys, abbreviation) == (1, "INVALID\n", "")
+
+
 def test_cli_explain_gives_each_word_for_the_arbiter(default_lexicon, capsys):
     code, out, _ = run(capsys, "love", "xqzt", "--explain")
     lines = out.splitlines()

@@ -150,6 +150,58 @@ def test_short_entries_accepted_and_left_out(fake_scowl):
     assert short["rejected"] == ["A", "AA", "OK", "PH"]
 
 
+@pytest.mark.parametrize(
+    "entry",
+    ["kb", "mb", "lm", "ln", "lx", "mf", "csc", "hhd", "dkl", "bbls", "sqrt", "www", "xxv"],
+)
+def test_a_word_without_a_vowel_is_an_abbreviation(entry):
+    assert scowl.is_vowelless_abbreviation(entry)
+    assert scowl.reason_left_out(entry) == "no vowel"
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        # interjections and their verb forms
+        "hmm", "shh", "sh", "brr", "tsk", "tsks", "psst", "zzz", "pfft", "tch",
+        # Welsh loanwords, an adjective, a verb
+        "cwm", "cwms", "crwth", "nth", "pwn",
+        # a letter's plural (SCOWL: cs at size 10)
+        "cs", "ms", "ps", "ss",
+        # y is a vowel; one letter is the letter's name
+        "by", "my", "gym", "tryst", "nymphs", "b", "x",
+    ],
+)  # fmt: skip
+def test_interjections_letter_plurals_and_y_words_are_kept(entry):
+    assert not scowl.is_vowelless_abbreviation(entry)
+    assert scowl.reason_left_out(entry) is None
+
+
+def test_vowelless_entries_of_words_files_are_left_out(fake_scowl):
+    (fake_scowl / "english-words.35").write_text("zebra\nkb\nlx\nhmm\ncwm\nts\n")
+    lex = open_lexicon("scowl-35-both")
+    assert "kb" not in lex and "LX" not in lex
+    assert "hmm" in lex and "cwm" in lex and "ts" in lex and "zebra" in lex
+    assert lex.meta["entries"]["no vowel"] == 2
+    assert lex.meta["params"]["rule"] == scowl.BUILD_RULE
+    short = scowl.short_entries(scowl.ScowlParams(35, "both", 1))
+    assert "KB" in short["rejected"] and "LX" in short["rejected"]
+    assert "kb" in short["left_out"]["words"] and "TS" in short["accepted"]
+
+
+def test_an_index_built_under_an_older_rule_is_rebuilt(fake_scowl, monkeypatch, build_count):
+    (fake_scowl / "english-words.35").write_text("zebra\nkb\n")
+    with monkeypatch.context() as m:  # the rule before vowelless abbreviations were left out
+        m.setattr(scowl, "BUILD_RULE", 1)
+        m.setattr(scowl, "is_vowelless_abbreviation", lambda entry: False)
+        assert "kb" in open_lexicon("scowl-35-both")
+    lex = open_lexicon("scowl-35-both")
+    assert "kb" not in lex and "zebra" in lex
+    assert build_count == ["scowl-35-both", "scowl-35-both"]
+    open_lexicon("scowl-35-both")
+    assert len(build_count) == 2
+
+
 def test_missing_scowl_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(scowl, "SCOWL_DIR", tmp_path / "nowhere")
     monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
@@ -302,6 +354,9 @@ def test_default_lexicon_holds_both_spellings_and_folded_accents(default_lexicon
         "nasa",  # NASA, english-abbreviations
         "etc",  # english-abbreviations
         "zyzzyva",  # only at size 95
+        "kb",  # english-words.70, a unit: an abbreviation (KB in english-abbreviations.60)
+        "lx",  # english-words.70, lux's symbol
+        "csc",  # english-words.70, cosecant
     ],
 )
 def test_default_lexicon_leaves_out_names_abbreviations_contractions(default_lexicon, word):
@@ -324,8 +379,18 @@ def test_default_lexicon_matches_a_plain_reading_of_its_files(default_lexicon):
                     )
                     if re.fullmatch("[a-z]+", plain):
                         words.add(plain)
-    assert {w.lower() for w in default_lexicon} == words
-    assert len(default_lexicon) == len(words)
+    # less the entries of two or more letters with no vowel, read with grep -v '[aeiouy]': all
+    # units and symbols (kilobyte, lumen, natural log, lux, megabyte, millifarad, cosecant,
+    # hyperbolic cosecant, decalitre, hogshead); the letter plurals and the interjections stay
+    no_vowel = {w for w in words if len(w) > 1 and not re.search("[aeiouy]", w)}
+    units = {"kb", "lm", "ln", "lx", "mb", "mf", "csc", "csch", "dkl", "hhd"}
+    assert units <= no_vowel
+    assert no_vowel - units == {
+        "cs", "ms", "gs", "ks", "ls", "rs", "ts", "ps", "ss", "sh", "shh", "ssh", "hmm", "brr",
+        "nth", "psst", "pwn", "pwns", "cwm", "cwms", "crwth",
+    }  # fmt: skip
+    assert {w.lower() for w in default_lexicon} == words - units
+    assert len(default_lexicon) == len(words) - len(units)
     # every letter is a one-letter word of SCOWL's lists (the letter's name)
     assert default_lexicon.meta["one_letter"] == 26
 
@@ -353,6 +418,26 @@ def test_cli_info_short_lists_one_and_two_letter_entries(fake_scowl, capsys):
     assert "accepted 1-letter words (1): X" in out
     assert "accepted 2-letter words (1): QI" in out
     assert "rejected 1-2 letter strings (1): OK" in out
+
+
+def test_cli_build_shows_no_progress_bar_when_not_on_a_terminal(fake_scowl, capsys):
+    from companion.cli import main
+
+    assert main(["lexicon", "build", "scowl-35-both"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("scowl-35-both: built,")
+    assert "\r" not in out + err and "building" not in err
+
+
+def test_cli_unknown_option_shows_the_actions_usage(capsys):
+    from companion.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["lexicon", "info", "--lexicon", "x"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: companion lexicon info")
+    assert "unrecognized arguments: --lexicon" in err  # x is taken as the NAME
 
 
 @given(st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCXYZé", min_size=1, max_size=9)))

@@ -9,6 +9,17 @@ import argparse
 import json
 
 
+class _ActionParser(argparse.ArgumentParser):
+    """A ``companion lexicon ACTION`` parser that reports an unknown option itself, with its own
+    usage (argparse otherwise hands it up to ``companion``, which prints the top-level usage)."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``judge`` and ``lexicon`` with its actions to the ``companion`` parser."""
     j = sub.add_parser(
@@ -36,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     j.set_defaults(func=_judge)
 
     lex = sub.add_parser("lexicon", help="word lists: list, build, import, info")
-    lsub = lex.add_subparsers(dest="lexicon_command", metavar="ACTION")
+    lsub = lex.add_subparsers(dest="lexicon_command", metavar="ACTION", parser_class=_ActionParser)
     lsub.required = True
 
     p = lsub.add_parser("list", help="the lexicons that can be used, and which one the table uses")
@@ -156,7 +167,7 @@ def _build(args: argparse.Namespace) -> int:
             args.variants if args.variants is not None else base.variants,
         ).name
     before = record(name or table_lexicon_name())
-    lex = build(name, force=args.force, progress=True)
+    lex = build(name, force=args.force)  # a progress bar on a terminal only
     fresh = before is not None and before.get("index") == lex.meta.get("index")
     state = "up to date" if fresh else "built"
     print(f"{lex.name}: {state}, {len(lex)} words, {lex.path}")

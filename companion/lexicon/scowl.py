@@ -3,7 +3,10 @@
 Files are ``/usr/share/dict/scowl/<spelling category>-<sub-category>.<size>`` (SCOWL README).
 A list of size N is every ``words`` file of the chosen spelling categories up to size N. Only the
 ``words`` sub-category is read: ``proper-names``, ``upper``, ``abbreviations`` and ``contractions``
-are the rulebook's "proper nouns, ... abbreviations and words requiring ... apostrophes".
+are the rulebook's "proper nouns, ... abbreviations and words requiring ... apostrophes". Of the
+``words`` files, entries with an upper-case letter or an apostrophe are left out, and so are the
+units and symbols SCOWL files as lower-case words: a word of two or more letters with no vowel
+(``kb``, ``lx``), letter plurals and a few interjections (``hmm``, ``tsk``) aside.
 
 Spelling categories read (SCOWL README: "the english spelling category should be used as well as
 one of american, british, ..."; variant_1 holds "variants which are considered almost equal",
@@ -110,10 +113,52 @@ def read_text(path: Path) -> str:
         return data.decode("iso-8859-1")
 
 
+BUILD_RULE = 2
+"""Version of the rule for a ``words`` entry; part of a SCOWL lexicon's build parameters, so a
+change of rule rebuilds every index built under the old one. 1: plain a-z words; 2: also no
+vowelless abbreviations."""
+
+VOWELS = frozenset("aeiouy")
+
+VOWELLESS_WORDS = frozenset(
+    {
+        # interjections, with the verb forms SCOWL lists (tsk, tsks)
+        "brr", "brrr", "grr", "grrr", "hm", "hmm", "mm", "mmm", "pfft", "pht", "phpht", "psst",
+        "pssts", "pst", "psts", "sh", "shh", "ssh", "tch", "tsk", "tsks", "tsktsk", "tsktsks", "zzz",
+        # Welsh loanwords, w a vowel (a valley; a lyre)
+        "cwm", "cwms", "crwth", "crwths",
+        # an adjective (to the nth degree) and a verb (to pwn)
+        "nth", "pwn", "pwns",
+    }
+)  # fmt: skip
+"""Words of two or more letters without a vowel that are words, not abbreviations: the
+interjections, loanwords and the two other such words SCOWL lists in its ``words`` files (sizes up
+to 95), and the common interjections word-game lists also take (HM, MM, MMM, GRRR)."""
+
+
+def is_vowelless_abbreviation(entry: str) -> bool:
+    """True when ``entry`` (lower-case a-z) is read as an abbreviation for having no vowel.
+
+    SCOWL files some units and symbols as lower-case words (``kb``, ``mb``, ``lm``, ``ln``, ``lx``,
+    ``mf`` at size 70; its abbreviations files carry them only as ``KB``, ``Mb``, ``Ln``...), and
+    Iago's rulebook leaves abbreviations out. A word of two or more letters with no vowel (a e i
+    o u y) is such an abbreviation, unless it is a letter's plural (``cs``, ``ms``: a letter
+    followed by ``s``) or one of VOWELLESS_WORDS (interjections such as ``hmm``, ``tsk``; ``cwm``,
+    ``crwth``, ``nth``, ``pwn``).
+    """
+    if len(entry) < 2 or not VOWELS.isdisjoint(entry):
+        return False
+    if len(entry) == 2 and entry[1] == "s":
+        return False
+    return entry not in VOWELLESS_WORDS
+
+
 def reason_left_out(entry: str) -> str | None:
-    """Why a SCOWL ``words`` entry (folded) is left out, or None when it is kept."""
+    """Why a SCOWL ``words`` entry (folded) is left out, or None when it is kept: ``"apostrophe"``,
+    ``"upper case"``, ``"other character"`` or ``"no vowel"`` (an abbreviation, see
+    ``is_vowelless_abbreviation``)."""
     if is_plain_word(entry):
-        return None
+        return "no vowel" if is_vowelless_abbreviation(entry) else None
     if "'" in entry:
         return "apostrophe"
     if any(c.isupper() for c in entry):

@@ -7,10 +7,12 @@ Layout, in ``data_dir()/lexicons/``:
 - ``NAME.KEY.marisa``: the index, a marisa-trie of lower-case a-z words, opened with ``mmap`` so
   that every process shares the same pages and opening costs well under a millisecond;
 - ``NAME.words.txt``: for an imported list, the accepted words (the source the index is built from);
-- ``NAME.lock``: held while building, so two processes never build the same index at once.
+- ``NAME.lock``: held while building, so two processes never build the same index at once
+  (``remove`` deletes it with the list).
 
 An index is rebuilt only when its source changes: opening compares the sources' sizes and
-modification times (and the build parameters) with those recorded; when they differ, the sources'
+modification times (and the build parameters, which for SCOWL include ``scowl.BUILD_RULE``, the
+version of the rule for a word) with those recorded; when they differ, the sources'
 contents are hashed and only a different hash rebuilds (a touched file just refreshes the record).
 """
 
@@ -205,6 +207,7 @@ def _scowl_source(params: scowl.ScowlParams, root: Path | None = None) -> _Sourc
         )
     p = {"kind": "scowl", "size": params.size, "spelling": params.spelling}
     p["variants"] = params.variants
+    p["rule"] = scowl.BUILD_RULE  # a new rule for a word rebuilds the indexes of the old one
     return _Source(params.name, "scowl", p, files, params)
 
 
@@ -636,7 +639,7 @@ def import_list(
 
 
 def remove(name: str) -> None:
-    """Delete imported lexicon ``name`` (its words, index and record).
+    """Delete imported lexicon ``name``: its words, index, record and lock file.
 
     Raises:
         LexiconError: ``name`` is a SCOWL list or no imported list has that name.
@@ -648,6 +651,8 @@ def remove(name: str) -> None:
     with _locked(name):
         for f in [d / f"{name}.json", d / f"{name}.words.txt", *d.glob(f"{name}.*.marisa")]:
             f.unlink(missing_ok=True)
+        # last, still held: a process waiting for it finds no list and reports none
+        (d / f"{name}.lock").unlink(missing_ok=True)
 
 
 def available() -> list[dict]:
