@@ -83,3 +83,77 @@ def test_frame_action_prints_the_oled(dirs, monkeypatch, capsys):
     frame = [line for line in lines if not line.startswith("{")]
     assert len(frame) == 16 and all(len(line) == 64 for line in frame)
     assert any(ch != " " for line in frame for ch in line)
+
+
+def test_each_game_resumes_its_own_journal(dirs):
+    from companion.daemon.config import TableConfig
+    from companion.daemon.sim import ScriptedTable, game_notice, set_judge, sim_journal
+
+    judge = set_judge(["cat"], "words")
+
+    def open_table(game: str) -> ScriptedTable:
+        table = TableConfig(game=game)
+        return ScriptedTable(table, judge, journal_file=sim_journal(False, game), resume=True)
+
+    iago = open_table("iago")
+    iago.at(0)
+    iago.press("red")  # the Iago game starts: blue on move
+    iago.at(5)
+    iago.service.stop()
+    iago.service.step()
+    iota = open_table("iota")  # asked for Iota: a new Iota game, not the Iago one
+    assert iota.service.mode.name == "iota"
+    assert game_notice(iota.service, "iota").startswith("iota: a new game")
+    iota.service.close()
+    again = open_table("iago")  # and the Iago game is still there, resumed
+    assert again.service.mode.name == "iago" and again.service.mode.started
+    assert "game in progress was resumed" in game_notice(again.service, "iago")
+    assert sim_journal(False, "iago") != sim_journal(False, "iota")
+
+
+def test_the_old_single_journal_goes_to_its_game(dirs):
+    from companion.daemon.sim import adopt_old_journal, sim_journal
+    from companion.paths import data_dir
+
+    old = data_dir() / "sim" / "journal.jsonl"
+    old.parent.mkdir(parents=True)
+    old.write_text('{"kind": "_game", "mode": "iota", "settings": {}, "seq": 0}\n')
+    assert adopt_old_journal() == sim_journal(False, "iota")
+    assert not old.exists() and sim_journal(False, "iota").exists()
+
+
+def test_while_typing_the_key_line_shows_the_function_keys():
+    from companion.daemon.sim import key_help
+
+    typing = " ".join(key_help(True))
+    for key in ("F1 blue", "F2 red", "F3 challenge", "F4 pause", "F10 quit"):
+        assert key in typing
+    assert " q quit" not in typing  # q types a letter then
+    assert "q quit" in " ".join(key_help(False))
+
+
+def test_status_lines_wrap_to_the_terminal_and_count_one_beep():
+    from companion.daemon.service import Published
+    from companion.daemon.sim import status_lines
+
+    prompt = "Ada: play CARD@ROW,COL ... or 'pass [N]', then Enter; 'undo' takes back a turn"
+    message = "x" * 30 + " " + "y" * 30
+    pub = Published(status="game", prompt=prompt, beeps=1, message=message)
+    lines = status_lines(pub, "RT2@0,1", False, 40)
+    assert all(len(text) <= 39 for text, _ in lines)
+    joined = " ".join(text for text, _ in lines)
+    assert "(1 beep)" in joined and "beeps" not in joined
+    # nothing is lost: every word of the prompt and the message is shown
+    for word in (*prompt.split(), *message.split()):
+        assert word in joined
+    assert status_lines(Published(beeps=2), "", False, 200)[0][0].count("(2 beeps)") == 1
+
+
+def test_a_terminal_too_small_for_the_frame_says_so():
+    from companion.daemon.sim import too_small
+
+    # braille: 64 x 16 characters, a border each side, 6 lines under it
+    assert too_small(66, 24, "braille") == ""
+    text = too_small(65, 24, "braille")
+    assert "too small: 65x24" in text and "66x24" in text
+    assert too_small(66, 23, "braille") != ""

@@ -5,8 +5,10 @@ Pi's buttons do, and the screen shows the OLED frame as it is drawn, the disc's 
 and the buzzer. Keys: ``b`` blue's button, ``r`` red's, ``c`` the challenge button, ``p`` the
 arbiter's pause/resume, ``o`` override the verdict shown, Enter confirm a verdict, ``q`` quit.
 When the screen asks for typed text (the challenged words), keys type it; Enter sends the line
-(an empty line confirms), Esc clears it; F1, F2, F3 press the buttons and F4 pauses meanwhile;
-F10 quits.
+(an empty line confirms), Esc clears it; F1, F2, F3 press the buttons, F4 pauses and F9 abandons
+the game meanwhile (shown on the key line); F10 quits. Each game has its own journal
+(data_dir()/sim/GAME-journal.jsonl): ``--game iota`` resumes the Iota game in progress, never
+another game's, and the screen says whether the game is new or resumed.
 
 Scripted (``--script FILE``, or standard input when it is not a terminal): one action a line,
 ``TIME ACTION [ARGS]``, TIME in seconds from the start on a simulated clock (never backwards):
@@ -29,6 +31,7 @@ import contextlib
 import json
 import shlex
 import sys
+import textwrap
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -51,9 +54,48 @@ class SimScriptError(CompanionError, ValueError):
     """A script line that is not an action; the message names every bad line."""
 
 
-def sim_journal(scripted: bool) -> Path:
-    """The simulator's own journal (never the table service's): data_dir()/sim/."""
-    return data_dir() / "sim" / ("script-journal.jsonl" if scripted else "journal.jsonl")
+def sim_journal(scripted: bool, game: str = "iago") -> Path:
+    """The simulator's own journal (never the table service's), in data_dir()/sim/: one per game
+    for the terminal (``iota-journal.jsonl``: each game resumes its own game in progress), and
+    ``script-journal.jsonl`` for scripts."""
+    if scripted:
+        return data_dir() / "sim" / "script-journal.jsonl"
+    return data_dir() / "sim" / f"{game}-journal.jsonl"
+
+
+def adopt_old_journal() -> Path | None:
+    """Give the single journal of earlier versions (data_dir()/sim/journal.jsonl) to its game:
+    renamed to that game's journal unless it has one already. Returns the new path, or None."""
+    from companion.daemon.journal import JournalError, read_records
+
+    old = data_dir() / "sim" / "journal.jsonl"
+    if not old.exists():
+        return None
+    try:
+        records = read_records(old)[0]
+    except JournalError:
+        return None
+    game = records[0].get("mode") if records and records[0].get("kind") == "_game" else None
+    if not isinstance(game, str) or not game.isidentifier():
+        return None
+    target = sim_journal(False, game)
+    if target.exists():
+        return None
+    old.replace(target)
+    return target
+
+
+def game_notice(service: TableService, game: str) -> str:
+    """What the simulator says about the game it opened: a new one, or the one in progress of
+    that game resumed from its journal."""
+    events = [r for r in service.journal.records if not str(r.get("kind", "")).startswith("_")]
+    where = service.journal_file
+    if events and not service.mode.finished:
+        return (
+            f"{game}: your {game} game in progress was resumed (journal {where}); "
+            "A (F9 while typing) abandons it for a new game"
+        )
+    return f"{game}: a new game (journal {where})"
 
 
 def parse_sim_script(lines: list[str], name: str = "script") -> list[tuple[float, str, list[str]]]:
@@ -277,9 +319,11 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
         devices = open_realtime(pinmap)
     else:
         devices = open_devices(pinmap, backend="mock")
+    adopt_old_journal()
     service = TableService(
-        devices, pinmap, table=table, judge=judge, journal_file=sim_journal(False)
+        devices, pinmap, table=table, judge=judge, journal_file=sim_journal(False, table.game)
     )
+    notice = game_notice(service, table.game)
     thread = threading.Thread(target=service.run, name="clock", daemon=True)
     thread.start()
     releases: list[tuple[float, object]] = []
@@ -346,7 +390,8 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
         service.command("resume" if pub.status == "paused" else "pause")
 
     def handle_always(key, pub) -> bool:
-        """Function keys work while typing too: F1 blue, F2 red, F3 challenge, F4 pause."""
+        """Function keys work while typing too: F1 blue, F2 red, F3 challenge, F4 pause, F9
+        abandon."""
         roles = {curses.KEY_F1: "blue", curses.KEY_F2: "red", curses.KEY_F3: "challenge"}
         if key in roles:
             press(roles[key])
@@ -354,53 +399,39 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
         if key == curses.KEY_F4:
             pause_or_resume(pub)
             return True
+        if key == curses.KEY_F9:
+            service.command("abandon")
+            return True
         return False
 
     def draw(stdscr, pub) -> None:
         rows, cols = stdscr.getmaxyx()
         kind = style or pick_style(cols, rows, utf8)
         stdscr.erase()
-        image = devices.display.image
-        lines = to_text(image, kind) if image is not None else []
-        width = len(lines[0]) if lines else 0
 
         def put(y: int, x: int, text: str, attr: int = 0) -> None:
             if 0 <= y < rows and x < cols:
                 with contextlib.suppress(curses.error):
                     stdscr.addstr(y, x, text[: max(0, cols - x - 1)], attr)
 
+        small = too_small(cols, rows, kind)
+        if small:
+            for y, text in enumerate(textwrap.wrap(small, max(10, cols - 1))):
+                put(y, 0, text, curses.A_BOLD)
+            stdscr.refresh()
+            return
+        image = devices.display.image
+        lines = to_text(image, kind) if image is not None else []
+        width = len(lines[0]) if lines else 0
         put(0, 0, "+" + "-" * width + "+")
         for i, line in enumerate(lines):
             put(1 + i, 0, "|" + line + "|")
-        y = len(lines) + 1
-        put(y, 0, "+" + "-" * width + "+")
-        lit = {k: ("(*)" if v else "( )") for k, v in pub.lights.items()}
-        angle = "-" if pub.disc_angle is None else f"{pub.disc_angle:+.0f} deg"
+        y = len(lines) + 2
+        put(y - 1, 0, "+" + "-" * width + "+")
         sounding = getattr(devices.sounder, "is_sounding", False)
-        buzz = "BEEP!" if sounding else "quiet"
-        put(
-            y + 1,
-            0,
-            f"LED blue {lit.get('blue', '( )')}  LED red {lit.get('red', '( )')}  "
-            f"disc {angle}  buzzer {buzz} ({pub.beeps} beeps)  [{pub.status}]",
-        )
-        if pub.prompt is not None:
-            put(y + 2, 0, pub.prompt + ":", curses.A_BOLD)
-            put(y + 3, 0, "> " + "".join(buffer) + "_")
-            put(
-                y + 4,
-                0,
-                "Enter: send (empty: confirm)  Esc: clear  F1 blue F2 red F3 challenge F4 pause",
-            )
-        else:
-            put(
-                y + 2,
-                0,
-                "b blue  r red  c challenge  p pause/resume  o override  Enter confirm  q quit",
-            )
-            put(y + 3, 0, "x call off a challenge   A abandon the game (its record is kept)")
-        if pub.message:
-            put(y + 5, 0, pub.message)
+        for text, bold in status_lines(pub, "".join(buffer), sounding, cols, notice):
+            put(y, 0, text, curses.A_BOLD if bold else 0)
+            y += 1
         stdscr.refresh()
 
     try:
@@ -410,6 +441,69 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
         thread.join(2.0)
         devices.close()
     return 0
+
+
+def plural(count: int, word: str) -> str:
+    """``1 beep``, ``2 beeps``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def key_help(typing: bool) -> list[str]:
+    """The key lines under the frame. While the screen asks for typed text every letter types,
+    so the function keys are shown: they press the buttons, pause and quit meanwhile."""
+    if typing:
+        return [
+            "Enter send (empty: confirm)  Esc clear  Backspace delete",
+            "F1 blue  F2 red  F3 challenge  F4 pause/resume  F9 abandon  F10 quit",
+        ]
+    return [
+        "b blue  r red  c challenge  p pause/resume  o override  Enter confirm  q quit",
+        "x call off a challenge   A abandon the game (its record is kept)",
+    ]
+
+
+def status_lines(pub, typed: str, sounding: bool, cols: int, notice: str = "") -> list[tuple]:
+    """The lines under the frame, each wrapped to ``cols`` - 1 columns: ``(text, bold)`` pairs.
+
+    Args:
+        pub: the service's :class:`~companion.daemon.service.Published`.
+        typed: the line being typed.
+        sounding: the buzzer sounds now.
+        cols: the terminal's width in columns.
+        notice: what the simulator says about the game (new or resumed).
+    """
+    lit = {k: ("(*)" if v else "( )") for k, v in pub.lights.items()}
+    angle = "-" if pub.disc_angle is None else f"{pub.disc_angle:+.0f} deg"
+    buzz = "BEEP!" if sounding else "quiet"
+    items = [
+        (
+            f"LED blue {lit.get('blue', '( )')}  LED red {lit.get('red', '( )')}  "
+            f"disc {angle}  buzzer {buzz} ({plural(pub.beeps, 'beep')})  [{pub.status}]",
+            False,
+        )
+    ]
+    if pub.prompt is not None:
+        items += [(pub.prompt + ":", True), ("> " + typed + "_", False)]
+    items += [(text, False) for text in key_help(pub.prompt is not None)]
+    items += [(text, False) for text in (pub.message, notice) if text]
+    width = max(10, cols - 1)
+    out = []
+    for text, bold in items:
+        out += [(part, bold) for part in textwrap.wrap(text, width) or [""]]
+    return out
+
+
+def too_small(cols: int, rows: int, style: str) -> str:
+    """A message when the terminal cannot show the frame in ``style`` and the key lines, else
+    ``""``."""
+    c, r = text_shape(style, 128, 64)
+    need_cols, need_rows = c + 2, r + 2 + 6
+    if cols >= need_cols and rows >= need_rows:
+        return ""
+    return (
+        f"Terminal too small: {cols}x{rows}; the simulator needs at least {need_cols}x"
+        f"{need_rows} (columns x rows). Enlarge the window; F10 quits."
+    )
 
 
 def load_sim_table(minutes: int | None, minute_seconds: float | None, game: str | None):
