@@ -9,9 +9,11 @@ from hypothesis import strategies as st
 from companion.cli import main
 from companion.games.wordinoes.match import (
     CURATED_OPPOSITES,
+    CuratedListError,
     MatchInputError,
     MatchJudge,
     check_word,
+    curated_associations,
 )
 
 # a small stand-in for the table's lexicon: only ``in`` is used
@@ -51,15 +53,15 @@ def test_last_word_is_a_common_phrase(judge):
     assert r.match and "phrase" in kinds(r)
 
 
-def test_dog_bone_is_for_association_never_rejected_outright(judge):
-    # "commonly associated words, e.g. DOG + BONE": WordNet uses the two together twice (in its
-    # examples for SNATCH and WORRY); with evidence it is a match, else the players vote with
-    # that evidence shown
-    r = judge.match("DOG", "BONE")
-    assert r.match or r.needs_vote
-    if not r.match:
-        assert any("DOG" in h and "BONE" in h for h in r.hints)
-    assert "rhyme" not in kinds(r) and "opposite" not in kinds(r)
+@pytest.mark.parametrize("left,right", [("DOG", "BONE"), ("BONE", "DOG")])
+def test_dog_bone_are_commonly_associated(judge, left, right):
+    # "are commonly associated words, e.g. DOG + BONE": either way round (only compounds and
+    # phrases are read in chain order)
+    r = judge.match(left, right)
+    assert r.match and not r.needs_vote
+    assert kinds(r) == {"association"}
+    assert [x.source for x in r.relations] == ["curated"]
+    assert "curated list of common associations" in r.relations[0].evidence
 
 
 def test_high_low_are_opposites(judge):
@@ -131,9 +133,64 @@ def test_curated_opposites_fill_wordnet_gaps(judge):
 
 
 def test_association_from_a_definition(judge):
-    # WordNet defines SAUCER as "a small shallow dish for holding a cup at the table"
-    r = judge.match("CUP", "SAUCER")
-    assert "association" in kinds(r)
+    # WordNet defines QUIVER as "case for holding arrows" (the pair is not on the curated list)
+    assert frozenset({"quiver", "arrow"}) not in curated_associations()
+    r = judge.match("QUIVER", "ARROW")
+    assert [(x.kind, x.source) for x in r.relations] == [("association", "wordnet")]
+    assert "case for holding arrows" in r.relations[0].evidence
+
+
+@pytest.mark.parametrize(
+    "left,right",
+    [("KNIFE", "FORK"), ("SALT", "PEPPER"), ("LOCK", "KEY"), ("NEEDLE", "THREAD"),
+     ("BREAD", "BUTTER"), ("SOCK", "SHOE"), ("UMBRELLA", "RAIN"), ("HONEY", "BEE")],
+)  # fmt: skip
+def test_curated_common_associations_match(judge, left, right):
+    r = judge.match(left, right)
+    assert r.match and not r.needs_vote
+    assert ("association", "curated") in {(x.kind, x.source) for x in r.relations}
+
+
+def test_curated_associations_match_on_base_forms(judge):
+    # plurals are the same words: DOGS + BONES, KNIVES + FORKS, MICE + CHEESE
+    for left, right, bases in (
+        ("DOGS", "BONES", "DOG + BONE"),
+        ("KNIVES", "FORKS", "KNIFE + FORK"),
+        ("CHEESE", "MICE", "CHEESE + MOUSE"),
+    ):
+        r = judge.match(left, right)
+        assert r.match and [x.source for x in r.relations] == ["curated"], (left, right)
+        assert bases in r.relations[0].evidence
+
+
+def test_curated_associations_do_not_match_through_homophones(judge, homonym_judge):
+    # SUN + MOON is on the list; SON sounds like SUN but is another word ("Allow Homonyms?")
+    assert frozenset({"sun", "moon"}) in curated_associations()
+    assert not judge.match("SON", "MOON").match
+    r = homonym_judge.match("SON", "MOON")
+    assert r.match
+    assert ("association", "curated", "SON as SUN") in {
+        (x.kind, x.source, x.via) for x in r.relations
+    }
+
+
+def test_the_curated_list_is_well_formed_and_keeps_the_rulebook_non_matches_out():
+    from companion.lexicon.wordnet import wordnet
+
+    pairs = curated_associations()
+    assert len(pairs) >= 200
+    assert all(len(p) == 2 for p in pairs)
+    rejected = [("hang", "hand"), ("hand", "bind"), ("cough", "tough"), ("sun", "daughter")]
+    assert not any(frozenset(p) in pairs for p in rejected)
+    unknown = sorted(w for p in pairs for w in p if not wordnet().synsets(w))
+    assert unknown == []
+
+
+def test_a_broken_curated_list_names_the_file_and_line(tmp_path):
+    path = tmp_path / "associations.txt"
+    path.write_text("# comment\nDOG BONE\nSALT AND PEPPER\n", encoding="utf-8")
+    with pytest.raises(CuratedListError, match=r"associations.txt, line 3: 'SALT AND PEPPER'"):
+        curated_associations(path)
 
 
 def test_association_from_an_entry_naming_both(judge):
@@ -153,6 +210,7 @@ def test_bad_input_names_the_word_and_what_is_accepted(bad):
 
 
 WORDS = ["HIGH", "LOW", "BAND", "HAND", "SON", "DAUGHTER", "CUP", "SAUCER", "OVER", "HANG"]
+WORDS += ["DOG", "BONE", "KNIFE", "FORK"]
 
 
 @settings(max_examples=25, deadline=None)
@@ -185,6 +243,13 @@ def test_cli_prints_the_contract_json_and_exits_0_on_a_match(capsys, small_lexic
     assert code == 0
     assert data["match"] is True and data["needs_vote"] is False
     assert data["relations"][0]["kind"] == "compound" and data["relations"][0]["evidence"]
+
+
+def test_cli_answers_the_rulebook_association_example(capsys, small_lexicon):
+    code, out = run_cli(capsys, "DOG", "BONE")
+    data = json.loads(out.out)
+    assert code == 0 and data["match"] is True and data["needs_vote"] is False
+    assert [r["kind"] for r in data["relations"]] == ["association"]
 
 
 def test_cli_exits_1_when_no_match_is_found(capsys, small_lexicon):

@@ -28,8 +28,10 @@ Where the evidence comes from (all offline):
   meronym, holonym, domain, attribute, entailment, cause, see-also, similar-to, derivation); a
   definition of one word that names the other; a WordNet entry that names both (FISH AND CHIPS);
   or the two words used together in at least two other WordNet definitions or examples. A single
-  such use is only a hint, and with no evidence at all the association is for the players to
-  vote on (``needs_vote``). Function words (OVER, THE...) are used in too many definitions to be
+  such use is only a hint. Before WordNet, :func:`curated_associations` (``associations.txt``
+  beside this module: common pairs WordNet misses, such as the rulebook's DOG + BONE, KNIFE + FORK,
+  SALT + PEPPER; matched on base forms too). With no evidence at all the association is for the
+  players to vote on (``needs_vote``). Function words (OVER, THE...) are used in too many definitions to be
   evidence that way.
 - rhyme: :mod:`companion.lexicon.phonetics` (CMUdict, every pronunciation).
 """
@@ -92,6 +94,9 @@ FUNCTION_WORDS = frozenset(
 )
 
 WORDNET_DATA = Path("/usr/share/wordnet")
+
+ASSOCIATIONS_FILE = Path(__file__).with_name("associations.txt")
+"""The curated common associations (see :func:`curated_associations`)."""
 
 MIN_CO_MENTIONS = 2
 """Co-mentions needed for an association: one shared sentence may be chance."""
@@ -462,33 +467,39 @@ class MatchJudge:
             yield Relation("rhyme", r.describe(), _rhyme_source(r))
 
     def association(self, a: str, b: str):
-        """DOG + BONE: WordNet evidence that the two words are commonly associated."""
+        """DOG + BONE: the pair (or its base forms: DOGS + BONES) is on the curated list of common
+        associations, else WordNet evidence that the two words are commonly associated."""
+        found = _curated_association(a, b)
+        if found:
+            yield Relation("association", found, "curated")
+            return
+        found = self._wordnet_association(a, b)
+        if found:
+            yield Relation("association", found, "wordnet")
+
+    def _wordnet_association(self, a: str, b: str) -> str | None:
         wn = self._wn()
         la, lb = a.lower(), b.lower()
         found = _pointer_link(wn, la, lb) or _pointer_link(wn, lb, la)
         if found:
-            yield Relation("association", found, "wordnet")
-            return
+            return found
         if la in FUNCTION_WORDS or lb in FUNCTION_WORDS:
-            return
+            return None
         found = _definition_mention(wn, la, lb) or _definition_mention(wn, lb, la)
         if found:
-            yield Relation("association", found, "wordnet")
-            return
+            return found
         both = self._co_mentions(la, lb)
         named = [e for e in (self._names_both(i, la, lb) for i in both) if e]
         if named:
-            yield Relation("association", f"WordNet has the entry {named[0]!r}", "wordnet")
-            return
+            return f"WordNet has the entry {named[0]!r}"
         ratio = self._co_mention_ratio(la, lb, len(both))
         if len(both) >= MIN_CO_MENTIONS and ratio >= MIN_CO_MENTION_RATIO:
             uses = "; ".join(self._quote(i) for i in both[:2])
-            yield Relation(
-                "association",
+            return (
                 f"{a} and {b} are used together in {len(both)} WordNet entries "
-                f"({ratio:.0f} times chance): {uses}",
-                "wordnet",
+                f"({ratio:.0f} times chance): {uses}"
             )
+        return None
 
     def _weak_association(self, a: str, b: str):
         la, lb = a.lower(), b.lower()
@@ -534,6 +545,62 @@ class MatchJudge:
 
 
 _CURATED = frozenset(CURATED_OPPOSITES)
+
+
+class CuratedListError(CompanionError, ValueError):
+    """A line of the curated associations file that is not two words of letters A-Z."""
+
+
+@functools.cache
+def curated_associations(path: Path = ASSOCIATIONS_FILE) -> frozenset[frozenset[str]]:
+    """The curated common associations (``associations.txt``): each an order-free pair of two
+    different lower-case words (``frozenset({"dog", "bone"})``).
+
+    Source: written by hand in the spirit of free-association norms (the file's header says how),
+    for pairs WordNet misses, the rulebook's own DOG + BONE first. One pair a line; ``#`` comments.
+
+    Raises:
+        CuratedListError: a line that is not two different words of letters A-Z (names the file
+            and line).
+        OSError: the file cannot be read.
+    """
+    pairs = set()
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        words = raw.partition("#")[0].split()
+        if not words:
+            continue
+        ok = all(w.isascii() and w.isalpha() for w in words)
+        if len(words) != 2 or not ok or words[0].lower() == words[1].lower():
+            raise CuratedListError(
+                f"{path}, line {number}: {raw.strip()!r} is not a pair: accepted is two different "
+                "words of letters A-Z separated by spaces"
+            )
+        pairs.add(frozenset(w.lower() for w in words))
+    return frozenset(pairs)
+
+
+@functools.cache
+def _base_forms(word: str) -> tuple[str, ...]:
+    """``word`` (lower case), then the nouns and verbs it is an inflection of (lemminflect):
+    DOGS -> dogs, dog; MICE -> mice, mouse. Adjectives are left out (BETTER is not GOOD here)."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word)
+    bases = [word]
+    for pos in ("NOUN", "VERB"):
+        bases += [b.lower() for b in lemmas.get(pos, ()) if b.isalpha() and b.lower() not in bases]
+    return tuple(bases)
+
+
+def _curated_association(a: str, b: str) -> str | None:
+    """Evidence that ``a`` + ``b`` (or their base forms) are a curated common association."""
+    pairs = curated_associations()
+    for x in _base_forms(a.lower()):
+        for y in _base_forms(b.lower()):
+            if x != y and frozenset((x, y)) in pairs:
+                forms = "" if (x, y) == (a.lower(), b.lower()) else f" ({x.upper()} + {y.upper()})"
+                return f"{a} and {b}{forms} are on the curated list of common associations"
+    return None
 
 
 def _rhyme_source(r: phonetics.Rhyme) -> str:
@@ -629,6 +696,7 @@ def warm_up(wordnet_data: Path = WORDNET_DATA) -> None:
     _read_glosses(wordnet_data)
     phonetics.homophones("sun")
     _forms("dog")
+    curated_associations()
 
 
 @functools.cache
