@@ -58,9 +58,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     r = isub.add_parser(
         "replay",
         help="replay a game record, re-ruling every move; print a summary (or --json)",
-        description="Replay a game record (JSON, see docs/iago.md) with every move re-ruled.",
+        description=(
+            "Replay a game record (JSON, see docs/iago.md) with every move re-ruled, or a game "
+            "saved by the table service (data_dir()/records/*-table<N>.json): its clock, "
+            "challenges and result are replayed and checked against the saved result."
+        ),
     )
-    r.add_argument("record", help="the record file, or - for standard input")
+    r.add_argument("record", help="the record file (either form), or - for standard input")
     r.add_argument("--json", action="store_true", help="print every ruling as JSON")
     _lexicon_options(r)
     r.set_defaults(func=_replay)
@@ -193,10 +197,27 @@ def _board(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from companion.games.iago.record import parse_record, replay_record, summary
+    from companion.games.iago.table_record import (
+        check_result,
+        from_table,
+        is_table_record,
+        result_line,
+    )
 
     text, name = read_text(args.record, IagoInputError, "record")
-    record = parse_record(text, name)
-    if args.lexicon is None and record.lexicon and not args.no_lexicon:
+    table = None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = text  # parse_record reports where the JSON goes wrong
+    if is_table_record(data):
+        table = from_table(data, name)  # a game saved by the table service
+        record = table.record
+    else:
+        record = parse_record(data, name)
+    if not record.has_boards:
+        lexicon, is_inflection, notes = None, None, []  # no move to rule: no lexicon needed
+    elif args.lexicon is None and record.lexicon and not args.no_lexicon:
         args.lexicon = record.lexicon  # the game's own lexicon, if this box has it
         try:
             lexicon, is_inflection, notes = _judges(args)
@@ -207,12 +228,21 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         lexicon, is_inflection, notes = _judges(args)
     game = replay_record(record, lexicon=lexicon, is_inflection=is_inflection)
+    disagreements = [] if table is None else check_result(game, table.result)
+    if table is not None:
+        notes = table.notes + notes
     if args.json:
         out = game.to_json()
         out["notes"] = notes
+        if table is not None:
+            out["table_result"] = table.result
+            out["result_agrees"] = not disagreements
+            out["disagreements"] = disagreements
         print(json.dumps(out))
     else:
         print(summary(game))
+        if table is not None:
+            print(result_line(table.result, disagreements))
         for n in notes:
             print(f"Note: {n}")
     return 0
