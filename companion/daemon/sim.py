@@ -514,9 +514,12 @@ def load_sim_table(minutes: int | None, minute_seconds: float | None, game: str 
 
 
 def words_judge(path: str):
-    """A judge over a word list file (one word a line), for scripts and tests."""
-    try:
-        words = Path(path).read_text(encoding="utf-8").split()
-    except OSError as exc:
-        raise SimScriptError(f"cannot read word list {path}: {exc.strerror}") from None
-    return set_judge(words, Path(path).stem)
+    """A judge over a word list file (one word a line, UTF-8), for scripts and tests.
+
+    Raises:
+        SimScriptError: the file cannot be read or is not UTF-8 text.
+    """
+    from companion.cliutil import read_text
+
+    text, _ = read_text(path, SimScriptError, "word list")
+    return set_judge(text.split(), Path(path).stem)
