@@ -671,7 +671,9 @@ def summary(game: GameReplay) -> str:
     rec = game.record
     names = {c: rec.players.get(c, c) for c in ("blue", "red")}
     lines = [
-        f"Iago: {names['blue']} (blue) v {names['red']} (red), {rec.minutes} minutes each"
+        f"Iago: {names['blue']} (blue) v {names['red']} (red), {rec.minutes} minute"
+        + ("s" if rec.minutes != 1 else "")
+        + " each"
         + (f" ({rec.minute_seconds:g} s minute)" if rec.minute_seconds != 60 else "")
         + (f", lexicon {rec.lexicon}" if rec.lexicon else "")
     ]
