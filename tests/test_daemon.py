@@ -480,3 +480,37 @@ def test_scripted_time_with_unround_presses_reaches_every_deadline(sim):
     assert st["mover"] == "red" and st["minutes"] == {"blue": 5, "red": 5}
     s.at(70.0231)
     assert state(s)["minutes"] == {"blue": 6, "red": 4}
+
+
+def test_words_typed_while_paused_after_a_restart_in_a_challenge_are_taken(sim):
+    import io
+
+    from companion.daemon.sim import parse_sim_script
+
+    s = sim(minutes=2, minute_seconds=5)
+    script = "0 press blue\n3 press red\n4 press challenge\n4.5 press blue\n6 kill\n60 restart\n"
+    s.run(parse_sim_script(script.splitlines()), out=io.StringIO())
+    pub = s.service.published
+    # paused where the journal last saw the game (4.5 s), still asking for the words: says so
+    assert pub.status == "paused:challenge:words" and "taken while paused" in pub.prompt
+    s.at(62)
+    s.service.line("HOUSE")
+    s.at(62)
+    st = state(s)
+    assert st["status"] == "paused" and st["challenge_phase"] == "verdict"
+    assert s.service.mode.challenge_rec.words == ["HOUSE"]  # not in WORDS: not acceptable
+    assert s.service.published.status == "paused:challenge:verdict"
+    # settling waits for the resume, and says so
+    s.service.command("confirm")
+    s.at(63)
+    assert state(s)["challenge_phase"] == "verdict" and "resume it first" in s.service.message
+    # a box without keyboard: the challenge button resumes, the next one settles
+    s.press("challenge")
+    s.at(64)
+    assert state(s)["status"] == "challenge" and state(s)["challenge_phase"] == "verdict"
+    s.press("challenge")
+    s.at(65)
+    st = state(s)
+    # settled: the challenge is in the record and the sand runs again
+    assert st["challenge_phase"] is None and st["status"] == "running"
+    assert s.service.mode.challenges[-1]["words"] == ["HOUSE"]

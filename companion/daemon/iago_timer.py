@@ -15,7 +15,9 @@ Inputs and what they do (Iago rulebook, "The Timer" and "Challenge"):
   ``confirm``) settles it once the penalty is done: the ruling goes to the clock
   (:meth:`DifferentialTimer.rule`) and the sand runs again;
 - the arbiter pauses and resumes; while paused, the challenge button resumes too (a box with no
-  keyboard after a restart).
+  keyboard after a restart). Paused during a challenge (a restart in the middle of one), the
+  words are still taken and judged (the sand stands still in a challenge anyway) and the screen
+  says PAUSED; settling the verdict waits for the resume.
 
 Every event is an input with its time; :meth:`IagoTimerMode.apply` is deterministic, so replaying
 the journal rebuilds the clock exactly. The judge's answer is decided once and written into the
@@ -113,6 +115,12 @@ class IagoTimerMode(GameMode):
                 return [{"t": t, "kind": "challenge_button"}]
             return [{"t": t, "kind": "press", "role": inp.role}]
         if isinstance(inp, Command):
+            paused = self.timer.status == Status.PAUSED
+            if inp.name == "confirm" and paused and self.phase == PHASE_VERDICT:
+                raise ModeError(
+                    "the clock is paused: resume it first (resume, or the challenge button), "
+                    "then the verdict is settled"
+                )
             if inp.name in ("pause", "resume", "override", "confirm", "cancel"):
                 return [{"t": t, "kind": inp.name}]
             raise ModeError(f"command {inp.name!r}: accepted pause, resume, override, confirm")
@@ -202,6 +210,9 @@ class IagoTimerMode(GameMode):
         if self.phase == PHASE_WHO:
             self._call_off(t, "called off")
             return []
+        if status == Status.PAUSED:  # paused in a challenge (a restart): resume first
+            self.restarted = False
+            return self.timer.resume(t)
         if self.phase == PHASE_VERDICT:
             return self._on_confirm(t, ev)
         return [Ignored(t, "challenge button", "the words are being entered")]
@@ -386,6 +397,8 @@ class IagoTimerMode(GameMode):
             frame = _who_frame(data) if self.phase == PHASE_WHO else _words_frame(data)
             if self.phase == PHASE_WORDS:
                 prompt = "Challenged words (spaces between them), then Enter"
+                if status == Status.PAUSED:
+                    prompt += " (taken while paused; resume to go on)"
             if self.phase == PHASE_VERDICT:
                 page = int((t - (rec.verdict_at or t)) // PAGE_SECONDS)
                 redraw_at = (rec.verdict_at or t) + (page + 1) * PAGE_SECONDS
@@ -398,9 +411,12 @@ class IagoTimerMode(GameMode):
                     "owner": penalty.owner,
                     "tiles": penalty.tiles,
                     "restore": penalty.restore_board,
+                    "paused": status == Status.PAUSED,
                 }
                 frame = _verdict_frame(verdict) if page % 2 == 0 else _penalty_frame(verdict)
                 key += (page % 2, repr(sorted(verdict.items())))
+            if status == Status.PAUSED:
+                word = f"paused:{word}"
         elif status == Status.READY:
             frame = _setup_frame(data)
         else:
@@ -528,7 +544,11 @@ def _words_frame(data: dict):
         _figures_small(draw, data, width)
         screen.fitted(draw, (0, 30, width, 44), "Type the words", 13)
         screen.fitted(draw, (0, 45, width, 54), data["notice"] or "then Enter", 10, False)
-        screen.fitted(draw, (0, 55, width, height), data["lexicon"], 9, False)
+        if data["status"] == "paused":
+            label = "PAUSED - RESTARTED" if data["restarted"] else "PAUSED"
+            screen.inverted(draw, (0, 55, width - 1, height - 1), label, largest=9)
+        else:
+            screen.fitted(draw, (0, 55, width, height), data["lexicon"], 9, False)
 
     return frame
 
@@ -542,9 +562,16 @@ def _verdict_frame(v: dict):
             screen.fitted(draw, (0, 20, width, 42), "ACCEPTABLE", largest=24)
         label = v["lexicon"] + (" (arbiter)" if v["overridden"] else "")
         screen.fitted(draw, (0, 44, width, 54), label, 10, bold=False)
-        screen.fitted(draw, (0, 55, width, height), "CHALLENGE: resume clock", 9, False)
+        _verdict_foot(draw, v, width, height)
 
     return frame
+
+
+def _verdict_foot(draw, v: dict, width: int, height: int) -> None:
+    if v["paused"]:
+        screen.inverted(draw, (0, 55, width - 1, height - 1), "PAUSED: CHALLENGE resumes", 9)
+    else:
+        screen.fitted(draw, (0, 55, width, height), "CHALLENGE: resume clock", 9, False)
 
 
 def _penalty_frame(v: dict):
@@ -554,6 +581,6 @@ def _penalty_frame(v: dict):
         screen.fitted(draw, (0, 16, width, 33), f"{v['tiles']} {owner} tiles", 17)
         if v["restore"]:
             screen.inverted(draw, (0, 35, width - 1, 52), f"{owner}: RESTORE BOARD", 12)
-        screen.fitted(draw, (0, 55, width, height), "CHALLENGE: resume clock", 9, False)
+        _verdict_foot(draw, v, width, height)
 
     return frame

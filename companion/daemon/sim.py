@@ -276,6 +276,11 @@ class ScriptedTable:
 def run_script(lines: list[str], name: str, table: TableConfig, judge=None, head=None) -> int:
     """Run a simulator script; returns the exit code. ``head="virtual"``: through the timer head."""
     actions = parse_sim_script(lines, name)
+    if judge is None:  # the script's clock does not wait: the lexicon is open before it starts
+        from companion.daemon.challenge import lexicon_judge
+
+        judge = lexicon_judge(table.lexicon or None)
+        judge.wait(600)
     ScriptedTable(table, judge, head=head).run(actions)
     return 0
 
@@ -387,7 +392,7 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
                 service.command("confirm")
 
     def pause_or_resume(pub) -> None:
-        service.command("resume" if pub.status == "paused" else "pause")
+        service.command("resume" if pub.status.startswith("paused") else "pause")
 
     def handle_always(key, pub) -> bool:
         """Function keys work while typing too: F1 blue, F2 red, F3 challenge, F4 pause, F9
