@@ -185,3 +185,20 @@ def test_setup_keeps_the_other_sections_of_the_file(cfg):
     assert main(["table", "setup", "--number", "9"]) == 0
     data = tomllib.loads((cfg / "table.toml").read_text())
     assert data["wordinoes"] == {"target": 7} and data["table"]["number"] == 9
+
+
+def test_bad_values_are_shown_as_toml_writes_them(cfg):
+    (cfg / "table.toml").write_text('[table]\nnumber = true\nminutes = [1]\ndrawn_by_lot = "t"\n')
+    with pytest.raises(TableConfigError) as exc:
+        load_table()
+    text = str(exc.value)
+    assert "number = true:" in text and "minutes = an array:" in text
+    assert "drawn_by_lot = 't': accepted true or false" in text and "True" not in text
+
+
+def test_table_help_gives_the_path_rule(capsys):
+    with pytest.raises(SystemExit):
+        main(["table", "--help"])
+    out = capsys.readouterr().out
+    assert "config_dir()" not in out
+    assert "$COMPANION_CONFIG_DIR" in out and "~/.config/companion" in out

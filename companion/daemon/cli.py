@@ -14,7 +14,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Run the table service on mock pins and a dummy OLED. Interactive in a terminal: "
             "b/r press blue's/red's button, c the challenge button, p pause/resume, o override, "
-            "Enter confirm, q quit. With --script FILE (or a non-terminal standard input) it "
+            "Enter confirm, q quit; while the screen asks for typed text (Iota, Wordinoes, "
+            "challenged words) every key types and F1/F2/F3 press the buttons, F4 pauses, "
+            "F9 abandons, F10 quits. Each game resumes its own game in progress. With --script FILE (or a non-terminal standard input) it "
             "runs a script of 'TIME ACTION [ARGS]' lines on a simulated clock and prints JSON."
         ),
     )
@@ -49,14 +51,24 @@ def register(sub: argparse._SubParsersAction) -> None:
         d.add_argument("--backend", choices=("gpio", "mock", "serial"), help="override the backend")
         d.set_defaults(func=_daemon)
 
-    t = sub.add_parser("table", help="the table's set-up (config_dir()/table.toml)")
+    t = sub.add_parser(
+        "table",
+        help="the table's set-up (table.toml in the configuration directory)",
+        description=(
+            "The table's set-up, [table] in table.toml in the configuration directory: "
+            "$COMPANION_CONFIG_DIR, else $CONFIGURATION_DIRECTORY (systemd), else "
+            "$XDG_CONFIG_HOME/companion, else ~/.config/companion. 'table show' prints the path."
+        ),
+    )
     tsub = t.add_subparsers(dest="table_command", metavar="ACTION")
     tsub.required = True
     s = tsub.add_parser(
         "setup",
         help="write the table's set-up: number, players, colours, time control, lexicon",
         description=(
-            "Write config_dir()/table.toml. Keys not given keep their current value. "
+            "Write [table] in table.toml in the configuration directory ($COMPANION_CONFIG_DIR, "
+            "else ~/.config/companion; 'table show' prints the path); its other sections are "
+            "kept. Keys not given keep their current value. "
             "--players FIRST SECOND gives blue then red, or with --lot the colours are drawn."
         ),
     )

@@ -93,7 +93,7 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
         kind_ok = isinstance(v, int) if whole else isinstance(v, int | float)
         if isinstance(v, bool) or not kind_ok or not (lo <= v <= hi):
             what = "a whole number" if whole else "a number"
-            errors.append(f"[table] {key} = {v!r}: accepted {what} from {lo:g} to {hi:g}")
+            errors.append(f"[table] {key} = {_shown(v)}: accepted {what} from {lo:g} to {hi:g}")
         else:
             out[key] = v if whole else float(v)
 
@@ -110,7 +110,7 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
         if ok and pattern is None:
             ok = len(v.strip()) <= NAME_MAX and v.isprintable()
         if not ok:
-            errors.append(f"[table] {key} = {v!r}: accepted {accepted}")
+            errors.append(f"[table] {key} = {_shown(v)}: accepted {accepted}")
         else:
             out[key] = v.strip()
 
@@ -133,7 +133,7 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
             out["drawn_by_lot"] = values["drawn_by_lot"]
         else:
             errors.append(
-                f"[table] drawn_by_lot = {values['drawn_by_lot']!r}: accepted true or false"
+                f"[table] drawn_by_lot = {_shown(values['drawn_by_lot'])}: accepted true or false"
             )
     if "blue" in out and "red" in out and out["blue"].casefold() == out["red"].casefold():
         errors.append(
@@ -142,6 +142,19 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
     if errors:
         raise TableConfigError(f"{source}: " + "; ".join(errors))
     return TableConfig(**out)
+
+
+def _shown(value) -> str:
+    """A value as it is written in TOML (``true``, ``'five'``, ``3``), not as Python shows it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(value)  # a TOML literal string when it has no quote
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return str(value)
 
 
 def _check_names(values: dict, out: dict, errors: list[str]) -> None:

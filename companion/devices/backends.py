@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import time
+import warnings
 from collections.abc import Callable
 
 from companion.devices.base import LED_ROLES, DeviceBundle, DeviceError
@@ -127,6 +128,42 @@ def open_mock(pinmap, clock: Callable[[], float] = time.monotonic) -> DeviceBund
     return bundle
 
 
+def probe_pin_factory() -> None:
+    """Give gpiozero its default pin factory (lgpio, RPi.GPIO, pigpio, then native, as its
+    devices would choose) without printing its ``PinFactoryFallback`` warning for each one that
+    is not there; a factory that loads after a fallback is fine and says nothing.
+
+    Raises:
+        DeviceError: no pin factory loads (not a Raspberry Pi, or no GPIO library): one message
+            naming what was tried and why each failed.
+    """
+    from gpiozero import Device
+    from gpiozero.exc import PinFactoryFallback
+
+    if Device.pin_factory is not None:
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
+            factory = Device._default_pin_factory()
+        except Exception as exc:  # noqa: BLE001 - gpiozero's BadPinFactory or a library's error
+            tried = [
+                str(w.message).removeprefix("Falling back from ")
+                for w in caught
+                if w.category is PinFactoryFallback
+            ]
+            detail = f"; tried {'; '.join(tried)}" if tried else ""
+            raise DeviceError(
+                f"GPIO pins cannot be opened: no pin library works here, is this a Raspberry "
+                f"Pi? ({type(exc).__name__}: {exc}{detail}). Elsewhere use --backend mock or "
+                "companion sim"
+            ) from None
+    for w in caught:  # anything but the fallbacks (e.g. the native factory's caveat) is kept
+        if w.category is not PinFactoryFallback:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    Device.pin_factory = factory
+
+
 def open_gpio(pinmap, clock: Callable[[], float] = time.monotonic) -> DeviceBundle:
     """The Pi's own pins (gpiozero's default factory) and the OLED over I2C (luma.oled).
 
@@ -139,6 +176,7 @@ def open_gpio(pinmap, clock: Callable[[], float] = time.monotonic) -> DeviceBund
     """
     from companion.platform.resilient import MirroredDisplay, resilient_oled
 
+    probe_pin_factory()  # before the OLED: a machine without GPIO gets one clean error
     display = resilient_oled(pinmap.display)
     if pinmap.display2 is not None:
         display = MirroredDisplay(display, resilient_oled(pinmap.display2, "second display"))
