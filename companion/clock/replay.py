@@ -48,6 +48,14 @@ class ClockEvent:
         return {"t": self.t, self.kind: self.value}
 
 
+def _js(value: object) -> str:
+    """``value`` as the script writes it (JSON: true, null, "red"), for error messages."""
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def parse_event(obj: object, where: str = "event") -> ClockEvent:
     """Check one decoded script object and return it as a :class:`ClockEvent`.
 
@@ -58,21 +66,21 @@ def parse_event(obj: object, where: str = "event") -> ClockEvent:
         raise ScriptError(f'{where}: expected a JSON object like {{"t": 1.5, "press": "blue"}}')
     t = obj.get("t")
     if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
-        raise ScriptError(f'{where}: "t" is {t!r}; accepted: a number of seconds, 0 or more')
+        raise ScriptError(f'{where}: "t" is {_js(t)}; accepted: a number of seconds, 0 or more')
     kinds = [k for k in obj if k != "t"]
     unknown = [k for k in kinds if k not in EVENT_KINDS]
     if unknown or len(kinds) != 1:
         raise ScriptError(
-            f'{where}: has fields {kinds!r}; accepted: "t" and exactly one of {list(EVENT_KINDS)}'
+            f'{where}: has fields {_js(kinds)}; accepted: "t" and exactly one of {_js(list(EVENT_KINDS))}'
         )
     kind = kinds[0]
     value = obj[kind]
     if kind in ("press", "challenge") and value not in COLOURS:
-        raise ScriptError(f'{where}: "{kind}" is {value!r}; accepted: "blue", "red"')
+        raise ScriptError(f'{where}: "{kind}" is {_js(value)}; accepted: "blue", "red"')
     if kind == "ruling" and value not in [v.value for v in Verdict]:
-        raise ScriptError(f'{where}: "ruling" is {value!r}; accepted: "sustained", "rejected"')
+        raise ScriptError(f'{where}: "ruling" is {_js(value)}; accepted: "sustained", "rejected"')
     if kind in ("pause", "resume") and value is not True:
-        raise ScriptError(f'{where}: "{kind}" is {value!r}; accepted: true')
+        raise ScriptError(f'{where}: "{kind}" is {_js(value)}; accepted: true')
     return ClockEvent(float(t), kind, value)
 
 
