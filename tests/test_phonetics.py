@@ -116,3 +116,40 @@ def test_rhyme_is_symmetric_and_never_between_homophones(a, b):
     assert (rhyme(a, b) is None) == (rhyme(b, a) is None)
     if phonetics.are_homophones(a, b) or a == b:
         assert rhyme(a, b) is None
+
+
+# --- the cache answers as CMUdict does ---------------------------------------------------------
+
+CACHE_WORDS = WORDS + ["SPLAND", "GRAKE", "ZZZE", "XQZZT", "BOBCAT", "BEAR", "BARE", "LATTE"]
+
+
+def test_the_cached_cmudict_gives_the_same_answers():
+    cached, direct = phonetics.cmudict(), phonetics.CmuDict()
+    assert isinstance(cached, phonetics.CachedCmuDict)
+    for a in CACHE_WORDS:
+        assert phonetics.pronunciations(a, cached) == phonetics.pronunciations(a, direct), a
+        assert phonetics.homophones(a, cached) == phonetics.homophones(a, direct), a
+        for b in CACHE_WORDS:
+            assert phonetics.rhyme(a, b, cached) == phonetics.rhyme(a, b, direct), (a, b)
+
+
+def test_a_cache_is_built_once_and_rebuilt_when_its_sources_change(tmp_path):
+    source = tmp_path / "source.txt"
+    source.write_text("one")
+    built = []
+
+    def build(con):
+        built.append(source.read_text())
+        con.execute("CREATE TABLE t (v TEXT)")
+        con.execute("INSERT INTO t VALUES (?)", (source.read_text(),))
+
+    def value():
+        stamp = phonetics.file_stamp([source], 1)
+        con = phonetics.open_cache_db(tmp_path / "c.sqlite", stamp, build)
+        return con.execute("SELECT v FROM t").fetchone()[0]
+
+    assert value() == "one" and value() == "one"
+    assert built == ["one"]
+    source.write_text("three")  # another size: another stamp
+    assert value() == "three" and built == ["one", "three"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.sqlite", "source.txt"]

@@ -373,7 +373,11 @@ def homophones(word: str, cmu: CmuDict | None = None) -> list[str]:
 
 
 def are_homophones(left: str, right: str, cmu: CmuDict | None = None) -> bool:
-    """True when the two spellings differ and share a pronunciation (SUN, SON)."""
+    """True when the two spellings differ and share a pronunciation (SUN, SON).
+
+    Raises:
+        PhoneticsInputError: a word is not letters A-Z.
+    """
     a, b = _check(left), _check(right)
     if a == b:
         return False
@@ -386,7 +390,8 @@ def rhyme(left: str, right: str, cmu: CmuDict | None = None) -> Rhyme | None:
     """The evidence that ``left`` and ``right`` rhyme (see the module docstring), or None.
 
     Two pronunciations that are the same sound are never a rhyme (SUN + SON, OVER + OVER): the
-    rulebook does not let two spellings of one sound match by sound alone.
+    rulebook does not let two spellings of one sound match by sound alone. ``cmu`` is the
+    CMUdict to read (default :func:`cmudict`).
 
     Raises:
         PhoneticsInputError: a word is not letters A-Z.
