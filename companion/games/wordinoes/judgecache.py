@@ -28,14 +28,18 @@ import importlib.util
 import json
 import re
 import sqlite3
+import zlib
 from array import array
 from collections import defaultdict
 from pathlib import Path
 
 from companion.lexicon import phonetics
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 """Bump when the layout or the meaning of what is stored changes: the cache is then rebuilt."""
+
+GLOSS_KEPT = 91
+"""Characters of each gloss kept: the judge quotes 90 and adds "..." when there are more."""
 
 POS_LIST = ("n", "v", "a", "r")
 """nltk's ``POS_LIST``: the parts of speech ``synsets(word)`` looks in, in order."""
@@ -65,6 +69,14 @@ LEMMA_POINTERS = {"antonyms": "!", "derivationally_related_forms": "+", "pertain
 """nltk's Lemma methods and their pointer symbols."""
 
 _FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
+
+
+def _pack(data) -> bytes:
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode("utf8"))
+
+
+def _unpack(blob: bytes):
+    return json.loads(zlib.decompress(blob))
 
 
 class _Synset:
@@ -165,7 +177,7 @@ class CachedWordNet:
         found = self._synsets.get(name)
         if found is None:
             row = self._con.execute("SELECT data FROM synset WHERE name = ?", (name,)).fetchone()
-            found = self._synsets[name] = _Synset(self, name, json.loads(row[0]))
+            found = self._synsets[name] = _Synset(self, name, _unpack(row[0]))
         return found
 
     def _morphy(self, form: str, pos: str, check_exceptions: bool = True) -> list[str]:
@@ -230,13 +242,14 @@ class CachedGlosses:
         found = self._lines.get(i)
         if found is None:
             text, name, lemmas = self._con.execute(
-                "SELECT text, name, lemmas FROM line WHERE id = ?", (i,)
+                "SELECT gloss, name, lemmas FROM line WHERE id = ?", (i,)
             ).fetchone()
             lemmas = tuple(tuple(words) for words in json.loads(lemmas))
             found = self._lines[i] = (text, name, lemmas)
         return found
 
-    def line(self, i: int) -> str:
+    def gloss(self, i: int) -> str:
+        """The start of entry ``i``'s gloss: its first :data:`GLOSS_KEPT` characters."""
         return self._entry(i)[0]
 
     def name(self, i: int) -> str:
@@ -330,13 +343,43 @@ def _parse_synsets(root: Path):
                 yield pos, offset, ss_type, definition, lemmas, pointers, lemma_pointers
 
 
+def _parse_index(root: Path, satellites: set[int]) -> dict[str, dict[str, list[int]]]:
+    """WordNet's ``index.*`` files as nltk 3.10's ``_load_lemma_pos_offset_map`` reads them:
+    lemma -> part of speech -> synset offsets in sense order; an adjective's satellites are also
+    listed under ``s``."""
+    index: dict[str, dict[str, list[int]]] = defaultdict(dict)
+    for name in _FILES.values():
+        with (root / f"index.{name}").open(encoding="utf8") as f:
+            for line in f:
+                if line.startswith(" "):
+                    continue
+                t = line.split()
+                lemma, pos, count, pointers = t[0], t[1], int(t[2]), int(t[3])
+                offsets = [int(x) for x in t[6 + pointers : 6 + pointers + count]]
+                index[lemma][pos] = offsets
+                if pos == "a":
+                    index[lemma]["s"] = [o for o in offsets if o in satellites]
+    return index
+
+
+def _parse_exceptions(root: Path) -> dict[str, dict[str, list[str]]]:
+    """WordNet's ``*.exc`` files: inflected form -> part of speech -> base forms (nltk's
+    ``_exception_map``, turned inside out)."""
+    exceptions: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    for pos, name in _FILES.items():
+        with (root / f"{name}.exc").open(encoding="utf8") as f:
+            for line in f:
+                terms = line.split()
+                exceptions[terms[0]][pos] = terms[1:]
+    return exceptions
+
+
 def _build(con: sqlite3.Connection, root: Path) -> None:
     from companion.games.wordinoes import match
-    from companion.lexicon.wordnet import wordnet
 
-    wn = wordnet()
-    index = wn._lemma_pos_offset_map
     parsed = list(_parse_synsets(root))
+    satellites = {offset for pos, offset, ss_type, *_ in parsed if ss_type == "s"}
+    index = _parse_index(root, satellites)
     names: dict[tuple[str, int], str] = {}
     for pos, offset, ss_type, _, lemmas, _, _ in parsed:
         first = lemmas[0].lower()
@@ -365,7 +408,7 @@ def _build(con: sqlite3.Connection, root: Path) -> None:
             for lemma, by_symbol in lemma_pointers.items()
         }
         data = {"d": definition, "l": lemmas, "p": p, "lp": {k: v for k, v in lp.items() if v}}
-        rows.append((names[pos, offset], json.dumps(data, separators=(",", ":"))))
+        rows.append((names[pos, offset], _pack(data)))
     con.executemany("INSERT INTO synset VALUES (?, ?)", rows)
 
     con.execute("CREATE TABLE idx (form TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
@@ -376,10 +419,7 @@ def _build(con: sqlite3.Connection, root: Path) -> None:
             for form, by_pos in index.items()
         ),
     )
-    exceptions: dict[str, dict[str, list[str]]] = defaultdict(dict)
-    for p in POS_LIST:
-        for form, bases in wn._exception_map[p].items():
-            exceptions[form][p] = bases
+    exceptions = _parse_exceptions(root)
     con.execute("CREATE TABLE exc (form TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
     con.executemany(
         "INSERT INTO exc VALUES (?, ?)", ((f, json.dumps(d)) for f, d in exceptions.items())
@@ -391,14 +431,15 @@ def _build(con: sqlite3.Connection, root: Path) -> None:
     alnum = "".join(sorted({c for c in set(text) if c.isalnum()}))
     token = re.compile("[" + re.escape(alnum) + "]+")
     postings: dict[str, array] = defaultdict(lambda: array("I"))
-    con.execute("CREATE TABLE line (id INTEGER PRIMARY KEY, text TEXT, name TEXT, lemmas TEXT)")
+    con.execute("CREATE TABLE line (id INTEGER PRIMARY KEY, gloss TEXT, name TEXT, lemmas TEXT)")
     line_rows = []
     for i in range(len(glosses.starts)):
         line = glosses.line(i)
         if i not in glosses.proper:  # names are not evidence
             for t in set(token.findall(line)):
                 postings[t].append(i)
-        line_rows.append((i, line, glosses.names[i], json.dumps(glosses.lemmas[i])))
+        gloss = glosses.gloss(i)[:GLOSS_KEPT]
+        line_rows.append((i, gloss, glosses.names[i], json.dumps(glosses.lemmas[i])))
     con.executemany("INSERT INTO line VALUES (?, ?, ?, ?)", line_rows)
     con.execute("CREATE TABLE post (token TEXT PRIMARY KEY, ids BLOB) WITHOUT ROWID")
     con.executemany(

@@ -273,6 +273,10 @@ class _Glosses:
         end = self.starts[i + 1] - 1 if i + 1 < len(self.starts) else len(self.text)
         return self.text[self.starts[i] : end]
 
+    def gloss(self, i: int) -> str:
+        """Entry ``i``'s gloss (definition and examples), lower case."""
+        return self.line(i).partition(" | ")[2]
+
     @property
     def entries(self) -> int:
         """How many entries (synsets) there are, proper-noun entries left out."""
@@ -619,9 +623,8 @@ class MatchJudge:
         return None
 
     def _quote(self, i: int) -> str:
-        line = self._gloss_index().line(i)
+        gloss = self._gloss_index().gloss(i)
         name = self._gloss_index().name(i).replace("_", " ")
-        gloss = line.partition(" | ")[2]
         return f"{name}: {gloss[:90]}" + ("..." if len(gloss) > 90 else "")
 
 
