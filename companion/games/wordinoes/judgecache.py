@@ -482,4 +482,5 @@ def judge_cache(root: Path | None = None) -> JudgeCache:
     root = root or WORDNET_DATA
     path = phonetics.cache_dir() / f"wordinoes-judge-v{CACHE_VERSION}.sqlite"
     con = phonetics.open_cache_db(path, _stamp(root), lambda c: _build(c, root))
+    phonetics.remove_old_versions(path, "wordinoes-judge-v*.sqlite")
     return JudgeCache(con)

@@ -31,9 +31,19 @@ Where the evidence comes from (all offline):
   such use is only a hint. Before WordNet, :func:`curated_associations` (``associations.txt``
   beside this module: common pairs WordNet misses, such as the rulebook's DOG + BONE, KNIFE + FORK,
   SALT + PEPPER; matched on base forms too). With no evidence at all the association is for the
-  players to vote on (``needs_vote``). Function words (OVER, THE...) are used in too many definitions to be
-  evidence that way.
+  players to vote on (``needs_vote``). Function words (OVER, THE...) are used in too many
+  definitions to be evidence that way.
 - rhyme: :mod:`companion.lexicon.phonetics` (CMUdict, every pronunciation).
+
+Names are not evidence: a capitalised WordNet lemma (SUN_MYUNG_MOON, NEW_YORK, Sunday) is neither
+a compound, a phrase, nor a sense through which two words are associated, and entries whose every
+lemma is capitalised are left out of the definitions index; under "Allow Homonyms?" a word stands
+only for homophones that are common words (in the lexicon, or a lower-case WordNet lemma).
+
+Words are folded as the lexicon folds them (CAFÉ is CAFE) before they are judged. The sources are
+read from a compact cache built on first use (:mod:`companion.games.wordinoes.judgecache`,
+:func:`companion.lexicon.phonetics.cmudict`): a one-off call answers in a fraction of a second
+instead of seconds, with the same answers.
 """
 
 from __future__ import annotations
@@ -801,7 +811,9 @@ def _definition_mention(wn, x: str, y: str, forms_of=None) -> str | None:
 
 def warm_up(wordnet_data: Path = WORDNET_DATA) -> None:
     """Open every source the judge reads (WordNet, its definitions, CMUdict, lemminflect), so the
-    first challenge is answered at once. Takes a few seconds; the table calls it in a thread."""
+    first challenge is answered at once: the caches in ``data_dir()/cache`` (milliseconds), built
+    first if they are missing or stale (10-15 s on a PC, longer on a Raspberry Pi). The table calls
+    it in a thread."""
     judge = MatchJudge(wordnet_data=wordnet_data)
     judge._wn().synsets("dog")
     judge._gloss_index().lines_with("dog")
