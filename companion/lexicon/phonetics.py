@@ -40,6 +40,7 @@ import json
 import os
 import re
 import sqlite3
+import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -238,6 +239,14 @@ def open_cache_db(
     Raises:
         OSError, sqlite3.Error: the cache can neither be read nor written.
     """
+    with _BUILDING:  # one build at a time in a process (the table warms up in a thread)
+        return _open_or_build(path, stamp, build)
+
+
+_BUILDING = threading.RLock()
+
+
+def _open_or_build(path: Path, stamp: str, build) -> sqlite3.Connection:
     if path.exists():
         try:
             con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
