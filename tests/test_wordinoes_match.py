@@ -358,3 +358,15 @@ def test_the_cache_reads_wordnet_as_nltk_does():
                 assert got == sorted(x.name() for x in getattr(s, method)()), (s, method)
             for a, b in zip(s.lemmas(), c.lemmas(), strict=True):
                 assert [x.name() for x in a.antonyms()] == [x.name() for x in b.antonyms()]
+
+
+def test_without_a_usable_cache_the_judge_reads_the_sources(monkeypatch):
+    import companion.games.wordinoes.judgecache as judgecache
+
+    def unwritable(root=None):
+        raise OSError("read-only file system")
+
+    monkeypatch.setattr(judgecache, "judge_cache", unwritable)
+    j = MatchJudge(lexicon=LEXICON)
+    assert not j._judge_cache()
+    assert "rhyme" in kinds(j.match("BAND", "HAND"))
