@@ -44,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                 "Run the table service: buttons, LEDs, buzzer, servo and OLED from the pin map "
                 "([backend] kind), the game journaled in the data directory. Typed lines on "
                 "standard input (a USB keyboard on the console) are the challenged words; "
-                "/pause, /resume, /override, /confirm, /cancel, /new are the arbiter's."
+                "/pause, /resume, /override, /confirm, /cancel, /new are the arbiter's; "
+                "/count shows the colour count read by the camera."
             ),
         )
         d.add_argument("--pinmap", help="pin map file (default: the box's or hardware/pinmap.toml)")

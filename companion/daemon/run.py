@@ -2,7 +2,8 @@
 
 The systemd unit (systemd/, the Pi engineer's) starts it. Typed lines on standard input are the
 challenged words; a line starting with ``/`` is an arbiter's command (``/pause``, ``/resume``,
-``/override``, ``/confirm``, ``/cancel``, ``/new``, ``/abandon``); an empty line confirms a verdict. So a USB
+``/override``, ``/confirm``, ``/cancel``, ``/new``, ``/abandon``; ``/count`` asks the camera for the
+colour count, shown on the OLED); an empty line confirms a verdict. So a USB
 keyboard on the console works with ``StandardInput=tty`` / ``TTYPath=/dev/tty1`` in the unit. ``on_ready`` and ``on_watchdog`` are
 hooks for sd_notify (READY=1, WATCHDOG=1).
 """
@@ -88,11 +89,14 @@ def _read_lines(stream, service) -> None:
             service.command("confirm")
         elif text.startswith("/"):
             word = text[1:].strip().lower()
-            if word in ARBITER_WORDS:
+            if word == "count":  # the colour count from the camera (not a game event)
+                service.count()
+            elif word in ARBITER_WORDS:
                 service.command(word)
             else:
                 print(
-                    f"unknown command {text!r}; accepted: /" + ", /".join(sorted(ARBITER_WORDS)),
+                    f"unknown command {text!r}; accepted: /"
+                    + ", /".join(sorted({*ARBITER_WORDS, "count"})),
                     file=sys.stderr,
                 )
         else:

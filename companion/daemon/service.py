@@ -32,7 +32,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from companion.daemon.challenge import JudgeFn
@@ -51,6 +51,7 @@ from companion.daemon.modes import (
     replay,
 )
 from companion.daemon.outputs import LatestWorker, QueueWorker
+from companion.daemon.overlays import Banner
 from companion.daemon.screen import render
 from companion.devices.base import DeviceBundle
 from companion.paths import data_dir
@@ -68,7 +69,9 @@ class Published:
 
     ``t`` game seconds; ``status`` the mode's word; ``prompt`` typed text expected (or None);
     ``lights`` per LED; ``disc_angle`` degrees; ``beeps`` total short beeps; ``long_beeps``;
-    ``inputs`` inputs handled so far; ``message`` the service's own notice (restart, errors).
+    ``inputs`` inputs handled so far; ``message`` the service's own notice (restart, errors);
+    ``banner`` the camera's banner on the OLED now (``ILLEGAL MOVE? BLUE: disconnected``, the
+    colour count) or ""; ``camera`` the camera's problem while it gives no frame, else "".
     """
 
     t: float = 0.0
@@ -81,6 +84,8 @@ class Published:
     inputs: int = 0
     message: str = ""
     records_saved: int = 0
+    banner: str = ""
+    camera: str = ""
 
 
 def journal_path() -> Path:
@@ -176,8 +181,14 @@ class TableService:
         from companion.vision.table import watcher_for
 
         self.camera_watcher = watcher_for(devices.camera, self.line)
+        self.camera_problem: str | None = None  # the camera gives no frame (on the OLED)
+        self._banner: tuple[Banner, float | None] | None = None  # and until (game time)
         if self.camera_watcher is not None:
             self.camera_watcher.on_warning = self._camera_warning
+            self.camera_watcher.on_count = self._camera_count
+            self.camera_watcher.on_camera = self._camera_changed
+        elif (getattr(pinmap, "camera", None) or {}).get("kind", "none") != "none":
+            self.camera_problem = "camera unavailable: it could not be opened (see the log)"
         devices.buttons.on_press(self._on_press)
 
     # -- the game's life: new, resumed, finished -----------------------------------------------
@@ -292,6 +303,20 @@ class TableService:
         the end of one), abandon (end the game in progress without a result, its record saved)."""
         self._queue.put(("command", name, self.clock() if t_mono is None else t_mono))
 
+    def count(self, t_mono: float | None = None) -> None:
+        """The colour count on request (Iago rulebook, "The Move" (2)): the camera reads the board
+        in the background and the OLED shows ``BLUE n  RED m`` and who leads for a few seconds
+        (:data:`~companion.daemon.overlays.BANNER_SECONDS`), or that the camera is unavailable.
+        The clock is not touched and nothing is journaled (any thread)."""
+        t = self.clock() if t_mono is None else t_mono
+        if getattr(self.mode, "name", "") != "iago":
+            self._queue.put(("camera", ("say", None, "the colour count is Iago's"), t))
+        elif self.camera_watcher is None:
+            problem = self.camera_problem or "no camera ([camera] kind in the pin map)"
+            self._queue.put(("camera", ("count", None, problem), t))
+        else:
+            self.camera_watcher.request_count()
+
     def stop(self) -> None:
         """Ask the clock thread to finish (it notes the instant in the journal first)."""
         self._stopping.set()
@@ -365,6 +390,9 @@ class TableService:
                     break
             if kind == "stop":
                 self._stopping.set()
+                continue
+            if kind == "camera":
+                self._camera_news(value, t_mono)
                 continue
             self._handle(kind, value, t_mono)
         g = max(self.game_time(), self._last_g)
@@ -448,6 +476,7 @@ class TableService:
         self._last_g = max(g, self._last_g) if not events else g
         if events:
             self.message = ""
+            self._banner = None  # a banner stays until the next input that does something
 
     def _heartbeat(self, g: float) -> None:
         if not self.mode.running():
@@ -482,11 +511,58 @@ class TableService:
             self._long_beeps += 1
             self._sounder.submit(("long", 1))
 
+    # -- the camera's news (callbacks on the camera's thread; shown by the clock thread) ------
+
     def _camera_warning(self, text: str) -> None:
-        """The camera read a move that breaks a rule: say so and beep twice; the players decide
-        (any thread)."""
-        self.message = text
-        self._sounder.submit(("short", 2))
+        """The camera read a move that breaks a rule: beep twice and show ILLEGAL MOVE? with the
+        rule codes on the OLED; only a warning, the clock goes on and the players decide."""
+        watcher = self.camera_watcher
+        mover = getattr(watcher, "warning_mover", None) or "?"
+        codes = tuple(getattr(watcher, "warning_codes", ()))
+        self._queue.put(("camera", ("warning", (mover, codes), text), self.clock()))
+
+    def _camera_count(self, counts: dict | None, problem: str | None) -> None:
+        self._queue.put(("camera", ("count", counts, problem), self.clock()))
+
+    def _camera_changed(self, problem: str | None) -> None:
+        self._queue.put(("camera", ("state", None, problem), self.clock()))
+
+    def _camera_news(self, value: tuple, t_mono: float) -> None:
+        """On the clock thread: news from the camera becomes a banner, the strip or a message.
+        Not an input of the game: nothing is journaled and the clock is not touched."""
+        from companion.daemon import overlays
+
+        what, data, text = value
+        g = max(self.game_time(t_mono), self._last_g)
+        until = g + overlays.BANNER_SECONDS
+        if what == "warning":
+            mover, codes = data
+            self._banner = (overlays.warning_banner(mover, codes), until)
+            self.message = text
+            self._beeps += 2
+            self._sounder.submit(("short", 2))
+        elif what == "count":
+            if data is not None:
+                banner = overlays.count_banner(data)
+                self.message = (
+                    f"count from the camera: blue {data['blue']}, red {data['red']} "
+                    f"({overlays.lead_text(data['blue'], data['red']).lower()})"
+                )
+            else:
+                camera_down = bool(self.camera_problem) or "unavailable" in (text or "")
+                if camera_down:
+                    banner = overlays.unavailable_banner("no count")
+                elif self.camera_watcher is None:
+                    banner = overlays.Banner("NO CAMERA", "no count: count by hand")
+                else:  # the camera works but the board was not read (a hand over it?)
+                    banner = overlays.Banner("NO COUNT", "board not read: try again")
+                self.message = f"no count: {text}"
+            self._banner = (banner, until)
+        elif what == "state":
+            self.camera_problem = text
+            self.message = text or "the camera is back"
+        else:
+            self.message = text
 
     def _sound(self, what) -> None:
         kind, count = what
@@ -509,8 +585,29 @@ class TableService:
         angle = disc_minutes * servo.degrees_per_minute
         return min(max(angle, servo.min_angle), servo.max_angle)
 
+    def _overlaid(self, view: View, g: float) -> tuple[View, str]:
+        """The mode's view with the camera's banner and strip drawn over it, and the banner's
+        text ("" when none is up)."""
+        from companion.daemon import overlays
+
+        banner = None
+        if self._banner is not None:
+            banner, until = self._banner
+            if until is not None and g >= until:
+                self._banner, banner = None, None
+        strip = self.camera_problem is not None and view.status in overlays.STRIP_STATUSES
+        if banner is None and not strip:
+            return view, ""
+        redraw = view.redraw_at
+        if banner is not None and self._banner is not None and self._banner[1] is not None:
+            until = self._banner[1]
+            redraw = until if redraw is None else min(redraw, until)
+        key = None if view.key is None else (view.key, banner, strip)
+        frame = overlays.over(view.frame, banner, strip)
+        return replace(view, frame=frame, key=key, redraw_at=redraw), str(banner or "")
+
     def _publish(self, g: float) -> None:
-        view = self.mode.view(g)
+        view, banner = self._overlaid(self.mode.view(g), g)
         self._view = view
         if view.key is None or view.key != self._last_key or self._inputs != self._last_inputs:
             self._display.submit((view.frame, self._inputs))
@@ -535,6 +632,8 @@ class TableService:
             inputs=self._inputs,
             message=self.message,
             records_saved=self.records_saved,
+            banner=banner,
+            camera=self.camera_problem or "",
         )
 
     # -- for tests and the scripted simulator --------------------------------------------------

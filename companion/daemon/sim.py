@@ -3,7 +3,8 @@
 Interactive (a terminal): keys press the buttons through gpiozero's mock pins, exactly as the
 Pi's buttons do, and the screen shows the OLED frame as it is drawn, the disc's angle, the LEDs
 and the buzzer. Keys: ``b`` blue's button, ``r`` red's, ``c`` the challenge button, ``p`` the
-arbiter's pause/resume, ``o`` override the verdict shown, Enter confirm a verdict, ``q`` quit.
+arbiter's pause/resume, ``o`` override the verdict shown, Enter confirm a verdict, ``n`` the
+colour count from the camera (Iago), ``q`` quit.
 When the screen asks for typed text (the challenged words), keys type it; Enter sends the line
 (an empty line confirms), Esc clears it; F1, F2, F3 press the buttons, F4 pauses and F9 abandons
 the game meanwhile (shown on the key line); F10 quits. Each game has its own journal
@@ -17,6 +18,7 @@ Scripted (``--script FILE``, or standard input when it is not a terminal): one a
     12.5 press blue
     20 type QI ZA         # a typed line (the challenged words)
     21 pause              # pause, resume, override, confirm, cancel, new, abandon
+    22 count              # the colour count from the camera (Iago; the clock is not touched)
     30 state              # print the state as one JSON line
     31 frame              # print the OLED frame as text
     40 kill               # the power goes: the service dies without a word
@@ -45,7 +47,7 @@ from companion.errors import CompanionError
 from companion.paths import data_dir
 
 ACTIONS = ("press", "type", "state", "frame", "kill", "restart", "sleep")
-ACTIONS += ("pause", "resume", "override", "confirm", "cancel", "new", "abandon")
+ACTIONS += ("pause", "resume", "override", "confirm", "cancel", "new", "abandon", "count")
 PRESS_SECONDS = 0.08  # how long a simulated press holds the pin low
 START = 1000.0  # the fake monotonic clock's reading at script time 0
 
@@ -219,6 +221,20 @@ class ScriptedTable:
         pin.drive_low()
         pin.drive_high()
 
+    def settle(self) -> None:
+        """Handle what is queued; with a camera, wait for its readings first (their answers,
+        a typed line of words, a warning, a count, go on the queue), so a script's result never
+        depends on how fast the camera's thread is."""
+        svc = self.service
+        if svc is None:
+            return
+        svc.step()
+        if svc.camera_watcher is not None:
+            svc.camera_watcher.wait()
+            svc.step()
+            svc.camera_watcher.wait()  # the words' line may have queued another reading
+            svc.step()
+
     def kill(self) -> None:
         """The service dies at once: no last record, its devices' state as it was."""
         if self.service is not None:
@@ -260,6 +276,9 @@ class ScriptedTable:
             elif action == "kill":
                 self.kill()
                 continue
+            elif action == "count":
+                if self.service is not None:
+                    self.service.count()
             elif action == "restart":
                 if self.service is None:
                     self.start_service()
@@ -267,7 +286,7 @@ class ScriptedTable:
             elif self.service is not None:
                 self.service.command(action)
             if self.service is not None:
-                self.service.step()
+                self.settle()
         final = self.state()
         print(json.dumps(final), file=out)
         return final
@@ -386,6 +405,8 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
                 service.command("override")
             elif key in ("x", "X"):
                 service.command("cancel")
+            elif key in ("n", "N"):
+                service.count()
             elif key == "A":
                 service.command("abandon")
             elif key in ("\n", "\r", curses.KEY_ENTER):
@@ -463,7 +484,7 @@ def key_help(typing: bool) -> list[str]:
         ]
     return [
         "b blue  r red  c challenge  p pause/resume  o override  Enter confirm  q quit",
-        "x call off a challenge   A abandon the game (its record is kept)",
+        "x call off a challenge  n count the colours (camera)  A abandon (record kept)",
     ]
 
 

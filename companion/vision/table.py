@@ -73,6 +73,9 @@ class BoardCamera:
     """A camera over the board, read with a profile; the homography is kept between frames
     (:class:`~companion.vision.localise.BoardTracker`).
 
+    ``problem`` is the last failure's text (None after a good reading); ``camera_problem`` is set
+    only while the camera itself gives no frame (unplugged, busy), not when the board is hidden.
+
     Args:
         camera: anything with ``capture() -> uint8 (H, W, 3) BGR`` (companion.devices.camera).
         profile: ``iago`` (default) or ``scrabble``.
@@ -87,18 +90,29 @@ class BoardCamera:
         self.corners = corners
         self.tracker = BoardTracker(self.profile)
         self.problem: str | None = None
+        self.camera_problem: str | None = None  # set while the camera gives no frame
 
     def read(self):
         """Capture a frame and read it (a BoardReading).
 
         Raises:
-            CompanionError: the camera gives no frame (CameraError) or the board is not found
-                (BoardNotFoundError); ``problem`` keeps the message for the screen.
+            CompanionError: the camera gives no frame (CameraError: ``camera_problem`` says so
+                until a frame comes again; a camera raising anything else is a CameraError too)
+                or the board is not found (BoardNotFoundError); ``problem`` keeps the message.
         """
+        from companion.devices.camera import CameraError
         from companion.vision.reader import read_board
 
         try:
             frame = self.camera.capture()
+        except Exception as exc:  # noqa: BLE001 - any driver failure is "no frame"
+            text = str(exc) if isinstance(exc, CameraError) else f"{type(exc).__name__}: {exc}"
+            self.problem = self.camera_problem = f"camera unavailable: {text}"
+            if isinstance(exc, CompanionError):
+                raise
+            raise CameraError(text) from None
+        self.camera_problem = None
+        try:
             reading = read_board(
                 frame,
                 self.profile,
@@ -151,8 +165,11 @@ class ChallengeWatcher:
     judge rules on them and the screen shows them with the verdict before the arbiter confirms.
     A camera or reading failure submits nothing (the words can still be typed) and keeps the
     message in ``problem``. When a move ends, it is checked by the Iago rules (without the
-    lexicon): a broken rule is kept in ``warning`` and passed to ``on_warning`` if the table sets
-    one. All camera work runs on one background thread, never on the clock's.
+    lexicon): a broken rule is kept in ``warning`` (``warning_mover``, ``warning_codes``) and
+    passed to ``on_warning`` if the table sets one. :meth:`request_count` reads the board and
+    passes the colour count to ``on_count``. Whenever the camera stops or starts giving frames,
+    ``on_camera`` is called with the problem's text or None. All camera work runs on one
+    background thread, never on the clock's; the callbacks are called on it.
 
     Args:
         board_camera: a :class:`BoardCamera`.
@@ -167,7 +184,12 @@ class ChallengeWatcher:
         self.submit_line = submit_line
         self.problem: str | None = None
         self.warning: str | None = None
+        self.warning_mover: str | None = None
+        self.warning_codes: tuple[str, ...] = ()
         self.on_warning = None  # called with the warning's text (any thread) if set
+        self.on_count = None  # called with ({"blue": n, "red": n} or None, problem or None)
+        self.on_camera = None  # called with the camera's problem, or None when it is back
+        self.camera_problem: str | None = None
         self.start_boards: dict[str, str] = {}
         self._mover: str | None = None
         self._challenge_seen: float | None = None
@@ -191,6 +213,12 @@ class ChallengeWatcher:
             self._challenge_seen = rec.started_at
             self._jobs.put(("challenge", str(rec.challenged)))
 
+    def request_count(self) -> None:
+        """Ask for the colour count (rulebook, "The Move" (2): a count on request): the board is
+        read in the background and ``on_count(counts, None)`` or ``on_count(None, problem)`` is
+        called. The clock is not touched."""
+        self._jobs.put(("count", ""))
+
     def wait(self) -> None:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
         self._jobs.join()
@@ -207,7 +235,8 @@ class ChallengeWatcher:
         if ruling.legal:
             self.warning = None
             return
-        codes = sorted({v.code for v in ruling.violations})
+        codes = list(dict.fromkeys(v.code for v in ruling.violations))  # the rules' order
+        self.warning_mover, self.warning_codes = finished, tuple(codes)
         self.warning = f"{finished}'s move may break a rule: {', '.join(codes)}"
         if self.on_warning is not None:
             self.on_warning(self.warning)
@@ -222,9 +251,30 @@ class ChallengeWatcher:
             except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
                 self.problem = f"camera: {type(exc).__name__}: {exc}"
             finally:
+                self._camera_state()
                 self._jobs.task_done()
 
+    def _camera_state(self) -> None:
+        """Tell ``on_camera`` when the camera stops or starts giving frames."""
+        now = self.board_camera.camera_problem
+        if now == self.camera_problem:
+            return
+        self.camera_problem = now
+        if self.on_camera is not None:
+            self.on_camera(now)
+
     def _do(self, kind: str, colour: str) -> None:
+        if kind == "count":
+            try:
+                counts = self.board_camera.counts()
+            except CompanionError as exc:
+                problem = self.board_camera.problem or f"camera: {exc}"
+                if self.on_count is not None:
+                    self.on_count(None, problem)
+                return
+            if self.on_count is not None:
+                self.on_count(counts, None)
+            return
         if kind == "start":
             board = self.board_camera.board_now()
             if board is None:

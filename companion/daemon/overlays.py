@@ -1,0 +1,93 @@
+"""What the table service draws over a game mode's frame: the camera's messages.
+
+The board camera (docs/vision.md, "At the table") speaks to the players without touching the
+clock: a *banner* for a few seconds (a move read from the board that may break a rule, the colour
+count asked for) and a *strip* on the bottom line while the camera is unavailable. The mode's frame
+is drawn first and these over it, so no game mode needs to know about the camera.
+
+Everything here is pure: texts from plain data, and frames ``frame(draw, width, height)`` as the
+modes draw them (``companion.daemon.screen``; 128 x 64 pixels, mode "1", 255 lit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.daemon import screen
+
+BANNER_SECONDS = 5.0  # how long a banner stays up, unless an input that makes an event comes first
+STRIP_TEXT = "CAMERA UNAVAILABLE"
+# the view statuses whose bottom line is only the lexicon's name or a notice: the strip goes there
+# (paused, challenge and verdict screens keep their own bottom line)
+STRIP_STATUSES = ("ready", "running", "challenge:words")
+
+
+@dataclass(frozen=True)
+class Banner:
+    """A message over the middle of the screen: ``title`` in a lit box, ``detail`` under it."""
+
+    title: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.title} {self.detail}".strip()
+
+
+def warning_banner(mover: str, codes) -> Banner:
+    """``ILLEGAL MOVE?`` and ``BLUE: disconnected, no-lead``: the move ``mover`` (``blue`` or
+    ``red``) just completed, as the camera read it, breaks the rules named by ``codes`` (the
+    violation codes of DESIGN.md, ``companion.games.iago.move.CODES``). A question, not a ruling:
+    the players decide (issue 5, "At the table")."""
+    return Banner("ILLEGAL MOVE?", f"{mover.upper()}: {', '.join(codes)}")
+
+
+def lead_text(blue: int, red: int) -> str:
+    """Who has the lead (Iago rulebook, "The Move" (2): "at least one more letter of your colour
+    on the board than of your opponent's colour"): ``BLUE LEADS BY 3``, or ``NO LEAD (LEVEL)``."""
+    if blue == red:
+        return "NO LEAD (LEVEL)"
+    leader = "BLUE" if blue > red else "RED"
+    return f"{leader} LEADS BY {abs(blue - red)}"
+
+
+def count_banner(counts: dict[str, int]) -> Banner:
+    """``BLUE 12  RED 9`` and ``BLUE LEADS BY 3`` from ``{"blue": n, "red": n}`` (tiles showing
+    each colour)."""
+    blue, red = int(counts["blue"]), int(counts["red"])
+    return Banner(f"BLUE {blue}  RED {red}", lead_text(blue, red))
+
+
+def unavailable_banner(what: str = "no count") -> Banner:
+    """``CAMERA UNAVAILABLE`` and what could not be done (``no count``); the clock runs on."""
+    return Banner(STRIP_TEXT, f"{what}; the clock runs on")
+
+
+BANNER_BOX = (0, 11, 127, 54)  # pixels (left, top, right, bottom): below the names, above the foot
+
+
+def draw_banner(draw, width: int, height: int, banner: Banner) -> None:
+    """Draw ``banner`` over the middle of the frame (between the header and the bottom line)."""
+    left, top, right, bottom = BANNER_BOX
+    right, bottom = min(right, width - 1), min(bottom, height - 1)
+    draw.rectangle((left, top, right, bottom), fill=0, outline=screen.LIT)
+    screen.inverted(draw, (left + 2, top + 2, right - 2, top + 21), banner.title, largest=16)
+    if banner.detail:
+        screen.fitted(draw, (left + 3, top + 24, right - 2, bottom - 2), banner.detail, 12)
+
+
+def draw_strip(draw, width: int, height: int) -> None:
+    """``CAMERA UNAVAILABLE`` on the bottom line (the lines 55-63 of a 64-line screen)."""
+    screen.inverted(draw, (0, height - 9, width - 1, height - 1), STRIP_TEXT, largest=9)
+
+
+def over(frame, banner: Banner | None, strip: bool):
+    """The frame ``frame`` with ``banner`` (if any) and the camera strip (if ``strip``) on top."""
+
+    def drawn(draw, width, height):
+        frame(draw, width, height)
+        if strip:
+            draw_strip(draw, width, height)
+        if banner is not None:
+            draw_banner(draw, width, height, banner)
+
+    return drawn

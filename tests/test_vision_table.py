@@ -1,0 +1,231 @@
+"""The board camera at the table (issue 5, "At the table"), through the scripted simulator.
+
+A folder of small synthetic photos (companion.vision.synth) stands in for the camera
+(``[camera] kind = "files"``: one photo a capture, the last repeating). What the OLED shows is
+checked on the dummy display's last frame; the clock is checked against the same script run
+without a camera.
+"""
+
+import dataclasses
+import io
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.daemon import overlays, screen
+from companion.daemon.challenge import set_judge
+from companion.daemon.config import TableConfig
+from companion.daemon.sim import ScriptedTable, parse_sim_script
+from companion.devices.camera import CameraError
+from companion.devices.pinmap import load_pinmap
+from companion.vision import glyphs
+from companion.vision.synth import render_photo
+from companion.vision.table import BoardCamera
+
+SMALL = (800, 600)
+EMPTY = "..........."
+CAT = [EMPTY] * 5 + ["....CAT...."] + [EMPTY] * 5  # blue's CAT across the centre
+CAT_DOG = CAT[:9] + [".DOG......."] + CAT[10:]  # and blue's DOG, touching nothing
+TABLE = TableConfig(minute_seconds=10.0)
+
+
+@pytest.fixture(scope="session")
+def classifier():
+    return glyphs.load_classifier(48, "iago")  # built once per session, cached in its data dir
+
+
+def shoot(folder, *grids, seed=60):
+    """Photos of ``grids`` in ``folder``, named in capture order (1, 2, ...), nothing else."""
+    folder.mkdir(exist_ok=True)
+    for i, grid in enumerate(grids, 1):
+        render_photo("iago", seed=seed + i, size=SMALL, grid=grid).save(folder / str(i))
+    for extra in folder.glob("*.*.*"):
+        extra.unlink()  # the truth files: only the photos in the camera's folder
+
+
+def table(tmp_path, folder=None, name="j.jsonl"):
+    pinmap = load_pinmap(backend="mock")
+    if folder is not None:
+        pinmap = dataclasses.replace(pinmap, camera={"kind": "files", "folder": str(folder)})
+    return ScriptedTable(TABLE, set_judge({"CAT"}), tmp_path / name, pinmap=pinmap)
+
+
+def run(s, *lines):
+    s.run(parse_sim_script(list(lines)), out=io.StringIO())
+    return s.service.published
+
+
+def clock_of(s):
+    state = s.state()
+    state.pop("table")
+    return state
+
+
+def region(image, box):
+    left, top, right, bottom = box
+    return image.crop((left, top, right + 1, bottom + 1)).tobytes()
+
+
+def banner_pixels(banner):
+    """The banner's part of the screen as :func:`overlays.draw_banner` draws ``banner``."""
+    alone = screen.render(lambda d, w, h: overlays.draw_banner(d, w, h, banner))
+    return region(alone, overlays.BANNER_BOX)
+
+
+STRIP_BOX = (0, 55, 127, 63)
+
+
+def strip_pixels():
+    return region(screen.render(overlays.draw_strip), STRIP_BOX)
+
+
+# -- what is written on the screen (pure) -------------------------------------------------------
+
+
+def test_count_banner_names_both_colours_and_the_lead():
+    # rulebook, "The Move" (2): the lead is at least one more letter of one's colour
+    assert overlays.count_banner({"blue": 4, "red": 3}) == overlays.Banner(
+        "BLUE 4  RED 3", "BLUE LEADS BY 1"
+    )
+    assert overlays.count_banner({"blue": 2, "red": 7}).detail == "RED LEADS BY 5"
+    assert overlays.count_banner({"blue": 3, "red": 3}).detail == "NO LEAD (LEVEL)"
+
+
+@given(st.integers(0, 121), st.integers(0, 121))
+def test_the_lead_is_the_larger_colour_by_the_difference(blue, red):
+    text = overlays.lead_text(blue, red)
+    if blue == red:
+        assert "NO LEAD" in text
+    else:
+        leader = "BLUE" if blue > red else "RED"
+        assert text == f"{leader} LEADS BY {abs(blue - red)}"
+
+
+def test_warning_banner_asks_and_names_the_broken_rules():
+    banner = overlays.warning_banner("red", ("disconnected", "no-lead"))
+    assert banner.title == "ILLEGAL MOVE?"
+    assert banner.detail == "RED: disconnected, no-lead"
+
+
+def test_board_camera_calls_any_driver_failure_a_camera_error():
+    class Broken:
+        def capture(self):
+            raise RuntimeError("USB device gone")
+
+    cam = BoardCamera(Broken())
+    with pytest.raises(CameraError, match="USB device gone"):
+        cam.read()
+    assert cam.camera_problem == "camera unavailable: RuntimeError: USB device gone"
+
+
+# -- in the simulator ---------------------------------------------------------------------------
+
+
+def test_an_illegal_move_read_by_the_camera_is_warned_on_the_oled(tmp_path, classifier):
+    """Blue lays DOG away from CAT (rulebook, "The Move": not connected); when blue presses, the
+    box beeps twice and the OLED asks ILLEGAL MOVE? with the rule, over the clock; the clock is
+    exactly as without a camera, and the banner goes at the next input."""
+    shoot(tmp_path / "camera", CAT, CAT_DOG)
+    s = table(tmp_path, tmp_path / "camera")
+    twin = table(tmp_path, name="twin.jsonl")  # no camera
+    moves = ("0 press red", "1 press blue")
+    pub = run(s, *moves)
+    run(twin, *moves)
+    expected = overlays.Banner("ILLEGAL MOVE?", "BLUE: disconnected")
+    assert pub.banner == str(expected)
+    assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
+    assert pub.beeps == twin.service.published.beeps + 2
+    assert pub.status == "running"
+    assert clock_of(s) == clock_of(twin)  # only a warning: the players decide
+    kinds = {r["kind"] for r in s.service.journal.records}
+    assert kinds <= {"_game", "_alive", "press"}  # nothing of the camera's in the game's record
+
+    pub = run(s, "2 press challenge")  # the next input that does something: the banner goes
+    assert pub.banner == ""
+    assert pub.status == "challenge:who"
+
+
+def test_a_count_on_request_shows_both_colours_for_a_few_seconds(tmp_path, classifier):
+    """After blue's move the board holds CAT and DOG in blue: 6 blue, 0 red."""
+    shoot(tmp_path / "camera", CAT, CAT_DOG)
+    s = table(tmp_path, tmp_path / "camera")
+    twin = table(tmp_path, name="twin.jsonl")
+    run(twin, "0 press red", "1 press blue", "7 sleep", "14 sleep")
+    run(s, "0 press red", "1 press blue")
+    pub = run(s, "7 count")  # the warning's banner is over; the count replaces it
+    expected = overlays.Banner("BLUE 6  RED 0", "BLUE LEADS BY 6")
+    assert pub.banner == str(expected)
+    assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
+    pub = run(s, "14 sleep")  # BANNER_SECONDS later the clock's own frame is back
+    assert pub.banner == ""
+    mode_frame = screen.render(s.service.mode.view(s.service.game_time()).frame)
+    assert s.devices.display.image.tobytes() == mode_frame.tobytes()
+    assert clock_of(s) == clock_of(twin)
+
+
+def test_a_camera_unplugged_mid_game_is_said_on_the_oled_and_the_clock_goes_on(
+    tmp_path, classifier
+):
+    folder = tmp_path / "camera"
+    shoot(folder, CAT)
+    s = table(tmp_path, folder)
+    twin = table(tmp_path, name="twin.jsonl")
+    run(s, "0 press red")
+    assert s.service.published.camera == ""
+    photo = folder / "1.png"
+    kept = photo.read_bytes()
+    photo.unlink()  # the camera gives no frame from now on
+    pub = run(s, "1 press blue")
+    assert pub.camera.startswith("camera unavailable:")
+    assert region(s.devices.display.image, STRIP_BOX) == strip_pixels()
+
+    pub = run(s, "26 count")
+    expected = overlays.Banner("CAMERA UNAVAILABLE", "no count; the clock runs on")
+    assert pub.banner == str(expected)
+    assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
+    run(twin, "0 press red", "1 press blue", "26 sleep")
+    assert clock_of(s) == clock_of(twin)  # minutes ran out and beeped as without a camera
+    assert pub.beeps == twin.service.published.beeps
+    assert pub.status == "running"
+
+    photo.write_bytes(kept)  # plugged in again: the next reading clears the strip
+    pub = run(s, "31 press red")
+    assert pub.camera == ""
+    assert region(s.devices.display.image, STRIP_BOX) != strip_pixels()
+
+
+def test_a_camera_that_cannot_be_opened_is_unavailable_from_the_start(tmp_path):
+    s = table(tmp_path, tmp_path / "no-such-folder")  # open_camera fails: the box runs on
+    assert s.service.camera_watcher is None
+    pub = run(s, "0 state")
+    assert pub.camera.startswith("camera unavailable")
+    assert region(s.devices.display.image, STRIP_BOX) == strip_pixels()
+    pub = run(s, "1 count")
+    assert pub.banner.startswith("CAMERA UNAVAILABLE")
+
+
+def test_a_count_without_a_camera_says_so(tmp_path):
+    s = table(tmp_path)
+    pub = run(s, "0 count")
+    assert pub.banner == str(overlays.Banner("NO CAMERA", "no count: count by hand"))
+    assert pub.camera == ""
+
+
+def test_the_daemon_keyboard_asks_for_the_count_with_slash_count():
+    from companion.daemon.run import _read_lines
+
+    calls = []
+
+    class Service:
+        def count(self):
+            calls.append("count")
+
+        def command(self, name):
+            calls.append(name)
+
+        def line(self, text):
+            calls.append(f"line {text}")
+
+    _read_lines(io.StringIO("/count\n/pause\nCOUNT\n"), Service())
+    assert calls == ["count", "pause", "line COUNT"]
