@@ -229,3 +229,11 @@ def test_the_daemon_keyboard_asks_for_the_count_with_slash_count():
 
     _read_lines(io.StringIO("/count\n/pause\nCOUNT\n"), Service())
     assert calls == ["count", "pause", "line COUNT"]
+
+
+def test_the_simulators_status_line_says_the_camera_is_unavailable():
+    from companion.daemon.service import Published
+    from companion.daemon.sim import status_lines
+
+    pub = Published(status="running", camera="camera unavailable: file camera gone")
+    assert ("camera unavailable: file camera gone", True) in status_lines(pub, "", False, 80)

@@ -511,6 +511,9 @@ def status_lines(pub, typed: str, sounding: bool, cols: int, notice: str = "") -
     if pub.prompt is not None:
         items += [(pub.prompt + ":", True), ("> " + typed + "_", False)]
     items += [(text, False) for text in key_help(pub.prompt is not None)]
+    camera = getattr(pub, "camera", "")  # the camera's problem while it gives no frame
+    if camera and camera != pub.message:
+        items.append((camera, True))
     items += [(text, False) for text in (pub.message, notice) if text]
     width = max(10, cols - 1)
     out = []
