@@ -368,6 +368,16 @@ class PtyHead:
         self.wire.write(frame, self._now())
 
     def _run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            # the thread that selects on the terminal closes it, so no select ever sees a closed
+            # (or reused) file descriptor
+            for fd in (self.master, self.slave):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+
+    def _loop(self) -> None:
         while not self._stop.is_set():
             ready, _, _ = select.select([self.master], [], [], self.period)
             data = b""
@@ -400,7 +410,4 @@ class PtyHead:
     def close(self) -> None:
         """Stop the head and close the terminal."""
         self._stop.set()
-        self._thread.join(timeout=1.0)
-        for fd in (self.master, self.slave):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        self._thread.join()
