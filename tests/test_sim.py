@@ -157,3 +157,21 @@ def test_a_terminal_too_small_for_the_frame_says_so():
     text = too_small(65, 24, "braille")
     assert "too small: 65x24" in text and "66x24" in text
     assert too_small(66, 23, "braille") != ""
+
+
+@pytest.mark.parametrize("time", ["inf", "-inf", "nan", "-1", "1e400"])
+def test_script_time_must_be_finite_and_not_negative(time):
+    with pytest.raises(SimScriptError) as exc:
+        parse_sim_script(["0 state", f"{time} press red"], "s")
+    text = str(exc.value)
+    assert f"s:2: {time!r} is not a time" in text
+    assert "a finite number 0 or more" in text
+    assert "goes backwards" not in text and "JSON" not in text
+
+
+def test_script_with_inf_time_exits_2_naming_the_line(dirs, monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("0 state\ninf press red\n"))
+    code = main(["sim"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "2: 'inf' is not a time" in err and "script-journal" not in err

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import shlex
 import sys
 import textwrap
@@ -120,7 +121,12 @@ def parse_sim_script(lines: list[str], name: str = "script") -> list[tuple[float
         try:
             t = float(parts[0])
         except ValueError:
-            errors.append(f"{where}: {parts[0]!r} is not a time; accepted: seconds, e.g. 12.5")
+            t = None
+        if t is None or not math.isfinite(t) or t < 0:
+            errors.append(
+                f"{where}: {parts[0]!r} is not a time; accepted: seconds, a finite number "
+                "0 or more, e.g. 12.5"
+            )
             continue
         if len(parts) < 2 or parts[1] not in ACTIONS:
             got = parts[1] if len(parts) > 1 else "nothing"
@@ -133,7 +139,7 @@ def parse_sim_script(lines: list[str], name: str = "script") -> list[tuple[float
         if action == "type" and not args:
             errors.append(f"{where}: type needs the text to type")
             continue
-        if t < last or t != t or t < 0:
+        if t < last:
             errors.append(f"{where}: time {t} goes backwards (last {last}); times must increase")
             continue
         last = t
