@@ -202,3 +202,26 @@ def test_table_help_gives_the_path_rule(capsys):
     out = capsys.readouterr().out
     assert "config_dir()" not in out
     assert "$COMPANION_CONFIG_DIR" in out and "~/.config/companion" in out
+
+
+def test_broken_file_names_itself_and_says_what_to_do(cfg, capsys):
+    path = cfg / "table.toml"
+    path.write_text("[table\n", encoding="utf-8")
+    code = main(["table", "setup", "--number", "3"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert str(path) in err and "not valid TOML" in err
+    assert "fix the file by hand, or delete it" in err and "table setup --replace" in err
+    assert path.read_text(encoding="utf-8") == "[table\n"  # nothing written
+
+
+def test_replace_starts_a_broken_file_afresh_keeping_nothing(cfg, capsys):
+    path = cfg / "table.toml"
+    path.write_text("[wordinoes]\nx = 1\n[table\nnumber = 7\n", encoding="utf-8")
+    code = main(["table", "setup", "--replace", "--number", "3"])
+    capsys.readouterr()
+    assert code == 0
+    written = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert set(written) == {"table"}  # the old [wordinoes] is gone too
+    # the key given, the rest the rulebook's defaults (as for an absent file)
+    assert load_table() == TableConfig(number=3)

@@ -82,6 +82,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--minute-seconds", type=float, help="the sand minute in seconds, 1 to 600")
     s.add_argument("--lexicon", help="the lexicon's name (companion lexicon list)")
     s.add_argument("--game", help="the game mode (iago, iota, wordinoes)")
+    s.add_argument(
+        "--replace",
+        action="store_true",
+        help="start table.toml afresh: keep nothing of the old file (even when it is broken); "
+        "keys not given take their defaults",
+    )
     s.set_defaults(func=_setup)
     show = tsub.add_parser("show", help="print the table's set-up as JSON")
     show.set_defaults(func=_show)
@@ -121,7 +127,7 @@ def _setup(args: argparse.Namespace) -> int:
 
     # the keys as written, unchecked: a bad key in the file is reported with the others and
     # can be fixed by this very command
-    values = read_table_values()
+    values = {} if args.replace else read_table_values()
     current = TableConfig(**{k: v for k, v in values.items() if k in ("blue", "red")})
     blue, red = args.blue, args.red
     if args.players:
@@ -146,7 +152,7 @@ def _setup(args: argparse.Namespace) -> int:
         lexicon=args.lexicon,
         game=args.game,
     )
-    path = save_table(config)
+    path = save_table(config, replace=args.replace)
     print(json.dumps({"written": str(path), "table": config.to_dict()}))
     return 0
 

@@ -197,6 +197,9 @@ def _lexicon_choices() -> str:
     return text + ', or "" for the default'
 
 
+REPLACE_HINT = "'companion table setup --replace [OPTIONS]' (keeps nothing of the old file)"
+
+
 def read_table_values(path: Path | str | None = None) -> dict:
     """The ``[table]`` keys of ``path`` (default :func:`table_path`) as written, unchecked;
     ``{}`` when the file is absent.
@@ -212,7 +215,10 @@ def read_table_values(path: Path | str | None = None) -> dict:
     except OSError as exc:
         raise TableConfigError(f"{path}: cannot read: {exc.strerror}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise TableConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise TableConfigError(
+            f"{path}: not valid TOML: {exc}; fix the file by hand, or delete it, or start it "
+            f"afresh with {REPLACE_HINT}"
+        ) from None
     table = raw.get("table", {})
     if not isinstance(table, dict):
         raise TableConfigError(f"{path}: [table] must be a table of keys")
@@ -296,9 +302,11 @@ def merge_table(old: str, config: TableConfig) -> str:
     return text
 
 
-def save_table(config: TableConfig, path: Path | str | None = None) -> Path:
+def save_table(config: TableConfig, path: Path | str | None = None, replace: bool = False) -> Path:
     """Write ``config`` as the file's ``[table]`` atomically (temporary file, then rename),
     keeping the file's other sections (see :func:`merge_table`); returns the path.
+    ``replace`` writes ``[table]`` alone, keeping nothing of the old file (even when it is
+    not TOML).
 
     Raises:
         TableConfigError: the file cannot be read, is not TOML or could not be merged.
@@ -306,11 +314,14 @@ def save_table(config: TableConfig, path: Path | str | None = None) -> Path:
     path = Path(path) if path is not None else config_dir() / "table.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        old = path.read_text(encoding="utf-8")
+        old = "" if replace else path.read_text(encoding="utf-8")
     except FileNotFoundError:
         old = ""
     except (OSError, UnicodeDecodeError) as exc:
-        raise TableConfigError(f"{path}: cannot read: {exc}") from None
+        raise TableConfigError(
+            f"{path}: cannot read: {exc}; fix it or delete it, or start it afresh with "
+            f"{REPLACE_HINT}"
+        ) from None
     text = merge_table(old, config) if old.strip() else dump_table(config)
     tmp = path.with_suffix(".toml.tmp")
     tmp.write_text(text, encoding="utf-8")
