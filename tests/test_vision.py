@@ -342,6 +342,70 @@ def test_calibration_learns_from_a_photo_of_the_layout(classifier):
     calibration_path("iago").unlink()
 
 
+def _corners_arg(photo):
+    return "--corners=" + ",".join(f"{v:.2f}" for v in np.asarray(photo.corners).ravel())
+
+
+def test_calibrate_refuses_a_photo_that_is_not_the_layout_and_keeps_the_old_one(
+    tmp_path, capsys, classifier
+):
+    from companion.vision.glyphs import calibration_path
+
+    # a board in play: tiles in words around the centre, not on every other row
+    photo = render_photo("iago", seed=7, size=SMALL, hand=False)
+    layout_rows = set(range(0, 11, 2))
+    on_layout = sum(ch != "." for r, row in enumerate(photo.grid) if r in layout_rows for ch in row)
+    assert on_layout < 0.8 * 66  # the precondition: most layout cells hold no tile
+    path = photo.save(tmp_path / "game")
+    old = calibration_path("iago")
+    old.parent.mkdir(parents=True, exist_ok=True)
+    old.write_bytes(b"earlier calibration")
+    assert main(["vision", "calibrate", str(path), _corners_arg(photo)]) == 2
+    err = capsys.readouterr().err
+    assert "does not look like the layout" in err
+    assert "of its 66 tile cells" in err and "--print-layout" in err
+    assert "Nothing was saved" in err
+    assert old.read_bytes() == b"earlier calibration"
+    old.unlink()
+
+
+def test_calibrate_refuses_tiles_laid_out_of_order(classifier):
+    from companion.vision.calibrate import LayoutMismatchError, calibrate, default_layout
+    from companion.vision.glyphs import calibration_path
+
+    layout = default_layout("iago")
+    # every tile in place but the letters of each row reversed: tiles everywhere the layout
+    # expects them, yet labelled wrongly, so samples of one letter do not look alike
+    laid = [row[::-1] for row in layout]
+    photo = render_photo("iago", seed=33, size=(1000, 750), grid=laid, hand=False)
+    with pytest.raises(LayoutMismatchError, match="do not match the layout's letters"):
+        calibrate([photo.image], "iago", layout, corners=photo.corners)
+    assert not calibration_path("iago").exists()
+
+
+def test_self_consistency_counts_nearest_samples_of_the_same_letter():
+    from companion.vision.calibrate import self_consistency
+
+    feats = np.float32([[0, 0], [0, 1], [10, 0], [10, 1], [50, 50]])
+    assert self_consistency(feats, np.int32([0, 0, 1, 1, 2])) == 1.0  # the lone C is left out
+    assert self_consistency(feats, np.int32([0, 1, 0, 1, 2])) == 0.0
+    assert self_consistency(feats[:1], np.int32([3])) == 1.0
+
+
+def test_calibrate_reset_removes_the_calibration(capsys):
+    from companion.vision.glyphs import calibration_path
+
+    path = calibration_path("iago")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"samples")
+    assert main(["vision", "calibrate", "--reset"]) == 0
+    assert "removed the iago calibration" in capsys.readouterr().out
+    assert not path.exists()
+    assert main(["vision", "calibrate", "--reset"]) == 0
+    assert "no calibration for iago" in capsys.readouterr().out
+    assert main(["vision", "calibrate", "--reset", "x.jpg"]) == 2
+
+
 def test_a_challenge_in_the_simulator_takes_its_words_from_image_files(tmp_path, classifier):
     """Blue lays O and W under the C of CAT (COW); red challenges; the words come from the
     camera (a folder of images standing in for it) and the judge rules on COW."""

@@ -87,7 +87,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="adapt the letter classifier to your tiles from photos of a known layout",
         description=(
             "Lay out the tiles as --print-layout shows, photograph them (one or two photos), "
-            "then run calibrate with the photos. --truth gives another known layout."
+            "then run calibrate with the photos. --truth gives another known layout. A photo "
+            "that does not show the layout is refused and nothing is saved. --reset removes "
+            "the calibration."
         ),
     )
     p.add_argument("images", nargs="*", help="photos of the layout")
@@ -95,6 +97,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--truth", help="the layout laid out (board notation or rows), if not ours")
     p.add_argument("--corners", help="X,Y,... the grid's corners in the photos")
     p.add_argument("--add", action="store_true", help="keep earlier calibration samples")
+    p.add_argument(
+        "--reset",
+        action="store_true",
+        help="remove this profile's calibration (the reader goes back to the rendered glyphs)",
+    )
     p.add_argument(
         "--print-layout",
         metavar="PNG",
@@ -150,6 +157,37 @@ def load_image(path: str):
     if image is None:
         raise VisionError(f"image {path}: not a picture OpenCV can read (JPEG, PNG, BMP, TIFF...)")
     return image
+
+
+WRITE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+def _write_image(path: str, image, what: str) -> None:
+    """Write a picture to ``path`` (the extension chooses the format).
+
+    Raises:
+        VisionError: ``path`` is a directory, its folder does not exist, its extension is not an
+            image format OpenCV writes, or the write failed.
+    """
+    import cv2
+
+    p = Path(path)
+    accepted = ", ".join(WRITE_SUFFIXES)
+    if p.is_dir():
+        raise VisionError(f"{what} {path}: is a directory; give a file name ending in {accepted}")
+    if p.suffix.lower() not in WRITE_SUFFIXES:
+        raise VisionError(
+            f"{what} {path}: cannot write a picture as {p.suffix or 'a file without extension'}; "
+            f"accepted extensions: {accepted}"
+        )
+    if not p.parent.is_dir():
+        raise VisionError(f"{what} {path}: folder {p.parent} does not exist")
+    try:
+        ok = cv2.imwrite(str(p), image)
+    except cv2.error as exc:
+        raise VisionError(f"{what} {path}: cannot write it ({exc.err})") from None
+    if not ok:
+        raise VisionError(f"{what} {path}: cannot write it (permissions? disk full?)")
 
 
 def _read(args: argparse.Namespace) -> int:
@@ -214,13 +252,25 @@ def _train(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    import cv2
-
-    from companion.vision.calibrate import calibrate, default_layout, layout_picture
+    from companion.vision.calibrate import (
+        calibrate,
+        default_layout,
+        layout_picture,
+        reset_calibration,
+    )
     from companion.vision.notation import format_board, parse_board
     from companion.vision.profiles import get_profile
 
     profile = get_profile(args.profile)
+    if args.reset:
+        if args.images:
+            raise VisionError("calibrate --reset takes no photos (reset first, then calibrate)")
+        removed = reset_calibration(profile)
+        if removed is None:
+            print(f"calibrate: no calibration for {profile.name} to remove")
+        else:
+            print(f"calibrate: removed the {profile.name} calibration {removed}")
+        return 0
     if args.truth:
         path = Path(args.truth)
         if not path.is_file():
@@ -231,9 +281,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     if args.print_layout:
         print("\n".join(layout))
         print(format_board(layout))
-        picture = args.print_layout != "-"
-        if picture and not cv2.imwrite(args.print_layout, layout_picture(layout)):
-            raise VisionError(f"cannot write {args.print_layout}")
+        if args.print_layout != "-":
+            _write_image(args.print_layout, layout_picture(layout), "--print-layout")
         if not args.images:
             return 0
     if not args.images:
@@ -247,6 +296,7 @@ def _calibrate(args: argparse.Namespace) -> int:
                 "samples": result.samples,
                 "missing": [list(c) for c in result.missing],
                 "right_before": result.right_before,
+                "consistent": round(result.consistent, 3),
                 "file": str(result.path),
             }
         )
@@ -254,6 +304,14 @@ def _calibrate(args: argparse.Namespace) -> int:
     if result.missing:
         print(
             f"calibrate: no letter seen at {len(result.missing)} layout cells",
+            file=sys.stderr,
+        )
+    if result.right_before < 0.5 * result.samples:
+        print(
+            f"calibrate: before calibrating, the reader named only {result.right_before} of "
+            f"{result.samples} tiles as the layout says; expected if your tiles' letters are in "
+            "an unusual font, otherwise check that the tiles are in the layout's order "
+            "('companion vision calibrate --reset' undoes this calibration)",
             file=sys.stderr,
         )
     return 0
@@ -275,7 +333,6 @@ def _markers(args: argparse.Namespace) -> int:
         y, x = gap + r * (px + gap), gap + c * (px + gap)
         sheet[y : y + px, x : x + px] = marker
         cv2.putText(sheet, str(k), (x, y - 8), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 0, 2)
-    if not cv2.imwrite(args.output, sheet):
-        raise VisionError(f"cannot write {args.output}")
+    _write_image(args.output, sheet, "markers")
     print(args.output)
     return 0
