@@ -450,6 +450,34 @@ def test_journal_that_cannot_be_replayed_is_set_aside(tmp_path):
     assert len(list(tmp_path.glob("journal.jsonl.unreadable-*"))) == 1
 
 
+def test_a_bad_record_in_the_middle_names_its_line_and_what_is_wrong(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    header = {"seq": 1, "t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}}
+    good = {"seq": 2, "t": 1, "kind": "press", "role": "red"}
+    bad = {"seq": 99, "kind": "press", "role": "purple"}  # no time: line 3 of the file
+    later = {"seq": 3, "t": 4, "kind": "press", "role": "blue"}
+    path.write_text("".join(json.dumps(r) + "\n" for r in (header, good, bad, later)))
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+    assert state(s)["status"] == "ready"
+    message = s.service.published.message
+    (aside,) = tmp_path.glob("journal.jsonl.unreadable-*")
+    assert "line 3:" in message and "'t' is missing" in message and '"role":"purple"' in message
+    assert f"set aside as {aside.name}" in message and "a new game starts" in message
+    assert "('t')" not in message
+
+
+def test_a_record_with_a_time_that_is_not_a_number_names_its_line(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    header = {"seq": 1, "t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}}
+    beat = {"seq": 2, "t": "soon", "kind": "_alive"}  # skipped by the mode, not by the clock
+    press = {"seq": 3, "t": 1, "kind": "press", "role": "red"}
+    path.write_text("".join(json.dumps(r) + "\n" for r in (header, beat, press)))
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+    assert state(s)["status"] == "ready"
+    message = s.service.published.message
+    assert "line 2:" in message and "'soon'" in message and "finite number" in message
+
+
 def test_a_press_handled_after_a_minute_ran_out_counts_at_the_instant_of_the_pin(sim):
     s = sim()
     s.at(0)

@@ -24,6 +24,7 @@ Modes are registered by name (``[table] game = "iago"``, ``companion sim --game 
 from __future__ import annotations
 
 import importlib
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -237,12 +238,35 @@ def mode_class(name: str) -> type[GameMode]:
         raise ModeError(f"game mode {name!r} is not available ({exc})") from None
 
 
-def replay(mode: GameMode, events: list[dict]) -> Effects:
+class ReplayError(ModeError):
+    """A journaled record a mode cannot apply: names the journal line, the record and what is
+    wrong with it."""
+
+
+def replay(mode: GameMode, events: list[dict], first_line: int = 2) -> Effects:
     """Apply journaled ``events`` to a fresh ``mode`` in order (records whose ``kind`` starts
-    with ``_`` are the service's own, such as heartbeats, and are skipped)."""
+    with ``_`` are the service's own, such as heartbeats, and are skipped). ``first_line`` is the
+    journal line of ``events[0]`` (2 for a journal's records after its header).
+
+    Raises:
+        ReplayError: ``line N: record {...}: problem`` for the first record that cannot be
+            applied (a missing key, a bad value).
+    """
     effects = Effects()
-    for ev in events:
+    for n, ev in enumerate(events, first_line):
         if str(ev.get("kind", "")).startswith("_"):
             continue
-        effects += mode.apply(ev)
+        try:
+            effects += mode.apply(ev)
+        except KeyError as exc:
+            problem = f"the key {exc.args[0]!r} is missing" if exc.args else "a key is missing"
+            raise ReplayError(f"line {n}: record {_compact(ev)}: {problem}") from None
+        except (ValueError, TypeError) as exc:
+            raise ReplayError(f"line {n}: record {_compact(ev)}: {exc}") from None
     return effects
+
+
+def _compact(record: dict) -> str:
+    """The record as its journal line shows it (JSON), cut to 120 characters."""
+    text = json.dumps(record, separators=(",", ":"), ensure_ascii=False, default=str)
+    return text if len(text) <= 120 else text[:117] + "..."

@@ -46,6 +46,7 @@ from companion.daemon.modes import (
     Line,
     ModeContext,
     Press,
+    ReplayError,
     View,
     mode_class,
     replay,
@@ -213,7 +214,10 @@ class TableService:
         except JournalError as exc:
             damaged = path.with_name(f"{path.name}.damaged-{_stamp()}")
             path.replace(damaged)
-            self.message = f"journal damaged, set aside as {damaged.name} ({exc})"
+            self.message = (
+                f"journal damaged ({exc}); the file is set aside as {damaged.name} "
+                "and a new game starts"
+            )
             journal = Journal.open(path, fsync=self.fsync)
         records = journal.records
         header = records[0] if records and records[0].get("kind") == HEADER else None
@@ -228,13 +232,20 @@ class TableService:
             table = validate(header.get("settings", {}), f"{path} header", check_names=False)
             self.mode = mode_class(header.get("mode", table.game))(self._context(table))
             replay(self.mode, records[1:])
-            last = max(float(r.get("t", 0.0)) for r in records)
+            last = _last_time(records)
         except (ValueError, KeyError, TypeError) as exc:  # a journal this code cannot replay
+            # The journal is written only by the service: a record it cannot apply means the
+            # file was damaged. Replaying around it could give a wrong clock or score, so the
+            # whole file is kept aside for inspection and a clean game starts.
             journal.close()
             damaged = path.with_name(f"{path.name}.unreadable-{_stamp()}")
             path.replace(damaged)
             self._start_new_game(fresh_file=True)
-            self.message = f"journal could not be replayed, set aside as {damaged.name} ({exc})"
+            problem = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
+            self.message = (
+                f"journal could not be replayed ({path.name} {problem}); the file is set aside "
+                f"as {damaged.name} and a new game starts"
+            )
             return
         self.journal = journal
         self._offset = self.clock() - last
@@ -669,6 +680,24 @@ def raise_priority(nice: int) -> bool:
         return True
     except (OSError, AttributeError):
         return False
+
+
+def _last_time(records: list[dict]) -> float:
+    """The latest ``t`` (seconds of game time) of the journal's records.
+
+    Raises:
+        ReplayError: a record whose ``t`` is not a finite number 0 or more (names its line).
+    """
+    last = 0.0
+    for n, rec in enumerate(records, 1):
+        t = rec.get("t", 0.0)
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+            raise ReplayError(
+                f"line {n}: record seq {rec.get('seq')!r}: time 't' = {t!r}; "
+                "accepted: seconds, a finite number 0 or more"
+            )
+        last = max(last, float(t))
+    return last
 
 
 def _stamp() -> str:
