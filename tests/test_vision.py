@@ -272,6 +272,38 @@ def test_cli_render_writes_photos_with_truth(tmp_path, capsys):
     assert len(json.loads((tmp_path / "iago_0000.corners.json").read_text())) == 4
 
 
+def test_cli_render_names_a_folder_that_is_a_file_and_a_seed_out_of_range(tmp_path, capsys):
+    (tmp_path / "list.txt").write_text("a file")
+    render = ["vision", "render", "--count", "1", "--size", "320x240"]
+    assert main([*render, str(tmp_path / "list.txt")]) == 2
+    assert "list.txt: is a file" in capsys.readouterr().err
+    assert main([*render, str(tmp_path / "list.txt" / "sub")]) == 2
+    assert "list.txt is a file" in capsys.readouterr().err
+    # numpy's generators take seeds 0..2**32-1; the last photo's seed is seed + count - 1
+    assert main([*render, str(tmp_path / "r"), "--seed", "-5"]) == 2
+    assert "0..4294967295" in capsys.readouterr().err
+    assert main([*render, str(tmp_path / "r"), "--seed", str(2**32 - 1), "--count", "2"]) == 2
+    assert "0..4294967295" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+def test_cli_markers_names_a_directory_and_an_unknown_extension(tmp_path, capsys):
+    assert main(["vision", "markers", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    assert main(["vision", "markers", str(tmp_path / "m.xyz")]) == 2
+    err = capsys.readouterr().err
+    assert ".xyz" in err and "accepted extensions: .png" in err
+    assert main(["vision", "markers", str(tmp_path / "no" / "m.png")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["vision", "markers", str(tmp_path / "m.png"), "--pixels", "40"]) == 0
+    assert cv2.imread(str(tmp_path / "m.png")) is not None
+
+
+def test_cli_read_says_a_directory_is_a_directory(tmp_path, capsys):
+    assert main(["vision", "read", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+
+
 # -- at the table ------------------------------------------------------------------------------
 
 

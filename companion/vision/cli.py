@@ -151,6 +151,8 @@ def load_image(path: str):
     import cv2
 
     p = Path(path)
+    if p.is_dir():
+        raise VisionError(f"image {path}: is a directory, not a photo (JPEG, PNG...)")
     if not p.is_file():
         raise VisionError(f"image {path}: no such file")
     image = cv2.imread(str(p), cv2.IMREAD_COLOR)
@@ -226,14 +228,38 @@ def _parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
+SEED_MAX = 2**32 - 1
+
+
+def _make_folder(out: Path) -> None:
+    """Create the output folder ``out`` (and its parents) if needed.
+
+    Raises:
+        VisionError: ``out`` or one of its parents is a file, or it cannot be created.
+    """
+    for part in (out, *out.parents):
+        if part.exists() and not part.is_dir():
+            what = "is a file" if part == out else f"cannot be made: {part} is a file"
+            raise VisionError(f"render folder {out}: {what}; give a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise VisionError(f"render folder {out}: cannot create it ({exc.strerror})") from None
+
+
 def _render(args: argparse.Namespace) -> int:
     from companion.vision.synth import render_photo
 
     if args.count < 1:
         raise VisionError(f"--count {args.count}: expected at least 1")
+    if not 0 <= args.seed <= SEED_MAX - args.count + 1:
+        raise VisionError(
+            f"--seed {args.seed} with --count {args.count}: seeds run from --seed to "
+            f"--seed + count - 1 and must lie in 0..{SEED_MAX} (2**32 - 1)"
+        )
     size = _parse_size(args.size)
     out = Path(args.folder)
-    out.mkdir(parents=True, exist_ok=True)
+    _make_folder(out)
     for k in range(args.count):
         seed = args.seed + k
         photo = render_photo(
