@@ -3,6 +3,8 @@
 import re
 from pathlib import Path
 
+import pytest
+
 from companion.devices.pinmap import DEFAULT_PINMAP, load_pinmap
 from companion.platform.wiring import connections, header, render_markdown, render_svg, render_text
 
@@ -102,3 +104,19 @@ def test_companion_wiring_command(capsys, tmp_path):
     out = tmp_path / "w.svg"
     assert main(["wiring", "--pinmap", str(DEFAULT_PINMAP), "--format", "svg", "-o", str(out)]) == 0
     assert Path(out).read_text().startswith("<svg")
+
+
+@pytest.mark.parametrize(
+    ("where", "problem"),
+    [("missing/w.md", "its folder"), ("missing/w.md", "does not exist"), (".", "is a folder")],
+)
+def test_wiring_output_that_cannot_be_written_exits_2(capsys, tmp_path, where, problem):
+    from companion.cli import main
+
+    out = tmp_path / where
+    code = main(["wiring", "--pinmap", str(DEFAULT_PINMAP), "-o", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert repr(str(out)) in err and "accepted: a file path in an existing folder" in err
+    assert problem in err
+    assert "Traceback" not in err

@@ -10,6 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from companion.errors import CompanionError
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add ``wiring``, ``hardware``, ``servo`` and ``install`` to the ``companion`` parser."""
@@ -84,11 +86,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_install)
 
 
+class OutputFileError(CompanionError, ValueError):
+    """``-o FILE`` cannot be written (its folder is missing, it is a folder, no permission)."""
+
+
 def _write(text: str, output: Path | None) -> None:
+    """Print ``text``, or write it to ``output``.
+
+    Raises:
+        OutputFileError: ``output`` cannot be written; names it and what is accepted.
+    """
     if output is None:
         sys.stdout.write(text)
+        return
+    if output.is_dir():
+        problem = "is a folder"
+    elif not output.parent.is_dir():
+        problem = f"its folder {str(output.parent)!r} does not exist"
     else:
-        output.write_text(text, encoding="utf-8")
+        try:
+            output.write_text(text, encoding="utf-8")
+            return
+        except OSError as exc:
+            problem = f"cannot be written ({exc.strerror or exc})"
+    raise OutputFileError(
+        f"-o {str(output)!r}: {problem}; accepted: a file path in an existing folder "
+        "(it is created or overwritten)"
+    )
 
 
 def _wiring(args: argparse.Namespace) -> int:
