@@ -89,3 +89,58 @@ def test_pi_camera_without_picamera2():
             PiCamera(0)
     else:  # pragma: no cover - on a Pi
         pytest.skip("picamera2 is installed")
+
+
+# -- cut and corrupt image files ---------------------------------------------------------------
+
+
+def _photo_jpeg(with_thumbnail=False):
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    ok, enc = cv2.imencode(".jpg", img)
+    data = enc.tobytes()
+    if with_thumbnail:
+        # an EXIF-like APP1 segment holding a whole little JPEG, with its own FF D9
+        ok, thumb = cv2.imencode(".jpg", img[::4, ::4])
+        body = b"Exif\x00\x00" + thumb.tobytes()
+        app1 = b"\xff\xe1" + (len(body) + 2).to_bytes(2, "big") + body
+        data = data[:2] + app1 + data[2:]
+    return data
+
+
+def test_image_data_problem_finds_cut_files():
+    from companion.devices.camera import image_data_problem
+
+    for data in (_photo_jpeg(), _photo_jpeg(with_thumbnail=True)):
+        assert image_data_problem(data) is None
+        assert "truncated" in image_data_problem(data[: len(data) // 2])
+        assert "truncated" in image_data_problem(data[:-2])  # only the end marker lost
+    thumbed = _photo_jpeg(with_thumbnail=True)
+    assert b"\xff\xd9" in thumbed[: len(thumbed) // 2]  # the thumbnail's end does not count
+    assert "truncated" in image_data_problem(thumbed[:300])  # cut inside the headers
+    ok, png = cv2.imencode(".png", np.zeros((20, 20, 3), np.uint8))
+    assert image_data_problem(png.tobytes()) is None
+    assert "IEND" in image_data_problem(png.tobytes()[:-12])
+    ok, bmp = cv2.imencode(".bmp", np.zeros((20, 20, 3), np.uint8))
+    assert image_data_problem(bmp.tobytes()) is None
+    assert "truncated" in image_data_problem(bmp.tobytes()[:100])
+    assert "empty" in image_data_problem(b"")
+
+
+def test_file_camera_treats_a_cut_jpeg_as_no_frame(tmp_path):
+    data = _photo_jpeg(with_thumbnail=True)
+    path = tmp_path / "board.jpg"
+    path.write_bytes(data)
+    cam = FileCamera(path)
+    assert cam.capture().shape == (120, 160, 3)
+    path.write_bytes(data[:5000])  # being rewritten, or cut short
+    with pytest.raises(CameraError, match="board.jpg is truncated"):
+        cam.capture()
+    assert "truncated" in cam.problem
+
+
+def test_file_camera_names_a_directory_among_images(tmp_path):
+    from companion.devices.camera import read_image_file
+
+    image, problem = read_image_file(tmp_path)
+    assert image is None and "is a directory" in problem

@@ -304,6 +304,16 @@ def test_cli_read_says_a_directory_is_a_directory(tmp_path, capsys):
     assert "is a directory" in capsys.readouterr().err
 
 
+def test_cli_read_refuses_a_cut_jpeg(tmp_path, hand_photo, capsys):
+    path = tmp_path / "photo.jpg"
+    assert cv2.imwrite(str(path), hand_photo.image)
+    cut = tmp_path / "trunc.jpg"
+    cut.write_bytes(path.read_bytes()[:5000])
+    assert main(["vision", "read", str(cut), "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "trunc.jpg" in err and "truncated" in err and "FF D9" in err
+
+
 # -- at the table ------------------------------------------------------------------------------
 
 

@@ -37,6 +37,85 @@ class CameraError(DeviceError):
     """A camera that cannot be opened or cannot give a frame (unplugged, busy, missing file)."""
 
 
+def _jpeg_problem(data: bytes) -> str | None:
+    # walk the header segments (each FF xx and a 2-byte length) to the first start of scan
+    # (FF DA); an end-of-image marker (FF D9) must follow it. An EXIF thumbnail's own FF D9 lies
+    # inside a header segment, so it is skipped, and the scan's data never holds FF D9 (an FF
+    # there is followed by 00 or a restart marker D0-D7). ITU-T T.81, B.1.1 and B.2.
+    i = 2
+    while i + 4 <= len(data):
+        if data[i] != 0xFF:
+            return "is a corrupt JPEG (no segment marker where one belongs)"
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker == 0xD9:
+            return "is a corrupt JPEG (it ends before its image data)"
+        if 0xD0 <= marker <= 0xD7 or marker == 0x01:  # markers without a length
+            i += 2
+            continue
+        length = int.from_bytes(data[i + 2 : i + 4], "big")
+        if marker == 0xDA:
+            if data.find(b"\xff\xd9", i + 2 + length) == -1:
+                return "is truncated: the JPEG has no end-of-image marker (FF D9); it was cut short"
+            return None
+        i += 2 + length
+    return "is truncated: the JPEG ends in its headers, before any image data"
+
+
+def image_data_problem(data: bytes) -> str | None:
+    """What is wrong with an image file's bytes, or None if nothing is seen: an empty file, a JPEG
+    without its end-of-image marker after the image data, a PNG without its IEND chunk, a BMP
+    shorter than its header says. Other formats are left to the decoder. OpenCV decodes a cut
+    JPEG without an error (libjpeg only warns and fills the rest with grey), so this is checked
+    first.
+
+    Args:
+        data: the file's bytes.
+    """
+    if not data:
+        return "is empty (0 bytes)"
+    if data[:2] == b"\xff\xd8":
+        return _jpeg_problem(data)
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        if data.rfind(b"IEND", 8) == -1:
+            return "is truncated: the PNG has no IEND chunk; it was cut short"
+        return None
+    if data[:2] == b"BM" and len(data) >= 6:
+        declared = int.from_bytes(data[2:6], "little")
+        if declared > len(data):
+            return f"is truncated: the BMP holds {len(data)} of its {declared} bytes"
+    return None
+
+
+def read_image_file(path: str | Path) -> tuple[np.ndarray | None, str | None]:
+    """Decode an image file as uint8 (H, W, 3) BGR, checking it first (:func:`image_data_problem`).
+
+    Returns:
+        (image, None), or (None, problem): what is wrong, a phrase to follow the file's name
+        ("does not exist", "is a directory...", "is truncated: ...", "is not an image...").
+    """
+    import cv2
+
+    path = Path(path)
+    if path.is_dir():
+        return None, "is a directory, not an image file"
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None, "does not exist"
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror})"
+    problem = image_data_problem(data)
+    if problem:
+        return None, problem
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if frame is None:
+        return None, "is not an image OpenCV can read (JPEG, PNG, BMP, TIFF...)"
+    return frame, None
+
+
 @runtime_checkable
 class Camera(Protocol):
     """A source of photos of the board."""
@@ -121,8 +200,6 @@ class FileCamera(_Base):
         return sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
     def _grab(self) -> np.ndarray:
-        import cv2
-
         if self.path.is_dir():
             images = self._images()
             if not images:
@@ -133,9 +210,9 @@ class FileCamera(_Base):
             path = self.path
         if not path.exists():
             raise self._fail(f"{path} is missing")
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise self._fail(f"{path} is not an image OpenCV can read")
+        frame, problem = read_image_file(path)
+        if problem:
+            raise self._fail(f"{path} {problem}")
         return frame
 
 

@@ -146,18 +146,19 @@ def load_image(path: str):
     """The photo at ``path`` as uint8 (H, W, 3) BGR.
 
     Raises:
-        VisionError: missing or not an image OpenCV can decode.
+        VisionError: missing, a directory, truncated or corrupt, or not an image OpenCV can
+            decode (:func:`companion.devices.camera.read_image_file`).
     """
-    import cv2
+    from companion.devices.camera import read_image_file
 
     p = Path(path)
     if p.is_dir():
         raise VisionError(f"image {path}: is a directory, not a photo (JPEG, PNG...)")
     if not p.is_file():
         raise VisionError(f"image {path}: no such file")
-    image = cv2.imread(str(p), cv2.IMREAD_COLOR)
-    if image is None:
-        raise VisionError(f"image {path}: not a picture OpenCV can read (JPEG, PNG, BMP, TIFF...)")
+    image, problem = read_image_file(p)
+    if problem:
+        raise VisionError(f"image {path}: {problem}")
     return image
 
 

@@ -17,9 +17,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
 import numpy as np
 
+from companion.devices.camera import read_image_file
 from companion.vision.errors import BoardNotFoundError, VisionError
 from companion.vision.notation import parse_board
 from companion.vision.profiles import Profile, get_profile, profile_for_size
@@ -211,10 +211,10 @@ def evaluate(
             if mode == "given" and sample.corners is None:
                 continue
             t0 = time.perf_counter()
-            image = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
+            image, problem = read_image_file(sample.image)
             decode = time.perf_counter() - t0
-            if image is None:
-                raise VisionError(f"cannot read image {sample.image}")
+            if problem:
+                raise VisionError(f"image {sample.image} {problem}")
             report.boards += 1
             try:
                 reading = read_board(
