@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from companion.cli import main
 
 from .test_iota import TURN2, TURN3, TURN4
@@ -110,3 +112,37 @@ def test_a_before_in_its_own_smaller_frame_is_found_in_after(capsys):
     # no place holds BEFORE's cards: the top-left reading stands, and a card was taken off
     code, out, _ = cli(capsys, "score", "RT2 YS4", ". ./RT2 GC2")
     assert code == 1 and "card-removed" in [v["code"] for v in out["violations"]]
+
+
+def test_hint_refuses_a_card_of_the_hand_that_is_on_the_table(capsys):
+    code, out, err = cli(capsys, "hint", "RT1 GT1", "BT1 RT1")
+    assert code == 2 and out is None
+    assert "RT1 is already on the table (row 1, column 1)" in err and "each card once" in err
+    assert "BT1 is" not in err
+
+
+def test_hint_refuses_more_wild_cards_than_the_deck_holds(capsys):
+    code, _, err = cli(capsys, "hint", "RT1 * *", "*")
+    assert code == 2 and "3 wild cards" in err and "holds 2" in err
+
+
+@pytest.mark.parametrize("grid", ["", ".", ". ./. ."])
+def test_hint_on_a_table_without_the_starting_card_says_so(capsys, grid):
+    code, out, err = cli(capsys, "hint", grid, "GT2 BT3")
+    assert code == 2 and out is None
+    assert "GRID holds no card" in err and "starting card" in err
+
+
+@pytest.mark.parametrize("arg", ["nofile.txt", "games/turn3.grid", "x.md"])
+def test_a_missing_file_is_named_as_such(capsys, tmp_path, monkeypatch, arg):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, "score", arg, "RT1")
+    assert code == 2
+    assert f"BEFORE {arg!r}: no such file, and not an Iota grid" in err
+    assert "is not a card" not in err
+
+
+@pytest.mark.parametrize("arg", ["RT1.GT2", "RT1/GT2/GX", "rt1 . gt2.x"])
+def test_notation_errors_are_not_taken_for_file_names(capsys, arg):
+    code, _, err = cli(capsys, "score", arg, "RT1")
+    assert code == 2 and "no such file" not in err and "is not a card" in err

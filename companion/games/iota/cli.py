@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
-from companion.games.iota.cards import IotaNotationError, parse_hand
+from companion.games.iota.cards import WILD_CARDS, Card, IotaNotationError, parse_hand
 from companion.games.iota.grid import (
     Cell,
     Grid,
@@ -22,7 +23,12 @@ from companion.games.iota.grid import (
     parse_grid,
     place_within,
 )
-from companion.games.iota.rules import PlayResult, check_play, explain_wild_cards
+from companion.games.iota.rules import (
+    IotaPositionError,
+    PlayResult,
+    check_play,
+    explain_wild_cards,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -81,7 +87,28 @@ def read_grid(arg: str, name: str) -> Grid:
             text = Path(arg).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise IotaNotationError(f"{name}: cannot read {arg}: {exc}") from None
-    return parse_grid(text, name)
+    try:
+        return parse_grid(text, name)
+    except IotaNotationError:
+        if text is arg and looks_like_a_file_name(arg):
+            raise IotaNotationError(
+                f"{name} {arg!r}: no such file, and not an Iota grid. Accepted: the path of a "
+                "file holding a grid, - for standard input, or grid notation such as "
+                "'RT1 GT2 ./. GS2 .'"
+            ) from None
+        raise
+
+
+# A file name's ending: a dot and 1 to 4 letters, after something that is not a dot. No card or
+# cell of the notation ends so (a card ends in its number 1-4, '.' and '*' stand alone), and
+# '/' separates rows, so only the last part after a '/' is looked at.
+_FILE_ENDING = re.compile(r"[^./\s]\.[A-Za-z]{1,4}$")
+
+
+def looks_like_a_file_name(arg: str) -> bool:
+    """True when ``arg`` cannot be grid notation and ends like a file name (``nofile.txt``,
+    ``games/turn3.grid``): one word, ending in a dot and 1 to 4 letters."""
+    return not any(ch.isspace() for ch in arg) and bool(_FILE_ENDING.search(arg))
 
 
 def cell_json(cell: Cell) -> dict[str, int]:
@@ -161,6 +188,7 @@ def _hint(args: argparse.Namespace) -> int:
         raise IotaNotationError(f"--limit {args.limit} is negative; accepted: 0 or more")
     grid = read_grid(args.grid, "GRID")
     hand = parse_hand(args.hand)
+    check_hand_against_table(grid, hand)
     hints = legal_plays(grid, hand, last_card=args.last_card)
     plays = []
     for hint in hints[: args.limit] if args.limit else hints:
@@ -184,6 +212,44 @@ def _hint(args: argparse.Namespace) -> int:
         )
     print(json.dumps({"count": len(hints), "plays": plays}))
     return 0
+
+
+def check_hand_against_table(grid: Grid, hand: list[Card]) -> None:
+    """Refuse a hint request no game can reach: an empty table, a card of the hand already on the
+    table, or more wild cards in hand and on the table than the deck holds.
+
+    Source: the rulebook's set-up (the game starts from one card turned face up) and its
+    contents (each card once, two wild cards); ``score`` rules on the same cases as the
+    violations ``no-starting-card``, ``duplicate-card`` and ``too-many-wild-cards``.
+
+    Raises:
+        IotaPositionError: names the problem, the card and where it lies, and what is accepted.
+    """
+    if not grid.cards:
+        raise IotaPositionError(
+            "GRID holds no card: a game starts from one card turned face up from the pile, and "
+            "every play connects to the cards on the table, so there is no play to hint. "
+            "Accepted: a table with at least the starting card, e.g. 'RT1'"
+        )
+    where = {card: cell for cell, card in sorted(grid.cards.items())}
+    repeated = [card for card in hand if not card.is_wild and card in where]
+    if repeated:
+        raise IotaPositionError(
+            "HAND: "
+            + "; ".join(
+                f"{card} is already on the table (row {where[card][0] + 1}, column "
+                f"{where[card][1] + 1})"
+                for card in dict.fromkeys(repeated)
+            )
+            + ": the deck holds each card once. Accepted: cards that are not on the table"
+        )
+    wilds = sum(1 for card in hand if card.is_wild) + sum(
+        1 for card in grid.cards.values() if card.is_wild
+    )
+    if wilds > WILD_CARDS:
+        raise IotaPositionError(
+            f"HAND: {wilds} wild cards in hand and on the table; the deck holds {WILD_CARDS}"
+        )
 
 
 def _top_left(grid: Grid) -> Cell:
