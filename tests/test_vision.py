@@ -314,6 +314,21 @@ def test_cli_read_refuses_a_cut_jpeg(tmp_path, hand_photo, capsys):
     assert "trunc.jpg" in err and "truncated" in err and "FF D9" in err
 
 
+def test_cli_corners_may_be_negative(tmp_path, hand_photo, capsys):
+    # the photo cut so that the grid's top-left corner lies off it, above and to the left
+    corners = np.asarray(hand_photo.corners, np.float32)
+    dx, dy = int(corners[0, 0]) + 6, int(corners[0, 1]) + 5
+    path = tmp_path / "cut.png"
+    assert cv2.imwrite(str(path), hand_photo.image[dy:, dx:])
+    moved = corners - np.float32([dx, dy])
+    assert moved[0, 0] < 0 and moved[0, 1] < 0
+    text = ",".join(f"{v:.2f}" for v in moved.ravel())
+    assert main(["vision", "read", str(path), "--corners", text]) == 0
+    assert capsys.readouterr().out.strip() == "11/11/11/11/11/4CAT4/6d4/6o4/6g4/11/11"
+    assert main(["vision", "read", str(path), "--corners", "-5,-5"]) == 2
+    assert "8 numbers" in capsys.readouterr().err
+
+
 # -- at the table ------------------------------------------------------------------------------
 
 

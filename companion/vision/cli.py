@@ -5,12 +5,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
 from companion.vision.errors import VisionError
 
 PROFILE_NAMES = ("iago", "scrabble")
+
+# argparse takes a value that starts with '-' for an option unless it looks like one negative
+# number, so ``--corners -5,-5,...`` failed with "expected one argument". The parsers that take
+# --corners also take a comma-separated list of numbers that starts with '-' as a value. (The
+# pattern is argparse's own attribute, in every Python 3; ``--corners=-5,-5,...`` always works.)
+NUMBERS_VALUE = re.compile(r"^-\d+$|^-\d*\.\d+$|^-[\d.]+(?:[,;]\s*-?[\d.]+)+$")
+
+
+def _accept_negative_lists(parser: argparse.ArgumentParser) -> None:
+    if hasattr(parser, "_negative_number_matcher"):
+        parser._negative_number_matcher = NUMBERS_VALUE
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,9 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--corners",
         help="X,Y,X,Y,X,Y,X,Y: the grid's outer corners in pixels (top-left, top-right, "
-        "bottom-right, bottom-left) instead of finding them",
+        "bottom-right, bottom-left) instead of finding them; may be negative (off the photo)",
     )
     p.add_argument("--json", action="store_true", help="print JSON with per-cell confidence")
+    _accept_negative_lists(p)
     p.set_defaults(func=_read)
 
     p = vsub.add_parser(
@@ -96,6 +109,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--profile", choices=PROFILE_NAMES, default="iago")
     p.add_argument("--truth", help="the layout laid out (board notation or rows), if not ours")
     p.add_argument("--corners", help="X,Y,... the grid's corners in the photos")
+    _accept_negative_lists(p)
     p.add_argument("--add", action="store_true", help="keep earlier calibration samples")
     p.add_argument(
         "--reset",
