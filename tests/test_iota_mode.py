@@ -10,6 +10,7 @@ from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
 from companion.daemon.sim import ScriptedTable, parse_sim_script
 from companion.games.iota.cards import parse_card
+from companion.games.iota.mode import END_QUESTION
 from companion.games.iota.scorekeeper import Scorekeeper
 
 
@@ -220,3 +221,42 @@ def test_the_oled_highlights_the_player_on_turn():
     # rows of 11 pixels from y = 12: the lit (inverted) row is the second player's
     lit = [image.getpixel((1, 12 + 11 * i + 1)) != 0 for i in range(4)]
     assert lit == [False, True, False, False]
+
+
+OPENING = """
+0 type Ana Ben
+1 type RT2
+"""
+
+
+@pytest.mark.parametrize("answer", ["type yes", "confirm", "type end"])
+def test_end_asks_first_and_yes_or_enter_ends_the_game(sim, answer):
+    s = sim()
+    asked = run(s, OPENING + "2 type end\n")
+    assert asked["phase"] == "game" and "End the game by agreement?" in asked["notice"]
+    assert s.service.mode.view(2.5).prompt == END_QUESTION  # until it is answered
+    final = run(s, f"3 {answer}\n")
+    assert final["phase"] == "finished" and final["turns"] == 0
+
+
+def test_anything_else_after_end_plays_on(sim):
+    s = sim()
+    run(s, OPENING + "2 type end\n")
+    final = run(s, "3 type GC2@0,1\n4 press blue\n5 confirm\n")
+    # the play was taken as a play, and the later Enter ended nothing: it passed Ben's turn
+    assert final["phase"] == "game" and final["scores"]["Ana"] == 4 and final["turns"] == 2
+
+
+def test_end_bang_ends_at_once(sim):
+    s = sim()
+    final = run(s, OPENING + "2 type end!\n")
+    assert final["phase"] == "finished"
+
+
+@pytest.mark.parametrize("entry", ["pass abc", "PASS 1 2", "abc"])
+def test_a_bad_entry_names_pass_n_among_what_is_accepted(sim, entry):
+    s = sim()
+    final = run(s, OPENING + f"2 type {entry}\n")
+    assert final["turns"] == 0 and final["pending"] is None
+    assert repr(entry) in final["notice"] or entry in final["notice"]
+    assert "'pass N'" in final["notice"]

@@ -15,7 +15,9 @@ At the table (inputs -> events, every event journaled before it takes effect):
    table). A press with nothing typed is a pass without exchange. ``cancel`` (or the challenge
    button) drops the typed entry before the press; ``confirm`` (Enter in the simulator) ends the
    turn like a press;
-4. ``undo`` (typed) takes back the last turn; ``end`` (typed) ends the game by agreement;
+4. ``undo`` (typed) takes back the last turn; ``end`` (typed) asks "end the game by agreement?":
+   ``yes`` (or ``end`` again, or an empty Enter) ends it, anything else plays on; ``end!`` ends it
+   at once;
 5. the game ends when a player lays his last card with the pile empty (that turn doubles) or when
    every player passes in a row with the pile empty; the OLED shows the winner and the service
    saves the record (data_dir()/records/).
@@ -52,6 +54,8 @@ from companion.games.iota.scorekeeper import (
 
 PHASE_PLAYERS, PHASE_START, PHASE_GAME = "players", "start", "game"
 _PASS = re.compile(r"^pass(?:\s+(\d+))?$", re.IGNORECASE)
+_OTHER_ENTRIES = "or 'pass', 'pass N' (exchanging N cards), 'cancel', 'undo', 'end'"
+END_QUESTION = "End the game by agreement? 'yes' or Enter ends it; anything else plays on"
 NOTICE_SECONDS = 6.0
 
 
@@ -70,6 +74,7 @@ class IotaMode(GameMode):
         self.last_summary = ""
         self.notice = ""
         self.notice_at = 0.0
+        self.end_asked = False  # 'end' was typed: the next input answers the question
 
     # -- inputs -> events -----------------------------------------------------------------------
 
@@ -82,6 +87,12 @@ class IotaMode(GameMode):
         """
         t = float(inp.t)
         self.notice = ""
+        asked, self.end_asked = self.end_asked, False
+        if asked and (
+            (isinstance(inp, Line) and inp.text.strip().lower() in ("yes", "y", "end", "end!"))
+            or (isinstance(inp, Command) and inp.name == "confirm")
+        ):
+            return [{"t": t, "kind": "end"}]
         try:
             if isinstance(inp, Line):
                 return self._decide_line(inp.text.strip(), t)
@@ -106,8 +117,12 @@ class IotaMode(GameMode):
             if not self.entries:
                 raise IotaGameError("nothing to undo: no turn was played yet")
             return [{"t": t, "kind": "undo"}]
-        if word == "end":
+        if word == "end!":
             return [{"t": t, "kind": "end"}]
+        if word == "end":
+            self.end_asked = True
+            self._say(END_QUESTION, t)
+            return []
         if word == "cancel":
             return self._decide_command("cancel", t)
         m = _PASS.match(text)
@@ -115,7 +130,15 @@ class IotaMode(GameMode):
             exchange = int(m.group(1) or 0)
             self._trial(self.keeper, {"pass": exchange})
             return [{"t": t, "kind": "entry", "pass": exchange}]
-        placements = parse_placements(text)
+        if word.split()[:1] == ["pass"]:
+            raise IotaNotationError(
+                f"{text!r} is not a pass; accepted: 'pass', or 'pass N' with N the number of "
+                "cards exchanged with the pile (e.g. 'pass 2')"
+            )
+        try:
+            placements = parse_placements(text)
+        except IotaNotationError as exc:
+            raise IotaNotationError(f"{exc}; {_OTHER_ENTRIES}") from None
         self._trial(self.keeper, {"play": format_placements(placements)})
         return [{"t": t, "kind": "entry", "play": format_placements(placements)}]
 
@@ -265,6 +288,8 @@ class IotaMode(GameMode):
         phase = self._phase()
         notice = self.notice if self.notice and t - self.notice_at < NOTICE_SECONDS else ""
         redraw_at = self.notice_at + NOTICE_SECONDS if notice else None
+        if self.end_asked:  # the question stays until it is answered
+            notice, redraw_at = "END GAME? yes / Enter", None
         keeper = self.keeper
         lights = {"blue": False, "red": False}
         if phase == PHASE_PLAYERS:
@@ -287,10 +312,13 @@ class IotaMode(GameMode):
             frame = _score_frame(data)
             prompt = None
             if not keeper.finished:
-                if self.pending is None:
+                if self.end_asked:
+                    prompt = END_QUESTION
+                elif self.pending is None:
                     prompt = (
                         f"{keeper.current}: play CARD@ROW,COL ... (the starting card is at 0,0) "
-                        "or 'pass [N]', then Enter; 'undo' takes back a turn, 'end' ends the game"
+                        "or 'pass [N]', then Enter; 'undo' takes back a turn, 'end' ends the "
+                        "game (asks first)"
                     )
                 else:
                     prompt = (
