@@ -221,7 +221,7 @@ class TableService:
             journal = Journal.open(path, fsync=self.fsync)
         records = journal.records
         header = records[0] if records and records[0].get("kind") == HEADER else None
-        events = [r for r in records[1:] if not str(r.get("kind", "")).startswith("_")]
+        events = _game_events(records)
         if header is None or not events:
             journal.close()
             self._start_new_game(fresh_file=True)
@@ -229,9 +229,7 @@ class TableService:
                 self.message = "torn last journal record dropped"
             return
         try:
-            table = validate(header.get("settings", {}), f"{path} header", check_names=False)
-            self.mode = mode_class(header.get("mode", table.game))(self._context(table))
-            replay(self.mode, records[1:])
+            self.mode = self._mode_from_journal(records, f"{path} header")
             last = _last_time(records)
         except (ValueError, KeyError, TypeError) as exc:  # a journal this code cannot replay
             # The journal is written only by the service: a record it cannot apply means the
@@ -417,6 +415,15 @@ class TableService:
             self._finish()
         self._publish(g)
 
+    def _mode_from_journal(self, records: list[dict], where: str) -> GameMode:
+        """A fresh mode of the journal's game (its header ``records[0]``) with every journaled
+        event applied. Raises ValueError, KeyError or TypeError on a journal it cannot replay."""
+        header = records[0]
+        table = validate(header.get("settings", {}), where, check_names=False)
+        mode = mode_class(header.get("mode", table.game))(self._context(table))
+        replay(mode, records[1:])
+        return mode
+
     def _late_input(self, g: float) -> float:
         """The game time an input stamped at ``g`` counts at.
 
@@ -432,14 +439,11 @@ class TableService:
         if self._crossed is None or g >= self._crossed or not self.journal.records:
             return self._last_g
         records = self.journal.records
-        events = [r for r in records[1:] if not str(r.get("kind", "")).startswith("_")]
+        events = _game_events(records)
         if events and float(events[-1].get("t", 0.0)) > g:
             return self._last_g
         try:
-            header = records[0]
-            table = validate(header.get("settings", {}), "journal header", check_names=False)
-            mode = mode_class(header.get("mode", table.game))(self._context(table))
-            replay(mode, records[1:])
+            mode = self._mode_from_journal(records, "journal header")
             mode.advance(g)
         except (ValueError, KeyError, TypeError):
             return self._last_g
@@ -669,6 +673,12 @@ class TableService:
             self.step()
         set_clock(max(t_mono, self.clock()))
         self.step()
+
+
+def _game_events(records: list[dict]) -> list[dict]:
+    """The journal's game events: every record after the header but the service's own
+    (heartbeats and the like, whose ``kind`` starts with ``_``)."""
+    return [r for r in records[1:] if not str(r.get("kind", "")).startswith("_")]
 
 
 def raise_priority(nice: int) -> bool:
