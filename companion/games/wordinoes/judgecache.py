@@ -17,7 +17,7 @@ about as long, lemminflect's tables 0.4 s: too slow for a one-off ``companion wo
 It is stamped with the source files' size and modification time, the nltk and lemminflect
 versions and :data:`CACHE_VERSION`, and rebuilt when any of them changes. :class:`CachedWordNet`
 and :class:`CachedGlosses` offer the few calls of nltk's reader and of
-:class:`companion.games.wordinoes.match._Glosses` the judge makes, so the judge runs the same code
+:class:`companion.games.wordinoes.sources.Glosses` the judge makes, so the judge runs the same code
 on either and gives the same answers (the tests compare them).
 """
 
@@ -33,6 +33,7 @@ from array import array
 from collections import defaultdict
 from pathlib import Path
 
+from companion.games.wordinoes import sources
 from companion.lexicon import phonetics
 
 CACHE_VERSION = 3
@@ -216,7 +217,7 @@ class CachedWordNet:
 
 
 class CachedGlosses:
-    """:class:`companion.games.wordinoes.match._Glosses` answered from the cache."""
+    """:class:`companion.games.wordinoes.sources.Glosses` answered from the cache."""
 
     def __init__(self, con: sqlite3.Connection, forms):
         self._con = con
@@ -269,7 +270,7 @@ class JudgeCache:
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019  (one cache per process)
     def forms(self, word: str) -> frozenset[str]:
-        """``match._forms(word)``: the word and its inflections (lemminflect)."""
+        """``sources.forms(word)``: the word and its inflections (lemminflect)."""
         row = self._con.execute("SELECT forms FROM forms WHERE word = ?", (word,)).fetchone()
         if row:
             return frozenset(row[0].split())
@@ -277,7 +278,7 @@ class JudgeCache:
 
     @functools.lru_cache(maxsize=4096)  # noqa: B019
     def base_forms(self, word: str) -> tuple[str, ...]:
-        """``match._base_forms(word)``: the word, then the nouns and verbs it inflects."""
+        """``sources.base_forms(word)``: the word, then the nouns and verbs it inflects."""
         row = self._con.execute("SELECT bases FROM bases WHERE word = ?", (word,)).fetchone()
         return tuple(row[0].split()) if row else (word,)
 
@@ -375,8 +376,6 @@ def _parse_exceptions(root: Path) -> dict[str, dict[str, list[str]]]:
 
 
 def _build(con: sqlite3.Connection, root: Path) -> None:
-    from companion.games.wordinoes import match
-
     parsed = list(_parse_synsets(root))
     satellites = {offset for pos, offset, ss_type, *_ in parsed if ss_type == "s"}
     index = _parse_index(root, satellites)
@@ -426,7 +425,7 @@ def _build(con: sqlite3.Connection, root: Path) -> None:
     )
 
     # the definitions index: entries, and for every token the entries using it
-    glosses = match._read_glosses(root)
+    glosses = sources.read_glosses(root)
     text = glosses.text
     alnum = "".join(sorted({c for c in set(text) if c.isalnum()}))
     token = re.compile("[" + re.escape(alnum) + "]+")
@@ -458,10 +457,10 @@ def _build(con: sqlite3.Connection, root: Path) -> None:
     con.execute("CREATE TABLE bases (word TEXT PRIMARY KEY, bases TEXT) WITHOUT ROWID")
     form_rows, base_rows = [], []
     for w in words:
-        forms = match._forms(w)
+        forms = sources.forms(w)
         if forms != {w}:
             form_rows.append((w, " ".join(sorted(forms))))
-        bases = match._base_forms(w)
+        bases = sources.base_forms(w)
         if bases != (w,):
             base_rows.append((w, " ".join(bases)))
     con.executemany("INSERT INTO forms VALUES (?, ?)", form_rows)
@@ -477,9 +476,7 @@ def judge_cache(root: Path | None = None) -> JudgeCache:
         OSError, sqlite3.Error: the cache can neither be read nor built (the judge then reads
             WordNet itself).
     """
-    from companion.games.wordinoes.match import WORDNET_DATA
-
-    root = root or WORDNET_DATA
+    root = root or sources.WORDNET_DATA
     path = phonetics.cache_dir() / f"wordinoes-judge-v{CACHE_VERSION}.sqlite"
     con = phonetics.open_cache_db(path, _stamp(root), lambda c: _build(c, root))
     phonetics.remove_old_versions(path, "wordinoes-judge-v*.sqlite")

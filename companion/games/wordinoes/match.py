@@ -48,7 +48,6 @@ instead of seconds, with the same answers.
 
 from __future__ import annotations
 
-import bisect
 import functools
 import re
 import sqlite3
@@ -57,6 +56,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.games.wordinoes.sources import (
+    WORDNET_DATA,
+    Glosses,
+    is_common_name,
+)
+from companion.games.wordinoes.sources import (
+    base_forms as _base_forms,
+)
+from companion.games.wordinoes.sources import (
+    forms as _forms,
+)
+from companion.games.wordinoes.sources import (
+    read_glosses as _read_glosses,
+)
 from companion.lexicon import phonetics
 from companion.lexicon.words import fold
 
@@ -105,7 +118,6 @@ FUNCTION_WORDS = frozenset(
     yet you your""".split()  # noqa: SIM905
 )
 
-WORDNET_DATA = Path("/usr/share/wordnet")
 
 ASSOCIATIONS_FILE = Path(__file__).with_name("associations.txt")
 """The curated common associations (see :func:`curated_associations`)."""
@@ -242,95 +254,6 @@ class MatchResult:
         return "NO MATCH FOUND: vote"
 
 
-# --- WordNet's definitions and examples, for co-occurrence --------------------------------------
-
-
-@dataclass
-class _Glosses:
-    """Every WordNet synset as one lower-case line: its lemma names, then its gloss.
-
-    ``proper`` are the proper-noun entries (every lemma name capitalised: SUN MYUNG MOON, NEW
-    YORK): they are not evidence, so :meth:`lines_with` leaves them out and :attr:`entries` does
-    not count them. ``lemmas`` holds each entry's common multi-word lemmas only.
-    """
-
-    text: str
-    starts: list[int]
-    names: list[str]
-    lemmas: list[tuple[tuple[str, ...], ...]]
-    proper: frozenset[int] = frozenset()
-    _cache: dict[str, frozenset[int]] = field(default_factory=dict)
-
-    def lines_with(self, word: str) -> frozenset[int]:
-        """The entries whose lemmas, definition or examples use ``word`` or an inflection of it."""
-        hits = self._cache.get(word)
-        if hits is None:
-            text, found = self.text, set()
-            for form in _forms(word):
-                i = text.find(form)
-                while i != -1:
-                    j = i + len(form)
-                    if (i == 0 or not text[i - 1].isalnum()) and (
-                        j >= len(text) or not text[j].isalnum()
-                    ):
-                        found.add(bisect.bisect_right(self.starts, i) - 1)
-                    i = text.find(form, j)
-            hits = self._cache[word] = frozenset(found) - self.proper
-        return hits
-
-    def line(self, i: int) -> str:
-        """Entry ``i`` as one lower-case line: its lemma names, `` | ``, its gloss."""
-        end = self.starts[i + 1] - 1 if i + 1 < len(self.starts) else len(self.text)
-        return self.text[self.starts[i] : end]
-
-    def gloss(self, i: int) -> str:
-        """Entry ``i``'s gloss (definition and examples), lower case."""
-        return self.line(i).partition(" | ")[2]
-
-    @property
-    def entries(self) -> int:
-        """How many entries (synsets) there are, proper-noun entries left out."""
-        return len(self.starts) - len(self.proper)
-
-    def name(self, i: int) -> str:
-        """Entry ``i``'s first lemma name, lower case."""
-        return self.names[i]
-
-    def lemmas_of(self, i: int) -> tuple[tuple[str, ...], ...]:
-        """Entry ``i``'s lemmas of two words or more, each split into its words."""
-        return self.lemmas[i]
-
-
-@functools.cache
-def _read_glosses(root: Path = WORDNET_DATA) -> _Glosses:
-    lines: list[str] = []
-    names: list[str] = []
-    lemma_words: list[tuple[tuple[str, ...], ...]] = []
-    proper: set[int] = set()
-    for pos in ("noun", "verb", "adj", "adv"):
-        path = root / f"data.{pos}"
-        with path.open(encoding="latin-1") as f:
-            for raw in f:
-                if raw.startswith("  "):
-                    continue  # licence header
-                head, _, gloss = raw.partition("|")
-                fields = head.split()
-                count = int(fields[3], 16)
-                lemmas = [re.sub(r"\(.*\)$", "", n) for n in fields[4 : 4 + 2 * count : 2]]
-                if not any(map(is_common_name, lemmas)):
-                    proper.add(len(names))
-                names.append(lemmas[0].lower())
-                multi = (n.lower() for n in lemmas if ("_" in n or "-" in n) and is_common_name(n))
-                lemma_words.append(tuple(tuple(re.split(r"[_-]", n)) for n in multi))
-                joined = " ".join(n.replace("_", " ").replace("-", " ") for n in lemmas)
-                lines.append(f"{joined} | {gloss.strip()}".lower())
-    starts, pos_ = [], 0
-    for line in lines:
-        starts.append(pos_)
-        pos_ += len(line) + 1
-    return _Glosses("\n".join(lines), starts, names, lemma_words, frozenset(proper))
-
-
 # --- the judge ---------------------------------------------------------------------------------
 
 
@@ -416,7 +339,7 @@ class MatchJudge:
             self._lexicon_name = str(getattr(self.lexicon, "name", "table"))
         return self.lexicon
 
-    def _gloss_index(self) -> _Glosses:
+    def _gloss_index(self) -> Glosses:
         if self._glosses is None:
             cache = self._judge_cache()
             self._glosses = cache.glosses if cache else _read_glosses(self.wordnet_data)
@@ -673,19 +596,6 @@ def curated_associations(path: Path = ASSOCIATIONS_FILE) -> frozenset[frozenset[
     return frozenset(pairs)
 
 
-@functools.cache
-def _base_forms(word: str) -> tuple[str, ...]:
-    """``word`` (lower case), then the nouns and verbs it is an inflection of (lemminflect):
-    DOGS -> dogs, dog; MICE -> mice, mouse. Adjectives are left out (BETTER is not GOOD here)."""
-    from lemminflect import getAllLemmas
-
-    lemmas = getAllLemmas(word)
-    bases = [word]
-    for pos in ("NOUN", "VERB"):
-        bases += [b.lower() for b in lemmas.get(pos, ()) if b.isalpha() and b.lower() not in bases]
-    return tuple(bases)
-
-
 def _curated_association(a: str, b: str, base_forms=None) -> str | None:
     """Evidence that ``a`` + ``b`` (or their base forms) are a curated common association;
     ``base_forms`` is :func:`_base_forms` or the cache's copy of it."""
@@ -701,13 +611,6 @@ def _curated_association(a: str, b: str, base_forms=None) -> str | None:
 
 def _rhyme_source(r: phonetics.Rhyme) -> str:
     return "cmudict" if r.left.source == r.right.source == "cmudict" else "cmudict+analogy"
-
-
-def is_common_name(lemma_name: str) -> bool:
-    """True when a WordNet lemma name is a common word or phrase (``last_word``, ``sun``), False
-    for a capitalised one: a proper noun (``Sun_Myung_Moon``, ``New_York``, ``Sunday``) or a name
-    in a phrase (``Christmas_tree``). Names are not evidence of a match."""
-    return not lemma_name[:1].isupper()
 
 
 def _lemma_of(wn, form: str) -> str | None:
@@ -731,20 +634,6 @@ def _common_synsets(wn, word: str) -> list:
         for s in wn.synsets(word)
         if any(x.name().lower() in bases and is_common_name(x.name()) for x in s.lemmas())
     ]
-
-
-@functools.cache
-def _forms(word: str) -> frozenset[str]:
-    """``word`` and its inflections (lemminflect), for finding it in running text."""
-    from lemminflect import getAllInflections, getAllLemmas
-
-    forms = {word}
-    bases = {word} | {b for lemmas in getAllLemmas(word).values() for b in lemmas}
-    for base in bases:
-        forms.add(base)
-        for inflected in getAllInflections(base).values():
-            forms.update(inflected)
-    return frozenset(f.lower() for f in forms if f.isalpha())
 
 
 def _name(synset) -> str:
