@@ -18,6 +18,7 @@ from companion.cli import main
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
 from companion.daemon.sim import ScriptedTable, parse_sim_script
+from companion.daemon.table_record import check_result, from_table
 from companion.games.iago.record import (
     RecordError,
     WordsEvent,
@@ -25,7 +26,6 @@ from companion.games.iago.record import (
     replay_record,
     summary,
 )
-from companion.games.iago.table_record import check_result, from_table
 
 # Ada (blue) v Bob (red), 2 minutes each, 60-second sand minute.
 SCRIPT = """

@@ -8,9 +8,9 @@ import pytest
 
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
+from companion.daemon.modes.iota import END_QUESTION
 from companion.daemon.sim import ScriptedTable, parse_sim_script
 from companion.games.iota.cards import parse_card
-from companion.games.iota.mode import END_QUESTION
 from companion.games.iota.scorekeeper import Scorekeeper
 
 
@@ -207,8 +207,8 @@ def test_a_whole_game_from_the_deal_to_the_winner(sim):
 
 def test_the_oled_highlights_the_player_on_turn():
     from companion.daemon.modes import ModeContext
+    from companion.daemon.modes.iota import IotaMode
     from companion.daemon.screen import render
-    from companion.games.iota.mode import IotaMode
 
     mode = IotaMode(ModeContext(TableConfig(game="iota")))
     for ev in [

@@ -10,9 +10,9 @@ from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
 from companion.daemon.journal import read_records
 from companion.daemon.modes import ModeContext, replay
+from companion.daemon.modes.wordinoes import WordinoesMode, parse_setup_line
 from companion.daemon.sim import ScriptedTable, parse_sim_script
 from companion.games.wordinoes.match import MatchResult, Relation
-from companion.games.wordinoes.mode import WordinoesMode, parse_setup_line
 
 
 class StubJudge:

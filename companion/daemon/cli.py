@@ -8,6 +8,10 @@ import sys
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the table service's commands to the ``companion`` parser."""
+    # `companion iago replay` also reads the games this service saves; the reader lives here
+    from companion.games.iago import cli as iago_cli
+
+    iago_cli.TABLE_RECORDS = "companion.daemon.table_record"
     p = sub.add_parser(
         "sim",
         help="the table on simulated hardware, in this terminal (keys press the buttons)",

@@ -31,6 +31,9 @@ from companion.paths import config_dir
 
 NAME_MAX = 16
 LEXICON_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+GAMES = ("iago", "iota", "wordinoes")
+"""The games a table can keep: ``[table] game``. Each has its table mode in
+:mod:`companion.daemon.modes` (its ``MODES`` registry has exactly these names)."""
 KEYS = ("number", "blue", "red", "drawn_by_lot", "minutes", "minute_seconds", "lexicon", "game")
 
 
@@ -71,8 +74,7 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
     Args:
         values: the ``[table]`` keys.
         source: where they come from, for the message.
-        check_names: also check that ``game`` is a registered mode
-            (:data:`companion.daemon.modes.MODES`) and ``lexicon`` a lexicon that can be opened
+        check_names: also check that ``game`` is one of :data:`GAMES` and ``lexicon`` a lexicon that can be opened
             (a SCOWL name or an imported list, :func:`companion.lexicon.canonical_name`; stored
             by its full name, ``scowl-80`` -> ``scowl-80-both``). A journal's header is read with
             False: a game in progress survives a list removed since it began.
@@ -160,13 +162,11 @@ def _shown(value) -> str:
 def _check_names(values: dict, out: dict, errors: list[str]) -> None:
     """Add to ``errors`` a ``game`` that is not a registered mode and a ``lexicon`` that names no
     lexicon; put the lexicon's full name in ``out``."""
-    from companion.daemon.modes import MODES
-
     game = out.get("game")
-    if game is not None and game not in MODES:
+    if game is not None and game not in GAMES:
         errors.append(
             f"[table] game = {values['game']!r}: no such game mode; "
-            f"accepted: {', '.join(sorted(MODES))}"
+            f"accepted: {', '.join(sorted(GAMES))}"
         )
     lexicon = out.get("lexicon")
     if lexicon:

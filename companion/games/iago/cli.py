@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 from pathlib import Path
 
@@ -13,6 +14,12 @@ from companion.errors import CompanionError
 
 class IagoInputError(CompanionError, ValueError):
     """A bad command-line argument to ``companion iago`` (unreadable file, unknown mover...)."""
+
+
+TABLE_RECORDS: str | None = None
+"""The module that reads a game saved by the table service (``is_table_record``, ``from_table``,
+``check_result``, ``result_line``), named by the table service's own command module
+(:mod:`companion.daemon.cli`) when the command line is built: games/ never imports daemon/."""
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -197,12 +204,8 @@ def _board(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     from companion.games.iago.record import parse_record, replay_record, summary
-    from companion.games.iago.table_record import (
-        check_result,
-        from_table,
-        is_table_record,
-        result_line,
-    )
+
+    tables = importlib.import_module(TABLE_RECORDS) if TABLE_RECORDS else None
 
     text, name = read_text(args.record, IagoInputError, "record")
     table = None
@@ -210,8 +213,8 @@ def _replay(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except json.JSONDecodeError:
         data = text  # parse_record reports where the JSON goes wrong
-    if is_table_record(data):
-        table = from_table(data, name)  # a game saved by the table service
+    if tables is not None and tables.is_table_record(data):
+        table = tables.from_table(data, name)  # a game saved by the table service
         record = table.record
     else:
         record = parse_record(data, name)
@@ -228,7 +231,7 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         lexicon, is_inflection, notes = _judges(args)
     game = replay_record(record, lexicon=lexicon, is_inflection=is_inflection)
-    disagreements = [] if table is None else check_result(game, table.result)
+    disagreements = [] if table is None else tables.check_result(game, table.result)
     if table is not None:
         notes = table.notes + notes
     if args.json:
@@ -242,7 +245,7 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         print(summary(game))
         if table is not None:
-            print(result_line(table.result, disagreements))
+            print(tables.result_line(table.result, disagreements))
         for n in notes:
             print(f"Note: {n}")
     return 0

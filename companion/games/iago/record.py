@@ -31,7 +31,7 @@ out, after the last event. A record with no board event replays the clock and th
 only (its moves are not ruled).
 
 A table's saved game (``data_dir()/records/*.json``) is read by
-:mod:`companion.games.iago.table_record`, which converts it to a :class:`GameRecord`.
+:mod:`companion.daemon.table_record`, which converts it to a :class:`GameRecord`.
 
 Everything here is pure: the caller reads the file and passes the lexicon.
 """

@@ -209,15 +209,10 @@ class GameMode(ABC):
 
 
 MODES: dict[str, str] = {
-    "iago": "companion.daemon.iago_timer:IagoTimerMode",
-    "iota": "companion.games.iota.mode:IotaMode",
-    "wordinoes": "companion.games.wordinoes.mode:WordinoesMode",
+    "iago": "companion.daemon.modes.iago:IagoTimerMode",
+    "iota": "companion.daemon.modes.iota:IotaMode",
+    "wordinoes": "companion.daemon.modes.wordinoes:WordinoesMode",
 }
-
-
-def register_mode(name: str, target: str | type[GameMode]) -> None:
-    """Register a mode class (or ``"module:Class"``) under ``name``."""
-    MODES[name] = target  # type: ignore[assignment]
 
 
 def mode_class(name: str) -> type[GameMode]:

@@ -12,7 +12,7 @@ The table service (``companion daemon``, ``companion sim``) saves a finished gam
 game times in seconds, and the service's own records (``_game``, ``_alive``: skipped).
 
 The conversion replays the journal on the table's own Iago timer mode
-(:class:`companion.daemon.iago_timer.IagoTimerMode`), so that every event means here exactly
+(:class:`companion.daemon.modes.iago.IagoTimerMode`), so that every event means here exactly
 what it meant at the table, and notes each change the mode makes to its differential timer as a
 record's clock event: a player's press that counted (``press`` by colour; a press the clock
 ignored is left out), a challenge with its challenger at the instant the challenge button
@@ -123,8 +123,8 @@ def from_table(data: dict, name: str = "record") -> TableGame:
             its number, ``seq`` and kind), a bad board.
     """
     from companion.daemon.config import TableConfigError, validate
-    from companion.daemon.iago_timer import IagoTimerMode
     from companion.daemon.modes import ModeContext, ModeError
+    from companion.daemon.modes.iago import IagoTimerMode
 
     unknown = sorted(set(data) - set(TABLE_KEYS))
     if unknown:

@@ -1,0 +1,65 @@
+"""The package's layout rules (../shared/DESIGN.md, "Layout"): games/ holds pure rules and never
+imports the table service; every table mode sits in daemon/modes/; no two modules import each
+other."""
+
+import ast
+from pathlib import Path
+
+import companion
+from companion.daemon.config import GAMES
+from companion.daemon.modes import MODES
+
+ROOT = Path(companion.__file__).parent
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, at the top or inside a function, as dotted names."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module(p): _imports(p) for p in ROOT.rglob("*.py")}
+
+
+def test_games_never_import_the_table_service():
+    offenders = {
+        name: sorted(i for i in imports if i.startswith("companion.daemon"))
+        for name, imports in MODULES.items()
+        if name.startswith("companion.games")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_every_table_mode_lives_in_daemon_modes():
+    assert set(MODES) == set(GAMES)
+    for target in MODES.values():
+        module, _, _ = target.partition(":")
+        assert module.startswith("companion.daemon.modes."), target
+        assert module in MODULES, target
+    assert not [n for n in MODULES if n.endswith(".mode") or n.endswith("iago_timer")]
+
+
+def test_no_two_modules_import_each_other():
+    circles = sorted(
+        (a, b)
+        for a, imports in MODULES.items()
+        for b in imports
+        if a < b
+        and b in MODULES
+        and a in MODULES[b]
+        # a package's __init__ may name its own submodules
+        and not b.startswith(a + ".")
+        and not a.startswith(b + ".")
+    )
+    assert circles == []
