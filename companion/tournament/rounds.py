@@ -1,0 +1,205 @@
+"""A round's set-ups: made from pairings, kept in the store, published to the tables.
+
+This is the one operation behind ``companion director round R`` and the director's ``/round``
+page. A set-up is the JSON payload of ``tables/N/setup`` (retained, QoS 1; docs/tournament.md)::
+
+    {"round": 2, "table": 7, "game": "iago",
+     "players": {"blue": "Ada", "red": "Bob"}, "blue": "Ada", "red": "Bob",
+     "colours": "lot", "drawn_by_lot": true,
+     "minutes": 5, "minute_seconds": 60.0, "lexicon": "scowl-70-both",
+     "event": "spring", "setup_id": "2-7-1764577200.000"}
+
+``blue``/``red``/``drawn_by_lot``/``minutes``/``minute_seconds``/``lexicon``/``game`` are the
+table's ``[table]`` keys (companion.daemon.config); ``colours`` says how the colours were decided:
+``lot`` (drawn by the director), ``balanced`` (from each player's colours so far) or ``fixed``
+(as the pairing gave them: a CSV file's columns, the Berger table's colours).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from companion.errors import CompanionError
+from companion.tournament import pairing as _pairing
+from companion.tournament.pairing import Pairing, PairingError
+
+COLOURS_CHOICES = ("lot", "balanced", "fixed")
+
+
+class RoundError(CompanionError, ValueError):
+    """A round that cannot be made or published: names the round, the table and the problem."""
+
+
+def make_round(
+    store,
+    round: int,
+    pairings: Sequence[Pairing],
+    *,
+    minutes: int = 5,
+    minute_seconds: float = 60.0,
+    game: str = "iago",
+    lexicon: str = "",
+    colours: str = "lot",
+    rng: random.Random | None = None,
+    event: str = "",
+    now: float | None = None,
+) -> dict[int, dict]:
+    """Round ``round``'s set-ups from ``pairings`` (byes get no table).
+
+    Args:
+        store: the director's :class:`~companion.tournament.store.Store` (read for the colours
+            so far when ``colours="balanced"``; nothing is written).
+        round: the round number, 1 or more.
+        pairings: the round's pairings; a pairing without a table takes the lowest number not
+            used by another pairing of the round.
+        minutes: each player's allowance in minutes (1 to 99); minute_seconds: the sand
+            minute in seconds (1 to 600); game: ``iago``, ``iota`` or ``wordinoes``; lexicon: a
+            lexicon name ("" is the table's default).
+        colours: ``lot`` (drawn with ``rng``), ``balanced`` or ``fixed`` (see module docstring).
+        rng: the lot's random source (default: a fresh ``random.Random()``).
+        event: the tournament's short name, copied into each set-up.
+        now: the set-ups' time stamp in seconds since the epoch (default: now).
+
+    Returns:
+        ``{table: set-up payload}`` in table order.
+
+    Raises:
+        RoundError: a bad round, colours choice, or time control (every bad key at once,
+            naming the table); PairingError: a player or table twice.
+    """
+    from companion.daemon.config import TableConfigError, validate
+
+    if isinstance(round, bool) or not isinstance(round, int) or round < 1:
+        raise RoundError(f"round {round!r}: accepted a whole number, 1 or more")
+    if colours not in COLOURS_CHOICES:
+        raise RoundError(f"colours {colours!r}: accepted {', '.join(COLOURS_CHOICES)}")
+    pairings = _pairing.check_round(pairings, f"round {round}")
+    rng = rng or random.Random()
+    now = time.time() if now is None else now
+    history = {}
+    if colours == "balanced":
+        history = _pairing.colour_history(_pairing.games_from_results(store.results()))
+    used = {p.table for p in pairings if p.table is not None}
+    free = (n for n in range(1, 10_000) if n not in used)
+    setups: dict[int, dict] = {}
+    problems = []
+    for p in pairings:
+        if p.bye:
+            continue
+        table = p.table if p.table is not None else next(free)
+        blue, red = p.blue, p.red
+        if colours == "lot" and rng.random() < 0.5:
+            blue, red = red, blue
+        elif colours == "balanced":
+            blue, red = _pairing.balance(blue, red, history)
+        values = {
+            "number": table,
+            "blue": blue,
+            "red": red,
+            "drawn_by_lot": colours == "lot",
+            "minutes": minutes,
+            "minute_seconds": minute_seconds,
+            "lexicon": lexicon,
+            "game": game,
+        }
+        try:
+            cfg = validate(values, f"round {round} table {table}", check_names=False)
+        except TableConfigError as exc:
+            problems.append(str(exc))
+            continue
+        setups[table] = {
+            "round": round,
+            "table": table,
+            "game": cfg.game,
+            "players": {"blue": cfg.blue, "red": cfg.red},
+            "blue": cfg.blue,
+            "red": cfg.red,
+            "colours": colours,
+            "drawn_by_lot": cfg.drawn_by_lot,
+            "minutes": cfg.minutes,
+            "minute_seconds": cfg.minute_seconds,
+            "lexicon": cfg.lexicon,
+            "event": event,
+            "setup_id": f"{round}-{table}-{now:.3f}",
+        }
+    if problems:
+        raise RoundError("; ".join(problems))
+    return dict(sorted(setups.items()))
+
+
+def byes(pairings: Sequence[Pairing]) -> list[str]:
+    """The players with a bye in ``pairings``."""
+    return [p.blue for p in pairings if p.bye]
+
+
+def publish_round(
+    target,
+    store,
+    round: int,
+    setups: dict[int, dict],
+    *,
+    published: float | None = None,
+    prefix: str | None = None,
+    timeout: float = 10.0,
+) -> None:
+    """Keep round ``round``'s set-ups in ``store`` (it becomes the current round) and publish
+    each to ``tables/N/setup`` (retained, QoS 1), waiting until the broker has every one.
+
+    Args:
+        target: the running :class:`~companion.tournament.director.Director` (anything with a
+            ``publish_setup(table, payload, timeout)`` method), or a connected paho-mqtt
+            ``Client``, then with ``prefix`` (``companion/EVENT/``).
+        store: the director's store.
+        setups: from :func:`make_round`.
+        published: when, in seconds since the epoch (default: now).
+        timeout: seconds to wait for the broker's acknowledgement of each set-up.
+
+    Raises:
+        RoundError: the broker did not take a set-up within ``timeout`` (the store already
+            has the round: publishing again is safe, a table takes a set-up once).
+    """
+    published = time.time() if published is None else published
+    store.set_round(round, setups, published)
+    if hasattr(target, "publish_setup"):
+        for table, setup in setups.items():
+            target.publish_setup(table, setup, timeout=timeout)
+        return
+    if prefix is None:
+        raise RoundError("publish_round: a paho Client needs the topic prefix (prefix=...)")
+    from companion.tournament import protocol
+
+    infos = [
+        (
+            table,
+            target.publish(
+                protocol.topic(prefix, table, "setup"), protocol.encode(setup), qos=1, retain=True
+            ),
+        )
+        for table, setup in setups.items()
+    ]
+    deadline = time.monotonic() + timeout
+    for table, info in infos:
+        try:
+            info.wait_for_publish(max(0.0, deadline - time.monotonic()))
+        except (RuntimeError, ValueError) as exc:
+            raise RoundError(
+                f"round {round}: table {table}'s set-up not published: {exc}"
+            ) from None
+        if not info.is_published():
+            raise RoundError(
+                f"round {round}: the broker did not take table {table}'s set-up within "
+                f"{timeout:g} s; publish the round again"
+            )
+
+
+__all__ = [
+    "COLOURS_CHOICES",
+    "Pairing",
+    "PairingError",
+    "RoundError",
+    "byes",
+    "make_round",
+    "publish_round",
+]
