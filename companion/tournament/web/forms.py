@@ -1,0 +1,199 @@
+"""The director's forms read and checked: a round to pair, a result to correct.
+
+Every problem of a form is reported at once, each naming the field, what was given and what is
+accepted (:class:`FormError`); the page shows them and nothing changes.
+"""
+
+from __future__ import annotations
+
+import time
+
+from companion.errors import CompanionError
+
+ROUND_FIELDS = ("round", "method", "players", "colours", "game", "minutes", "minute_seconds",
+                "lexicon")
+METHODS = {"csv": "from a CSV file", "robin": "round robin", "swiss": "Swiss"}
+COLOURS = {"lot": "by lot", "balanced": "balanced", "fixed": "as paired"}
+GAMES = ("iago", "iota", "wordinoes")
+CHANGES = {
+    "winner-blue": ({"winner": "blue"}, "blue won"),
+    "winner-red": ({"winner": "red"}, "red won"),
+    "draw": ({"draw": True}, "a draw"),
+    "void": ({"void": True}, "void: counts for no one"),
+    "unvoid": ({"void": False}, "not void any more"),
+}
+TEXT_MAX = 200
+CSV_MAX_BYTES = 256 * 1024
+
+
+class FormError(CompanionError, ValueError):
+    """A form with bad input: ``problems`` lists each, naming the field."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = list(problems)
+
+
+def _text(form, key: str) -> str:
+    value = form.get(key)
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _whole(form, key: str, label: str, lo: int, hi: int, problems: list[str]) -> int | None:
+    raw = _text(form, key)
+    try:
+        value = int(raw)
+    except ValueError:
+        problems.append(f"{label}: {raw!r} is not a whole number; accepted {lo} to {hi}")
+        return None
+    if not lo <= value <= hi:
+        problems.append(f"{label}: {value} is out of range; accepted {lo} to {hi}")
+        return None
+    return value
+
+
+def _number(form, key: str, label: str, lo: float, hi: float, problems: list[str]):
+    raw = _text(form, key)
+    try:
+        value = float(raw)
+    except ValueError:
+        problems.append(f"{label}: {raw!r} is not a number; accepted {lo:g} to {hi:g}")
+        return None
+    if not lo <= value <= hi:
+        problems.append(f"{label}: {value:g} is out of range; accepted {lo:g} to {hi:g}")
+        return None
+    return value
+
+
+def _choice(form, key: str, label: str, choices, problems: list[str]) -> str | None:
+    raw = _text(form, key)
+    if raw not in choices:
+        problems.append(f"{label}: {raw!r}: accepted {', '.join(choices)}")
+        return None
+    return raw
+
+
+def known_players(standings: list[dict], setups: dict) -> list[str]:
+    """The players the director has seen: the standings' order first, then the current round's
+    set-ups' players not yet in them."""
+    names = [s["player"] for s in standings]
+    for setup in setups.values():
+        for colour in ("blue", "red"):
+            name = (setup.get("players") or {}).get(colour) or setup.get(colour)
+            if name and name not in names:
+                names.append(name)
+    return names
+
+
+def round_defaults(current: int | None, players: list[str]) -> dict:
+    """The round form's values before the director types anything."""
+    return {"round": str((current or 0) + 1), "method": "swiss" if current else "robin",
+            "players": "\n".join(players), "colours": "lot", "game": "iago", "minutes": "5",
+            "minute_seconds": "60", "lexicon": ""}
+
+
+def decode_upload(raw: bytes, name: str) -> str:
+    """An uploaded CSV file's text (UTF-8, a byte-order mark allowed).
+
+    Raises:
+        FormError: a file larger than 256 KiB or not UTF-8 text, naming it."""
+    if len(raw) > CSV_MAX_BYTES:
+        raise FormError([f"CSV file {name}: {len(raw)} bytes; accepted up to {CSV_MAX_BYTES}"])
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FormError([f"CSV file {name}: not UTF-8 text (byte {exc.start}); accepted a "
+                         "CSV file of table,blue,red lines in UTF-8"]) from None
+
+
+def _byes(players: list[str], rounds: dict[int, dict]) -> list[str]:
+    """Players who sat out an earlier round (listed now, in none of its set-ups)."""
+    out = []
+    for setups in rounds.values():
+        if not setups:
+            continue
+        seated = {n for s in setups.values() for n in (s.get("blue"), s.get("red"))}
+        out += [p for p in players if p not in seated and p not in out]
+    return out
+
+
+def make_draft(store, form, csv_text: str, csv_name: str, results: list[dict],
+               rounds: dict[int, dict], event: str = "") -> dict:
+    """Pair a round from the ``/round`` form and make its set-ups (nothing is written).
+
+    Returns ``{"round", "setups": {table: set-up}, "byes": [names], "method", "values",
+    "made"}``.
+
+    Raises:
+        FormError: every bad field at once; a pairing or round that cannot be made (the
+            message of :mod:`companion.tournament.pairing` or ``rounds``)."""
+    from companion.tournament import pairing, rounds as rounds_mod
+
+    problems: list[str] = []
+    rnd = _whole(form, "round", "Round", 1, 999, problems)
+    method = _choice(form, "method", "Pairing", tuple(METHODS), problems)
+    colours = _choice(form, "colours", "Colours", tuple(COLOURS), problems)
+    game = _choice(form, "game", "Game", GAMES, problems)
+    minutes = _whole(form, "minutes", "Minutes (each player's allowance)", 1, 99, problems)
+    minute_seconds = _number(form, "minute_seconds", "Seconds in a sand minute", 1, 600,
+                             problems)
+    lexicon = _text(form, "lexicon")
+    if lexicon and not all(c.isalnum() or c in "-_" for c in lexicon):
+        problems.append(f"Word list: {lexicon!r}: accepted a lexicon name of letters, digits, "
+                        "'-' or '_' (companion lexicon list), or empty for the tables' default")
+    players = [p.strip() for p in _text(form, "players").splitlines() if p.strip()]
+    if method == "csv" and not csv_text.strip():
+        problems.append("CSV file: none was chosen; accepted a file of table,blue,red lines")
+    if method in ("robin", "swiss") and len(players) < 2:
+        problems.append(f"Players: {len(players)} listed; a round needs at least 2 (one a line)")
+    if problems:
+        raise FormError(problems)
+    try:
+        if method == "csv":
+            pairings = pairing.from_csv(csv_text, csv_name)
+        elif method == "robin":
+            pairings = pairing.round_robin(players, rnd)
+        else:
+            games = pairing.games_from_results(results)
+            pairings = pairing.swiss(players, games, _byes(players, rounds))
+        setups = rounds_mod.make_round(store, rnd, pairings, minutes=minutes,
+                                       minute_seconds=minute_seconds, game=game,
+                                       lexicon=lexicon, colours=colours, event=event)
+    except ValueError as exc:  # PairingError, RoundError
+        raise FormError([str(exc)]) from None
+    if not setups:
+        raise FormError(["The pairings seat no one at a table (byes only)."])
+    values = {k: _text(form, k) for k in ROUND_FIELDS}
+    return {"round": rnd, "setups": setups, "byes": rounds_mod.byes(pairings),
+            "method": METHODS[method], "colours": COLOURS[colours], "values": values,
+            "made": time.time()}
+
+
+def correction(form, results: list[dict]) -> dict:
+    """A correction from the ``/standings`` form: ``{"table", "game", "change", "reason",
+    "who"}``.
+
+    Raises:
+        FormError: an unknown result, an unknown change, a missing or too long reason or
+            who, every one at once."""
+    problems: list[str] = []
+    key = _text(form, "result")
+    known = {f"{r['table']}:{r['game']}": r for r in results}
+    if key not in known:
+        shown = key or "(none chosen)"
+        problems.append(f"Result: {shown} is not a stored result; choose one from the list")
+    change = _text(form, "change")
+    if change not in CHANGES:
+        problems.append(f"Change: {change or '(none chosen)'!s}: accepted "
+                        + ", ".join(text for _, text in CHANGES.values()))
+    reason, who = _text(form, "reason"), _text(form, "who")
+    for label, value in (("Reason", reason), ("Who", who)):
+        if not value:
+            problems.append(f"{label}: required (a correction is kept with why and by whom)")
+        elif len(value) > TEXT_MAX:
+            problems.append(f"{label}: {len(value)} characters; accepted up to {TEXT_MAX}")
+    if problems:
+        raise FormError(problems)
+    res = known[key]
+    return {"table": res["table"], "game": res["game"], "change": dict(CHANGES[change][0]),
+            "reason": reason, "who": who}
