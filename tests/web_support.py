@@ -11,8 +11,24 @@ from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-NAMES = ("Ada", "Bob", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou",
-         "Max", "Nia", "Oto", "Pam")
+NAMES = (
+    "Ada",
+    "Bob",
+    "Cleo",
+    "Dev",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hal",
+    "Ivy",
+    "Jon",
+    "Kim",
+    "Lou",
+    "Max",
+    "Nia",
+    "Oto",
+    "Pam",
+)
 
 
 def chromium_available() -> bool:
@@ -29,17 +45,29 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="companion-chromium-")
         opts = webdriver.ChromeOptions()
         opts.binary_location = CHROMIUM
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                    "--disable-background-networking", "--disable-component-update",
-                    "--disable-sync", "--no-first-run", "--disable-extensions",
-                    "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
-                    f"--user-data-dir={self.profile}", f"--window-size={width},{height}"):
+        for arg in (
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-extensions",
+            "--disable-default-apps",
+            "--mute-audio",
+            "--hide-scrollbars",
+            f"--user-data-dir={self.profile}",
+            f"--window-size={width},{height}",
+        ):
             opts.add_argument(arg)
         if mobile:
-            opts.add_experimental_option("mobileEmulation", {"deviceMetrics": {
-                "width": width, "height": height, "pixelRatio": 2.0}})
-        self.driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER),
-                                       options=opts)
+            opts.add_experimental_option(
+                "mobileEmulation",
+                {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2.0}},
+            )
+        self.driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=opts)
         self.driver.set_page_load_timeout(20)
 
     def quit(self) -> None:
@@ -49,23 +77,43 @@ class Browser:
             shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def iago_state(n: int, *, status: str = "running", mover: str | None = "blue",
-               minutes=(5, 5), sand_left: float | None = 60.0, round_no: int = 1,
-               players=None, **extra) -> dict:
+def iago_state(
+    n: int,
+    *,
+    status: str = "running",
+    mover: str | None = "blue",
+    minutes=(5, 5),
+    sand_left: float | None = 60.0,
+    round_no: int = 1,
+    players=None,
+    **extra,
+) -> dict:
     """A table's ``tables/N/state`` payload as DESIGN.md lists it (Iago)."""
     blue, red = players or (NAMES[(2 * n - 2) % len(NAMES)], NAMES[(2 * n - 1) % len(NAMES)])
-    state = {"game": "iago", "status": status, "mover": mover,
-             "minutes": {"blue": minutes[0], "red": minutes[1]}, "sand_left": sand_left,
-             "minute_seconds": 60.0, "round": round_no, "players": {"blue": blue, "red": red},
-             "t": 0.0, "table": n}
+    state = {
+        "game": "iago",
+        "status": status,
+        "mover": mover,
+        "minutes": {"blue": minutes[0], "red": minutes[1]},
+        "sand_left": sand_left,
+        "minute_seconds": 60.0,
+        "round": round_no,
+        "players": {"blue": blue, "red": red},
+        "t": 0.0,
+        "table": n,
+    }
     state.update(extra)
     return state
 
 
 def result_record(blue: str, red: str, loser: str, minutes=(3, 0)) -> dict:
     """A finished Iago game's record as a table sends it (players, loser, minutes held)."""
-    return {"players": {"blue": blue, "red": red}, "loser": loser,
-            "minutes": {"blue": minutes[0], "red": minutes[1]}, "events": []}
+    return {
+        "players": {"blue": blue, "red": red},
+        "loser": loser,
+        "minutes": {"blue": minutes[0], "red": minutes[1]},
+        "events": [],
+    }
 
 
 def fill_hall(store, tables: int = 8, round_no: int = 1, now: float | None = None) -> None:
@@ -76,29 +124,58 @@ def fill_hall(store, tables: int = 8, round_no: int = 1, now: float | None = Non
     setups = {}
     for n in range(1, tables + 1):
         blue, red = NAMES[(2 * n - 2) % len(NAMES)], NAMES[(2 * n - 1) % len(NAMES)]
-        setups[n] = {"round": round_no, "table": n, "game": "iago",
-                     "players": {"blue": blue, "red": red}, "blue": blue, "red": red,
-                     "colours": "lot", "drawn_by_lot": True, "minutes": 5,
-                     "minute_seconds": 60.0, "lexicon": "scowl-70-both"}
+        setups[n] = {
+            "round": round_no,
+            "table": n,
+            "game": "iago",
+            "players": {"blue": blue, "red": red},
+            "blue": blue,
+            "red": red,
+            "colours": "lot",
+            "drawn_by_lot": True,
+            "minutes": 5,
+            "minute_seconds": 60.0,
+            "lexicon": "scowl-70-both",
+        }
     store.set_round(round_no, setups, now)
     for n in range(1, tables + 1):
         mover = "blue" if n % 2 else "red"
-        store.record_state(n, iago_state(n, mover=mover, minutes=(5 - n % 3, 4 + n % 2),
-                                         sand_left=10.0 + 5 * n, round_no=round_no), now)
+        store.record_state(
+            n,
+            iago_state(
+                n,
+                mover=mover,
+                minutes=(5 - n % 3, 4 + n % 2),
+                sand_left=10.0 + 5 * n,
+                round_no=round_no,
+            ),
+            now,
+        )
     game = "t1-g1"
-    journal = [{"t": 0.0, "kind": "press", "role": "red"},
-               {"t": 41.0, "kind": "press", "role": "blue"},
-               {"t": 75.5, "kind": "challenge_button"},
-               {"t": 76.0, "kind": "press", "role": "red"},
-               {"t": 80.0, "kind": "words", "words": ["CAT", "QIX"], "valid": False,
-                "per_word": {"cat": True, "qix": False}, "lexicon": "scowl-70-both"},
-               {"t": 85.0, "kind": "confirm"}]
+    journal = [
+        {"t": 0.0, "kind": "press", "role": "red"},
+        {"t": 41.0, "kind": "press", "role": "blue"},
+        {"t": 75.5, "kind": "challenge_button"},
+        {"t": 76.0, "kind": "press", "role": "red"},
+        {
+            "t": 80.0,
+            "kind": "words",
+            "words": ["CAT", "QIX"],
+            "valid": False,
+            "per_word": {"cat": True, "qix": False},
+            "lexicon": "scowl-70-both",
+        },
+        {"t": 85.0, "kind": "confirm"},
+    ]
     for seq, rec in enumerate(journal, 1):
         store.record_event(1, game, seq, rec, now)
     store.record_board(1, game, "11/11/11/11/4Q6/3CAt5/4i6/4x6/11/11/11", False, now)
     b, r = setups[2]["blue"], setups[2]["red"]
-    store.record_state(2, iago_state(2, status="finished", mover=None, minutes=(3, 0),
-                                     sand_left=None, loser="red"), now)
+    store.record_state(
+        2,
+        iago_state(2, status="finished", mover=None, minutes=(3, 0), sand_left=None, loser="red"),
+        now,
+    )
     store.record_result(2, "t2-g1", round_no, result_record(b, r, "red"), now)
     store.record_state(3, iago_state(3, status="challenge", challenge="words"), now)
     store.record_state(4, iago_state(4, status="paused", faults=["CAMERA UNAVAILABLE"]), now)

@@ -42,8 +42,16 @@ def parse_address(text: str) -> tuple[str, int]:
 def _config(app, host: str, port: int):
     import uvicorn
 
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                          lifespan="on", timeout_graceful_shutdown=2, ws="none")
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=2,
+        ws="none",
+    )
 
 
 def serve(store, host: str, port: int, **options) -> None:
@@ -96,8 +104,10 @@ class WebServer:
         deadline = time.monotonic() + timeout
         while not self.server.started:
             if not self.thread.is_alive() or time.monotonic() > deadline:
-                raise WebError(f"the director's pages could not listen on {self.host}:"
-                               f"{self.server.config.port} (in use?)")
+                raise WebError(
+                    f"the director's pages could not listen on {self.host}:"
+                    f"{self.server.config.port} (in use?)"
+                )
             time.sleep(0.01)
         return self
 

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import hmac
+import math
 import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -37,7 +38,6 @@ from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import (
-    HTMLResponse,
     JSONResponse,
     PlainTextResponse,
     RedirectResponse,
@@ -48,6 +48,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from companion.errors import CompanionError
 from companion.tournament.web import forms, views
 from companion.tournament.web.live import Hub
 
@@ -61,9 +62,21 @@ TV_CYCLE_SECONDS = 10
 class _Web:
     """What the handlers share: the store, its thread pool, the hub, the settings."""
 
-    def __init__(self, store, *, director_password, viewer_pin, publish, session_seconds,
-                 poll_seconds, event, base_url):
+    def __init__(
+        self,
+        store,
+        *,
+        director_password,
+        viewer_pin,
+        publish,
+        session_seconds,
+        poll_seconds,
+        event,
+        base_url,
+        clock=time.time,
+    ):
         self.store = store
+        self.clock = clock
         self.director_password = str(director_password)
         self.viewer_pin = str(viewer_pin) if viewer_pin else ""
         self.publish = publish
@@ -110,9 +123,11 @@ class _Web:
 def table_context(table: dict, now: float) -> dict:
     """What ``_table.html`` draws for ``Store.table(n)``."""
     board = table.get("board") or None
-    results = [views.result_of(r) | {"round": r.get("round"), "game": r.get("game"),
-                                     "received": r.get("received")}
-               for r in table.get("results") or []]
+    results = [
+        views.result_of(r)
+        | {"round": r.get("round"), "game": r.get("game"), "received": r.get("received")}
+        for r in table.get("results") or []
+    ]
     return {
         "t": views.tile(table, now=now),
         "board": views.board_grid(board.get("board")) if board else None,
@@ -140,10 +155,11 @@ def is_director(request: Request) -> bool:
     it)."""
     web: _Web = request.app.state.web
     until = request.session.get("director_until", 0)
-    if not isinstance(until, int | float) or until < time.time():
+    now = web.clock()
+    if not isinstance(until, int | float) or until < now:
         request.session.pop("director_until", None)
         return False
-    request.session["director_until"] = time.time() + web.session_seconds
+    request.session["director_until"] = now + web.session_seconds
     return True
 
 
@@ -155,8 +171,12 @@ def is_viewer(request: Request) -> bool:
 def _page(request: Request, name: str, context: dict, status: int = 200) -> Response:
     web: _Web = request.app.state.web
     director = is_director(request)
-    base = {"director": director, "csrf": _csrf(request), "viewer_pin": bool(web.viewer_pin),
-            "path": request.url.path}
+    base = {
+        "director": director,
+        "csrf": _csrf(request),
+        "viewer_pin": bool(web.viewer_pin),
+        "path": request.url.path,
+    }
     return web.templates.TemplateResponse(request, name, base | context, status_code=status)
 
 
@@ -173,8 +193,10 @@ async def _change_allowed(request: Request) -> tuple[dict | None, Response | Non
     token = str(form.get("csrf", ""))
     if not hmac.compare_digest(token.encode(), _csrf(request).encode()):
         return None, _refuse(
-            request, "This form was not sent from these pages or is out of date: "
-            "reload the page and send it again.")
+            request,
+            "This form was not sent from these pages or is out of date: "
+            "reload the page and send it again.",
+        )
     return form, None
 
 
@@ -215,8 +237,17 @@ async def hall(request: Request) -> Response:
     rows, progress = await _hall_data(web)
     now = time.time()
     tiles = [web.tile_html(r, now) for r in rows]
-    return _page(request, "hall.html", {"tiles": tiles, "progress": progress, "now": now,
-                                        "count": len(rows), "version": progress["version"]})
+    return _page(
+        request,
+        "hall.html",
+        {
+            "tiles": tiles,
+            "progress": progress,
+            "now": now,
+            "count": len(rows),
+            "version": progress["version"],
+        },
+    )
 
 
 @viewer_page
@@ -225,11 +256,18 @@ async def table_page(request: Request) -> Response:
     n = request.path_params["n"]
     version, table = await web.call(lambda: (web.store.version(), web.store.table(n)))
     if table is None:
-        return _page(request, "missing.html", {"what": f"Table {n} has not been heard from "
-                                               "and is in no round."}, status=404)
+        return _page(
+            request,
+            "missing.html",
+            {"what": f"Table {n} has not been heard from and is in no round."},
+            status=404,
+        )
     now = time.time()
-    return _page(request, "table.html", {"n": n, "detail": web.detail_html(table, now),
-                                         "now": now, "version": version})
+    return _page(
+        request,
+        "table.html",
+        {"n": n, "detail": web.detail_html(table, now), "now": now, "version": version},
+    )
 
 
 @viewer_page
@@ -249,8 +287,9 @@ async def events(request: Request) -> Response:
         # the page's data is as of version `since`: send what changed after it
         first = await _catch_up(web, table, request.query_params.get("since", ""))
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return StreamingResponse(web.hub.stream(sub, first), media_type="text/event-stream",
-                             headers=headers)
+    return StreamingResponse(
+        web.hub.stream(sub, first), media_type="text/event-stream", headers=headers
+    )
 
 
 async def _catch_up(web: _Web, table: int | None, since: str) -> dict | None:
@@ -286,9 +325,15 @@ async def _standings_data(web: _Web) -> dict:
     standings, results, corrections = await web.call(read)
     shown = []
     for r in results:
-        shown.append(views.result_of(r) | {"table": r["table"], "game": r["game"],
-                                           "round": r.get("round"),
-                                           "corrections": r.get("corrections") or []})
+        shown.append(
+            views.result_of(r)
+            | {
+                "table": r["table"],
+                "game": r["game"],
+                "round": r.get("round"),
+                "corrections": r.get("corrections") or [],
+            }
+        )
     return {"standings": standings, "results": shown, "corrections": corrections}
 
 
@@ -297,17 +342,27 @@ async def standings(request: Request) -> Response:
     web: _Web = request.app.state.web
     data = await _standings_data(web)
     notice = request.query_params.get("corrected")
-    return _page(request, "standings.html", data | {
-        "notice": f"Correction {notice} kept; the standings include it." if notice else "",
-        "errors": [], "values": {}})
+    return _page(
+        request,
+        "standings.html",
+        data
+        | {
+            "notice": f"Correction {notice} kept; the standings include it." if notice else "",
+            "errors": [],
+            "values": {},
+        },
+    )
 
 
 @viewer_page
 async def results_csv(request: Request) -> Response:
     web: _Web = request.app.state.web
     results = await web.call(web.store.results)
-    return Response(views.results_csv(results), media_type="text/csv; charset=utf-8",
-                    headers={"Content-Disposition": 'attachment; filename="results.csv"'})
+    return Response(
+        views.results_csv(results),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="results.csv"'},
+    )
 
 
 async def correct(request: Request) -> Response:
@@ -318,13 +373,24 @@ async def correct(request: Request) -> Response:
     results = await web.call(web.store.results)
     try:
         c = forms.correction(form, results)
-        cid = await web.call(web.store.add_correction, c["table"], c["game"], c["change"],
-                             c["reason"], c["who"], time.time())
+        cid = await web.call(
+            web.store.add_correction,
+            c["table"],
+            c["game"],
+            c["change"],
+            c["reason"],
+            c["who"],
+            time.time(),
+        )
     except (forms.FormError, ValueError) as exc:
         data = await _standings_data(web)
         errors = exc.problems if isinstance(exc, forms.FormError) else [str(exc)]
-        return _page(request, "standings.html", data | {
-            "notice": "", "errors": errors, "values": dict(form)}, status=400)
+        return _page(
+            request,
+            "standings.html",
+            data | {"notice": "", "errors": errors, "values": dict(form)},
+            status=400,
+        )
     return RedirectResponse(f"/standings?corrected={cid}#results", status_code=303)
 
 
@@ -339,13 +405,18 @@ async def tv_panels(request: Request) -> Response:
     web: _Web = request.app.state.web
     data = await _standings_data(web)
     rows, prog = await _hall_data(web)
+    done = {r["table"] for r in data["results"] if r.get("round") == prog["round"]}
     tmpl = web.templates.env.get_template("_tv.html")
-    return JSONResponse({
-        "standings": tmpl.render(panel="standings", standings=data["standings"][:12],
-                                 progress=prog),
-        "progress": tmpl.render(panel="progress", progress=prog,
-                                tiles=[views.tile(r) for r in rows]),
-    })
+    return JSONResponse(
+        {
+            "standings": tmpl.render(
+                panel="standings", standings=data["standings"][:12], progress=prog
+            ),
+            "progress": tmpl.render(
+                panel="progress", progress=prog, tiles=[views.tile(r) for r in rows], done=done
+            ),
+        }
+    )
 
 
 # --- rounds ---------------------------------------------------------------------------------
@@ -355,8 +426,13 @@ async def _round_context(web: _Web) -> dict:
     def read():
         rnd = web.store.current_round()
         setups = web.store.round_setups(rnd) if rnd is not None else {}
-        return rnd, setups, web.store.standings(), web.store.results(), web.store.rounds() \
-            if hasattr(web.store, "rounds") else []
+        return (
+            rnd,
+            setups,
+            web.store.standings(),
+            web.store.results(),
+            web.store.rounds() if hasattr(web.store, "rounds") else [],
+        )
 
     rnd, setups, standings, results, rounds = await web.call(read)
     return {
@@ -377,8 +453,11 @@ async def round_page(request: Request) -> Response:
     if published:
         notice = f"Round {published} published to {len(ctx['setups'])} tables."
     values = forms.round_defaults(ctx["current"], ctx["default_players"])
-    return _page(request, "round.html", ctx | {"values": values, "errors": [], "draft": None,
-                                               "notice": notice})
+    return _page(
+        request,
+        "round.html",
+        ctx | {"values": values, "errors": [], "draft": None, "notice": notice},
+    )
 
 
 async def round_preview(request: Request) -> Response:
@@ -396,19 +475,28 @@ async def round_preview(request: Request) -> Response:
             csv_name = upload.filename or csv_name
             csv_text = forms.decode_upload(raw, csv_name)
         results = await web.call(web.store.results)
-        rounds = {r: await web.call(web.store.round_setups, r)
-                  for r in range(1, (ctx["current"] or 0) + 1)}
-        draft = await web.call(forms.make_draft, web.store, form, csv_text, csv_name,
-                               results, rounds, web.event)
+        rounds = {
+            r: await web.call(web.store.round_setups, r)
+            for r in range(1, (ctx["current"] or 0) + 1)
+        }
+        draft = await web.call(
+            forms.make_draft, web.store, form, csv_text, csv_name, results, rounds, web.event
+        )
     except forms.FormError as exc:
-        return _page(request, "round.html", ctx | {"values": values, "errors": exc.problems,
-                                                   "draft": None, "notice": ""}, status=400)
+        return _page(
+            request,
+            "round.html",
+            ctx | {"values": values, "errors": exc.problems, "draft": None, "notice": ""},
+            status=400,
+        )
     token = secrets.token_urlsafe(16)
     web.drafts = {k: v for k, v in web.drafts.items() if v["made"] > time.time() - 3600}
     web.drafts[token] = draft
-    return _page(request, "round.html", ctx | {"values": values, "errors": [],
-                                               "draft": draft | {"token": token},
-                                               "notice": ""})
+    return _page(
+        request,
+        "round.html",
+        ctx | {"values": values, "errors": [], "draft": draft | {"token": token}, "notice": ""},
+    )
 
 
 async def round_publish(request: Request) -> Response:
@@ -420,17 +508,37 @@ async def round_publish(request: Request) -> Response:
     if draft is None:
         ctx = await _round_context(web)
         values = forms.round_defaults(ctx["current"], ctx["default_players"])
-        return _page(request, "round.html", ctx | {
-            "values": values, "draft": None, "notice": "",
-            "errors": ["This round's review is no longer held (the director restarted, or it "
-                       "was published already): pair the round again."]}, status=400)
+        return _page(
+            request,
+            "round.html",
+            ctx
+            | {
+                "values": values,
+                "draft": None,
+                "notice": "",
+                "errors": [
+                    "This round's review is no longer held (the director restarted, or it "
+                    "was published already): pair the round again."
+                ],
+            },
+            status=400,
+        )
     try:
         await web.call(web.publish, draft["round"], draft["setups"])
-    except ValueError as exc:  # RoundError: the broker did not take every set-up
+    except CompanionError as exc:  # RoundError, DirectorError: the broker did not take one
         ctx = await _round_context(web)
-        return _page(request, "round.html", ctx | {
-            "values": draft["values"], "draft": draft | {"token": form.get("draft")},
-            "notice": "", "errors": [str(exc)]}, status=502)
+        return _page(
+            request,
+            "round.html",
+            ctx
+            | {
+                "values": draft["values"],
+                "draft": draft | {"token": form.get("draft")},
+                "notice": "",
+                "errors": [str(exc)],
+            },
+            status=502,
+        )
     web.drafts.pop(str(form.get("draft")), None)
     return RedirectResponse(f"/round?published={draft['round']}", status_code=303)
 
@@ -453,33 +561,47 @@ async def login(request: Request) -> Response:
     nxt = _safe_next(str(form.get("next", "/")))
     host = request.client.host if request.client else "?"
     count, until = web.failures.get(host, (0, 0.0))
-    now = time.time()
+    now = web.clock()
     if until > now:
-        return _page(request, "login.html", {"next": nxt, "error": (
-            f"Too many wrong tries: wait {int(until - now) + 1} s and try again.")}, status=429)
+        return _page(
+            request,
+            "login.html",
+            {
+                "next": nxt,
+                "error": (f"Too many wrong tries: wait {math.ceil(until - now)} s and try again."),
+            },
+            status=429,
+        )
     token = str(form.get("csrf", ""))
     if not hmac.compare_digest(token.encode(), _csrf(request).encode()):
-        return _page(request, "login.html", {"next": nxt, "error": (
-            "This form is out of date: try again.")}, status=403)
+        return _page(
+            request,
+            "login.html",
+            {"next": nxt, "error": ("This form is out of date: try again.")},
+            status=403,
+        )
     secret = str(form.get("secret", "")).strip()
     role = str(form.get("role", "director"))
-    if role == "director" and hmac.compare_digest(secret.encode(),
-                                                  web.director_password.encode()):
+    if role == "director" and hmac.compare_digest(secret.encode(), web.director_password.encode()):
         web.failures.pop(host, None)
         request.session["director_until"] = now + web.session_seconds
         request.session["viewer"] = True
         request.session["csrf"] = secrets.token_urlsafe(24)  # a new token for the new login
         return RedirectResponse(nxt if nxt != "/login" else "/", status_code=303)
-    if role == "viewer" and web.viewer_pin and hmac.compare_digest(
-            secret.encode(), web.viewer_pin.encode()):
+    if (
+        role == "viewer"
+        and web.viewer_pin
+        and hmac.compare_digest(secret.encode(), web.viewer_pin.encode())
+    ):
         web.failures.pop(host, None)
         request.session["viewer"] = True
         return RedirectResponse(nxt, status_code=303)
     count += 1
     web.failures[host] = (count, now + LOCKOUT_SECONDS if count >= LOCKOUT_FAILURES else 0.0)
     what = "director's password or PIN" if role == "director" else "viewer PIN"
-    return _page(request, "login.html", {"next": nxt, "error": f"That {what} is not right."},
-                 status=403)
+    return _page(
+        request, "login.html", {"next": nxt, "error": f"That {what} is not right."}, status=403
+    )
 
 
 async def logout(request: Request) -> Response:
@@ -492,9 +614,19 @@ async def logout(request: Request) -> Response:
 # --- the app ----------------------------------------------------------------------------------
 
 
-def create_app(store, *, director_password: str, viewer_pin: str | None = None, publish=None,
-               session_seconds: float = SESSION_SECONDS, poll_seconds: float = 0.1,
-               event: str = "", base_url: str = "", secret_key: str | None = None) -> Starlette:
+def create_app(
+    store,
+    *,
+    director_password: str,
+    viewer_pin: str | None = None,
+    publish=None,
+    session_seconds: float = SESSION_SECONDS,
+    poll_seconds: float = 0.1,
+    event: str = "",
+    base_url: str = "",
+    secret_key: str | None = None,
+    clock=time.time,
+) -> Starlette:
     """The director's pages as an ASGI app (Starlette) over ``store``.
 
     Args:
@@ -512,20 +644,33 @@ def create_app(store, *, director_password: str, viewer_pin: str | None = None, 
             ``http://10.42.0.1:8080``.
         secret_key: signs the session cookies (default: a new random key, so a restart of the
             director logs everyone out).
+        clock: seconds since the epoch, for the sessions' timeout and the login lock-out
+            (tests inject theirs).
 
     Raises:
         ValueError: an empty ``director_password``.
     """
     if not director_password or not str(director_password).strip():
-        raise ValueError("director_password: the director's password or PIN is required "
-                         "(accepted: any non-empty text)")
+        raise ValueError(
+            "director_password: the director's password or PIN is required "
+            "(accepted: any non-empty text)"
+        )
     if publish is None:
+
         def publish(round_no, setups):
             store.set_round(round_no, setups, time.time())
 
-    web = _Web(store, director_password=director_password, viewer_pin=viewer_pin,
-               publish=publish, session_seconds=session_seconds, poll_seconds=poll_seconds,
-               event=event, base_url=base_url)
+    web = _Web(
+        store,
+        director_password=director_password,
+        viewer_pin=viewer_pin,
+        publish=publish,
+        session_seconds=session_seconds,
+        poll_seconds=poll_seconds,
+        event=event,
+        base_url=base_url,
+        clock=clock,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -541,6 +686,7 @@ def create_app(store, *, director_password: str, viewer_pin: str | None = None, 
 
     routes = [
         Route("/", hall),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/table/{n:int}", table_page),
         Route("/events", events),
         Route("/progress", progress),
@@ -557,9 +703,15 @@ def create_app(store, *, director_password: str, viewer_pin: str | None = None, 
         Route("/logout", logout, methods=["POST"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
-    middleware = [Middleware(SessionMiddleware, secret_key=secret_key or secrets.token_hex(32),
-                             session_cookie="companion_director", max_age=12 * 3600,
-                             same_site="strict")]
+    middleware = [
+        Middleware(
+            SessionMiddleware,
+            secret_key=secret_key or secrets.token_hex(32),
+            session_cookie="companion_director",
+            max_age=12 * 3600,
+            same_site="strict",
+        )
+    ]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.web = web
     return app

@@ -10,8 +10,16 @@ import time
 
 from companion.errors import CompanionError
 
-ROUND_FIELDS = ("round", "method", "players", "colours", "game", "minutes", "minute_seconds",
-                "lexicon")
+ROUND_FIELDS = (
+    "round",
+    "method",
+    "players",
+    "colours",
+    "game",
+    "minutes",
+    "minute_seconds",
+    "lexicon",
+)
 METHODS = {"csv": "from a CSV file", "robin": "round robin", "swiss": "Swiss"}
 COLOURS = {"lot": "by lot", "balanced": "balanced", "fixed": "as paired"}
 GAMES = ("iago", "iota", "wordinoes")
@@ -87,9 +95,16 @@ def known_players(standings: list[dict], setups: dict) -> list[str]:
 
 def round_defaults(current: int | None, players: list[str]) -> dict:
     """The round form's values before the director types anything."""
-    return {"round": str((current or 0) + 1), "method": "swiss" if current else "robin",
-            "players": "\n".join(players), "colours": "lot", "game": "iago", "minutes": "5",
-            "minute_seconds": "60", "lexicon": ""}
+    return {
+        "round": str((current or 0) + 1),
+        "method": "swiss" if current else "robin",
+        "players": "\n".join(players),
+        "colours": "lot",
+        "game": "iago",
+        "minutes": "5",
+        "minute_seconds": "60",
+        "lexicon": "",
+    }
 
 
 def decode_upload(raw: bytes, name: str) -> str:
@@ -102,8 +117,12 @@ def decode_upload(raw: bytes, name: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise FormError([f"CSV file {name}: not UTF-8 text (byte {exc.start}); accepted a "
-                         "CSV file of table,blue,red lines in UTF-8"]) from None
+        raise FormError(
+            [
+                f"CSV file {name}: not UTF-8 text (byte {exc.start}); accepted a "
+                "CSV file of table,blue,red lines in UTF-8"
+            ]
+        ) from None
 
 
 def _byes(players: list[str], rounds: dict[int, dict]) -> list[str]:
@@ -117,8 +136,15 @@ def _byes(players: list[str], rounds: dict[int, dict]) -> list[str]:
     return out
 
 
-def make_draft(store, form, csv_text: str, csv_name: str, results: list[dict],
-               rounds: dict[int, dict], event: str = "") -> dict:
+def make_draft(
+    store,
+    form,
+    csv_text: str,
+    csv_name: str,
+    results: list[dict],
+    rounds: dict[int, dict],
+    event: str = "",
+) -> dict:
     """Pair a round from the ``/round`` form and make its set-ups (nothing is written).
 
     Returns ``{"round", "setups": {table: set-up}, "byes": [names], "method", "values",
@@ -127,7 +153,8 @@ def make_draft(store, form, csv_text: str, csv_name: str, results: list[dict],
     Raises:
         FormError: every bad field at once; a pairing or round that cannot be made (the
             message of :mod:`companion.tournament.pairing` or ``rounds``)."""
-    from companion.tournament import pairing, rounds as rounds_mod
+    from companion.tournament import pairing
+    from companion.tournament import rounds as rounds_mod
 
     problems: list[str] = []
     rnd = _whole(form, "round", "Round", 1, 999, problems)
@@ -135,12 +162,13 @@ def make_draft(store, form, csv_text: str, csv_name: str, results: list[dict],
     colours = _choice(form, "colours", "Colours", tuple(COLOURS), problems)
     game = _choice(form, "game", "Game", GAMES, problems)
     minutes = _whole(form, "minutes", "Minutes (each player's allowance)", 1, 99, problems)
-    minute_seconds = _number(form, "minute_seconds", "Seconds in a sand minute", 1, 600,
-                             problems)
+    minute_seconds = _number(form, "minute_seconds", "Seconds in a sand minute", 1, 600, problems)
     lexicon = _text(form, "lexicon")
     if lexicon and not all(c.isalnum() or c in "-_" for c in lexicon):
-        problems.append(f"Word list: {lexicon!r}: accepted a lexicon name of letters, digits, "
-                        "'-' or '_' (companion lexicon list), or empty for the tables' default")
+        problems.append(
+            f"Word list: {lexicon!r}: accepted a lexicon name of letters, digits, "
+            "'-' or '_' (companion lexicon list), or empty for the tables' default"
+        )
     players = [p.strip() for p in _text(form, "players").splitlines() if p.strip()]
     if method == "csv" and not csv_text.strip():
         problems.append("CSV file: none was chosen; accepted a file of table,blue,red lines")
@@ -156,17 +184,31 @@ def make_draft(store, form, csv_text: str, csv_name: str, results: list[dict],
         else:
             games = pairing.games_from_results(results)
             pairings = pairing.swiss(players, games, _byes(players, rounds))
-        setups = rounds_mod.make_round(store, rnd, pairings, minutes=minutes,
-                                       minute_seconds=minute_seconds, game=game,
-                                       lexicon=lexicon, colours=colours, event=event)
+        setups = rounds_mod.make_round(
+            store,
+            rnd,
+            pairings,
+            minutes=minutes,
+            minute_seconds=minute_seconds,
+            game=game,
+            lexicon=lexicon,
+            colours=colours,
+            event=event,
+        )
     except ValueError as exc:  # PairingError, RoundError
         raise FormError([str(exc)]) from None
     if not setups:
         raise FormError(["The pairings seat no one at a table (byes only)."])
     values = {k: _text(form, k) for k in ROUND_FIELDS}
-    return {"round": rnd, "setups": setups, "byes": rounds_mod.byes(pairings),
-            "method": METHODS[method], "colours": COLOURS[colours], "values": values,
-            "made": time.time()}
+    return {
+        "round": rnd,
+        "setups": setups,
+        "byes": rounds_mod.byes(pairings),
+        "method": METHODS[method],
+        "colours": COLOURS[colours],
+        "values": values,
+        "made": time.time(),
+    }
 
 
 def correction(form, results: list[dict]) -> dict:
@@ -184,8 +226,10 @@ def correction(form, results: list[dict]) -> dict:
         problems.append(f"Result: {shown} is not a stored result; choose one from the list")
     change = _text(form, "change")
     if change not in CHANGES:
-        problems.append(f"Change: {change or '(none chosen)'!s}: accepted "
-                        + ", ".join(text for _, text in CHANGES.values()))
+        problems.append(
+            f"Change: {change or '(none chosen)'!s}: accepted "
+            + ", ".join(text for _, text in CHANGES.values())
+        )
     reason, who = _text(form, "reason"), _text(form, "who")
     for label, value in (("Reason", reason), ("Who", who)):
         if not value:
@@ -195,5 +239,10 @@ def correction(form, results: list[dict]) -> dict:
     if problems:
         raise FormError(problems)
     res = known[key]
-    return {"table": res["table"], "game": res["game"], "change": dict(CHANGES[change][0]),
-            "reason": reason, "who": who}
+    return {
+        "table": res["table"],
+        "game": res["game"],
+        "change": dict(CHANGES[change][0]),
+        "reason": reason,
+        "who": who,
+    }

@@ -178,13 +178,22 @@ def tile(row: dict, *, now: float | None = None) -> dict:
     if status == "ready":
         words.append("READY")
     fault_words = faults(state)
+    if state.get("online") is False or row.get("online") is False:
+        fault_words.insert(0, "OFFLINE")
     words += fault_words
     res = row.get("result")
     result = result_of(res) if isinstance(res, dict) and res else None
-    classes = [name for name, on in (
-        ("challenge", "CHALLENGE" in words), ("paused", status == "paused"),
-        ("finished", status == "finished" or (result is not None and status in ("", "ready"))),
-        ("fault", bool(fault_words)), ("silent", not state)) if on]
+    classes = [
+        name
+        for name, on in (
+            ("challenge", "CHALLENGE" in words),
+            ("paused", status == "paused"),
+            ("finished", status == "finished" or (result is not None and status in ("", "ready"))),
+            ("fault", bool(fault_words)),
+            ("silent", not state),
+        )
+        if on
+    ]
     last_seen = _num(row.get("last_seen"))
     state_at = _num(row.get("state_received")) or last_seen
     now = time.time() if now is None else now
@@ -257,8 +266,9 @@ def board_grid(notation: str | None) -> dict | None:
         cells = []
         for c in range(board.size):
             letter = board.at(r, c)
-            cells.append(None if letter is None else {
-                "letter": letter.upper(), "colour": board.colour(r, c)})
+            cells.append(
+                None if letter is None else {"letter": letter.upper(), "colour": board.colour(r, c)}
+            )
         rows.append(cells)
     return {"rows": rows, "counts": board.counts(), "size": board.size, "error": ""}
 
@@ -316,16 +326,23 @@ def challenges(events: Iterable[dict]) -> list[dict]:
                 current["verdict"] = "called off"
                 current = None
                 continue
-            current = {"t": _num(rec.get("t")), "challenger": None, "words": None,
-                       "verdict": "under way", "per_word": {}, "lexicon": "",
-                       "overridden": False}
+            current = {
+                "t": _num(rec.get("t")),
+                "challenger": None,
+                "words": None,
+                "verdict": "under way",
+                "per_word": {},
+                "lexicon": "",
+                "overridden": False,
+            }
             out.append(current)
         elif current is not None and kind == "press" and current["challenger"] is None:
             current["challenger"] = rec.get("role")
         elif current is not None and kind == "words":
             current["words"] = [_str(w) for w in rec.get("words") or []]
-            current["per_word"] = {_str(k).upper(): bool(v)
-                                   for k, v in _dict(rec.get("per_word")).items()}
+            current["per_word"] = {
+                _str(k).upper(): bool(v) for k, v in _dict(rec.get("per_word")).items()
+            }
             current["lexicon"] = _str(rec.get("lexicon"))
             current["verdict"] = "ACCEPTABLE" if rec.get("valid") else "NOT ACCEPTABLE"
         elif current is not None and kind == "override":
@@ -356,13 +373,32 @@ def game_record(events: Iterable[dict]) -> list[dict]:
         if kind.startswith("_"):
             continue
         t = _num(rec.get("t"))
-        out.append({"n": n, "t": t, "clock": _clock(t) if t is not None else "",
-                    "text": describe_event(rec), "kind": kind})
+        out.append(
+            {
+                "n": n,
+                "t": t,
+                "clock": _clock(t) if t is not None else "",
+                "text": describe_event(rec),
+                "kind": kind,
+            }
+        )
     return out
 
 
-RESULT_COLUMNS = ("round", "table", "game", "blue", "red", "winner", "loser", "draw", "void",
-                  "corrected", "corrections", "received")
+RESULT_COLUMNS = (
+    "round",
+    "table",
+    "game",
+    "blue",
+    "red",
+    "winner",
+    "loser",
+    "draw",
+    "void",
+    "corrected",
+    "corrections",
+    "received",
+)
 
 
 def results_csv(results: Iterable[dict]) -> str:
@@ -375,10 +411,23 @@ def results_csv(results: Iterable[dict]) -> str:
     for r in sorted(results, key=lambda r: (r.get("round") or 0, r.get("table") or 0)):
         res = result_of(r)
         names = res["players"]
-        notes = "; ".join(f"{_str(c.get('who'))}: {_str(c.get('reason'))}"
-                          for c in r.get("corrections") or [])
-        w.writerow([r.get("round"), r.get("table"), r.get("game"), names.get("blue", ""),
-                    names.get("red", ""), res["winner"] or "", res["loser"] or "", "yes" if res["draw"] else "no",
-                    "yes" if res["void"] else "no",
-                    "yes" if res["corrected"] else "no", notes, r.get("received")])
+        notes = "; ".join(
+            f"{_str(c.get('who'))}: {_str(c.get('reason'))}" for c in r.get("corrections") or []
+        )
+        w.writerow(
+            [
+                r.get("round"),
+                r.get("table"),
+                r.get("game"),
+                names.get("blue", ""),
+                names.get("red", ""),
+                res["winner"] or "",
+                res["loser"] or "",
+                "yes" if res["draw"] else "no",
+                "yes" if res["void"] else "no",
+                "yes" if res["corrected"] else "no",
+                notes,
+                r.get("received"),
+            ]
+        )
     return buf.getvalue()

@@ -1,0 +1,348 @@
+"""The director's pages' pure parts: what a tile, a table page, a CSV and a form say."""
+
+import csv
+import io
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.tournament import qr
+from companion.tournament.web import WebError, parse_address, views
+from companion.tournament.web.forms import FormError, correction, make_draft
+
+
+def row(state=None, setup=None, result=None, last_seen=100.0, table=5):
+    return {
+        "table": table,
+        "state": state,
+        "last_seen": last_seen,
+        "setup": setup,
+        "result": result,
+    }
+
+
+def iago(**kw):
+    state = {
+        "game": "iago",
+        "status": "running",
+        "mover": "blue",
+        "minutes": {"blue": 4, "red": 5},
+        "sand_left": 37.5,
+        "minute_seconds": 60.0,
+        "players": {"blue": "Ada", "red": "Bob"},
+        "round": 2,
+        "t": 80.0,
+    }
+    state.update(kw)
+    return state
+
+
+def test_running_iago_tile_has_both_allowances_the_mover_and_the_sand():
+    t = views.tile(row(iago()), now=103.0)
+    assert t["players"] == {"blue": "Ada", "red": "Bob"}
+    assert t["minutes"] == {"blue": 4, "red": 5}
+    assert t["mover"] == "blue" and t["running"]
+    assert t["sand_left"] == 37.5 and t["sand_text"] == "0:38"
+    assert t["words"] == [] and t["ago"] == "3 s ago" and t["round"] == 2
+
+
+@pytest.mark.parametrize(
+    ("state", "words"),
+    [
+        (iago(status="challenge", challenge="words"), ["CHALLENGE"]),
+        (iago(status="paused"), ["PAUSED"]),
+        (iago(status="paused", restarted=True), ["PAUSED - RESTARTED"]),
+        (iago(status="finished", loser="red", mover=None), ["RED LOST ON TIME"]),
+        (iago(faults=["CAMERA UNAVAILABLE"]), ["CAMERA UNAVAILABLE"]),
+        (iago(status="paused", fault="CAMERA UNAVAILABLE"), ["PAUSED", "CAMERA UNAVAILABLE"]),
+        (iago(online=False), ["OFFLINE"]),
+    ],
+)
+def test_status_words_are_the_oleds(state, words):
+    t = views.tile(row(state), now=100.0)
+    assert t["words"] == words
+
+
+def test_the_sand_runs_only_while_the_clock_runs():
+    for status in ("challenge", "paused", "finished", "ready"):
+        assert not views.tile(row(iago(status=status)), now=100.0)["running"]
+
+
+def test_a_table_not_heard_from_shows_its_setup():
+    setup = {"round": 3, "table": 5, "game": "iota", "players": {"blue": "Cy", "red": "Di"}}
+    t = views.tile(row(None, setup, last_seen=None), now=100.0)
+    assert t["players"] == {"blue": "Cy", "red": "Di"} and t["game"] == "iota"
+    assert t["ago"] == "never" and "silent" in t["classes"] and t["round"] == 3
+
+
+def test_scores_for_iota():
+    t = views.tile(row({"game": "iota", "status": "running", "scores": {"Cy": 31, "Di": 12}}))
+    assert t["scores"] == [("Cy", 31), ("Di", 12)]
+
+
+def test_result_text_follows_the_corrected_outcome():
+    res = {
+        "players": {"blue": "Ada", "red": "Bob"},
+        "winner": "red",
+        "loser": "blue",
+        "draw": False,
+        "void": False,
+        "record": {"loser": "blue"},
+        "corrections": [{"change": {"winner": "red"}}],
+    }
+    assert views.result_of(res)["text"] == "Bob (red) won (corrected)"
+    assert views.result_of(res | {"void": True})["text"] == "void (corrected)"
+    assert (
+        views.result_of(res | {"winner": None, "loser": None, "draw": True, "corrections": []})[
+            "text"
+        ]
+        == "draw"
+    )
+
+
+def test_reported_counts_tables_of_the_round_with_a_result():
+    setups = {1: {}, 2: {}, 3: {}}
+    results = [
+        {"table": 1, "round": 2},
+        {"table": 1, "round": 2},
+        {"table": 3, "round": 1},
+        {"table": 2, "round": 2},
+    ]
+    assert views.reported(2, setups, results)["text"] == "2 / 3 reported"
+    assert views.reported(None, {}, [])["text"] == "no round published"
+
+
+def test_board_grid_takes_colour_from_case():
+    g = views.board_grid("3/Ab1/3")
+    assert g["rows"][1][0] == {"letter": "A", "colour": "blue"}
+    assert g["rows"][1][1] == {"letter": "B", "colour": "red"}
+    assert g["rows"][0] == [None, None, None] and g["counts"] == {"blue": 1, "red": 1}
+    assert "row 2" in views.board_grid("3/Ab/3")["error"]
+    assert views.board_grid("") is None
+
+
+def test_challenges_with_words_verdict_and_evidence():
+    events = [
+        {"t": 10.0, "kind": "press", "role": "red"},
+        {"t": 30.0, "kind": "challenge_button"},
+        {"t": 31.0, "kind": "press", "role": "red"},
+        {
+            "t": 40.0,
+            "kind": "words",
+            "words": ["CAT", "QIX"],
+            "valid": False,
+            "per_word": {"cat": True, "qix": False},
+            "lexicon": "scowl-70-both",
+        },
+        {"t": 42.0, "kind": "override"},
+        {"t": 45.0, "kind": "confirm"},
+        {"t": 50.0, "kind": "challenge_button"},
+        {"t": 51.0, "kind": "cancel"},
+    ]
+    first, second = views.challenges(events)
+    assert first["challenger"] == "red" and first["words"] == ["CAT", "QIX"]
+    assert first["per_word"] == {"CAT": True, "QIX": False}
+    assert first["verdict"] == "ACCEPTABLE" and first["overridden"]  # the arbiter's override
+    assert second["verdict"] == "called off"
+
+
+def test_game_record_leaves_out_the_services_own_records():
+    events = [
+        {"t": 0.0, "kind": "_game"},
+        {"t": 0.0, "kind": "press", "role": "red"},
+        {"t": 61.0, "kind": "press", "role": "blue"},
+    ]
+    rec = views.game_record(events)
+    assert [r["text"] for r in rec] == ["RED pressed", "BLUE pressed"]
+    assert [r["clock"] for r in rec] == ["0:00", "1:01"]
+
+
+def test_results_csv_has_one_line_per_game_after_corrections():
+    results = [
+        {
+            "table": 4,
+            "game": "g1",
+            "round": 1,
+            "record": {},
+            "received": 5.0,
+            "players": {"blue": "Ada", "red": "Bob"},
+            "winner": "blue",
+            "loser": "red",
+            "draw": False,
+            "void": False,
+            "corrections": [{"who": "Jo", "reason": "clock fault", "change": {}}],
+        }
+    ]
+    rows = list(csv.DictReader(io.StringIO(views.results_csv(results))))
+    assert len(rows) == 1
+    assert rows[0]["winner"] == "blue" and rows[0]["blue"] == "Ada"
+    assert rows[0]["corrections"] == "Jo: clock fault" and rows[0]["corrected"] == "yes"
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+state_keys = st.sampled_from(
+    [
+        "status",
+        "mover",
+        "minutes",
+        "sand_left",
+        "players",
+        "scores",
+        "fault",
+        "faults",
+        "challenge",
+        "round",
+        "game",
+        "loser",
+        "minute_seconds",
+        "online",
+        "restarted",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    state=st.dictionaries(state_keys, json_values, max_size=8) | json_values,
+    setup=st.dictionaries(state_keys, json_values, max_size=4) | st.none(),
+    last_seen=json_values,
+)
+def test_any_payload_makes_a_tile_and_never_breaks_the_page(state, setup, last_seen):
+    web = _TILE_RENDERER
+    html = web.tile_template.render(t=views.tile(row(state, setup, last_seen=last_seen), now=100.0))
+    assert 'id="tile-5"' in html
+
+
+class _Renderer:
+    def __init__(self):
+        from starlette.templating import Jinja2Templates
+
+        from companion.tournament.web.app import HERE
+
+        env = Jinja2Templates(directory=str(HERE / "templates")).env
+        env.filters["clock"] = views._clock
+        self.tile_template = env.get_template("_tile.html")
+
+
+_TILE_RENDERER = _Renderer()
+
+
+def test_names_are_escaped_in_a_tile():
+    html = _TILE_RENDERER.tile_template.render(
+        t=views.tile(row(iago(players={"blue": "<script>x</script>", "red": "Bob"})))
+    )
+    assert "<script>x" not in html and "&lt;script&gt;" in html
+
+
+class Form(dict):
+    pass
+
+
+def test_a_correction_form_reports_every_problem_at_once():
+    results = [{"table": 2, "game": "g1"}]
+    with pytest.raises(FormError) as exc:
+        correction(Form(result="9:zz", change="nonsense", reason="", who=""), results)
+    text = " | ".join(exc.value.problems)
+    assert len(exc.value.problems) == 4
+    assert "9:zz" in text and "nonsense" in text and "Reason: required" in text
+    got = correction(Form(result="2:g1", change="winner-red", reason=" clock ", who="Jo"), results)
+    assert got == {
+        "table": 2,
+        "game": "g1",
+        "change": {"winner": "red"},
+        "reason": "clock",
+        "who": "Jo",
+    }
+
+
+def test_a_round_form_reports_every_bad_field_at_once():
+    form = Form(
+        round="0",
+        method="robin",
+        players="Ada",
+        colours="lot",
+        game="chess",
+        minutes="abc",
+        minute_seconds="60",
+        lexicon="",
+    )
+    with pytest.raises(FormError) as exc:
+        make_draft(None, form, "", "x.csv", [], {})
+    text = " | ".join(exc.value.problems)
+    assert "Round: 0 is out of range" in text and "'chess'" in text
+    assert "Minutes (each player's allowance): 'abc' is not a whole number" in text
+    assert "Players: 1 listed" in text
+
+
+def test_a_round_robin_draft_seats_every_player():
+    form = Form(
+        round="1",
+        method="robin",
+        players="Ada\nBob\nCy\nDi",
+        colours="fixed",
+        game="iago",
+        minutes="5",
+        minute_seconds="60",
+        lexicon="",
+    )
+    draft = make_draft(None, form, "", "x.csv", [], {})
+    seated = sorted(n for s in draft["setups"].values() for n in (s["blue"], s["red"]))
+    assert seated == ["Ada", "Bob", "Cy", "Di"] and len(draft["setups"]) == 2
+
+
+def test_a_bad_csv_is_reported_with_its_line():
+    form = Form(
+        round="1",
+        method="csv",
+        players="",
+        colours="lot",
+        game="iago",
+        minutes="5",
+        minute_seconds="60",
+        lexicon="",
+    )
+    with pytest.raises(FormError) as exc:
+        make_draft(None, form, "1,Ada,Bob\nx,Cy,Di\n", "hall.csv", [], {})
+    assert "hall.csv:2" in exc.value.problems[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("0.0.0.0:8080", ("0.0.0.0", 8080)), (":80", ("0.0.0.0", 80)), ("[::1]:8080", ("::1", 8080))],
+)
+def test_parse_address(text, expected):
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize("text", ["8080", "host:http", "host:0", "host:70000"])
+def test_parse_address_refuses(text):
+    with pytest.raises(WebError, match="accepted HOST:PORT"):
+        parse_address(text)
+
+
+def test_the_oled_qr_code_reads_back_as_the_tables_page():
+    import cv2
+    import numpy as np
+
+    url = qr.table_url("http://10.42.0.1:8080/", 17)
+    assert url == "http://10.42.0.1:8080/table/17"
+    image = qr.qr_image(url, size=64)
+    assert image.mode == "1" and image.width == image.height <= 64
+    assert image.getpixel((0, 0)) == 255  # the quiet zone is lit: dark modules are unlit
+    big = np.array(image.convert("L").resize((image.width * 6,) * 2, 0))
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(
+        cv2.copyMakeBorder(big, 24, 24, 24, 24, cv2.BORDER_CONSTANT, value=255)
+    )
+    assert text == url
+
+
+def test_an_address_too_long_for_the_screen_is_refused():
+    with pytest.raises(qr.QRError, match="64 pixels"):
+        qr.qr_image("http://hall.example/" + "x" * 300, size=64)
