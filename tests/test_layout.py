@@ -63,3 +63,20 @@ def test_no_two_modules_import_each_other():
         and not a.startswith(b + ".")
     )
     assert circles == []
+
+
+def test_wordinoes_rules_are_split_where_the_rulebook_splits():
+    # rulebook: Setup and Turns, all knock, Challenges, Ending the Game, Variations
+    from companion.games.wordinoes import allknock, challenges, ending, game, turns, variations
+
+    parts = (turns.SetupAndTurns, allknock.AllKnock, challenges.Challenges, ending.Ending)
+    assert all(issubclass(game.Game, part) for part in parts)
+    assert game.Game.open_ends is allknock.AllKnock.open_ends
+    assert game.Game.vote is challenges.Challenges.vote
+    assert game.TableSettings is variations.TableSettings
+    for module in (turns, allknock, challenges, ending, variations, game):
+        lines = Path(module.__file__).read_text(encoding="utf8").count("\n")
+        assert lines < 400, module.__name__
+    # the names the rest of the package and the tests import keep their old home
+    for name in ("Game", "GameError", "Notice", "TableSettings", "Tile", "Status", "UNKNOWN_TILE"):
+        assert hasattr(game, name), name
