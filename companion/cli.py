@@ -11,6 +11,7 @@ import importlib
 import sys
 
 from companion import __version__
+from companion.cliutil import CompanionParser
 from companion.errors import CompanionError
 
 # module paths with a ``register(subparsers)`` function; imported when the parser is built,
@@ -30,7 +31,7 @@ COMMAND_MODULES = (
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser, with every area's sub-commands."""
-    parser = argparse.ArgumentParser(
+    parser = CompanionParser(
         prog="companion",
         description="Table Companion: Iago's differential timer, word judge and board reader.",
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import difflib
 import sys
 from pathlib import Path
 
@@ -38,3 +40,53 @@ def read_lines(arg: str, error_cls: type[Exception], what: str = "script") -> tu
     """:func:`read_text` split into lines (without their line ends): ``(lines, name)``."""
     text, name = read_text(arg, error_cls, what)
     return text.splitlines(), name
+
+
+class CompanionParser(argparse.ArgumentParser):
+    """The ``companion`` command's parser, and (inherited by ``add_subparsers``) every
+    sub-command's: an unknown option is reported by the sub-command it was given to, with that
+    sub-command's usage and the nearest option it has (``unrecognized arguments: --lexicn (did
+    you mean --lexicon?)``), exit 2. Plain argparse hands it up to ``companion``, whose usage
+    names no option of the sub-command.
+    """
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._given = list(sys.argv[1:] if args is None else args)
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}{self._suggestions(extras)}")
+        return namespace, extras
+
+    def error(self, message: str):
+        """Print the usage and ``message`` (with a "did you mean" for a mistyped option, also when
+        argparse stopped first at a missing argument) and exit 2."""
+        if "did you mean" not in message:
+            unknown = [a for a in getattr(self, "_given", []) if self._unknown_option(a)]
+            hint = self._suggestions(unknown)
+            if hint:
+                message = f"unrecognized arguments: {' '.join(unknown)}{hint}; {message}"
+        super().error(message)
+
+    def _options(self) -> list[str]:
+        return [o for action in self._actions for o in action.option_strings]
+
+    def _unknown_option(self, arg: str) -> bool:
+        if not arg.startswith("--") or arg == "--":
+            return False
+        name = arg.split("=", 1)[0]
+        return not any(o.startswith(name) for o in self._options())
+
+    def _suggestions(self, extras: list[str]) -> str:
+        """`` (did you mean --lexicon?)`` for the mistyped options among ``extras``, else ""."""
+        hints = {}
+        for arg in extras:
+            if not arg.startswith("-"):
+                continue
+            near = difflib.get_close_matches(arg.split("=", 1)[0], self._options(), n=1, cutoff=0.6)
+            if near:
+                hints[arg] = near[0]
+        if len(hints) == 1:
+            return f" (did you mean {next(iter(hints.values()))}?)"
+        return (
+            f" ({'; '.join(f'{a}: did you mean {o}?' for a, o in hints.items())})" if hints else ""
+        )

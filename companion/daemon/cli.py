@@ -78,7 +78,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     s.add_argument("--number", type=int, help="the table number, 1 to 999")
-    s.add_argument("--players", nargs=2, metavar=("BLUE", "RED"), help="the two players' names")
+    s.add_argument(
+        "--players",
+        nargs="+",
+        metavar="NAME",
+        help="the two players' names, blue then red (Iago is a game for two)",
+    )
     s.add_argument("--blue", help="the blue player's name")
     s.add_argument("--red", help="the red player's name")
     s.add_argument("--lot", action="store_true", help="draw the colours by lot")
@@ -137,6 +142,13 @@ def _setup(args: argparse.Namespace) -> int:
     if args.players:
         if args.blue or args.red:
             raise TableConfigError("give --players BLUE RED or --blue/--red, not both")
+        if len(args.players) != 2:
+            n = len(args.players)
+            raise TableConfigError(
+                f"--players {' '.join(args.players)}: Iago takes two players, not {n}; "
+                "accepted: --players BLUE RED (two names, blue then red). Iota and Wordinoes "
+                "players are named at the table (companion sim --game iota)"
+            )
         blue, red = args.players
     lot = None
     if args.lot:
