@@ -149,12 +149,12 @@ def test_empty_grid():
 
 
 def test_bad_cell_error_names_row_and_column():
-    with pytest.raises(IotaNotationError, match=r"row 2, column 3: 'RZ1'"):
+    with pytest.raises(IotaNotationError, match=r"row 1, column 2: 'RZ1'"):
         parse_grid("RT1 . ./. . RZ1")
 
 
 def test_ragged_rows_are_rejected_naming_the_row():
-    with pytest.raises(IotaNotationError, match=r"row 2 has 1 cell where row 1 has 2"):
+    with pytest.raises(IotaNotationError, match=r"row 1 has 1 cell where row 0 has 2"):
         parse_grid("RT1 GT2/GS2")
 
 

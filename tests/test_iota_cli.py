@@ -26,7 +26,7 @@ def test_score_prints_the_contract_for_the_third_worked_turn(capsys):
     assert sorted(line["sum"] for line in out["lines"]) == [4, 5, 8]
     lot = next(line for line in out["lines"] if line["lot"])
     assert lot["cards"] == ["RT2", "GC2", "BX2", "YS2"] and lot["direction"] == "row"
-    assert lot["cells"][0] == {"row": 3, "column": 1}
+    assert lot["cells"][0] == {"row": 2, "column": 0}
     assert out["lots"] == 1 and out["doublings"] == ["lot"] and out["multiplier"] == 2
     assert {p["card"] for p in out["played"]} == {"YS2", "RT3"}
 
@@ -47,7 +47,7 @@ def test_an_illegal_play_exits_1_with_coded_violations(capsys):
 def test_bad_notation_exits_2_naming_row_and_column(capsys):
     code, out, err = cli(capsys, "score", "RT1 .", "RT1 ./. GZ2")
     assert code == 2 and out is None
-    assert "AFTER" in err and "row 2" in err and "column 2" in err and "GZ2" in err
+    assert "AFTER" in err and "row 1" in err and "column 1" in err and "GZ2" in err
 
 
 def test_a_before_no_game_can_reach_exits_2(capsys):
@@ -76,7 +76,7 @@ def test_hint_lists_the_best_play_first(capsys):
     scores = [p["score"] for p in out["plays"]]
     assert scores == sorted(scores, reverse=True)
     # the hinted table, in the same frame as TURN3 (its top row was empty), is legal by `score`
-    assert best["after_top_left"] == {"row": 1, "column": 1}
+    assert best["after_top_left"] == {"row": 0, "column": 0}
     code, ruled, _ = cli(capsys, "score", TURN3, best["after"])
     assert code == 0 and ruled["score"] == 208
 
@@ -100,7 +100,7 @@ def test_score_says_what_a_wild_card_stands_for_and_why(capsys):
     # RT1 * RT3: a red triangle 2 or 4 (numbers all different); RT2 is on the table already
     code, out, _ = cli(capsys, "score", "RT1 . RT3/. . RT2", "RT1 * RT3/. . RT2")
     assert code == 0 and out["score"] == 1 + 0 + 3
-    assert out["wild_cards"] == [{"row": 1, "column": 2, "stands_for": ["RT4"], "decided": True}]
+    assert out["wild_cards"] == [{"row": 0, "column": 1, "stands_for": ["RT4"], "decided": True}]
     assert "RT4" in out["notes"][0] and "RT2" in out["notes"][0]
 
 
@@ -117,7 +117,7 @@ def test_a_before_in_its_own_smaller_frame_is_found_in_after(capsys):
 def test_hint_refuses_a_card_of_the_hand_that_is_on_the_table(capsys):
     code, out, err = cli(capsys, "hint", "RT1 GT1", "BT1 RT1")
     assert code == 2 and out is None
-    assert "RT1 is already on the table (row 1, column 1)" in err and "each card once" in err
+    assert "RT1 is already on the table (row 0, column 0)" in err and "each card once" in err
     assert "BT1 is" not in err
 
 
@@ -146,3 +146,19 @@ def test_a_missing_file_is_named_as_such(capsys, tmp_path, monkeypatch, arg):
 def test_notation_errors_are_not_taken_for_file_names(capsys, arg):
     code, _, err = cli(capsys, "score", arg, "RT1")
     assert code == 2 and "no such file" not in err and "is not a card" in err
+
+
+def test_a_hint_is_typed_at_the_table_as_it_is_printed(capsys):
+    # one way of counting cells (issue 16): with the starting card written at GRID's row 0,
+    # column 0, a hint's entry is what a player types at the table, and scores the same there
+    from companion.games.iota.cards import parse_card
+    from companion.games.iota.scorekeeper import Scorekeeper
+
+    code, out, _ = cli(capsys, "hint", "RT1", "GT2 BT3 YT4 RS2", "--limit", "1")
+    best = out["plays"][0]
+    cells = [(c["row"], c["column"]) for c in best["cards"]]
+    typed = {f"{c['card']}@{c['row']},{c['column']}" for c in best["cards"]}
+    assert set(best["entry"].split()) == typed
+    assert all(cell != (0, 0) for cell in cells)  # the starting card's cell is taken
+    keeper = Scorekeeper(["Ada", "Bob"], parse_card("RT1"))
+    assert keeper.play(best["entry"]).score == best["score"]

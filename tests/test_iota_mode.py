@@ -8,7 +8,7 @@ import pytest
 
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
-from companion.daemon.modes.iota import END_QUESTION
+from companion.daemon.modes.iota import END_QUESTION, PASS_QUESTION
 from companion.daemon.sim import ScriptedTable, parse_sim_script
 from companion.games.iota.cards import parse_card
 from companion.games.iota.scorekeeper import Scorekeeper
@@ -96,7 +96,8 @@ def test_three_players_pass_the_turn_round_with_either_button(sim):
         """
         0 type Ana Ben Cy
         1 type RT2
-        2 press red
+        2 type pass
+        2.5 press red
         3 type pass 2
         4 press red
         5 type GC2@0,1
@@ -242,8 +243,8 @@ def test_end_asks_first_and_yes_or_enter_ends_the_game(sim, answer):
 def test_anything_else_after_end_plays_on(sim):
     s = sim()
     run(s, OPENING + "2 type end\n")
-    final = run(s, "3 type GC2@0,1\n4 press blue\n5 confirm\n")
-    # the play was taken as a play, and the later Enter ended nothing: it passed Ben's turn
+    final = run(s, "3 type GC2@0,1\n4 press blue\n5 confirm\n6 confirm\n")
+    # the play was taken as a play, and the later Enters ended nothing: they passed Ben's turn
     assert final["phase"] == "game" and final["scores"]["Ana"] == 4 and final["turns"] == 2
 
 
@@ -260,3 +261,27 @@ def test_a_bad_entry_names_pass_n_among_what_is_accepted(sim, entry):
     assert final["turns"] == 0 and final["pending"] is None
     assert repr(entry) in final["notice"] or entry in final["notice"]
     assert "'pass N'" in final["notice"]
+
+
+@pytest.mark.parametrize("first", ["confirm", "press blue"])
+def test_an_empty_enter_or_press_asks_before_it_passes_the_turn(sim, first):
+    s = sim()
+    asked = run(s, OPENING + f"2 {first}\n")
+    assert asked["turns"] == 0 and asked["current"] == "Ana"  # nothing passed yet
+    assert "pass?" in asked["notice"].lower()
+    assert s.service.mode.view(2.5).prompt == PASS_QUESTION
+    final = run(s, f"3 {first}\n")  # confirmed: Ana passes, without exchange
+    assert final["turns"] == 1 and final["current"] == "Ben" and final["scores"]["Ana"] == 0
+
+
+def test_a_play_typed_after_the_pass_question_plays_on(sim):
+    s = sim()
+    run(s, OPENING + "2 confirm\n")
+    final = run(s, "3 type GC2@0,1\n4 confirm\n")
+    assert final["turns"] == 1 and final["scores"] == {"Ana": 4, "Ben": 0}
+
+
+def test_saying_pass_passes_at_the_press(sim):
+    s = sim()
+    final = run(s, OPENING + "2 type pass\n3 press blue\n")
+    assert final["turns"] == 1 and final["current"] == "Ben"

@@ -12,9 +12,11 @@ At the table (inputs -> events, every event journaled before it takes effect):
    illegal (an illegal entry changes nothing). He then presses his button to end the turn: with
    two players the first player's button is blue and the second's red; with three or four players
    either button ends the turn of the player on turn (a 2-button box passes the turn round the
-   table). A press with nothing typed is a pass without exchange. ``cancel`` (or the challenge
-   button) drops the typed entry before the press; ``confirm`` (Enter in the simulator) ends the
-   turn like a press;
+   table). A turn is passed by saying so (``pass``), or by confirming: a press (or an empty
+   Enter) with nothing typed asks "PASS?" and passes (without exchange) only when the next input is
+   another press or empty Enter; anything else plays on. ``cancel`` (or the challenge button)
+   drops the typed entry before the press; ``confirm`` (Enter in the simulator) ends the turn like
+   a press;
 4. ``undo`` (typed) takes back the last turn; ``end`` (typed) asks "end the game by agreement?":
    ``yes`` (or ``end`` again, or an empty Enter) ends it, anything else plays on; ``end!`` ends it
    at once;
@@ -56,6 +58,7 @@ PHASE_PLAYERS, PHASE_START, PHASE_GAME = "players", "start", "game"
 _PASS = re.compile(r"^pass(?:\s+(\d+))?$", re.IGNORECASE)
 _OTHER_ENTRIES = "or 'pass', 'pass N' (exchanging N cards), 'cancel', 'undo', 'end'"
 END_QUESTION = "End the game by agreement? 'yes' or Enter ends it; anything else plays on"
+PASS_QUESTION = "Nothing typed: pass? Press again (or Enter) to pass; or type a play"
 NOTICE_SECONDS = 6.0
 
 
@@ -75,6 +78,8 @@ class IotaMode(GameMode):
         self.notice = ""
         self.notice_at = 0.0
         self.end_asked = False  # 'end' was typed: the next input answers the question
+        self.pass_asked = False  # a press or Enter with nothing typed: the next one passes
+        self._passing = False  # (in decide) this input answers the pass question
 
     # -- inputs -> events -----------------------------------------------------------------------
 
@@ -88,6 +93,7 @@ class IotaMode(GameMode):
         t = float(inp.t)
         self.notice = ""
         asked, self.end_asked = self.end_asked, False
+        self._passing, self.pass_asked = self.pass_asked, False
         if asked and (
             (isinstance(inp, Line) and inp.text.strip().lower() in ("yes", "y", "end", "end!"))
             or (isinstance(inp, Command) and inp.name == "confirm")
@@ -151,9 +157,20 @@ class IotaMode(GameMode):
             owner = self.players[0] if role == "blue" else self.players[1]
             if owner != self.keeper.current:
                 raise IotaGameError(f"it is {self.keeper.current}'s turn, not {owner}'s")
-        if self.pending is None:
-            self._trial(self.keeper, {"pass": 0})
+        if self.pending is None and not self._ask_pass(t):
+            return []
         return [{"t": t, "kind": "confirm", "role": role}]
+
+    def _ask_pass(self, t: float) -> bool:
+        """Nothing typed: True when this press or Enter confirms the pass asked just before,
+        else the question is asked (PASS?) and False."""
+        assert self.keeper is not None
+        self._trial(self.keeper, {"pass": 0})
+        if self._passing:
+            return True
+        self.pass_asked = True
+        self._say(PASS_QUESTION, t)
+        return False
 
     def _decide_command(self, name: str, t: float) -> list[dict]:
         if name == "cancel":
@@ -161,8 +178,8 @@ class IotaMode(GameMode):
         if name == "confirm":
             if self.keeper is None:
                 raise IotaGameError("type the players' names, then the starting card")
-            if self.pending is None:
-                self._trial(self.keeper, {"pass": 0})
+            if self.pending is None and not self._ask_pass(t):
+                return []
             return [{"t": t, "kind": "confirm", "role": "arbiter"}]
         raise IotaGameError(
             f"command {name!r}: Iota takes confirm and cancel (and typed undo, end)"
@@ -290,6 +307,8 @@ class IotaMode(GameMode):
         redraw_at = self.notice_at + NOTICE_SECONDS if notice else None
         if self.end_asked:  # the question stays until it is answered
             notice, redraw_at = "END GAME? yes / Enter", None
+        elif self.pass_asked:
+            notice, redraw_at = "PASS? press again", None
         keeper = self.keeper
         lights = {"blue": False, "red": False}
         if phase == PHASE_PLAYERS:
@@ -314,6 +333,8 @@ class IotaMode(GameMode):
             if not keeper.finished:
                 if self.end_asked:
                     prompt = END_QUESTION
+                elif self.pass_asked:
+                    prompt = PASS_QUESTION
                 elif self.pending is None:
                     prompt = (
                         f"{keeper.current}: play CARD@ROW,COL ... (the starting card is at 0,0) "

@@ -29,6 +29,7 @@ from companion.games.iota.rules import (
     check_play,
     explain_wild_cards,
 )
+from companion.games.iota.scorekeeper import format_placements
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,8 +59,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="list the legal plays of a hand on a table, best score first",
         description=(
             "Print JSON with every legal play of HAND (1 to 4 cards, e.g. 'RT1 GS2 *') on GRID, "
-            "best score first. Rows and columns count from 1 in GRID's frame (0 or less: above "
-            "or left of it)."
+            "best score first. Rows and columns count from 0 in GRID's frame, as at the table (row 0 is "
+            "GRID's first row; negative: above or left of it); each play's 'entry' is the "
+            "play as typed at the table, CARD@ROW,COL."
         ),
     )
     h.add_argument("grid", help="the table (notation, a file, or -)")
@@ -112,8 +114,9 @@ def looks_like_a_file_name(arg: str) -> bool:
 
 
 def cell_json(cell: Cell) -> dict[str, int]:
-    """A cell for JSON: row and column counted from 1 in the grids' frame."""
-    return {"row": cell[0] + 1, "column": cell[1] + 1}
+    """A cell for JSON: row and column counted from 0 in the grids' frame (docs/iota.md,
+    "Cells": the same counting as the table's ``CARD@ROW,COL``)."""
+    return {"row": cell[0], "column": cell[1]}
 
 
 def result_json(result: PlayResult) -> dict:
@@ -197,6 +200,7 @@ def _hint(args: argparse.Namespace) -> int:
             {
                 "score": hint.score,
                 "cards": [{"card": str(card), **cell_json(cell)} for cell, card in hint.placements],
+                "entry": format_placements(dict(hint.placements)),
                 "lines": [
                     {
                         "direction": ln.direction,
@@ -237,8 +241,7 @@ def check_hand_against_table(grid: Grid, hand: list[Card]) -> None:
         raise IotaPositionError(
             "HAND: "
             + "; ".join(
-                f"{card} is already on the table (row {where[card][0] + 1}, column "
-                f"{where[card][1] + 1})"
+                f"{card} is already on the table (row {where[card][0]}, column {where[card][1]})"
                 for card in dict.fromkeys(repeated)
             )
             + ": the deck holds each card once. Accepted: cards that are not on the table"

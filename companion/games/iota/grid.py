@@ -5,7 +5,9 @@ centro del área de juego" into a "red" (grid) of rows and columns, in any direc
 
 Coordinates are ``(row, column)`` integers, rows growing downwards and columns to the right; they
 may be negative (the grid grows in every direction). A parsed grid puts its top-left cell at
-``(0, 0)``; messages and JSON number rows and columns from 1, as people do.
+``(0, 0)``. Messages and JSON count rows and columns from 0 too (row 0 is the first row written,
+column 0 a row's first cell): one way of counting for ``iota score``, ``iota hint`` and the table,
+where 0,0 is the starting card (docs/iota.md, "Cells").
 
 Notation (DESIGN.md, "Iota grid notation"): rows from top to bottom separated by ``/`` or newlines,
 cells separated by spaces (one or more); ``.`` an empty cell, ``*`` a wild card, a card as
@@ -168,7 +170,7 @@ def parse_grid(text: str, name: str = "grid") -> Grid:
         A :class:`Grid` whose top-left cell is ``(0, 0)`` and whose frame is the written rectangle.
 
     Raises:
-        IotaNotationError: a bad cell (named by row and column, from 1), a ragged row, a blank row
+        IotaNotationError: a bad cell (named by row and column, from 0), a ragged row, a blank row
             inside the grid. Every problem is reported at once.
     """
     lines = [line.strip() for line in text.replace("\r", "").split("\n")]
@@ -186,7 +188,7 @@ def parse_grid(text: str, name: str = "grid") -> Grid:
     widths: list[int] = []
     for r, row in enumerate(rows):
         if not row:
-            problems.append(f"row {r + 1} is blank (write '.' for each empty cell)")
+            problems.append(f"row {r} is blank (write '.' for each empty cell)")
             widths.append(0)
             continue
         cells = row.split()
@@ -198,13 +200,13 @@ def parse_grid(text: str, name: str = "grid") -> Grid:
             if problem is None:
                 cards[(r, c)] = parse_card(token)
             else:
-                problems.append(f"row {r + 1}, column {c + 1}: {token!r} is not a card ({problem})")
+                problems.append(f"row {r}, column {c}: {token!r} is not a card ({problem})")
     width = max(widths)
     for r, w in enumerate(widths):
         if 0 < w != width:
             problems.append(
-                f"row {r + 1} has {w} cell{'s' if w != 1 else ''} where row "
-                f"{widths.index(width) + 1} has {width} "
+                f"row {r} has {w} cell{'s' if w != 1 else ''} where row "
+                f"{widths.index(width)} has {width} "
                 "(every row must have the same number of cells; write '.' for empty cells)"
             )
     if problems:

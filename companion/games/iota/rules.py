@@ -69,8 +69,9 @@ class IotaPositionError(CompanionError, ValueError):
 
 
 def name_cell(cell: Cell) -> str:
-    """The default way to name a cell in messages: rows and columns counted from 1."""
-    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+    """The default way to name a cell in messages: rows and columns counted from 0 (the first
+    row and column of the grid as written; docs/iota.md, "Cells")."""
+    return f"row {cell[0]}, column {cell[1]}"
 
 
 CellNamer = Callable[[Cell], str]
@@ -410,7 +411,7 @@ def check_play(
         before: the table at the start of the turn.
         after: the table with the play laid, in the same frame as ``before``.
         last_card: the pile is empty and the player lays his last card: the turn doubles.
-        namer: how cells are named in messages (default: row and column from 1).
+        namer: how cells are named in messages (default: row and column from 0).
         check_before: check that ``before`` follows the rules (skip only when already checked).
 
     Returns:
