@@ -112,3 +112,21 @@ def test_check_with_the_real_lexicon_and_morphology(capsys):
         code, out, _ = run(capsys, "check", love, after, "--mover", "blue")
         assert [v["code"] for v in json.loads(out)["violations"]] == codes
         assert code == (1 if codes else 0)
+
+
+def test_replay_of_a_journal_points_to_the_record_beside_it(tmp_path, capsys):
+    header = {"kind": "_game", "mode": "iago", "settings": {"number": 4}, "seq": 0}
+    lines = [header, {"t": 0.0, "kind": "press", "role": "red", "seq": 1}]
+    journal = tmp_path / "20260101-101010-table4.journal.jsonl"
+    journal.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    record = tmp_path / "20260101-101010-table4.json"
+    record.write_text("{}")
+    assert main(["iago", "replay", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert "is a table's journal" in err and f"companion iago replay {record}" in err
+    assert "Traceback" not in err
+    # the journal of a game in progress has no record yet: said so
+    live = tmp_path / "journal.jsonl"
+    live.write_text(journal.read_text())
+    assert main(["iago", "replay", str(live)]) == 2
+    assert "records/" in capsys.readouterr().err

@@ -208,6 +208,7 @@ def _replay(args: argparse.Namespace) -> int:
     tables = importlib.import_module(TABLE_RECORDS) if TABLE_RECORDS else None
 
     text, name = read_text(args.record, IagoInputError, "record")
+    _refuse_a_journal(text, name)
     table = None
     try:
         data = json.loads(text)
@@ -249,3 +250,36 @@ def _replay(args: argparse.Namespace) -> int:
         for n in notes:
             print(f"Note: {n}")
     return 0
+
+
+def _refuse_a_journal(text: str, name: str) -> None:
+    """A table's journal (``...journal.jsonl``: one JSON record a line, a ``_game`` header first)
+    is not a game record: say so and name the record to replay instead (saved beside a finished
+    game's journal as ``<stamp>-table<N>.json``).
+
+    Raises:
+        IagoInputError: ``text`` is a journal.
+    """
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        head = json.loads(first)
+    except json.JSONDecodeError:
+        return
+    if not isinstance(head, dict) or head.get("kind") != "_game" or "\n" not in text.strip():
+        return
+    path = Path(name)
+    if path.name.endswith(".journal.jsonl"):
+        record = path.with_name(path.name.removesuffix(".journal.jsonl") + ".json")
+        where = (
+            f"replay the game's record saved beside it: companion iago replay {record}"
+            if record.exists()
+            else f"the game's record would be {record}, which is not there"
+        )
+    else:
+        where = (
+            "a game in progress has no record yet: the table saves one in the data directory's "
+            "records/ when the game ends (companion iago replay records/<stamp>-table<N>.json)"
+        )
+    raise IagoInputError(
+        f"{name} is a table's journal (one event a line), not a game record; {where}"
+    )
