@@ -12,7 +12,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the project uses on any machine (word lists, WordNet, fonts, tools).
 APT_PACKAGES := python3-venv scowl wordnet-base fonts-dejavu-core openscad systemd tmux fonts-liberation fonts-freefont-ttf fonts-urw-base35
 # The tournament: the MQTT broker, and the headless browser the director's pages are tested in.
-APT_PACKAGES += mosquitto mosquitto-clients chromium chromium-driver
+APT_PACKAGES += mosquitto mosquitto-clients chromium chromium-driver openssl
 # Extras installed only on a Raspberry Pi (ARM).
 ARCH := $(shell uname -m)
 ifneq ($(filter aarch64 armv7l,$(ARCH)),)

@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "companion.vision.cli",
     "companion.devices.cli",
     "companion.devices.head.cli",
+    "companion.tournament.cli",
 )
 
 

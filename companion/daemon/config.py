@@ -11,6 +11,7 @@ Keys (all optional; the defaults are the rulebook's):
     minute_seconds = 60.0      # the sand minute in seconds, 1 to 600 (rulebook: 60)
     lexicon = "scowl-70-both"  # a lexicon (companion lexicon list: SCOWL or imported); absent: the default
     game = "iago"              # the game mode the table service runs: iago, iota or wordinoes
+    round = 2                  # a tournament's round (written by companion link); absent or 0: none
 
 Bad configuration gets one :class:`TableConfigError` listing every bad key with its range. Other
 sections of the file (``[wordinoes]``...) belong to other areas and are kept when
@@ -34,7 +35,17 @@ LEXICON_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 GAMES = ("iago", "iota", "wordinoes")
 """The games a table can keep: ``[table] game``. Each has its table mode in
 :mod:`companion.daemon.modes` (its ``MODES`` registry has exactly these names)."""
-KEYS = ("number", "blue", "red", "drawn_by_lot", "minutes", "minute_seconds", "lexicon", "game")
+KEYS = (
+    "number",
+    "blue",
+    "red",
+    "drawn_by_lot",
+    "minutes",
+    "minute_seconds",
+    "lexicon",
+    "game",
+    "round",
+)
 
 
 class TableConfigError(CompanionError, ValueError):
@@ -53,6 +64,7 @@ class TableConfig:
     minute_seconds: float = 60.0
     lexicon: str = ""  # "" is the lexicon's default list
     game: str = "iago"
+    round: int = 0  # a tournament's round (companion link writes it with the set-up); 0: none
 
     def name_of(self, colour: str) -> str:
         """The player's name for ``colour`` ("blue" or "red")."""
@@ -119,6 +131,7 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
     number("number", 1, 999, True)
     number("minutes", 1, 99, True)
     number("minute_seconds", 1, 600, False)
+    number("round", 0, 999, True)
     name_rule = f"a name of 1 to {NAME_MAX} printable characters"
     text("blue", None, name_rule)
     text("red", None, name_rule)
@@ -249,7 +262,7 @@ def dump_table(config: TableConfig) -> str:
     """The TOML text of ``config`` under ``[table]``."""
     lines = ["# Table Companion: this table's set-up (companion table setup)", "[table]"]
     for key, value in config.to_dict().items():
-        if key == "lexicon" and not value:
+        if key in ("lexicon", "round") and not value:
             continue
         if isinstance(value, bool):
             text = "true" if value else "false"

@@ -40,7 +40,7 @@ def serve(
     sd = notifier()  # systemd's Type=notify and watchdog; no-ops outside systemd
     pinmap = load_pinmap(pinmap_path, backend=backend)
     devices = open_devices(pinmap, backend=backend)
-    service = TableService(devices, pinmap)
+    service = TableService(devices, pinmap, setup_poll_seconds=1.0)  # a set-up from the link
     stop = threading.Event()
 
     def terminate(signum, frame) -> None:

@@ -31,12 +31,13 @@ import sys
 import threading
 import time
 import traceback
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from companion.daemon.challenge import JudgeFn
-from companion.daemon.config import TableConfig, load_table, validate
+from companion.daemon.config import TableConfig, load_table, table_path, validate
 from companion.daemon.journal import Journal, JournalError
 from companion.daemon.modes import (
     Command,
@@ -55,6 +56,7 @@ from companion.daemon.outputs import LatestWorker, QueueWorker
 from companion.daemon.overlays import Banner
 from companion.daemon.screen import render
 from companion.devices.base import DeviceBundle
+from companion.errors import CompanionError
 from companion.paths import data_dir
 
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
@@ -121,6 +123,10 @@ class TableService:
         fsync: sync each journal record (keep True except in benchmarks of other things).
         on_frame: called as ``on_frame(image, inputs)`` on the display worker each time a frame
             is ready (``inputs``: how many inputs it reflects), for the simulator and benchmarks.
+        setup_poll_seconds: while no game is under way, look at table.toml this often (seconds)
+            for a new set-up written by ``companion link``; None looks only when woken anyway.
+        table_file: the set-up of new games (default config_dir()/table.toml).
+        records_path: where finished games are saved (default :func:`records_dir`).
 
     Raises:
         TableConfigError, ModeError, JournalError from the set-up, the mode or the journal.
@@ -138,6 +144,9 @@ class TableService:
         heartbeat_seconds: float = 1.0,
         fsync: bool = True,
         on_frame: Callable | None = None,
+        setup_poll_seconds: float | None = None,
+        table_file: Path | None = None,
+        records_path: Path | None = None,
     ) -> None:
         self.devices = devices
         self.pinmap = pinmap
@@ -145,6 +154,10 @@ class TableService:
         self.clock = clock
         self.journal_file = Path(journal_file) if journal_file else journal_path()
         self.heartbeat_seconds = heartbeat_seconds
+        self.setup_poll_seconds = setup_poll_seconds
+        self.table_file = Path(table_file) if table_file is not None else None
+        self.records_path = Path(records_path) if records_path is not None else None
+        self._setup_stamp: tuple | None = None
         self.fsync = fsync
         self.on_frame = on_frame
         self._judge = judge
@@ -204,7 +217,13 @@ class TableService:
         return ModeContext(table=table, judge=judge, lexicon_name=name)
 
     def _new_table(self) -> TableConfig:
-        return self._table_arg if self._table_arg is not None else load_table()
+        return self._table_arg if self._table_arg is not None else load_table(self.table_file)
+
+    def _records_dir(self) -> Path:
+        if self.records_path is None:
+            return records_dir()
+        self.records_path.mkdir(parents=True, exist_ok=True)
+        return self.records_path
 
     def _open_game(self) -> None:
         """Resume the journal's game if it had started, else begin a new one."""
@@ -258,6 +277,7 @@ class TableService:
             self._finish()
 
     def _start_new_game(self, fresh_file: bool) -> None:
+        stamp = self._table_file_stamp()  # before reading: a set-up written after is seen next
         table = self._new_table()
         self.mode = mode_class(table.game)(self._context(table))
         if fresh_file and self.journal_file.exists():
@@ -270,8 +290,10 @@ class TableService:
                 "mode": self.mode.name,
                 "settings": self.mode.settings(),
                 "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+                "game_id": uuid.uuid4().hex,  # names the game to the tournament's director
             }
         )
+        self._setup_stamp = stamp
         self._offset = self.clock()
         self._last_g = 0.0
         self._crossed = None
@@ -286,7 +308,7 @@ class TableService:
             result = {**result, "abandoned": True, "abandoned_at": abandoned_at}
         stamp = _stamp()
         number = header.get("settings", {}).get("number", "")
-        path = records_dir() / f"{stamp}-table{number}.json"
+        path = self._records_dir() / f"{stamp}-table{number}.json"
         payload = {"result": result, "settings": header.get("settings"), "record": records}
         tmp = path.with_suffix(".json.tmp")
         tmp.write_text(json.dumps(payload, indent=1), encoding="utf-8")
@@ -294,7 +316,7 @@ class TableService:
         self.last_record_path = path
         self.records_saved += 1
         self.journal.close()
-        self.journal_file.replace(records_dir() / f"{stamp}-table{number}.journal.jsonl")
+        self.journal_file.replace(self._records_dir() / f"{stamp}-table{number}.journal.jsonl")
         self.journal = Journal.open(self.journal_file, fsync=self.fsync)  # empty until next game
         self.message = "Game over, record saved. CHALLENGE: a new game"
 
@@ -339,7 +361,7 @@ class TableService:
 
     def next_wake(self) -> float | None:
         """The next game time the clock thread must wake at without an input (or None)."""
-        times = [self.mode.next_deadline(), self._next_heartbeat]
+        times = [self.mode.next_deadline(), self._next_heartbeat, self.next_setup_check()]
         if self._view is not None:
             times.append(self._view.redraw_at)
         due = [t for t in times if t is not None]
@@ -413,7 +435,49 @@ class TableService:
         self._heartbeat(g)
         if self.mode.finished and self.journal.records:
             self._finish()
+        self._take_new_setup()
         self._publish(g)
+
+    # -- a new set-up (companion link writes table.toml), taken only between games -----------
+
+    def _table_file_stamp(self) -> tuple | None:
+        """table.toml's (mtime, size), or None when the set-up is not read from it."""
+        if self._table_arg is not None:
+            return None
+        try:
+            st = (self.table_file or table_path()).stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def _take_new_setup(self) -> None:
+        """A game not begun (only its header journaled) takes a changed table.toml at once, so
+        the ready screen shows the new round, table and players; a game in progress keeps the
+        set-up its journal's header holds, and the next game reads the file anew."""
+        if self._table_arg is not None or self.mode.finished:
+            return
+        records = self.journal.records
+        if not records or _game_events(records):
+            return
+        stamp = self._table_file_stamp()
+        if stamp == self._setup_stamp:
+            return
+        try:
+            load_table(self.table_file)
+        except CompanionError as exc:
+            self._setup_stamp = stamp
+            self.message = f"new set-up refused: {exc}"
+            return
+        self._start_new_game(fresh_file=True)
+        self.message = "New set-up taken"
+
+    def next_setup_check(self) -> float | None:
+        """Game time of the next look at table.toml while no game is under way (None: none)."""
+        if self.setup_poll_seconds is None or self._table_arg is not None:
+            return None
+        if self.mode.finished or _game_events(self.journal.records):
+            return None
+        return self._last_g + self.setup_poll_seconds
 
     def _mode_from_journal(self, records: list[dict], where: str) -> GameMode:
         """A fresh mode of the journal's game (its header ``records[0]``) with every journaled

@@ -374,6 +374,7 @@ class IagoTimerMode(GameMode):
         notice = self.notice if self.notice and t - self.notice_at < 4.0 else ""
         data = {
             "table": table.number,
+            "round": table.round,
             "names": {"blue": table.blue, "red": table.red},
             "minutes": dict(timer.allowance),
             "mover": timer.mover,
@@ -462,7 +463,10 @@ def _label(colour: str, name: str) -> str:
 
 def _setup_frame(data: dict):
     def frame(draw, width, height):
-        screen.fitted(draw, (0, 0, width, 17), f"TABLE {data['table']}", largest=17)
+        title = f"TABLE {data['table']}"
+        if data.get("round"):  # a tournament's set-up (companion link)
+            title = f"ROUND {data['round']}  {title}"
+        screen.fitted(draw, (0, 0, width, 17), title, largest=17)
         screen.fitted(draw, (0, 18, width, 30), _label("blue", data["names"]["blue"]), 12)
         screen.fitted(draw, (0, 31, width, 43), _label("red", data["names"]["red"]), 12)
         screen.fitted(draw, (0, 44, width, 53), data["setting"], 10, bold=False)

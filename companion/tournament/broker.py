@@ -1,0 +1,524 @@
+"""The hall's broker: a Mosquitto (Debian ``mosquitto``) that the director starts with a
+generated configuration, and the accounts that may log in to it.
+
+Files, under the director's directory (``data_dir()/director/``, mode 0700)::
+
+    accounts.json        the director's own account (username, password) and the tables' usernames
+    broker/mosquitto.conf  generated on every start: listeners, no anonymous clients, persistence
+    broker/passwd        Mosquitto's password file (salted PBKDF2-SHA512 hashes, mosquitto_passwd)
+    broker/acl           who may read and write which topics (regenerated from accounts.json)
+    broker/mosquitto.db  the broker's persistence (sessions and queued QoS 1 messages)
+    broker/mosquitto.pid, broker/mosquitto.log
+    tls/                 the hall's CA and the broker's certificate (``companion director ca``)
+
+Accounts: ``director`` reads and writes everything under ``companion/EVENT/``; ``tableN`` may
+publish only ``tables/N/{state,events,result,board,online}`` and read only ``tables/N/setup``
+and ``tables/N/ack``. A table's password is printed once by ``companion director tables add``
+and stored only hashed, in ``passwd``. Adding a table rewrites ``passwd`` and ``acl`` and sends
+the running broker SIGHUP, which reloads both: the account works at once.
+
+Started as root, Mosquitto drops to the ``mosquitto`` user unless told otherwise; the generated
+configuration names the user the director runs as (``user root`` under root), so the broker
+can read its files in the data directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.errors import CompanionError
+from companion.tournament import protocol
+
+DIRECTOR_USER = "director"
+
+
+class BrokerError(CompanionError, RuntimeError):
+    """The broker cannot be set up, started or reached: names the file, port or command."""
+
+
+def mosquitto_path() -> str:
+    """The ``mosquitto`` executable (PATH, then /usr/sbin).
+
+    Raises:
+        BrokerError: Mosquitto is not installed.
+    """
+    found = shutil.which("mosquitto") or next(
+        (p for p in ("/usr/sbin/mosquitto", "/usr/local/sbin/mosquitto") if os.path.exists(p)),
+        None,
+    )
+    if found is None:
+        raise BrokerError(
+            "mosquitto is not installed: install the Debian package 'mosquitto' (make deps "
+            "does), or name a running broker with --broker mqtt://HOST:PORT"
+        )
+    return found
+
+
+def _passwd_tool() -> str:
+    found = shutil.which("mosquitto_passwd")
+    if found is None:
+        raise BrokerError("mosquitto_passwd is not installed (Debian package 'mosquitto')")
+    return found
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port free on ``host`` now (for tests and ``make tournament``)."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def table_user(table: int) -> str:
+    """The account name of table ``table``: ``tableN``."""
+    return f"table{int(table)}"
+
+
+@dataclass
+class Accounts:
+    """The accounts of one director directory (see the module docstring).
+
+    Args:
+        directory: the director's directory (``data_dir()/director``).
+    """
+
+    directory: Path
+
+    def __post_init__(self) -> None:
+        self.directory = Path(self.directory)
+
+    @property
+    def broker_dir(self) -> Path:
+        return self.directory / "broker"
+
+    @property
+    def passwd(self) -> Path:
+        return self.broker_dir / "passwd"
+
+    @property
+    def acl(self) -> Path:
+        return self.broker_dir / "acl"
+
+    @property
+    def file(self) -> Path:
+        return self.directory / "accounts.json"
+
+    def _read(self) -> dict:
+        if not self.file.exists():
+            return {}
+        try:
+            data = json.loads(self.file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise BrokerError(f"{self.file}: cannot read the accounts: {exc}") from None
+        return data if isinstance(data, dict) else {}
+
+    def _write(self, data: dict) -> None:
+        tmp = self.file.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1, sort_keys=True)
+        tmp.replace(self.file)
+
+    def ensure(self) -> dict:
+        """Create the directory, the director's account and the files if missing; returns
+        ``{"username", "password"}`` of the director."""
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.broker_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        data = self._read()
+        if "director" not in data:
+            data["director"] = {"username": DIRECTOR_USER, "password": secrets.token_urlsafe(18)}
+            data.setdefault("tables", [])
+            self._write(data)
+            self._set_password(DIRECTOR_USER, data["director"]["password"])
+        elif not self.passwd.exists():
+            self._set_password(DIRECTOR_USER, data["director"]["password"])
+        return dict(data["director"])
+
+    def tables(self) -> list[int]:
+        """The table numbers with an account."""
+        return sorted(int(t) for t in self._read().get("tables", []))
+
+    def _set_password(self, user: str, password: str) -> None:
+        args = [_passwd_tool(), "-b", str(self.passwd), user, password]
+        if not self.passwd.exists():
+            args.insert(1, "-c")
+        done = subprocess.run(args, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise BrokerError(
+                f"mosquitto_passwd could not set {user}'s password in {self.passwd}: "
+                f"{(done.stderr or done.stdout).strip()}"
+            )
+        with contextlib.suppress(OSError):
+            os.chmod(self.passwd, 0o600)
+
+    def add_tables(self, tables: list[int], event: str) -> dict[int, dict]:
+        """New passwords for ``tables`` (an existing table gets a new one; the old stops
+        working); returns ``{N: {"username", "password"}}``. Rewrites the ACL for ``event``.
+
+        Raises:
+            BrokerError: a table number out of 1 to 999, or mosquitto_passwd failing.
+        """
+        bad = [t for t in tables if not 1 <= int(t) <= protocol.TABLE_MAX]
+        if bad:
+            raise BrokerError(f"tables {bad}: accepted table numbers 1 to {protocol.TABLE_MAX}")
+        self.ensure()
+        out = {}
+        for t in tables:
+            password = secrets.token_urlsafe(18)
+            self._set_password(table_user(t), password)
+            out[int(t)] = {"username": table_user(t), "password": password}
+        data = self._read()
+        data["tables"] = sorted({*data.get("tables", []), *map(int, tables)})
+        self._write(data)
+        self.write_acl(event)
+        return out
+
+    def write_acl(self, event: str) -> None:
+        """The ACL for every account (see the module docstring)."""
+        prefix = protocol.prefix(event)
+        lines = [
+            "# generated by companion director: do not edit (companion director tables add)",
+            f"user {DIRECTOR_USER}",
+            f"topic readwrite {prefix}#",
+            # a bridge from another venue logs in as the director of that venue's broker
+            "",
+        ]
+        for t in self.tables():
+            lines.append(f"user {table_user(t)}")
+            for kind in protocol.FROM_TABLE:
+                lines.append(f"topic write {protocol.topic(prefix, t, kind)}")
+            for kind in protocol.TO_TABLE:
+                lines.append(f"topic read {protocol.topic(prefix, t, kind)}")
+            lines.append("")
+        tmp = self.acl.with_suffix(".tmp")
+        tmp.write_text("\n".join(lines), encoding="utf-8")
+        tmp.replace(self.acl)
+
+
+@dataclass
+class TLSFiles:
+    """The broker's TLS files: the hall's CA certificate, the broker's certificate and key."""
+
+    ca: Path
+    cert: Path
+    key: Path
+
+
+class Broker:
+    """A Mosquitto run by the director with a generated configuration.
+
+    Args:
+        accounts: the director's :class:`Accounts`.
+        event: the tournament's short name (for the ACL).
+        port: the plain MQTT port.
+        listen: the addresses to listen on (``127.0.0.1`` always included; ``""`` means every
+            address).
+        tls: with :class:`TLSFiles`, a TLS listener on ``tls_port`` too.
+        extra: more configuration lines (a bridge: :func:`bridge_lines`).
+    """
+
+    def __init__(
+        self,
+        accounts: Accounts,
+        event: str,
+        port: int = 1883,
+        listen: tuple[str, ...] = ("127.0.0.1",),
+        tls: TLSFiles | None = None,
+        tls_port: int = 8883,
+        extra: list[str] | None = None,
+    ) -> None:
+        self.accounts = accounts
+        self.event = event
+        self.port = port
+        self.listen = tuple(dict.fromkeys(("127.0.0.1", *listen))) if "" not in listen else ("",)
+        self.tls = tls
+        self.tls_port = tls_port
+        self.extra = list(extra or [])
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def conf(self) -> Path:
+        return self.accounts.broker_dir / "mosquitto.conf"
+
+    @property
+    def log(self) -> Path:
+        return self.accounts.broker_dir / "mosquitto.log"
+
+    @property
+    def pid_file(self) -> Path:
+        return self.accounts.broker_dir / "mosquitto.pid"
+
+    def config_text(self) -> str:
+        """The generated mosquitto.conf."""
+        d = self.accounts.broker_dir
+        user = pwd.getpwuid(os.geteuid()).pw_name
+        lines = [
+            "# generated by companion director on every start: do not edit",
+            f"user {user}",
+            "per_listener_settings false",
+            "allow_anonymous false",
+            f"password_file {self.accounts.passwd}",
+            f"acl_file {self.accounts.acl}",
+            "persistence true",
+            f"persistence_location {d}/",
+            "persistence_file mosquitto.db",
+            "autosave_interval 30",
+            f"pid_file {self.pid_file}",
+            f"log_dest file {self.log}",
+            "log_type error",
+            "log_type warning",
+            "log_type notice",
+            "log_type information",
+            "connection_messages true",
+            "log_timestamp_format %Y-%m-%dT%H:%M:%S",
+            f"max_packet_size {protocol.BROKER_MAX_BYTES}",
+            # the director's persistent session keeps every table's messages while it restarts
+            "max_queued_messages 200000",
+            "max_inflight_messages 100",
+            "",
+        ]
+        for address in self.listen:
+            lines.append(f"listener {self.port} {address}".rstrip())
+        if self.tls is not None:
+            for address in self.listen:  # each TLS listener carries its own certificate lines
+                lines += [
+                    f"listener {self.tls_port} {address}".rstrip(),
+                    f"cafile {self.tls.ca}",
+                    f"certfile {self.tls.cert}",
+                    f"keyfile {self.tls.key}",
+                    "tls_version tlsv1.2",
+                ]
+        lines += self.extra
+        return "\n".join(lines) + "\n"
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Write the configuration and start Mosquitto; returns once it accepts connections.
+
+        Raises:
+            BrokerError: it exited (the log's last lines say why) or did not listen in time.
+        """
+        self.accounts.ensure()
+        self.accounts.write_acl(self.event)
+        self.conf.write_text(self.config_text(), encoding="utf-8")
+        self.process = subprocess.Popen(
+            [mosquitto_path(), "-c", str(self.conf)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                err = (
+                    self.process.stderr.read().decode(errors="replace")
+                    if self.process.stderr
+                    else ""
+                )
+                raise BrokerError(
+                    f"mosquitto exited at start (code {self.process.returncode}) on port "
+                    f"{self.port}: {err.strip() or self.log_tail()}"
+                )
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return
+            except OSError:
+                time.sleep(0.02)
+        self.stop()
+        raise BrokerError(f"mosquitto did not listen on 127.0.0.1:{self.port} within {timeout} s")
+
+    def log_tail(self, lines: int = 5) -> str:
+        """The last lines of the broker's log."""
+        try:
+            return " | ".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def reload(self) -> None:
+        """SIGHUP: Mosquitto reloads the password file and the ACL."""
+        if self.running:
+            self.process.send_signal(signal.SIGHUP)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """SIGTERM (Mosquitto saves its persistence), then SIGKILL after ``timeout`` s."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stderr:
+            self.process.stderr.close()
+        self.process = None
+
+    def kill(self) -> None:
+        """SIGKILL (a power cut of the broker: what it had not saved is gone)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
+def bridge_lines(name: str, central: str, username: str, password: str, event: str) -> list[str]:
+    """Mosquitto configuration lines that bridge this venue's broker to a central one: every
+    topic of the event in both directions at QoS 1, the bridge's session kept
+    (``cleansession false``) so nothing queued is lost while the link between venues is down.
+
+    Args:
+        name: the bridge connection's name (the venue).
+        central: ``HOST:PORT`` of the central broker.
+        username, password: the venue's account on the central broker (its ``director``
+            account, or one with the same ACL).
+        event: the tournament's short name.
+    """
+    return [
+        f"connection {name}",
+        f"address {central}",
+        f"remote_username {username}",
+        f"remote_password {password}",
+        f"remote_clientid bridge-{name}",
+        f"topic {protocol.prefix(event)}# both 1",
+        "cleansession false",
+        "bridge_protocol_version mqttv311",
+        "try_private true",
+        "restart_timeout 1 5",
+        "",
+    ]
+
+
+def reload_running(accounts: Accounts) -> bool:
+    """SIGHUP the broker that the director runs from ``accounts``' directory (its pid file),
+    if it is running; True when one was signalled."""
+    pid_file = accounts.broker_dir / "mosquitto.pid"
+    try:
+        pid = int(pid_file.read_text().strip())
+    except (OSError, ValueError):
+        return False
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+    if b"mosquitto" not in cmdline or str(accounts.broker_dir).encode() not in cmdline:
+        return False
+    try:
+        os.kill(pid, signal.SIGHUP)
+    except OSError:
+        return False
+    return True
+
+
+def make_hall_ca(directory: Path, names: list[str], days: int = 825) -> TLSFiles:
+    """A self-signed CA for a hall and a broker certificate signed by it, with openssl.
+
+    Args:
+        directory: where to write ``ca.pem``, ``ca.key``, ``broker.pem``, ``broker.key``.
+        names: the broker's host names and IP addresses (subjectAltName), e.g.
+            ``["director.local", "10.42.0.1", "127.0.0.1"]``.
+        days: validity of both certificates.
+
+    Returns:
+        The :class:`TLSFiles` (copy ``ca.pem`` to each table; ``[tournament] ca``).
+
+    Raises:
+        BrokerError: openssl missing or failing.
+    """
+    tool = shutil.which("openssl")
+    if tool is None:
+        raise BrokerError("openssl is not installed (Debian package 'openssl')")
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    ca, ca_key = directory / "ca.pem", directory / "ca.key"
+    cert, key = directory / "broker.pem", directory / "broker.key"
+    csr, ext = directory / "broker.csr", directory / "broker.ext"
+    alt = ",".join((f"IP:{n}" if _is_ip(n) else f"DNS:{n}") for n in dict.fromkeys(names))
+    ext.write_text(
+        f"subjectAltName={alt}\nbasicConstraints=CA:FALSE\n"
+        "keyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n"
+    )
+    steps = [
+        [
+            tool,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            ca_key,
+            "-out",
+            ca,
+            "-days",
+            str(days),
+            "-subj",
+            "/CN=Table Companion hall CA",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
+        ],
+        [
+            tool,
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            key,
+            "-out",
+            csr,
+            "-subj",
+            f"/CN={names[0]}",
+        ],
+        [
+            tool,
+            "x509",
+            "-req",
+            "-in",
+            csr,
+            "-CA",
+            ca,
+            "-CAkey",
+            ca_key,
+            "-CAcreateserial",
+            "-out",
+            cert,
+            "-days",
+            str(days),
+            "-extfile",
+            ext,
+        ],
+    ]
+    for args in steps:
+        done = subprocess.run([str(a) for a in args], capture_output=True, text=True)
+        if done.returncode != 0:
+            raise BrokerError(f"openssl failed ({args[1]}): {done.stderr.strip()}")
+    for p in (ca_key, key):
+        os.chmod(p, 0o600)
+    csr.unlink(missing_ok=True)
+    return TLSFiles(ca, cert, key)
+
+
+def _is_ip(name: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True

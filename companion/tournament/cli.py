@@ -1,0 +1,516 @@
+"""``companion director ...`` and ``companion link`` (docs/tournament.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DEFAULT_EVENT = "tournament"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``director`` and ``link`` to the ``companion`` parser."""
+    d = sub.add_parser(
+        "director",
+        help="the tournament director: broker, store, set-ups, results (docs/tournament.md)",
+        description=(
+            "Without an action: run the director. It starts its own Mosquitto (configuration, "
+            "password file and ACL in the data directory's director/) unless --broker names one "
+            "already running, subscribes to every table and stores each state, event, result "
+            "and board in SQLite (director/EVENT.sqlite), acking each result once stored."
+        ),
+    )
+    _event(d)
+    d.add_argument("--broker", help="a running broker, mqtt://HOST:PORT or mqtts://HOST:PORT")
+    d.add_argument(
+        "--broker-port",
+        type=int,
+        default=1883,
+        help="the port of the broker the director starts (default 1883)",
+    )
+    d.add_argument(
+        "--listen",
+        action="append",
+        metavar="ADDRESS",
+        help="an address the broker listens on besides 127.0.0.1 (repeat; default: "
+        "every address of this machine, the hall's included); 127.0.0.1 alone keeps "
+        "it on this machine",
+    )
+    d.add_argument(
+        "--tls-port",
+        type=int,
+        default=8883,
+        help="with a hall CA (director ca), the broker's TLS port (default 8883)",
+    )
+    d.add_argument("--http", metavar="HOST:PORT", help="serve the director's web pages there")
+    d.add_argument(
+        "--password",
+        help="the director's password for the web pages "
+        "(default: $COMPANION_DIRECTOR_PASSWORD, else one made and printed)",
+    )
+    d.set_defaults(func=_run)
+    dsub = d.add_subparsers(dest="director_command", metavar="ACTION")
+
+    t = dsub.add_parser("tables", help="table accounts")
+    tsub = t.add_subparsers(dest="tables_command", metavar="ACTION")
+    tsub.required = True
+    add = tsub.add_parser(
+        "add",
+        help="create accounts for tables N... (usable at once) and print their credentials once",
+    )
+    add.add_argument("numbers", nargs="+", metavar="N", help="table numbers (3 or 1-20)")
+    add.add_argument("--json", action="store_true", help='print {"tables": {"N": {...}}}')
+    _event(add)
+    add.set_defaults(func=_tables_add)
+    ls = tsub.add_parser("list", help="the tables with an account")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=_tables_list)
+
+    r = dsub.add_parser(
+        "round",
+        help="pair round R, make every table's set-up and publish it",
+        description=(
+            "Pair round R from a CSV file (table,blue,red), as a round robin (Berger tables) "
+            "or as a Swiss (score groups, no rematch, colours balanced), make each table's "
+            "set-up (players, colours, time control, game, lexicon), keep it in the store and "
+            "publish it to the tables (retained: a table that connects later gets it)."
+        ),
+    )
+    r.add_argument("round", type=int, help="the round number, 1 or more")
+    how = r.add_mutually_exclusive_group(required=True)
+    how.add_argument("--pairings", metavar="CSV", help="pairings file: table,blue,red a line")
+    how.add_argument("--round-robin", action="store_true", help="Berger tables over --players")
+    how.add_argument("--swiss", action="store_true", help="Swiss over --players")
+    r.add_argument(
+        "--players",
+        nargs="+",
+        metavar="NAME",
+        help="the players in seeding order (or @FILE, one name a line)",
+    )
+    r.add_argument(
+        "--colours",
+        choices=("lot", "balanced", "fixed"),
+        default=None,
+        help="lot (default for CSV and round robin: drawn), balanced (default for "
+        "Swiss), fixed (as paired)",
+    )
+    r.add_argument("--minutes", type=int, default=5, help="each player's allowance (minutes)")
+    r.add_argument("--minute-seconds", type=float, default=60.0, help="the sand minute (s)")
+    r.add_argument("--game", default="iago", help="iago, iota or wordinoes")
+    r.add_argument("--lexicon", default="", help="the word list (default: the table's)")
+    r.add_argument("--seed", type=int, help="the lot's random seed (default: random)")
+    r.add_argument("--dry-run", action="store_true", help="print the set-ups, publish nothing")
+    r.add_argument("--broker", help="the director's broker (default: the running director's)")
+    _event(r)
+    r.set_defaults(func=_round)
+
+    res = dsub.add_parser("results", help="the results stored, one per game")
+    fmt = res.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="a JSON list")
+    fmt.add_argument("--csv", action="store_true", help="CSV with a header line")
+    _event(res)
+    res.set_defaults(func=_results)
+
+    st = dsub.add_parser("standings", help="the players by wins, then spread")
+    st.add_argument("--json", action="store_true")
+    _event(st)
+    st.set_defaults(func=_standings)
+
+    c = dsub.add_parser("correct", help="correct a result (kept with who, when and why)")
+    c.add_argument("table", type=int)
+    c.add_argument("game", help="the game id (companion director results)")
+    change = c.add_mutually_exclusive_group(required=True)
+    change.add_argument("--winner", choices=("blue", "red"))
+    change.add_argument("--loser", choices=("blue", "red"))
+    change.add_argument("--draw", action="store_true")
+    change.add_argument("--void", action="store_true", help="the game counts for no one")
+    change.add_argument("--unvoid", action="store_true", help="undo a void")
+    c.add_argument("--reason", required=True)
+    c.add_argument("--who", required=True, help="the director making the correction")
+    _event(c)
+    c.set_defaults(func=_correct)
+
+    ca = dsub.add_parser(
+        "ca",
+        help="make a self-signed CA for the hall and the broker's "
+        "certificate (director/tls/); the broker then listens with TLS too",
+    )
+    ca.add_argument(
+        "--name",
+        action="append",
+        metavar="HOST_OR_IP",
+        help="the broker's host names and addresses as tables reach it (repeat)",
+    )
+    ca.add_argument("--days", type=int, default=825)
+    ca.set_defaults(func=_ca)
+
+    link = sub.add_parser(
+        "link",
+        help="the table's link to the director (beside the table service; docs/tournament.md)",
+        description=(
+            "Publish this table's journal, state and results to the director's broker "
+            "([tournament] in table.toml), resend each result until acked, and write each "
+            "set-up received into table.toml (the table service takes it between games)."
+        ),
+    )
+    link.add_argument("--poll", type=float, default=0.05, help="seconds between looks")
+    link.add_argument(
+        "--resend-seconds",
+        type=float,
+        default=5.0,
+        help="seconds without an ack before a result is sent again",
+    )
+    link.set_defaults(func=_link)
+
+
+def _event(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--event",
+        default=argparse.SUPPRESS,
+        help="the tournament's short name (default: the last one run here)",
+    )
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _event_name(args) -> str:
+    from companion.tournament import protocol
+    from companion.tournament.director import director_dir
+
+    name = getattr(args, "event", None)
+    if name is None:
+        try:
+            name = (director_dir() / "event").read_text().strip() or DEFAULT_EVENT
+        except OSError:
+            name = DEFAULT_EVENT
+    return protocol.check_event(name)
+
+
+def _store(args, must_exist: bool = True):
+    from companion.tournament.director import store_path
+    from companion.tournament.store import Store, StoreError
+
+    path = store_path(_event_name(args))
+    if must_exist and not path.exists():
+        raise StoreError(
+            f"no store for event {_event_name(args)!r} ({path}); run 'companion director "
+            "--event NAME' first, or give --event"
+        )
+    return Store(path)
+
+
+def _numbers(items: list[str]) -> list[int]:
+    from companion.tournament.broker import BrokerError
+
+    out: list[int] = []
+    for item in items:
+        try:
+            if "-" in item:
+                lo, hi = (int(x) for x in item.split("-", 1))
+                out.extend(range(lo, hi + 1))
+            else:
+                out.append(int(item))
+        except ValueError:
+            raise BrokerError(f"table {item!r}: accepted a number (3) or a range (1-20)") from None
+    return sorted(set(out))
+
+
+def _run_info() -> dict:
+    import json
+
+    from companion.tournament.director import director_dir
+
+    try:
+        return json.loads((director_dir() / "running.json").read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+# -- handlers ----------------------------------------------------------------------------------
+
+
+def _run(args) -> int:
+    from companion.tournament.service import run_director
+
+    return run_director(args, _event_name(args))
+
+
+def _tables_add(args) -> int:
+    import json
+
+    from companion.tournament import broker as brk
+    from companion.tournament.director import director_dir
+    from companion.tournament.mqtt import check_login, parse_url
+
+    numbers = _numbers(args.numbers)
+    accounts = brk.Accounts(director_dir())
+    creds = accounts.add_tables(numbers, _event_name(args))
+    reloaded = brk.reload_running(accounts)
+    info = _run_info()
+    if reloaded and info.get("broker"):
+        last = creds[numbers[-1]]
+        check_login(parse_url(info["broker"]), last["username"], last["password"], timeout=5.0)
+    if args.json:
+        print(json.dumps({"tables": {str(n): c for n, c in creds.items()}}))
+    else:
+        for n, c in creds.items():
+            print(f"table {n}: username {c['username']} password {c['password']}")
+        print(
+            "These passwords are shown once (the broker keeps only their hashes). Give each "
+            "table its line as a JSON file named in [tournament] credentials.",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _tables_list(args) -> int:
+    import json
+
+    from companion.tournament.broker import Accounts
+    from companion.tournament.director import director_dir
+
+    tables = Accounts(director_dir()).tables()
+    print(json.dumps({"tables": tables}) if args.json else " ".join(map(str, tables)))
+    return 0
+
+
+def _players(args) -> list[str]:
+    from companion.tournament.pairing import PairingError
+
+    names: list[str] = []
+    for item in args.players or []:
+        if item.startswith("@"):
+            try:
+                text = open(item[1:], encoding="utf-8").read()  # noqa: SIM115
+            except OSError as exc:
+                raise PairingError(f"cannot read players file {item[1:]}: {exc.strerror}") from None
+            names += [ln.strip() for ln in text.splitlines() if ln.strip() and ln[0] != "#"]
+        else:
+            names.append(item)
+    if not names:
+        raise PairingError("--round-robin and --swiss need --players NAME... (or @FILE)")
+    return names
+
+
+def _round(args) -> int:
+    import json
+    import random
+
+    from companion.cliutil import read_text
+    from companion.tournament import pairing, rounds
+
+    event = _event_name(args)
+    store = _store(args, must_exist=False)
+    try:
+        if args.pairings:
+            text, name = read_text(args.pairings, pairing.PairingError, "pairings file")
+            pairs = pairing.from_csv(text, name)
+        elif args.round_robin:
+            pairs = pairing.round_robin(_players(args), args.round)
+        else:
+            players = _players(args)
+            byes = []  # a player seated at no table of an earlier round had a bye in it
+            for r in store.rounds():
+                seated = {
+                    n
+                    for s in store.round_setups(r["round"]).values()
+                    for n in (s.get("blue"), s.get("red"))
+                }
+                byes += [p for p in players if p not in seated]
+            games = pairing.games_from_results(store.results())
+            pairs = pairing.swiss(players, games, byes)
+        colours = args.colours or ("balanced" if args.swiss else "lot")
+        rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
+        setups = rounds.make_round(
+            store,
+            args.round,
+            pairs,
+            minutes=args.minutes,
+            minute_seconds=args.minute_seconds,
+            game=args.game,
+            lexicon=args.lexicon,
+            colours=colours,
+            rng=rng,
+            event=event,
+        )
+        out = {
+            "round": args.round,
+            "setups": {str(t): s for t, s in setups.items()},
+            "byes": rounds.byes(pairs),
+        }
+        if args.dry_run:
+            print(json.dumps(out))
+            return 0
+        published = _publish(args, store, event, args.round, setups)
+        out["published"] = published
+        print(json.dumps(out))
+        return 0
+    finally:
+        store.close()
+
+
+def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
+    """Publish through the director's broker; keep the round in the store either way."""
+    import time
+
+    from companion.tournament import protocol, rounds
+    from companion.tournament.broker import Accounts
+    from companion.tournament.director import director_dir
+    from companion.tournament.mqtt import connect, parse_url
+
+    url_text = args.broker or _run_info().get("broker")
+    if not url_text:
+        store.set_round(round_no, setups, time.time())
+        print(
+            "No director is running: the round is stored and will be published when "
+            "'companion director' starts.",
+            file=sys.stderr,
+        )
+        return False
+    creds = Accounts(director_dir()).ensure()
+    client = connect(
+        parse_url(url_text),
+        creds["username"],
+        creds["password"],
+        f"companion-director-{event}-round",
+        timeout=5.0,
+    )
+    try:
+        rounds.publish_round(client, store, round_no, setups, prefix=protocol.prefix(event))
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    return True
+
+
+def _results(args) -> int:
+    import csv
+    import json
+
+    store = _store(args)
+    try:
+        results = store.results()
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(results))
+        return 0
+    rows = [
+        [
+            r["table"],
+            r["round"] if r["round"] is not None else "",
+            r["game"],
+            r["players"].get("blue") or "",
+            r["players"].get("red") or "",
+            r["winner"] or "",
+            r["loser"] or "",
+            "yes" if r["draw"] else "",
+            "yes" if r["void"] else "",
+            (r["record"].get("how") or ""),
+            "; ".join(f"{c['change']} by {c['who']}: {c['reason']}" for c in r["corrections"]),
+        ]
+        for r in results
+    ]
+    head = [
+        "table",
+        "round",
+        "game",
+        "blue",
+        "red",
+        "winner",
+        "loser",
+        "draw",
+        "void",
+        "how",
+        "corrections",
+    ]
+    if args.csv:
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(head)
+        w.writerows(rows)
+        return 0
+    if not rows:
+        print("No results yet.")
+    for row in rows:
+        rnd = f"round {row[1]} " if row[1] != "" else ""
+        outcome = "void" if row[8] else ("draw" if row[7] else f"{row[5]} won")
+        fix = f" (corrected: {row[10]})" if row[10] else ""
+        print(f"{rnd}table {row[0]}: {row[3]} (blue) v {row[4]} (red): {outcome}{fix}  [{row[2]}]")
+    return 0
+
+
+def _standings(args) -> int:
+    import json
+
+    store = _store(args)
+    try:
+        rows = store.standings()
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(rows))
+        return 0
+    print(f"{'#':>3} {'player':<16} {'played':>6} {'wins':>4} {'losses':>6} {'spread':>7}")
+    for i, r in enumerate(rows, 1):
+        print(
+            f"{i:>3} {r['player']:<16} {r['played']:>6} {r['wins']:>4} {r['losses']:>6} "
+            f"{r['spread']:>+7}"
+        )
+    return 0
+
+
+def _correct(args) -> int:
+    import json
+    import time
+
+    if args.winner:
+        change = {"winner": args.winner}
+    elif args.loser:
+        change = {"loser": args.loser}
+    elif args.draw:
+        change = {"draw": True}
+    else:
+        change = {"void": bool(args.void)}
+    store = _store(args)
+    try:
+        cid = store.add_correction(
+            args.table, args.game, change, args.reason, args.who, time.time()
+        )
+    finally:
+        store.close()
+    print(json.dumps({"correction": cid, "table": args.table, "game": args.game, "change": change}))
+    return 0
+
+
+def _ca(args) -> int:
+    import json
+    import socket
+
+    from companion.tournament.broker import make_hall_ca
+    from companion.tournament.director import director_dir
+
+    names = list(args.name or []) + [socket.gethostname(), "localhost", "127.0.0.1"]
+    files = make_hall_ca(director_dir() / "tls", names, args.days)
+    print(
+        json.dumps(
+            {
+                "ca": str(files.ca),
+                "cert": str(files.cert),
+                "key": str(files.key),
+                "names": list(dict.fromkeys(names)),
+            }
+        )
+    )
+    print(
+        "Copy ca.pem to every table and name it in [tournament] ca; tables then use "
+        "mqtts://HOST:8883.",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _link(args) -> int:
+    from companion.tournament.service import run_link
+
+    return run_link(args)

@@ -1,0 +1,312 @@
+"""The director service: subscribes to every table's messages, stores each once, acks.
+
+Messages arrive on paho's network thread and are queued with the time they arrived; one worker
+thread takes every message waiting (up to ``batch`` at a time), checks each
+(:func:`companion.tournament.protocol.decode`), writes them all in one store transaction and,
+once that is committed (synced), publishes the acks:
+
+- a result: ``tables/N/ack`` ``{"game": G}`` (also for a result already stored: the table's
+  copy of the ack was lost), and the result's own journal records are stored too (any that the
+  live ``events`` messages did not bring);
+- events: ``tables/N/ack`` ``{"game": G, "events": n}``, n the highest seq such that every record
+  1..n of that game is stored, so the link resends only what is missing.
+
+A message that breaks the protocol (not JSON, too big, a field of the wrong type, a ``table``
+that is not the topic's) is refused: logged (the ``companion.tournament`` logger, and the store's
+``rejected`` table) and dropped; nothing else is lost. A duplicate (same table, game, seq) is
+counted and dropped by the store.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.errors import CompanionError
+from companion.paths import data_dir
+from companion.tournament import protocol
+from companion.tournament.mqtt import BrokerURL, make_client
+from companion.tournament.store import Store
+
+log = logging.getLogger("companion.tournament")
+
+
+class DirectorError(CompanionError, RuntimeError):
+    """The director cannot reach its broker or publish: names the broker and the problem."""
+
+
+def director_dir() -> Path:
+    """data_dir()/director: the store, the accounts, the broker's files."""
+    return data_dir() / "director"
+
+
+def store_path(event: str, directory: Path | None = None) -> Path:
+    """The event's store: ``director_dir()/EVENT.sqlite``."""
+    return (directory or director_dir()) / f"{protocol.check_event(event)}.sqlite"
+
+
+@dataclass
+class Stats:
+    """What the director has handled since it started (counts of messages)."""
+
+    received: int = 0
+    stored: int = 0
+    duplicates: int = 0
+    rejected: int = 0
+    acks: int = 0
+    by_kind: dict = field(default_factory=dict)
+
+
+class Director:
+    """The director's MQTT side over a :class:`Store`.
+
+    Args:
+        store: the event's store.
+        event: the tournament's short name (topics under ``companion/EVENT/``).
+        url: the broker.
+        username, password: the director's account.
+        ca: the hall's CA certificate for ``mqtts``.
+        batch: the most messages written in one transaction.
+        clock: seconds since the epoch (the ``received`` times).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        event: str,
+        url: BrokerURL,
+        username: str | None,
+        password: str | None,
+        ca: Path | None = None,
+        batch: int = 500,
+        clock=time.time,
+    ) -> None:
+        self.store = store
+        self.event = event
+        self.prefix = protocol.prefix(event)
+        self.url = url
+        self.batch = batch
+        self.clock = clock
+        self.stats = Stats()
+        self.connected = threading.Event()
+        self._queue: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        self._idle = threading.Event()
+        self._worker = threading.Thread(target=self._work, name="director-store", daemon=True)
+        self.client = make_client(f"companion-director-{event}", username, password, url, ca)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Connect (in the background; paho reconnects by itself) and start storing.
+
+        Raises:
+            DirectorError: not connected and subscribed within ``timeout`` seconds.
+        """
+        self._worker.start()
+        self.client.connect_async(self.url.host, self.url.port, keepalive=10)
+        self.client.loop_start()
+        if not self.connected.wait(timeout):
+            self.stop()
+            raise DirectorError(
+                f"the director could not log in to the broker at {self.url} within {timeout:g} s "
+                f"({self._last_problem or 'no answer'})"
+            )
+
+    _last_problem = ""
+
+    def stop(self) -> None:
+        """Store what is queued, disconnect, stop the threads."""
+        self.drain(5.0)
+        self._stop.set()
+        self._queue.put(None)
+        self.client.disconnect()
+        self.client.loop_stop()
+        if self._worker.is_alive():
+            self._worker.join(5.0)
+
+    def drain(self, timeout: float = 5.0) -> bool:
+        """Wait until every message received so far is stored (True) or ``timeout`` s pass."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._queue.unfinished_tasks == 0:
+                return True
+            time.sleep(0.005)
+        return False
+
+    # -- paho callbacks (network thread) ----------------------------------------------------
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        if reason_code.is_failure:
+            self._last_problem = str(reason_code)
+            log.warning("director: the broker %s refused the login: %s", self.url, reason_code)
+            return
+        client.subscribe([(f"{self.prefix}tables/+/{kind}", 1) for kind in protocol.FROM_TABLE])
+        log.info("director: connected to %s (session present: %s)", self.url, flags.session_present)
+        self.connected.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        self.connected.clear()
+        log.info("director: disconnected from %s (%s); reconnecting", self.url, reason_code)
+
+    def _on_message(self, client, userdata, msg) -> None:
+        self._queue.put((msg.topic, bytes(msg.payload), self.clock()))
+
+    # -- the store worker ----------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                self._queue.task_done()
+                return
+            items = [item]
+            while len(items) < self.batch:
+                try:
+                    nxt = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    self._queue.put(None)
+                    self._queue.task_done()
+                    break
+                items.append(nxt)
+            try:
+                self._handle(items)
+            except Exception:  # noqa: BLE001 - a store failure must not stop the director
+                log.exception(
+                    "director: could not store %d messages; they stay unacked "
+                    "(the tables send them again)",
+                    len(items),
+                )
+            finally:
+                for _ in items:
+                    self._queue.task_done()
+
+    def _handle(self, items: list[tuple[str, bytes, float]]) -> None:
+        store = self.store
+        results: list[tuple[int, str]] = []
+        games: set[tuple[int, str]] = set()
+        with store.transaction():
+            for topic, raw, received in items:
+                self.stats.received += 1
+                try:
+                    table, kind = protocol.parse_topic(self.prefix, topic)
+                    payload = protocol.decode(kind, table, raw, topic)
+                except protocol.ProtocolError as exc:
+                    self.stats.rejected += 1
+                    log.warning("director: refused: %s", exc)
+                    store.record_rejected(topic, str(exc), len(raw), received)
+                    continue
+                self.stats.by_kind[kind] = self.stats.by_kind.get(kind, 0) + 1
+                if kind == "events":
+                    new = store.record_event(
+                        table, payload["game"], payload["seq"], payload["record"], received
+                    )
+                    self._count(new)
+                    games.add((table, payload["game"]))
+                elif kind == "result":
+                    record = payload["record"]
+                    rnd = payload.get("round", record.get("round"))
+                    new = store.record_result(table, payload["game"], rnd, record, received)
+                    self._count(new)
+                    self._events_of_result(table, payload["game"], record, received)
+                    results.append((table, payload["game"]))
+                    games.add((table, payload["game"]))
+                elif kind == "state":
+                    store.record_state(table, payload, received)
+                    self.stats.stored += 1
+                elif kind == "board":
+                    store.record_board(
+                        table, payload.get("game"), payload["board"], payload["trusted"], received
+                    )
+                    self.stats.stored += 1
+                elif kind == "online":
+                    self._online(table, payload["online"], received)
+        # committed: now the acks
+        for table, game in results:
+            self._ack(table, {"game": game})
+        for table, game in sorted(games):
+            n = self.contiguous(table, game)
+            if n:
+                self._ack(table, {"game": game, "events": n})
+
+    def _count(self, new: bool) -> None:
+        if new:
+            self.stats.stored += 1
+        else:
+            self.stats.duplicates += 1
+
+    def _events_of_result(self, table: int, game: str, record: dict, received: float) -> None:
+        for ev in record.get("events") or ():
+            seq = ev.get("seq") if isinstance(ev, dict) else None
+            if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1:
+                self.store.record_event(table, game, seq, ev, received)
+
+    def _online(self, table: int, online: bool, received: float) -> None:
+        found = self.store.table(table)
+        state = dict((found or {}).get("state") or {})
+        state["online"] = online
+        self.store.record_state(table, state, received)
+
+    def contiguous(self, table: int, game: str) -> int:
+        """The highest seq n such that every journal record 1..n of ``game`` is stored."""
+        con = self.store._con()
+        count, top = con.execute(
+            "SELECT count(*), max(seq) FROM events WHERE table_no = ? AND game = ?", (table, game)
+        ).fetchone()
+        if not count:
+            return 0
+        if count == top:
+            return top
+        n = 0
+        for (seq,) in con.execute(
+            "SELECT seq FROM events WHERE table_no = ? AND game = ? ORDER BY seq", (table, game)
+        ):
+            if seq != n + 1:
+                break
+            n = seq
+        return n
+
+    def _ack(self, table: int, payload: dict) -> None:
+        self.client.publish(
+            protocol.topic(self.prefix, table, "ack"), protocol.encode(payload), qos=1
+        )
+        self.stats.acks += 1
+
+    # -- publishing set-ups --------------------------------------------------------------------
+
+    def publish_setup(self, table: int, setup: dict, timeout: float = 10.0) -> None:
+        """Publish table ``table``'s set-up (retained, QoS 1) and wait for the broker to take it.
+
+        Raises:
+            DirectorError: not taken within ``timeout`` seconds.
+        """
+        info = self.client.publish(
+            protocol.topic(self.prefix, table, "setup"),
+            protocol.encode(setup),
+            qos=1,
+            retain=True,
+        )
+        try:
+            info.wait_for_publish(timeout)
+        except (RuntimeError, ValueError) as exc:
+            raise DirectorError(f"table {table}'s set-up was not published: {exc}") from None
+        if not info.is_published():
+            raise DirectorError(
+                f"the broker at {self.url} did not take table {table}'s set-up within "
+                f"{timeout:g} s; publish the round again"
+            )
+
+    def publish_round(self, round: int, setups: dict[int, dict]) -> None:
+        """Keep and publish a round (:func:`companion.tournament.rounds.publish_round`)."""
+        from companion.tournament.rounds import publish_round
+
+        publish_round(self, self.store, round, setups)

@@ -1,0 +1,710 @@
+"""``companion link``: the table's side of the tournament network, a process of its own beside
+the table service (which has no network: its unit keeps ``PrivateNetwork=yes``).
+
+The journal and the saved records are the single source of truth. The link reads them, never
+the service's memory:
+
+- ``data_dir()/table/journal.jsonl`` (the game in progress): every record is published on
+  ``tables/N/events`` (``{"game", "seq", "record"}``) as soon as it is on disk, and the game is
+  replayed on a copy of the table's mode to publish ``tables/N/state`` (retained);
+- ``data_dir()/records/*.json`` (finished games): each is published on ``tables/N/result``
+  until the director's ``tables/N/ack`` names that game, and its archived journal
+  (``*.journal.jsonl``) is resent from the first record the director has not acked.
+
+What the director has acked is kept in ``data_dir()/link/acked.json`` (written atomically), so a
+link killed and started again resends only what is missing; the director drops duplicates
+anyway. A game's id is the header's ``game_id`` (the service writes one) or, for older journals,
+a hash of the header record.
+
+A set-up received on ``tables/N/setup`` is checked (the table's own number, names, time control,
+a game and lexicon this table has) and written into ``table.toml``'s ``[table]`` atomically
+(companion.daemon.config.save_table); the table service takes it when its next game starts.
+A set-up it cannot use is refused, logged, and said in the state (``setup_problem``).
+
+Configuration: ``table.toml`` ``[tournament]``::
+
+    [tournament]
+    broker = "mqtt://10.42.0.1:1883"   # or mqtts://HOST:8883 with ca
+    event = "spring"
+    table = 7                          # default: [table] number
+    credentials = "/etc/companion/link.json"   # {"username": ..., "password": ...}
+    ca = "/etc/companion/hall-ca.pem"  # for mqtts
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.errors import CompanionError
+from companion.paths import config_dir, data_dir
+from companion.tournament import protocol
+from companion.tournament.mqtt import BrokerURL, make_client, parse_url
+
+log = logging.getLogger("companion.tournament")
+
+KEYS = ("broker", "event", "table", "credentials", "ca")
+
+
+class LinkConfigError(CompanionError, ValueError):
+    """``[tournament]`` that cannot be used: lists every bad key with what is accepted."""
+
+
+@dataclass(frozen=True)
+class LinkConfig:
+    """A validated ``[tournament]`` section (see the module docstring)."""
+
+    url: BrokerURL
+    event: str
+    table: int
+    username: str | None
+    password: str | None
+    ca: Path | None = None
+
+
+def load_credentials(path: Path) -> tuple[str, str]:
+    """``(username, password)`` from a JSON file ``{"username", "password"}`` (as
+    ``companion director tables add --json`` prints for one table).
+
+    Raises:
+        LinkConfigError: unreadable, not JSON, or without both keys.
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LinkConfigError(f"[tournament] credentials = {str(path)!r}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise LinkConfigError(
+            f"[tournament] credentials = {str(path)!r}: not JSON: {exc}"
+        ) from None
+    if isinstance(data, dict) and "tables" in data and len(data["tables"]) == 1:
+        data = next(iter(data["tables"].values()))  # the whole --json answer for one table
+    if not isinstance(data, dict) or not data.get("username") or not data.get("password"):
+        raise LinkConfigError(
+            f'[tournament] credentials = {str(path)!r}: accepted {{"username": ..., '
+            '"password": ...}} (companion director tables add N --json)'
+        )
+    return str(data["username"]), str(data["password"])
+
+
+def load_config(path: Path | None = None) -> LinkConfig:
+    """Read ``[tournament]`` (and ``[table] number``) from table.toml.
+
+    Raises:
+        LinkConfigError: no section, or every bad key at once.
+    """
+    path = Path(path) if path is not None else config_dir(create=False) / "table.toml"
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LinkConfigError(
+            f"{path}: no such file; the link needs [tournament] broker, event and credentials"
+        ) from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise LinkConfigError(f"{path}: cannot read: {exc}") from None
+    section = raw.get("tournament")
+    if not isinstance(section, dict):
+        raise LinkConfigError(
+            f"{path}: no [tournament] section; accepted keys: {', '.join(KEYS)} "
+            "(docs/tournament.md)"
+        )
+    problems = []
+    unknown = sorted(set(section) - set(KEYS))
+    if unknown:
+        problems.append(f"unknown keys {unknown}; accepted: {', '.join(KEYS)}")
+    url = event = None
+    try:
+        url = parse_url(section.get("broker", ""), "[tournament] broker =")
+    except CompanionError as exc:
+        problems.append(str(exc))
+    try:
+        event = protocol.check_event(section.get("event", ""))
+    except CompanionError as exc:
+        problems.append(f"[tournament] {exc}")
+    table = section.get("table", (raw.get("table") or {}).get("number"))
+    if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= 999:
+        problems.append(f"[tournament] table = {table!r}: accepted 1 to 999 (or [table] number)")
+    username = password = None
+    if "credentials" in section:
+        try:
+            username, password = load_credentials(Path(section["credentials"]))
+        except LinkConfigError as exc:
+            problems.append(str(exc))
+    else:
+        problems.append("[tournament] credentials: missing; accepted a JSON file's path")
+    ca = Path(section["ca"]) if section.get("ca") else None
+    if url is not None and url.tls and (ca is None or not ca.exists()):
+        problems.append(f"[tournament] ca = {section.get('ca')!r}: mqtts needs the hall's CA file")
+    if problems:
+        raise LinkConfigError(f"{path}: " + "; ".join(problems))
+    return LinkConfig(url, event, table, username, password, ca)
+
+
+def game_id(header: dict) -> str:
+    """A game's id: the header's ``game_id``, else a hash of the header record."""
+    gid = header.get("game_id")
+    if isinstance(gid, str) and protocol.GAME_ID.match(gid):
+        return gid
+    text = json.dumps(header, sort_keys=True, separators=(",", ":"))
+    return "h" + hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def tournament_record(saved: dict) -> dict:
+    """The result record sent to the director, from a saved game (``records/*.json``:
+    ``{"result", "settings", "record"}``): ``game``, ``players`` (by colour), ``winner``,
+    ``loser``, ``draw``, ``how``, the points (``minutes``, ``scores`` or ``held``), ``round``,
+    ``result`` and ``settings`` as saved, and ``events`` (the journal without heartbeats)."""
+    result = saved.get("result") or {}
+    settings = saved.get("settings") or {}
+    events = saved.get("record") or []
+    header = events[0] if events and isinstance(events[0], dict) else {}
+    players = {"blue": settings.get("blue"), "red": settings.get("red")}
+    names = {v: k for k, v in players.items() if v}
+    winner = result.get("winner")
+    if winner is None and isinstance(result.get("winners"), list) and len(result["winners"]) == 1:
+        winner = result["winners"][0]
+    winner = names.get(winner, winner)
+    loser = result.get("loser")
+    loser = names.get(loser, loser)
+    rec = {
+        "game": header.get("mode") or result.get("game") or settings.get("game"),
+        "table": settings.get("number"),
+        "round": settings.get("round") or None,
+        "players": players,
+        "winner": winner if winner in ("blue", "red") else None,
+        "loser": loser if loser in ("blue", "red") else None,
+        "draw": bool(result.get("draw")),
+        "how": result.get("how"),
+        "abandoned": bool(result.get("abandoned")),
+        "result": result,
+        "settings": settings,
+        "events": events,
+    }
+    for key in ("minutes", "scores", "held"):
+        if isinstance(result.get(key), dict):
+            rec[key] = result[key]
+    return rec
+
+
+class _JournalTail:
+    """Reads the journal file's complete lines as they are appended (a torn last line waits).
+
+    The file stays open between looks, so when the service archives a finished game's journal
+    (a rename) and starts a new file, the rest of the old one is still read before the new."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.file = None
+        self.inode = None
+        self.buffer = b""
+        self.records: list[dict] = []
+
+    def _read(self) -> list[dict]:
+        data = self.buffer + self.file.read()
+        end = data.rfind(b"\n")
+        if end < 0:
+            self.buffer = data
+            return []
+        self.buffer = data[end + 1 :]
+        new = []
+        for raw in data[: end + 1].split(b"\n")[:-1]:
+            try:
+                rec = json.loads(raw)
+            except ValueError:
+                continue  # damaged: the service sets the file aside
+            if isinstance(rec, dict):
+                new.append(rec)
+        self.records.extend(new)
+        return new
+
+    def poll(self) -> tuple[list[dict], bool, list[dict]]:
+        """``(rest of the old file, reset, new records)``: reset when the file was replaced or
+        truncated (a new game's journal); then ``new`` is from the new file."""
+        old = self._read() if self.file is not None else []
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            st = None
+        same = st is not None and st.st_ino == self.inode and st.st_size >= self.file.tell()
+        if self.file is not None and same:
+            return old, False, []
+        if self.file is None and st is None:
+            return old, False, []
+        reset = self.file is not None
+        if self.file is not None:
+            self.file.close()
+        self.file, self.inode, self.buffer, self.records = None, None, b"", []
+        if st is None:
+            return old, reset, []
+        try:
+            self.file = open(self.path, "rb")  # noqa: SIM115 - kept open between looks
+        except FileNotFoundError:
+            return old, reset, []
+        self.inode = os.fstat(self.file.fileno()).st_ino
+        return old, reset, self._read()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+class _Replica:
+    """A copy of the table's mode, rebuilt from the journal, for the state messages."""
+
+    def __init__(self, header: dict) -> None:
+        from companion.daemon.config import validate
+        from companion.daemon.modes import ModeContext, mode_class
+
+        self.header = header
+        self.table = validate(header.get("settings", {}), "journal header", check_names=False)
+        self.mode = mode_class(header.get("mode", self.table.game))(
+            ModeContext(table=self.table, lexicon_name=self.table.lexicon)
+        )
+        self.t = 0.0
+        self.seq = int(header.get("seq", 1))
+        self.problem = ""
+
+    def apply(self, rec: dict) -> None:
+        t = rec.get("t")
+        if isinstance(t, int | float) and not isinstance(t, bool):
+            self.t = max(self.t, float(t))
+        if isinstance(rec.get("seq"), int):
+            self.seq = max(self.seq, rec["seq"])
+        if str(rec.get("kind", "")).startswith("_") or self.problem:
+            return
+        try:
+            self.mode.apply(rec)
+        except (KeyError, TypeError, ValueError) as exc:
+            self.problem = f"journal record {rec.get('seq')} could not be read: {exc}"
+
+    def state(self) -> dict:
+        try:
+            self.mode.advance(self.t)
+            out = self.mode.state(self.t)
+        except (KeyError, TypeError, ValueError) as exc:
+            out = {"status": "fault"}
+            self.problem = self.problem or str(exc)
+        return out
+
+
+class Link:
+    """One table's link (see the module docstring).
+
+    Args:
+        config: the ``[tournament]`` section.
+        journal_file: the table's journal (default ``data_dir()/table/journal.jsonl``).
+        records_dir: the saved games (default ``data_dir()/records``).
+        table_toml: where set-ups are written (default ``config_dir()/table.toml``).
+        state_dir: where the acks are kept (default ``data_dir()/link``).
+        poll: seconds between looks at the journal.
+        resend_seconds: how long to wait for an ack before sending again.
+        clock: seconds since the epoch (``sent`` in the state).
+    """
+
+    def __init__(
+        self,
+        config: LinkConfig,
+        journal_file: Path | None = None,
+        records_dir: Path | None = None,
+        table_toml: Path | None = None,
+        state_dir: Path | None = None,
+        poll: float = 0.05,
+        resend_seconds: float = 5.0,
+        clock=time.time,
+        client_id: str | None = None,
+    ) -> None:
+        self.config = config
+        self.prefix = protocol.prefix(config.event)
+        self.table = config.table
+        self.journal_file = Path(journal_file or data_dir() / "table" / "journal.jsonl")
+        self.records_dir = Path(records_dir or data_dir() / "records")
+        self.table_toml = Path(table_toml or config_dir() / "table.toml")
+        self.state_dir = Path(state_dir or data_dir() / "link")
+        self.poll = poll
+        self.resend_seconds = resend_seconds
+        self.clock = clock
+        self.connected = threading.Event()
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._lock = threading.Lock()
+        self._tail = _JournalTail(self.journal_file)
+        self._replica: _Replica | None = None
+        self._game: str | None = None
+        self._last_state: dict | None = None
+        self._final: dict | None = None  # the state of the last game, once it is archived
+        self._sent_events: dict[str, int] = {}  # game -> highest seq published
+        self._saved: dict[str, Path] = {}  # finished game -> its record file
+        self._records_seen: set[str] = set()
+        self._archive: dict[str, list[dict]] = {}  # finished game -> its journal, while unacked
+        self._complete: set[str] = set()  # finished games the director has wholly
+        self._last_send: dict[str, float] = {}
+        self._resend_all = False
+        self.setup_problem = ""
+        self.published = 0
+        self.acked_results: set[str] = set()
+        self.acked_events: dict[str, int] = {}
+        self.setup_taken = ""
+        self._load_acks()
+        self.client = make_client(
+            client_id or f"companion-table-{config.event}-{config.table}",
+            config.username,
+            config.password,
+            config.url,
+            config.ca,
+            will=(self._topic("online"), protocol.encode({"online": False})),
+        )
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self._thread: threading.Thread | None = None
+
+    def _topic(self, kind: str) -> str:
+        return protocol.topic(self.prefix, self.table, kind)
+
+    # -- acks kept on disk ---------------------------------------------------------------------
+
+    @property
+    def acks_file(self) -> Path:
+        return self.state_dir / "acked.json"
+
+    def _load_acks(self) -> None:
+        try:
+            data = json.loads(self.acks_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        self.acked_results = set(data.get("results", []))
+        self.acked_events = {str(k): int(v) for k, v in data.get("events", {}).items()}
+        self.setup_taken = str(data.get("setup", ""))
+
+    def _save_acks(self) -> None:
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        data = {
+            "results": sorted(self.acked_results),
+            "events": self.acked_events,
+            "setup": self.setup_taken,
+        }
+        tmp = self.acks_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        tmp.replace(self.acks_file)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def start(self, thread: bool = True) -> None:
+        """Connect in the background (paho reconnects by itself) and start the loop thread
+        (``thread=False``: the caller calls :meth:`step`, as the simulated hall does)."""
+        self.client.connect_async(self.config.url.host, self.config.url.port, keepalive=5)
+        self.client.loop_start()
+        if thread:
+            self._thread = threading.Thread(target=self.run, name=f"link-{self.table}", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the loop and disconnect (cleanly: the broker does not publish the Last Will)."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(5.0)
+        if self.connected.is_set():
+            info = self.client.publish(
+                self._topic("online"), protocol.encode({"online": False}), qos=1, retain=True
+            )
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(1.0)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self._tail.close()
+
+    def run(self) -> None:
+        """The loop: look at the journal and the records every ``poll`` seconds."""
+        while not self._stop.is_set():
+            try:
+                self.step()
+            except Exception:  # noqa: BLE001 - the link keeps going; it is said in the log
+                log.exception("link %d: step failed", self.table)
+            self._wake.wait(self.poll)
+            self._wake.clear()
+
+    # -- paho callbacks ------------------------------------------------------------------------
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        if reason_code.is_failure:
+            log.warning("link %d: the broker refused the login: %s", self.table, reason_code)
+            return
+        client.subscribe([(self._topic("setup"), 1), (self._topic("ack"), 1)])
+        client.publish(self._topic("online"), protocol.encode({"online": True}), qos=1, retain=True)
+        self.connected.set()
+        with self._lock:
+            self._resend_all = True
+        self._wake.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
+        self.connected.clear()
+
+    def _on_message(self, client, userdata, msg) -> None:
+        try:
+            table, kind = protocol.parse_topic(self.prefix, msg.topic)
+            payload = protocol.decode(kind, table, bytes(msg.payload), msg.topic)
+            if table != self.table:
+                raise protocol.ProtocolError(f"{msg.topic}: not this table's topic")
+        except protocol.ProtocolError as exc:
+            log.warning("link %d: refused: %s", self.table, exc)
+            return
+        if kind == "ack":
+            self._on_ack(payload)
+        elif kind == "setup":
+            self._on_setup(payload)
+
+    def _on_ack(self, payload: dict) -> None:
+        game = payload["game"]
+        with self._lock:
+            if "events" in payload:
+                if payload["events"] > self.acked_events.get(game, 0):
+                    self.acked_events[game] = payload["events"]
+                    self._save_acks()
+            elif game not in self.acked_results:
+                self.acked_results.add(game)
+                self._save_acks()
+
+    def _on_setup(self, payload: dict) -> None:
+        from companion.daemon.config import TableConfigError, save_table, validate
+
+        setup_id = str(payload.get("setup_id", ""))
+        if setup_id and setup_id == self.setup_taken:
+            return
+        values = {
+            k: payload[k]
+            for k in (
+                "blue",
+                "red",
+                "drawn_by_lot",
+                "minutes",
+                "minute_seconds",
+                "lexicon",
+                "game",
+                "round",
+            )
+            if k in payload
+        }
+        if "players" in payload and isinstance(payload["players"], dict):
+            values.setdefault("blue", payload["players"].get("blue"))
+            values.setdefault("red", payload["players"].get("red"))
+        values["number"] = self.table
+        problem = ""
+        if payload.get("table", self.table) != self.table:
+            problem = (
+                f"the set-up is for table {payload.get('table')!r}, this is table {self.table}"
+            )
+        else:
+            try:
+                config = validate(values, f"the set-up for round {payload.get('round')}")
+                save_table(config, self.table_toml)
+            except TableConfigError as exc:
+                problem = str(exc)
+        with self._lock:
+            if problem:
+                self.setup_problem = f"set-up refused: {problem}"
+                log.warning("link %d: %s", self.table, self.setup_problem)
+            else:
+                self.setup_problem = ""
+                self.setup_taken = setup_id
+                self._save_acks()
+                log.info("link %d: set-up %s written to %s", self.table, setup_id, self.table_toml)
+            self._last_state = None  # publish the state again, with or without the problem
+        self._wake.set()
+
+    # -- one look at the files -----------------------------------------------------------------
+
+    def step(self) -> None:
+        """Publish what is new in the journal and the records, and resend what is unacked."""
+        old, reset, new = self._tail.poll()
+        for rec in old:
+            self._record(rec)
+        if reset:  # the game's journal was archived (finished) or set aside
+            self._scan_records()
+            if self._replica is not None:
+                self._final = self._finished_state()
+            self._replica = None
+            self._game = None
+        for rec in new:
+            self._record(rec)
+        self._scan_records()
+        now = time.monotonic()
+        with self._lock:
+            resend_all, self._resend_all = self._resend_all, False
+        if self.connected.is_set():
+            self._resend(now, resend_all)
+            self._publish_state()
+
+    def _record(self, rec: dict) -> None:
+        if rec.get("kind") == "_game" and rec.get("seq") == 1:
+            try:
+                self._replica = _Replica(rec)
+            except CompanionError as exc:
+                self._replica = None
+                self.setup_problem = f"journal header: {exc}"
+            self._game = game_id(rec)
+            self._final = None
+        elif self._replica is not None:
+            self._replica.apply(rec)
+        if self._game is not None and self.connected.is_set():
+            self._publish_event(self._game, rec)
+
+    def _finished_state(self) -> dict:
+        """The last game's state once archived: the replica's, with the saved result's outcome
+        (a loss on time is no journal record: the saved result has it)."""
+        state = self._state()
+        path = self._saved.get(self._game or "")
+        if path is None:
+            return state
+        try:
+            result = json.loads(path.read_text(encoding="utf-8")).get("result") or {}
+        except (OSError, ValueError):
+            return state
+        state["status"] = "finished"
+        state["sand_left"] = None
+        for key in ("loser", "winner", "minutes", "scores", "how", "abandoned", "moves_completed"):
+            if key in result:
+                state[key] = result[key]
+        return state
+
+    def _publish_event(self, game: str, rec: dict) -> None:
+        seq = rec.get("seq")
+        if not isinstance(seq, int) or seq <= self.acked_events.get(game, 0):
+            return
+        self.client.publish(
+            self._topic("events"), protocol.encode({"game": game, "seq": seq, "record": rec}), qos=1
+        )
+        self._sent_events[game] = max(self._sent_events.get(game, 0), seq)
+        self._last_send[game] = time.monotonic()
+        self.published += 1
+
+    def _state(self) -> dict:
+        out: dict = {"table": self.table, "game": self._game, "online": True}
+        if self._replica is not None:
+            table = self._replica.table
+            out.update(self._replica.state())
+            out["mode"] = self._replica.mode.name
+            out["players"] = {"blue": table.blue, "red": table.red}
+            out["round"] = getattr(table, "round", 0) or None
+            out["t"] = self._replica.t
+            out["seq"] = self._replica.seq
+            if self._replica.problem:
+                out["fault"] = self._replica.problem
+        elif self._final is not None:
+            out.update({k: v for k, v in self._final.items() if k not in ("setup_problem",)})
+        else:
+            out["status"] = "ready"
+        if self.setup_problem:
+            out["setup_problem"] = self.setup_problem
+        return out
+
+    def _publish_state(self) -> None:
+        state = self._state()
+        if state == self._last_state:
+            return
+        self._last_state = state
+        self.client.publish(
+            self._topic("state"),
+            protocol.encode({**state, "sent": self.clock()}),
+            qos=1,
+            retain=True,
+        )
+
+    def _scan_records(self) -> None:
+        try:
+            names = os.listdir(self.records_dir)
+        except FileNotFoundError:
+            return
+        for name in names:
+            if not name.endswith(".json") or name in self._records_seen:
+                continue
+            path = self.records_dir / name
+            try:
+                saved = json.loads(path.read_text(encoding="utf-8"))
+                header = (saved.get("record") or [{}])[0]
+            except (OSError, ValueError, AttributeError, IndexError):
+                continue  # being written (the service renames a finished file into place)
+            self._records_seen.add(name)
+            number = (saved.get("settings") or {}).get("number")
+            if number not in (None, self.table):
+                continue  # a game played before this box was table N
+            self._saved[game_id(header)] = path
+
+    def _resend(self, now: float, resend_all: bool) -> None:
+        with self._lock:
+            pending = [g for g in self._saved if g not in self.acked_results]
+            acked_events = dict(self.acked_events)
+        for game in pending:
+            last = self._last_send.get("result:" + game, -1e9)
+            if resend_all or now - last >= self.resend_seconds:
+                self._send_result(game)
+        # events the director has not acked: of finished games (their archived journal) and of
+        # the game in progress
+        for game in [*(g for g in self._saved if g not in self._complete), self._game]:
+            if game is None:
+                continue
+            records = self._tail.records if game == self._game else self._archived(game)
+            top = records[-1].get("seq", 0) if records else 0
+            done = acked_events.get(game, 0)
+            if done >= top:
+                if game != self._game and game in self.acked_results:
+                    self._complete.add(game)
+                    self._archive.pop(game, None)
+                continue
+            sent = self._sent_events.get(game, 0)
+            stale = now - self._last_send.get(game, -1e9) >= self.resend_seconds
+            if resend_all or stale or sent < top:
+                for rec in records:
+                    if rec.get("seq", 0) > done:
+                        self._publish_event(game, rec)
+
+    def _archived(self, game: str) -> list[dict]:
+        """The finished game's whole journal (heartbeats included), read once."""
+        if game in self._archive:
+            return self._archive[game]
+        path = self._saved.get(game)
+        if path is None:
+            return []
+        journal = path.with_name(path.name[: -len(".json")] + ".journal.jsonl")
+        from companion.daemon.journal import JournalError, read_records
+
+        try:
+            records, _, _ = read_records(journal)
+        except JournalError:
+            records = []
+        if records:
+            self._archive[game] = records
+            return records
+        # the service saves the record first, then moves the journal beside it: until then,
+        # the record's own copy of the journal (without the heartbeats), not kept
+        try:
+            return json.loads(path.read_text(encoding="utf-8")).get("record") or []
+        except (OSError, ValueError):
+            return []
+
+    def _send_result(self, game: str) -> None:
+        path = self._saved[game]
+        try:
+            saved = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            log.warning("link %d: cannot read %s: %s", self.table, path, exc)
+            return
+        record = tournament_record(saved)
+        payload = {
+            "game": game,
+            "table": self.table,
+            "round": record.get("round"),
+            "record": record,
+        }
+        self.client.publish(self._topic("result"), protocol.encode(payload), qos=1)
+        self._last_send["result:" + game] = time.monotonic()
+        self.published += 1

@@ -1,0 +1,161 @@
+"""The long-running commands: ``companion director`` (broker + director + pages) and
+``companion link``. Both run until SIGTERM or Ctrl-C and then stop cleanly (the director stores
+what is queued and stops the broker it started)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+log = logging.getLogger("companion.tournament")
+
+
+def _logging() -> None:
+    if not logging.getLogger().handlers:
+        logging.basicConfig(
+            level=logging.INFO, stream=sys.stderr, format="%(asctime)s %(levelname)s %(message)s"
+        )
+
+
+def _wait_for_signal() -> None:
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *a: stop.set())
+    while not stop.wait(0.5):
+        pass
+
+
+def run_director(args, event: str) -> int:
+    """``companion director``: see :mod:`companion.tournament.cli`."""
+    from companion.tournament import broker as brk
+    from companion.tournament.director import Director, director_dir, store_path
+    from companion.tournament.mqtt import BrokerURL, parse_url
+    from companion.tournament.store import Store
+
+    _logging()
+    home = director_dir()
+    accounts = brk.Accounts(home)
+    creds = accounts.ensure()
+    (home / "event").write_text(event + "\n")
+    store = Store(store_path(event, home))
+    broker = None
+    ca = None
+    tls_dir = home / "tls"
+    if args.broker:
+        url = parse_url(args.broker)
+        if url.tls:
+            ca = tls_dir / "ca.pem"
+    else:
+        tls = None
+        if (tls_dir / "broker.pem").exists():
+            tls = brk.TLSFiles(tls_dir / "ca.pem", tls_dir / "broker.pem", tls_dir / "broker.key")
+        listen = tuple(args.listen) if args.listen else ("",)
+        broker = brk.Broker(accounts, event, args.broker_port, listen, tls, args.tls_port)
+        broker.start()
+        url = BrokerURL("127.0.0.1", args.broker_port)
+    director = Director(store, event, url, creds["username"], creds["password"], ca)
+    web = None
+    try:
+        director.start()
+        running = home / "running.json"
+        running.write_text(
+            json.dumps(
+                {"event": event, "broker": str(url), "pid": os.getpid(), "store": str(store.path)}
+            )
+        )
+        _republish(director, store)
+        if args.http:
+            web = _start_web(args, store, director, event)
+        where = f"broker {url}" + (f" (started here, log {broker.log})" if broker else "")
+        log.info("director: event %s, %s, store %s", event, where, store.path)
+        _wait_for_signal()
+    finally:
+        if web is not None:
+            web.stop()
+        director.stop()
+        if broker is not None:
+            broker.stop()
+        store.close()
+        (home / "running.json").unlink(missing_ok=True)
+        s = director.stats
+        log.info(
+            "director: stopped; %d messages, %d stored, %d duplicates dropped, %d refused",
+            s.received,
+            s.stored,
+            s.duplicates,
+            s.rejected,
+        )
+    return 0
+
+
+def _republish(director, store) -> None:
+    """The current round's set-ups again (retained: a broker that lost them has them back)."""
+    rnd = store.current_round()
+    if rnd is None:
+        return
+    for table, setup in store.round_setups(rnd).items():
+        director.publish_setup(table, setup)
+
+
+def _start_web(args, store, director, event: str):
+    """The director's pages on a thread (companion.tournament.web), when they are installed."""
+    import secrets
+
+    from companion.errors import CompanionError
+
+    try:
+        from companion.tournament import web
+    except ModuleNotFoundError as exc:
+        raise CompanionError(f"--http: the director's pages are not installed ({exc})") from None
+    host, port = web.parse_address(args.http)
+    password = args.password or os.environ.get("COMPANION_DIRECTOR_PASSWORD")
+    if not password:
+        password = secrets.token_urlsafe(9)
+        print(f"director: the web pages' director password is {password}", file=sys.stderr)
+    server = web.WebServer(
+        store, host, port, director_password=password, publish=director.publish_round, event=event
+    )
+    server.start()
+    log.info("director: pages at http://%s:%d/", host, server.port)
+    return server
+
+
+def run_link(args) -> int:
+    """``companion link``: see :mod:`companion.tournament.link`."""
+    from companion.tournament.link import Link, load_config
+
+    _logging()
+    config = load_config()
+    link = Link(config, poll=args.poll, resend_seconds=args.resend_seconds)
+    link.start()
+    log.info("link: table %d to %s, event %s", config.table, config.url, config.event)
+    try:
+        _wait_for_signal()
+    finally:
+        link.stop()
+    return 0
+
+
+def pid_alive(pid: int) -> bool:
+    """True when process ``pid`` exists."""
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
+
+
+def wait_for(path: Path, timeout: float = 10.0) -> bool:
+    """Wait until ``path`` exists (for scripts that start the director in the background)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if path.exists():
+            return True
+        time.sleep(0.05)
+    return False

@@ -1,0 +1,382 @@
+"""The tournament network against a real Mosquitto on a free loopback port, the real director and
+the real table service with its link: a set-up taken between games, a result stored once and
+acked, bad input refused and logged, the ACL, accounts usable at once, TLS and a bridge."""
+
+import json
+import logging
+import shutil
+import socket
+import ssl
+import time
+
+import pytest
+
+from companion.daemon.modes import iago as iago_mode
+from companion.daemon.sim import START, FakeClock
+from companion.tournament import broker as brk
+from companion.tournament import protocol
+from companion.tournament.director import Director
+from companion.tournament.mqtt import BrokerURL, BrokerURLError, check_login, connect
+from companion.tournament.pairing import Pairing
+from companion.tournament.rounds import make_round
+from companion.tournament.sim import SimTable
+from companion.tournament.store import Store
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("mosquitto") is None and not brk.os.path.exists("/usr/sbin/mosquitto"),
+    reason="Mosquitto is not installed (make deps installs it)",
+)
+
+EVENT = "spring"
+PREFIX = protocol.prefix(EVENT)
+
+
+def wait_until(check, timeout=10.0, what="condition"):
+    """Poll ``check`` until it is true (the network is asynchronous); fail after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class HallFixture:
+    def __init__(self, root):
+        self.root = root
+        self.accounts = brk.Accounts(root / "director")
+        self.port = brk.free_port()
+        self.broker = brk.Broker(self.accounts, EVENT, self.port)
+        self.broker.start()
+        self.url = BrokerURL("127.0.0.1", self.port)
+        self.creds = self.accounts.ensure()
+        self.store = Store(root / "director" / f"{EVENT}.sqlite")
+        self.director = Director(
+            self.store, EVENT, self.url, self.creds["username"], self.creds["password"]
+        )
+        self.director.start()
+        self.tables: list[SimTable] = []
+        self.links = []
+
+    def add(self, number, clock=None, **link_options):
+        creds = self.accounts.add_tables([number], EVENT)[number]
+        self.broker.reload()
+        check_login(self.url, creds["username"], creds["password"])
+        table = SimTable(self.root, number, clock=clock or FakeClock())
+        table.join(f"mqtt://127.0.0.1:{self.port}", EVENT, creds["username"], creds["password"])
+        link_options.setdefault("poll", 0.01)
+        link_options.setdefault("resend_seconds", 0.5)
+        link = table.link(**link_options)
+        link.start()
+        self.tables.append(table)
+        self.links.append(link)
+        return table, link, creds
+
+    def close(self):
+        for link in self.links:
+            link.stop()
+        self.director.stop()
+        self.broker.stop()
+        for t in self.tables:
+            t.close()
+        self.store.close()
+
+
+@pytest.fixture
+def hall(tmp_path):
+    h = HallFixture(tmp_path)
+    yield h
+    h.close()
+
+
+def play_blue_wins(table: SimTable, at: float = 0.0):
+    """Red's press starts blue's move; blue presses at 5 s; red, on move with his one minute,
+    presses no more: at 65 s his minute has run out and he has lost on time (rulebook, "The
+    Timer": a player loses on time, unable to complete his move before the sand runs out on his
+    last minute)."""
+    clock = table.clock
+    table.service.run_until(START + at, clock.set)
+    table.press("red")
+    table.service.run_until(START + at + 5, clock.set)
+    table.press("blue")
+    table.service.run_until(START + at + 65, clock.set)
+
+
+def test_a_round_is_taken_between_games_and_its_result_arrives_once(hall):
+    table, link, _ = hall.add(1)
+    setups = make_round(
+        hall.store, 1, [Pairing("Ada", "Bob")], colours="fixed", minutes=1, minute_seconds=60
+    )
+    hall.director.publish_round(1, setups)
+    wait_until(lambda: 'blue = "Ada"' in table.table_toml.read_text(), what="the set-up")
+    # the table was ready (no game begun): it takes the set-up at its next look
+    table.service.run_until(START + 1, table.clock.set)
+    cfg = table.service.mode.context.table
+    assert (cfg.round, cfg.number, cfg.blue, cfg.red, cfg.minutes) == (1, 1, "Ada", "Bob", 1)
+    # the OLED's ready screen shows the round, the table and both names with their colours
+    view = table.service.mode.view(table.service.game_time())
+    assert table.devices.display.image is not None
+    expected = iago_mode._setup_frame(
+        {
+            "table": 1,
+            "round": 1,
+            "names": {"blue": "Ada", "red": "Bob"},
+            "setting": "1 min, 60 s minute",
+            "notice": "",
+            "lexicon": view_lexicon(view, table),
+        }
+    )
+    assert same_frame(table, expected)
+    play_blue_wins(table)
+    assert table.service.mode.finished or table.records()
+    game = wait_until(
+        lambda: link.acked_results and next(iter(link.acked_results)), what="the director's ack"
+    )
+    results = hall.store.results()
+    assert [(r["table"], r["game"], r["round"], r["winner"]) for r in results] == [
+        (1, game, 1, "blue")
+    ]
+    assert results[0]["players"] == {"blue": "Ada", "red": "Bob"}
+    # every journal record of the game, heartbeats included, stored exactly once
+    journal = table.journals()[game]
+    wait_until(lambda: link.acked_events.get(game) == journal[-1]["seq"], what="events acked")
+    assert hall.store.events(1, game) == journal
+    standings = {r["player"]: (r["wins"], r["losses"], r["spread"]) for r in hall.store.standings()}
+    # one minute each: blue ends with both (2), red with none (0)
+    assert standings == {"Ada": (1, 0, 2), "Bob": (0, 1, -2)}
+    # the director's state of the table says finished, with the loser
+    state = wait_until(
+        lambda: (
+            (hall.store.table(1)["state"] or {}).get("status") == "finished"
+            and hall.store.table(1)["state"]
+        ),
+        what="the finished state",
+    )
+    assert state["loser"] == "red" and state["round"] == 1
+
+
+def view_lexicon(view, table):
+    judge = table.service.mode.context.judge
+    return getattr(judge, "name", "") or "default lexicon"
+
+
+def same_frame(table, frame) -> bool:
+    from PIL import Image, ImageChops, ImageDraw
+
+    shown = table.devices.display.image.convert("1")
+    image = Image.new("1", shown.size, 0)
+    frame(ImageDraw.Draw(image), *shown.size)
+    return ImageChops.difference(shown, image).getbbox() is None
+
+
+def test_a_game_in_progress_keeps_its_set_up(hall):
+    table, link, _ = hall.add(2)
+    clock = table.clock
+    table.press("red")  # blue's move has begun: a game is under way
+    table.service.run_until(START + 2, clock.set)
+    setups = make_round(hall.store, 1, [Pairing("Cy", "Di", 2)], colours="fixed")
+    hall.director.publish_round(1, setups)
+    wait_until(lambda: 'blue = "Cy"' in table.table_toml.read_text(), what="the set-up")
+    table.service.run_until(START + 3, clock.set)
+    assert table.service.mode.context.table.blue == "Blue2"  # the game goes on as it began
+    assert table.service.mode.state(table.service.game_time())["status"] == "running"
+
+
+def raw_client(port, username, password, client_id):
+    client = connect(BrokerURL("127.0.0.1", port), username, password, client_id, timeout=5.0)
+    return client
+
+
+def test_bad_input_is_refused_and_logged_and_loses_nothing_else(hall, caplog):
+    caplog.set_level(logging.WARNING, logger="companion.tournament")
+    _, _, creds = hall.add(3)
+    c = raw_client(hall.port, creds["username"], creds["password"], "intruder-3")
+    try:
+        events = protocol.topic(PREFIX, 3, "events")
+        result = protocol.topic(PREFIX, 3, "result")
+        bad = [
+            (events, b"{not json"),
+            (events, json.dumps({"game": "g1", "seq": "one", "record": {}}).encode()),
+            (events, json.dumps({"game": "g1", "seq": 1, "record": {"x": "y" * 70_000}}).encode()),
+            (result, json.dumps({"game": "g1", "table": 4, "record": {}}).encode()),
+            (events, b"[1, 2]"),
+        ]
+        good = json.dumps({"game": "g1", "seq": 1, "record": {"kind": "press"}}).encode()
+        for topic, payload in bad[:3]:
+            c.publish(topic, payload, qos=1).wait_for_publish(5)
+        c.publish(events, good, qos=1).wait_for_publish(5)
+        c.publish(events, good, qos=1).wait_for_publish(5)  # replayed
+        for topic, payload in bad[3:]:
+            c.publish(topic, payload, qos=1).wait_for_publish(5)
+        # on another table's topic: the broker's ACL drops it, the director never sees it
+        c.publish(
+            protocol.topic(PREFIX, 5, "result"),
+            json.dumps({"game": "x", "table": 5, "record": {}}).encode(),
+            qos=1,
+        ).wait_for_publish(5)
+        wait_until(lambda: len(hall.store.rejected()) == len(bad), what="the refusals")
+        assert hall.director.drain()
+    finally:
+        c.disconnect()
+        c.loop_stop()
+    reasons = [r["reason"] for r in reversed(hall.store.rejected())]
+    assert "not JSON" in reasons[0]
+    assert "seq 'one'" in reasons[1]
+    assert "bytes; accepted at most 65536" in reasons[2]
+    assert "says table 4 on table 3's topic" in reasons[3]
+    assert "a JSON list" in reasons[4]
+    assert all(r in caplog.text for r in reasons)
+    assert hall.store.events(3, "g1") == [{"kind": "press"}]  # the good one, once
+    assert hall.director.stats.duplicates == 1
+    assert hall.store.table(5) is None and hall.store.results() == []
+
+
+def test_acl_a_table_reads_only_its_own_setup_and_ack(hall):
+    _, _, creds3 = hall.add(3)
+    _, _, creds4 = hall.add(4)
+    setups = make_round(hall.store, 1, [Pairing("Ada", "Bob", 3), Pairing("Cy", "Di", 4)])
+    hall.director.publish_round(1, setups)
+    got: list[str] = []
+    c = raw_client(hall.port, creds3["username"], creds3["password"], "peek-3")
+    try:
+        c.on_message = lambda client, userdata, msg: got.append(msg.topic)
+        c.subscribe(f"{PREFIX}tables/+/setup", qos=1)
+        c.subscribe(f"{PREFIX}#", qos=1)
+        wait_until(lambda: protocol.topic(PREFIX, 3, "setup") in got, what="its own set-up")
+        # the broker hands a client its messages in order: once a marker published after the
+        # subscriptions is here, every retained set-up it may read has come
+        hall.director.client.publish(
+            protocol.topic(PREFIX, 3, "ack"), protocol.encode({"game": "marker"}), qos=1
+        )
+        wait_until(lambda: protocol.topic(PREFIX, 3, "ack") in got, what="the marker")
+        assert protocol.topic(PREFIX, 4, "setup") not in got
+        assert all(t.startswith(f"{PREFIX}tables/3/") for t in got)
+    finally:
+        c.disconnect()
+        c.loop_stop()
+
+
+def test_no_anonymous_clients_and_no_wrong_password(hall):
+    with pytest.raises(BrokerURLError, match="did not accept"):
+        connect(hall.url, None, None, "anonymous", timeout=3.0)
+    with pytest.raises(BrokerURLError, match="did not accept"):
+        connect(hall.url, "table1", "guess", "guesser", timeout=3.0)
+
+
+def test_tables_add_accounts_work_at_once_while_the_director_runs(hall, monkeypatch, capsys):
+    from companion.cli import main
+    from companion.tournament import director as director_module
+
+    monkeypatch.setattr(director_module, "director_dir", lambda: hall.accounts.directory)
+    # the running director's broker: its pid file and the address it publishes
+    (hall.accounts.directory / "running.json").write_text(
+        json.dumps({"broker": str(hall.url), "event": EVENT})
+    )
+    assert main(["director", "tables", "add", "7", "9", "--json", "--event", EVENT]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(out["tables"]) == ["7", "9"]
+    for creds in out["tables"].values():
+        client = connect(
+            hall.url, creds["username"], creds["password"], "new-" + creds["username"], timeout=3.0
+        )
+        client.disconnect()
+        client.loop_stop()
+    # only hashes are stored
+    passwd = hall.accounts.passwd.read_text()
+    assert out["tables"]["7"]["password"] not in passwd and "table7:$7$" in passwd
+
+
+def test_tls_with_the_halls_ca(tmp_path):
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    accounts = brk.Accounts(tmp_path / "director")
+    tls = brk.make_hall_ca(tmp_path / "director" / "tls", ["localhost", "127.0.0.1"])
+    port, tls_port = brk.free_port(), brk.free_port()
+    broker = brk.Broker(accounts, EVENT, port, tls=tls, tls_port=tls_port)
+    broker.start()
+    try:
+        creds = accounts.ensure()
+        url = BrokerURL("127.0.0.1", tls_port, tls=True)
+        client = connect(url, creds["username"], creds["password"], "tls-1", ca=tls.ca)
+        client.disconnect()
+        client.loop_stop()
+        # a client that does not trust the hall's CA is refused by its own TLS check
+        ctx = ssl.create_default_context()
+        with (
+            socket.create_connection(("127.0.0.1", tls_port), timeout=3) as raw,
+            pytest.raises(ssl.SSLCertVerificationError),
+        ):
+            ctx.wrap_socket(raw, server_hostname="127.0.0.1")
+    finally:
+        broker.stop()
+
+
+def test_a_venue_broker_bridged_to_a_central_one(tmp_path):
+    """A table publishes to its venue's Mosquitto; the director on the central one stores it and
+    its set-up goes back the other way."""
+    central = brk.Accounts(tmp_path / "central")
+    c_port = brk.free_port()
+    c_broker = brk.Broker(central, EVENT, c_port)
+    c_broker.start()
+    venue = brk.Accounts(tmp_path / "venue")
+    v_port = brk.free_port()
+    c_creds = central.ensure()
+    v_broker = brk.Broker(
+        venue,
+        EVENT,
+        v_port,
+        extra=brk.bridge_lines(
+            "venue-a", f"127.0.0.1:{c_port}", c_creds["username"], c_creds["password"], EVENT
+        ),
+    )
+    store = Store(tmp_path / "central.sqlite", durable=False)
+    director = Director(
+        store, EVENT, BrokerURL("127.0.0.1", c_port), c_creds["username"], c_creds["password"]
+    )
+    try:
+        v_broker.start()
+        director.start()
+        creds = venue.add_tables([6], EVENT)[6]
+        v_broker.reload()
+        check_login(BrokerURL("127.0.0.1", v_port), creds["username"], creds["password"])
+        got = []
+        c = raw_client(v_port, creds["username"], creds["password"], "venue-table-6")
+        c.on_message = lambda client, userdata, msg: got.append(json.loads(msg.payload))
+        c.subscribe(protocol.topic(PREFIX, 6, "ack"), qos=1)
+        record = {"players": {"blue": "Ada", "red": "Bob"}, "loser": "red", "events": []}
+        wait_until(lambda: "venue-a" in c_broker.log.read_text(), what="the bridge's login")
+        c.publish(
+            protocol.topic(PREFIX, 6, "result"),
+            protocol.encode({"game": "g6", "table": 6, "record": record}),
+            qos=1,
+        )
+        wait_until(lambda: store.results(), what="the result at the central director")
+        wait_until(lambda: {"game": "g6"} in got, what="the ack back through the bridge")
+        c.disconnect()
+        c.loop_stop()
+    finally:
+        director.stop()
+        v_broker.stop()
+        c_broker.stop()
+        store.close()
+
+
+def test_a_killed_director_restarts_and_misses_nothing(hall):
+    """The director's session is persistent: what tables send while it is down is queued by the
+    broker and stored when it is back."""
+    table, link, _ = hall.add(8)
+    hall.director.stop()
+    play_blue_wins(table)
+    assert hall.store.results() == []
+    hall.director = Director(
+        hall.store, EVENT, hall.url, hall.creds["username"], hall.creds["password"]
+    )
+    hall.director.start()
+    game = wait_until(
+        lambda: link.acked_results and next(iter(link.acked_results)),
+        what="the ack after the restart",
+    )
+    journal = table.journals()[game]
+    wait_until(lambda: hall.store.events(8, game) == journal, what="every event")
+    assert len(hall.store.results()) == 1
