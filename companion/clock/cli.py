@@ -7,6 +7,7 @@ import json
 
 from companion.cliutil import read_lines
 from companion.clock.replay import ScriptError, parse_script, replay
+from companion.textformats import is_number
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,8 +41,8 @@ def _replay(args: argparse.Namespace) -> int:
     lines, name = read_lines(args.script, ScriptError)
     events = parse_script(lines, name)
     at = args.at
-    if at is not None and (at != at or at < 0):
-        raise ScriptError(f"--at {at}: accepted a time in seconds, 0 or more")
+    if at is not None and not is_number(at, 0.0):
+        raise ScriptError(f"--at {at}: accepted a time in seconds, a finite number 0 or more")
     timer = replay(events, args.minutes, args.minute_seconds, at)
     t = at if at is not None else (events[-1].t if events else 0.0)
     print(json.dumps(timer.snapshot(t)))

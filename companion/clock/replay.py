@@ -10,11 +10,11 @@ A script has one JSON object a line: ``{"t": 12.5, "press": "blue"}``, ``{"t": 3
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.clock.timer import COLOURS, ClockError, DifferentialTimer, Notice, Verdict
+from companion.textformats import is_number, loads_json, shown
 
 EVENT_KINDS = ("press", "challenge", "ruling", "pause", "resume")
 
@@ -30,6 +30,8 @@ class ClockEvent:
     t: float
     kind: str
     value: str | bool
+    where: str = field(default="", compare=False)
+    """Where the event was read (``script.jsonl:3``), for messages; not part of the event."""
 
     def apply(self, timer: DifferentialTimer) -> list[Notice]:
         """Apply this event to ``timer`` and return its notices."""
@@ -51,9 +53,10 @@ class ClockEvent:
 def _js(value: object) -> str:
     """``value`` as the script writes it (JSON: true, null, "red"), for error messages."""
     try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return shown(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def parse_event(obj: object, where: str = "event") -> ClockEvent:
@@ -65,7 +68,7 @@ def parse_event(obj: object, where: str = "event") -> ClockEvent:
     if not isinstance(obj, dict):
         raise ScriptError(f'{where}: expected a JSON object like {{"t": 1.5, "press": "blue"}}')
     t = obj.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
+    if not is_number(t, 0.0):
         raise ScriptError(f'{where}: "t" is {_js(t)}; accepted: a number of seconds, 0 or more')
     kinds = [k for k in obj if k != "t"]
     unknown = [k for k in kinds if k not in EVENT_KINDS]
@@ -81,7 +84,7 @@ def parse_event(obj: object, where: str = "event") -> ClockEvent:
         raise ScriptError(f'{where}: "ruling" is {_js(value)}; accepted: "sustained", "rejected"')
     if kind in ("pause", "resume") and value is not True:
         raise ScriptError(f'{where}: "{kind}" is {_js(value)}; accepted: true')
-    return ClockEvent(float(t), kind, value)
+    return ClockEvent(float(t), kind, value, where)
 
 
 def parse_script(lines: Iterable[str], name: str = "script") -> list[ClockEvent]:
@@ -99,7 +102,7 @@ def parse_script(lines: Iterable[str], name: str = "script") -> list[ClockEvent]
             continue
         where = f"{name}:{n}"
         try:
-            obj = json.loads(line)
+            obj = loads_json(line)
         except json.JSONDecodeError as exc:
             errors.append(f"{where}: not JSON ({exc.msg} at column {exc.colno})")
             continue
@@ -128,12 +131,19 @@ def replay(
 
     Raises:
         ClockError: bad settings.
+        ScriptError: an event the clock refuses where it comes (a ruling with no challenge under
+            way), naming the script's line.
     """
     timer = DifferentialTimer(minutes=minutes, minute_seconds=minute_seconds)
     for ev in events:
         if at is not None and ev.t > at:
             break  # the state at time ``at``: later events have not happened yet
-        ev.apply(timer)
+        try:
+            ev.apply(timer)
+        except ClockError as exc:
+            if not ev.where:
+                raise
+            raise ScriptError(f"{ev.where}: {ev.kind} at t={ev.t:g}: {exc}") from None
     if at is not None:
         timer.advance(at)
     return timer

@@ -23,15 +23,19 @@ from __future__ import annotations
 import json
 import random
 import re
-import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.names import ACCEPTED as SAFE_NAME_ACCEPTED
+from companion.names import SAFE_NAME
 from companion.paths import config_dir
+from companion.textformats import TomlError, loads_toml, shown
 
 NAME_MAX = 16
-LEXICON_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+LEXICON_NAME = SAFE_NAME
+"""A lexicon's name becomes a file name in the data directory: :data:`companion.names.SAFE_NAME`."""
+GAME_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 GAMES = ("iago", "iota", "wordinoes")
 """The games a table can keep: ``[table] game``. Each has its table mode in
 :mod:`companion.daemon.modes` (its ``MODES`` registry has exactly these names)."""
@@ -120,7 +124,7 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
             return
         ok = isinstance(v, str) and v.strip() != ""
         if ok and pattern is not None:
-            ok = bool(pattern.match(v))
+            ok = bool(pattern.fullmatch(v.strip()))
         if ok and pattern is None:
             ok = len(v.strip()) <= NAME_MAX and v.isprintable()
         if not ok:
@@ -138,9 +142,9 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
     text(
         "lexicon",
         LEXICON_NAME,
-        "a lexicon name of letters, digits, '_' or '-' (companion lexicon list)",
+        f"a lexicon name (companion lexicon list): {SAFE_NAME_ACCEPTED}",
     )
-    text("game", re.compile(r"^[a-z][a-z0-9_-]*$"), "a game mode name such as 'iago'")
+    text("game", GAME_NAME, "a game mode name such as 'iago'")
     if check_names:
         _check_names(values, out, errors)
     if "drawn_by_lot" in values:
@@ -164,11 +168,13 @@ def _shown(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return repr(value)  # a TOML literal string when it has no quote
+        return shown(value)  # a TOML literal string when it has no quote
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
         return "an array"
+    if isinstance(value, int):
+        return shown(value)
     return str(value)
 
 
@@ -178,7 +184,7 @@ def _check_names(values: dict, out: dict, errors: list[str]) -> None:
     game = out.get("game")
     if game is not None and game not in GAMES:
         errors.append(
-            f"[table] game = {values['game']!r}: no such game mode; "
+            f"[table] game = {shown(values['game'])}: no such game mode; "
             f"accepted: {', '.join(sorted(GAMES))}"
         )
     lexicon = out.get("lexicon")
@@ -188,7 +194,7 @@ def _check_names(values: dict, out: dict, errors: list[str]) -> None:
         try:
             out["lexicon"] = canonical_name(lexicon)
         except LexiconNotFound:
-            errors.append(f"[table] lexicon = {values['lexicon']!r}: {_lexicon_choices()}")
+            errors.append(f"[table] lexicon = {shown(values['lexicon'])}: {_lexicon_choices()}")
         except LexiconError:
             pass  # a well-formed SCOWL name while SCOWL is not installed: opening says so
 
@@ -224,17 +230,35 @@ def read_table_values(path: Path | str | None = None) -> dict:
     if not path.exists():
         return {}
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise TableConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise TableConfigError(
-            f"{path}: not valid TOML: {exc}; fix the file by hand, or delete it, or start it "
+            f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start}); fix the file by hand, "
+            f"or delete it, or start it afresh with {REPLACE_HINT}"
+        ) from None
+    return table_values_from_text(text, str(path))
+
+
+def table_values_from_text(text: str, source: str = "table.toml") -> dict:
+    """The ``[table]`` keys of the TOML ``text`` as written, unchecked (``source`` names it in
+    messages); ``{}`` when it has no ``[table]``.
+
+    Raises:
+        TableConfigError: not TOML (including a number of thousands of digits and arrays nested
+            hundreds deep), or ``[table]`` is not a table.
+    """
+    try:
+        raw = loads_toml(text)
+    except TomlError as exc:
+        raise TableConfigError(
+            f"{source}: not valid TOML: {exc}; fix the file by hand, or delete it, or start it "
             f"afresh with {REPLACE_HINT}"
         ) from None
     table = raw.get("table", {})
     if not isinstance(table, dict):
-        raise TableConfigError(f"{path}: [table] must be a table of keys")
+        raise TableConfigError(f"{source}: [table] must be a table of keys")
     return table
 
 
@@ -301,9 +325,9 @@ def merge_table(old: str, config: TableConfig) -> str:
         new = [*lines[:start], *block, *tail, *lines[end:]]
     text = "".join(new)
     try:
-        before = {k: v for k, v in tomllib.loads(old).items() if k != "table"}
-        after = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        before = {k: v for k, v in loads_toml(old).items() if k != "table"}
+        after = loads_toml(text)
+    except TomlError as exc:
         raise TableConfigError(f"table.toml: not valid TOML: {exc}") from None
     if {k: v for k, v in after.items() if k != "table"} != before or validate(
         after.get("table", {}), check_names=False
@@ -364,6 +388,7 @@ __all__ = [
     "read_table_values",
     "save_table",
     "table_path",
+    "table_values_from_text",
     "updated",
     "validate",
 ]

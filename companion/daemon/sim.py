@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
+import re
 import shlex
 import sys
 import textwrap
@@ -45,11 +45,15 @@ from companion.daemon.screen import text_shape, to_text
 from companion.daemon.service import TableService
 from companion.devices.pinmap import load_pinmap
 from companion.errors import CompanionError
+from companion.names import is_safe_name, path_in
 from companion.paths import data_dir
+from companion.textformats import shown
 
 ACTIONS = ("press", "type", "state", "frame", "kill", "restart", "sleep")
 ACTIONS += ("pause", "resume", "override", "confirm", "cancel", "new", "abandon", "count")
 PRESS_SECONDS = 0.08  # how long a simulated press holds the pin low
+MAX_SCRIPT_SECONDS = 10_000_000.0  # the latest time a script may name (about 115 days)
+_TIME = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", re.ASCII)  # seconds, ASCII digits only
 START = 1000.0  # the fake monotonic clock's reading at script time 0
 
 
@@ -63,7 +67,7 @@ def sim_journal(scripted: bool, game: str = "iago") -> Path:
     ``script-journal.jsonl`` for scripts."""
     if scripted:
         return data_dir() / "sim" / "script-journal.jsonl"
-    return data_dir() / "sim" / f"{game}-journal.jsonl"
+    return path_in(data_dir() / "sim", game, "-journal.jsonl", "game mode")
 
 
 def adopt_old_journal() -> Path | None:
@@ -79,7 +83,7 @@ def adopt_old_journal() -> Path | None:
     except JournalError:
         return None
     game = records[0].get("mode") if records and records[0].get("kind") == "_game" else None
-    if not isinstance(game, str) or not game.isidentifier():
+    if not is_safe_name(game):
         return None
     target = sim_journal(False, game)
     if target.exists():
@@ -116,25 +120,27 @@ def parse_sim_script(lines: list[str], name: str = "script") -> list[tuple[float
         try:
             parts = shlex.split(line)
         except ValueError as exc:
-            errors.append(f"{where}: {exc}")
+            errors.append(f"{where}: {exc} (quotes must be closed)")
             continue
-        try:
-            t = float(parts[0])
-        except ValueError:
-            t = None
-        if t is None or not math.isfinite(t) or t < 0:
+        if not parts:
+            continue
+        t = float(parts[0]) if _TIME.fullmatch(parts[0]) else None
+        if t is None or t > MAX_SCRIPT_SECONDS:
             errors.append(
-                f"{where}: {parts[0]!r} is not a time; accepted: seconds, a finite number "
-                "0 or more, e.g. 12.5"
+                f"{where}: {shown(parts[0], 40)} is not a time; accepted: seconds, a finite "
+                f"number 0 or more (at most {MAX_SCRIPT_SECONDS:.0f}) in the digits 0-9 with an "
+                "optional '.', e.g. 12.5"
             )
             continue
         if len(parts) < 2 or parts[1] not in ACTIONS:
-            got = parts[1] if len(parts) > 1 else "nothing"
-            errors.append(f"{where}: action {got!r}; accepted: {', '.join(ACTIONS)}")
+            got = shown(parts[1], 40) if len(parts) > 1 else "nothing"
+            errors.append(f"{where}: action {got}; accepted: {', '.join(ACTIONS)}")
             continue
         action, args = parts[1], parts[2:]
         if action == "press" and (len(args) != 1 or args[0] not in ("blue", "red", "challenge")):
-            errors.append(f"{where}: press {' '.join(args)!r}; accepted: blue, red, challenge")
+            errors.append(
+                f"{where}: press {shown(' '.join(args), 40)}; accepted: blue, red, challenge"
+            )
             continue
         if action == "type" and not args:
             errors.append(f"{where}: type needs the text to type")

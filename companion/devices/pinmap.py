@@ -15,12 +15,12 @@ EEPROM); luma.oled's device classes for the supported display sizes.
 from __future__ import annotations
 
 import difflib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.paths import PROJECT_ROOT, config_dir
+from companion.textformats import TomlError, loads_toml, shown
 
 DEFAULT_PINMAP = PROJECT_ROOT / "hardware" / "pinmap.toml"
 GPIO_RANGE = range(2, 28)  # BCM 2..27 are on the header
@@ -160,19 +160,32 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
     """
     path = Path(path) if path is not None else default_pinmap_path()
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise PinMapError(f"{path}: cannot read the pin map: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise PinMapError(f"{path}: the pin map is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
+    return parse_pinmap(text, path, backend)
+
+
+def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | None = None) -> PinMap:
+    """Validate the text of a pin map (as :func:`load_pinmap` does, without reading a file);
+    ``path`` names it in messages.
+
+    Raises:
+        PinMapError: not TOML, or every invalid key at once (see :func:`load_pinmap`).
+    """
+    path = Path(path)
+    try:
+        raw = loads_toml(text)
+    except TomlError as exc:
         raise PinMapError(f"{path}: not valid TOML: {exc}") from None
     errors: list[str] = []
 
     for section, keys in KNOWN_KEYS.items():
         table = raw.get(section, {})
         if not isinstance(table, dict):
-            errors.append(f"[{section}] must be a table of keys, not {table!r}")
+            errors.append(f"[{section}] must be a table of keys, not {shown(table)}")
             raw[section] = {}
             continue
         for key in table:
@@ -186,7 +199,7 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
         value = raw.get(section, {}).get(key, default)
         ok = isinstance(value, kind) and not (isinstance(value, bool) and kind is not bool)
         if not ok:
-            errors.append(f"[{section}] {key} = {value!r}: accepted {accepted or kind.__name__}")
+            errors.append(f"[{section}] {key} = {shown(value)}: accepted {accepted or kind.__name__}")
             return None
         return value
 
@@ -202,7 +215,7 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
 
     kind = backend or get("backend", "kind", str, "gpio", accepted="one of " + ", ".join(BACKENDS))
     if kind is not None and kind not in BACKENDS:
-        errors.append(f"[backend] kind = {kind!r}: accepted one of {', '.join(BACKENDS)}")
+        errors.append(f"[backend] kind = {shown(kind)}: accepted one of {', '.join(BACKENDS)}")
     buttons = {k: gpio("buttons", k) for k in ("blue", "red", "challenge")}
     bounce = get("buttons", "bounce_seconds", (int, float), 0.02, "seconds between 0 and 0.2")
     if bounce is not None and not 0 <= bounce <= 0.2:
@@ -233,7 +246,7 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
         accepted = "one of " + ", ".join(DISPLAY_DRIVERS)
         driver = get(section, "driver", str, "ssd1306", accepted)
         if driver is not None and driver not in DISPLAY_DRIVERS:
-            errors.append(f"[{section}] driver = {driver!r}: accepted {accepted}")
+            errors.append(f"[{section}] driver = {shown(driver)}: accepted {accepted}")
             driver = None
         ports = ", ".join(map(str, I2C_PORTS))
         port = get(section, "i2c_port", int, 1, f"an I2C bus number: {ports}")
@@ -275,16 +288,16 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
     camera = {"kind": "none", **camera}
     cam_kind = camera["kind"]
     if cam_kind not in CAMERA_KINDS:
-        errors.append(f"[camera] kind = {cam_kind!r}: accepted one of {', '.join(CAMERA_KINDS)}")
+        errors.append(f"[camera] kind = {shown(cam_kind)}: accepted one of {', '.join(CAMERA_KINDS)}")
     if "camera_num" in camera:
         get("camera", "camera_num", int, accepted="a camera number 0 or more (picamera2)")
     if "device" in camera and not isinstance(camera["device"], int | str):
         errors.append(
-            f"[camera] device = {camera['device']!r}: accepted an index (0) or a path (/dev/video0)"
+            f"[camera] device = {shown(camera['device'])}: accepted an index (0) or a path (/dev/video0)"
         )
     if cam_kind == "files" and not isinstance(camera.get("folder"), str):
         errors.append(
-            f"[camera] folder = {camera.get('folder')!r}: kind 'files' needs a folder of images"
+            f"[camera] folder = {shown(camera.get('folder'))}: kind 'files' needs a folder of images"
         )
     for key in ("width", "height"):
         if key in camera:

@@ -91,7 +91,9 @@ def parse_name(name: str) -> ScowlParams | None:
     ``scowl-70-british``, ``scowl-95-both-v2``), or None if ``name`` is not of that form or names a
     size, spelling or variant level that is not offered."""
     parts = name.lower().split("-")
-    if len(parts) < 2 or parts[0] != "scowl" or not parts[1].isdigit():
+    if len(parts) < 2 or parts[0] != "scowl" or not parts[1].isascii() or not parts[1].isdigit():
+        return None
+    if len(parts[1]) > 3:
         return None
     size, spelling, variants = int(parts[1]), DEFAULT_SPELLING, DEFAULT_VARIANTS
     rest = parts[2:]

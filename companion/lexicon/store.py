@@ -26,7 +26,6 @@ import json
 import os
 import re
 import secrets
-import tomllib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -35,16 +34,16 @@ from pathlib import Path
 from companion.errors import CompanionError
 from companion.lexicon import scowl
 from companion.lexicon.words import fold, is_plain_word, why_not_a_word
+from companion.names import check_name as check_safe_name
+from companion.names import path_in
 from companion.paths import config_dir, data_dir
+from companion.textformats import TomlError, loads_toml, shown
 
 FORMAT = 1
 """Version of the index layout; changing it rebuilds every index."""
 
 DEFAULT_NAME = scowl.ScowlParams().name
 """The lexicon used when the table names none: ``scowl-70-both``."""
-
-_NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
-
 
 class LexiconError(CompanionError, ValueError):
     """A lexicon cannot be found, built or imported; the message names it and what is accepted."""
@@ -158,9 +157,19 @@ def _write_atomic(path: Path, data: bytes) -> None:
     tmp.replace(path)
 
 
+def _file(name: str, suffix: str) -> Path:
+    """``lexicon_dir()/NAME+suffix`` for a safe lexicon name (never outside the folder).
+
+    Raises:
+        LexiconNotFound: ``name`` is not a safe name (``../../x``).
+    """
+    check_safe_name(name, "lexicon name", LexiconNotFound)
+    return path_in(lexicon_dir(), name, suffix, "lexicon name")
+
+
 @contextlib.contextmanager
 def _locked(name: str):
-    with open(lexicon_dir() / f"{name}.lock", "a") as fh:
+    with open(_file(name, ".lock"), "a") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield
@@ -212,7 +221,7 @@ def _scowl_source(params: scowl.ScowlParams, root: Path | None = None) -> _Sourc
 
 
 def _imported_source(name: str) -> _Source:
-    return _Source(name, "imported", {"kind": "imported"}, [lexicon_dir() / f"{name}.words.txt"])
+    return _Source(name, "imported", {"kind": "imported"}, [_file(name, ".words.txt")])
 
 
 def canonical_name(name: str) -> str:
@@ -226,10 +235,14 @@ def canonical_name(name: str) -> str:
 
 
 def _source_for(name: str) -> _Source:
+    """The source of lexicon ``name`` (lower case). Every way of opening, building, importing or
+    removing a lexicon passes here, so a name that could leave the data directory is refused
+    before any file is touched."""
+    check_safe_name(name, "lexicon name", LexiconNotFound)
     params = scowl.parse_name(name)
     if params is not None:
         return _scowl_source(params)
-    if (lexicon_dir() / f"{name}.words.txt").exists():
+    if _file(name, ".words.txt").exists():
         return _imported_source(name)
     raise LexiconNotFound(
         f"no lexicon named {name!r}: give scowl-SIZE[-american|-british|-both] with SIZE one of "
@@ -252,8 +265,8 @@ def record(name: str) -> dict | None:
 
 def _read_meta(name: str) -> dict | None:
     try:
-        meta = json.loads((lexicon_dir() / f"{name}.json").read_text())
-    except (OSError, ValueError):
+        meta = json.loads(_file(name, ".json").read_text())
+    except (OSError, ValueError, RecursionError):
         return None
     return meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
 
@@ -261,7 +274,10 @@ def _read_meta(name: str) -> dict | None:
 def _open_index(name: str, meta: dict) -> Lexicon | None:
     import marisa_trie
 
-    path = lexicon_dir() / meta.get("index", "")
+    index = meta.get("index", "")
+    if not isinstance(index, str) or not index or Path(index).name != index:
+        return None  # a record naming a file elsewhere: rebuilt by the caller
+    path = lexicon_dir() / index
     try:
         trie = marisa_trie.Trie().mmap(str(path))
     except Exception:  # missing or damaged index: rebuilt by the caller
@@ -434,18 +450,18 @@ def table_lexicon_name() -> str:
     except (OSError, UnicodeDecodeError) as exc:
         raise LexiconError(f"{path}: cannot be read ({exc})") from None
     try:
-        table = tomllib.loads(text).get("table", {})
-    except tomllib.TOMLDecodeError as exc:
+        table = loads_toml(text).get("table", {})
+    except TomlError as exc:
         raise LexiconError(f"{path}: not valid TOML ({exc})") from None
     value = table.get("lexicon", DEFAULT_NAME) if isinstance(table, dict) else DEFAULT_NAME
     if isinstance(value, str) and not value.strip():
         return DEFAULT_NAME  # "" names the default list (the daemon's table set-up writes it)
     if not isinstance(value, str):
         raise LexiconError(
-            f"{path}: [table] lexicon = {value!r} is not a lexicon name; "
+            f"{path}: [table] lexicon = {shown(value)} is not a lexicon name; "
             'give e.g. "scowl-70-both" or an imported list\'s name'
         )
-    return value.strip().lower()
+    return check_safe_name(value.strip().lower(), f"{path}: [table] lexicon", LexiconError)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -497,6 +513,9 @@ def parse_word_list(lines: Iterable[str]) -> ParsedList:
             out.rejected.append(RejectedLine(number, raw.rstrip("\r\n"), why))
             continue
         key = fold(text).lower()
+        if not is_plain_word(key):  # why_not_a_word and the index's rule must agree
+            out.rejected.append(RejectedLine(number, raw.rstrip("\r\n"), "not letters A-Z"))
+            continue
         if key in seen:
             out.duplicates += 1
         else:
@@ -552,15 +571,10 @@ def check_name(name: str) -> str:
     """``name`` in lower case if it can name an imported list.
 
     Raises:
-        LexiconError: not 1-64 characters of a-z, 0-9, ``_``, ``-`` starting with a letter or digit,
-            or it starts with ``scowl-`` (reserved for the SCOWL lists).
+        LexiconError: not a safe name (:func:`companion.names.check_name`: 1-64 characters
+            a-z, 0-9, ``_``, ``-`` starting with a letter or digit), or it starts with ``scowl-`` (reserved for the SCOWL lists).
     """
-    low = name.lower()
-    if not _NAME_RE.fullmatch(low):
-        raise LexiconError(
-            f"lexicon name {name!r} is not accepted: use 1-64 characters a-z, 0-9, '_' or '-', "
-            "starting with a letter or digit"
-        )
+    low = check_safe_name(name, "lexicon name", LexiconError).lower()
     if low.startswith("scowl-") or low == "scowl":
         raise LexiconError(f"lexicon name {name!r} is reserved for the SCOWL lists: choose another")
     return low
@@ -623,6 +637,11 @@ def import_list(
         try:
             source = _imported_source(name)
             compiled = _compile(source, progress, files=[words_tmp])
+            if compiled.words == 0 or compiled.words != len(parsed.words):
+                raise LexiconError(
+                    f"word list {path}: {len(parsed.words)} words taken but the index would "
+                    f"hold {compiled.words}: nothing imported"
+                )
             provenance = {
                 "imported_from": str(path.resolve()),
                 "import_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),

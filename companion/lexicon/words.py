@@ -53,6 +53,8 @@ def why_not_a_word(text: str) -> str | None:
     if not text:
         return "it is empty"
     folded = fold(text)
+    if not folded:
+        return "it holds no letter (only accents or marks that combine with a letter)"
     for ch in folded:
         if "a" <= ch.lower() <= "z" and ch.isascii():
             continue

@@ -17,13 +17,13 @@ interpolates between them (piecewise linear in the angle).
 from __future__ import annotations
 
 import bisect
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.paths import config_dir
+from companion.textformats import TomlError, loads_toml, shown
 
 CALIBRATION_FILE = "servo-calibration.toml"
 
@@ -150,17 +150,17 @@ def load_calibration(path: Path | str | None = None) -> ServoCalibration | None:
     if not path.exists():
         return None
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raw = loads_toml(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, TomlError) as exc:
         raise CalibrationError(f"{path}: cannot read the servo calibration: {exc}") from None
     errors = []
     minutes = raw.get("minutes")
     dpm = raw.get("degrees_per_minute")
     pulses = raw.get("pulses")
     if not isinstance(minutes, int) or isinstance(minutes, bool) or minutes < 1:
-        errors.append(f"minutes = {minutes!r}: accepted a whole number, 1 or more")
+        errors.append(f"minutes = {shown(minutes)}: accepted a whole number, 1 or more")
     if not isinstance(dpm, int | float) or isinstance(dpm, bool) or not 0.5 <= dpm <= 90:
-        errors.append(f"degrees_per_minute = {dpm!r}: accepted a number from 0.5 to 90")
+        errors.append(f"degrees_per_minute = {shown(dpm)}: accepted a number from 0.5 to 90")
     if not isinstance(pulses, list) or not all(
         isinstance(p, int | float) and not isinstance(p, bool) and 0.0001 <= p <= 0.003
         for p in pulses

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from companion.devices.head.wire import FIRMWARE_DIR, proto
 from companion.devices.pinmap import PinMap, PinMapError
+from companion.textformats import shown
 
 PICO_GPIO = tuple(range(0, 23)) + (26, 27, 28)
 DEFAULT_PORT = "/dev/companion-head"
@@ -73,7 +74,7 @@ def head_map(pinmap: PinMap) -> HeadMap:
     raw = pinmap.raw.get("head", {})
     errors: list[str] = []
     if not isinstance(raw, dict):
-        raise PinMapError(f"{pinmap.source}: [head] must be a table of keys, not {raw!r}")
+        raise PinMapError(f"{pinmap.source}: [head] must be a table of keys, not {shown(raw)}")
     tables = {
         "head": raw,
         "head.buttons": raw.get("buttons", {}),
@@ -81,7 +82,7 @@ def head_map(pinmap: PinMap) -> HeadMap:
     }
     for name, table in tables.items():
         if not isinstance(table, dict):
-            errors.append(f"[{name}] must be a table of keys, not {table!r}")
+            errors.append(f"[{name}] must be a table of keys, not {shown(table)}")
             tables[name] = {}
             continue
         for key in table:
@@ -94,21 +95,22 @@ def head_map(pinmap: PinMap) -> HeadMap:
     def number(table: str, key: str, default: int, lo: int, hi: int, what: str) -> int:
         value = tables[table].get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            errors.append(f"[{table}] {key} = {value!r}: accepted {what}")
+            errors.append(f"[{table}] {key} = {shown(value)}: accepted {what}")
             return default
         return value
 
-    def gp(table: str, key: str, default: int) -> int:
+    def gp(table: str, key: str, default: int) -> int | None:
         value = tables[table].get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value not in PICO_GPIO:
             errors.append(
-                f"[{table}] {key} = {value!r}: accepted a Pico GP number 0 to 22 or 26 to 28"
+                f"[{table}] {key} = {shown(value)}: accepted a Pico GP number 0 to 22 or 26 to 28"
             )
+            return None  # not a pin: left out of the check for pins used twice
         return value
 
     port = raw.get("port", DEFAULT_PORT)
-    if not isinstance(port, str) or not port:
-        errors.append(f"[head] port = {port!r}: accepted a serial device path")
+    if not isinstance(port, str) or not port or "\0" in port:
+        errors.append(f"[head] port = {shown(port)}: accepted a serial device path")
     buttons = {r: gp("head.buttons", r, d) for r, d in zip(proto.BUTTONS, (2, 3, 4), strict=True)}
     leds = {r: gp("head.leds", r, d) for r, d in zip(proto.LEDS, (6, 7), strict=True)}
     buzzer = gp("head", "buzzer", 8)
@@ -120,7 +122,9 @@ def head_map(pinmap: PinMap) -> HeadMap:
     roles.update({f"leds.{k}": v for k, v in leds.items()})
     roles.update({"buzzer": buzzer, "servo": servo})
     for role, pin in roles.items():
-        if isinstance(pin, int) and not isinstance(pin, bool) and pin in used:
+        if pin is None:
+            continue
+        if pin in used:
             errors.append(f"[head] {role} = {pin}: GP{pin} is already used by {used[pin]}")
         else:
             used[pin] = role

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from companion.errors import CompanionError
+from companion.textformats import shown
 
 COLOURS = ("blue", "red")
 IAGO_SIZE = 11
@@ -341,7 +342,7 @@ def parse_rows(text: str, size: int | None = IAGO_SIZE, *, blank: str | None = N
     """
     help_text = NOTATION_HELP if blank is None else f"{NOTATION_HELP}; {blank!r} is a blank tile"
     if not isinstance(text, str):
-        raise BoardNotationError(f"board {text!r} is not text; {help_text}")
+        raise BoardNotationError(f"board {shown(text)} is not text; {help_text}")
     body = text.strip()
     if not body:
         raise BoardNotationError(f"board is empty; {help_text}")
@@ -374,7 +375,14 @@ def parse_rows(text: str, size: int | None = IAGO_SIZE, *, blank: str | None = N
     return cells
 
 
-_TOKENS = re.compile(r"\d+|.")
+_TOKENS = re.compile(r"[0-9]+|.", re.DOTALL)
+_DIGITS = "0123456789"  # ASCII only: str.isdigit() also takes '²', '①', '٣'
+
+
+def _run(digits: str) -> int:
+    """The number of empty cells a run of ASCII digits stands for; a run too long for any board
+    counts as more cells than a board holds (never ``int()`` of thousands of digits)."""
+    return int(digits) if len(digits) <= 6 else 10**6
 
 
 def _parse_row(
@@ -385,12 +393,12 @@ def _parse_row(
         return [], (f"{where} is empty", NotationProblem(r + 1, cells=0, expected=n))
     if any(ch.isspace() for ch in row):
         return [], (
-            f"{where} {row!r} has a space inside; write empty cells as '.' or a number",
+            f"{where} {_quote(row)} has a space inside; write empty cells as '.' or a number",
             NotationProblem(r + 1),
         )
 
     def too_long(col: int, text: str) -> tuple[list[str], tuple[str, NotationProblem]]:
-        cells = sum(int(t) if t.isdigit() else 1 for t in _TOKENS.findall(row))
+        cells = sum(_run(t) if t[0] in _DIGITS else 1 for t in _TOKENS.findall(row))
         return [], (f"{where}, column {col}: {text}", NotationProblem(r + 1, col, cells, n))
 
     out: list[str] = []
@@ -399,43 +407,45 @@ def _parse_row(
     while i < len(row):
         ch = row[i]
         col = len(out) + 1
-        if ch.isdigit() or ch == EMPTY:
-            kind = "numbers" if ch.isdigit() else "dots"
+        if ch in _DIGITS or ch == EMPTY:
+            kind = "numbers" if ch in _DIGITS else "dots"
             style = style or kind
             if kind != style:
                 return [], (_mixed_row(row, r, i, col, n, blank), NotationProblem(r + 1, col))
-        if ch.isdigit():
+        if ch in _DIGITS:
             j = i
-            while j < len(row) and row[j].isdigit():
+            while j < len(row) and row[j] in _DIGITS:
                 j += 1
             digits = row[i:j]
             if digits[0] == "0":
                 return [], (
-                    f"{where}, column {col}: the number {digits!r} "
-                    + ("is zero" if int(digits) == 0 else "has a leading zero")
+                    f"{where}, column {col}: the number {_quote(digits)} "
+                    + ("is zero" if not digits.strip("0") else "has a leading zero")
                     + "; a run of empty cells is a number from 1",
                     NotationProblem(r + 1, col),
                 )
-            count = int(digits)
+            count = _run(digits)
             if len(out) + count > n:
-                return too_long(col, f"{digits} empty cells run past the {n} columns (row {row!r})")
+                return too_long(
+                    col, f"{_quote(digits)} empty cells run past the {n} columns (row {_quote(row)})"
+                )
             out.extend(EMPTY * count)
             i = j
             continue
         if ch in (EMPTY, blank) or "A" <= ch <= "Z" or "a" <= ch <= "z":
             if len(out) >= n:
-                return too_long(col, f"{row!r} has more than {n} cells")
+                return too_long(col, f"{_quote(row)} has more than {n} cells")
             out.append(ch)
             i += 1
             continue
-        accepted = "a number or '.'" if blank is None else f"a number, {blank!r} or '.'"
+        accepted = "a number (digits 0-9) or '.'" if blank is None else f"a number (digits 0-9), {blank!r} or '.'"
         return [], (
             f"{where}, column {col}: {ch!r} is not a letter A-Z/a-z, {accepted}",
             NotationProblem(r + 1, col),
         )
     if len(out) < n:
         return [], (
-            f"{where} {row!r} has {len(out)} cells, {n} needed (ends at column {len(out)})",
+            f"{where} {_quote(row)} has {len(out)} cells, {n} needed (ends at column {len(out)})",
             NotationProblem(r + 1, cells=len(out), expected=n),
         )
     return out, None
@@ -444,19 +454,19 @@ def _parse_row(
 def _mixed_row(row: str, r: int, i: int, col: int, n: int, blank: str | None) -> str:
     """The error for a row writing empty cells both as numbers and as '.' (DESIGN.md, "Board
     notation": numbers always merged, or lines of '.' and letters), at character ``i``."""
-    written = f"the number starting {row[i]!r}" if row[i].isdigit() else "'.'"
-    other = "'.'" if row[i].isdigit() else "numbers"
+    written = f"the number starting {row[i]!r}" if row[i] in _DIGITS else "'.'"
+    other = "'.'" if row[i] in _DIGITS else "numbers"
     text = (
-        f"row {r + 1}, column {col} (character {i + 1} of {row!r}): {written} in a row that "
+        f"row {r + 1}, column {col} (character {i + 1} of {_quote(row)}): {written} in a row that "
         f"writes empty cells as {other}; a row writes its empty cells either as numbers or as "
         "'.', never both"
     )
     cells: list[str] = []
     for token in _TOKENS.findall(row):
-        if token.isdigit():
-            if token[0] == "0":
+        if token[0] in _DIGITS:
+            if token[0] == "0" or _run(token) > n:
                 return text
-            cells.extend(EMPTY * int(token))
+            cells.extend(EMPTY * _run(token))
         elif token in (EMPTY, blank) or "A" <= token <= "Z" or "a" <= token <= "z":
             cells.append(token)
         else:

@@ -39,7 +39,6 @@ Everything here is pure: the caller reads the file and passes the lexicon.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Container
 from dataclasses import dataclass, field
 
@@ -54,6 +53,9 @@ from companion.clock.timer import (
     Verdict,
 )
 from companion.errors import CompanionError
+from companion.names import ACCEPTED as NAME_ACCEPTED
+from companion.names import is_safe_name
+from companion.textformats import is_number, loads_json, shown
 from companion.games.iago.board import (
     IAGO_SIZE,
     Board,
@@ -207,7 +209,7 @@ def parse_record(data: str | dict, name: str = "record") -> GameRecord:
     """
     if isinstance(data, str):
         try:
-            data = json.loads(data)
+            data = loads_json(data)
         except json.JSONDecodeError as exc:
             raise RecordError(
                 f"{name}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
@@ -219,36 +221,41 @@ def parse_record(data: str | dict, name: str = "record") -> GameRecord:
     if unknown:
         errors.append(f"unknown fields {unknown}; accepted: {sorted(_TOP_KEYS | {'events'})}")
     if data.get("game", "iago") != "iago":
-        errors.append(f'"game" is {data.get("game")!r}; accepted: "iago"')
+        errors.append(f'"game" is {shown(data.get("game"))}; accepted: "iago"')
     if data.get("version", RECORD_VERSION) != RECORD_VERSION:
-        errors.append(f'"version" is {data.get("version")!r}; accepted: {RECORD_VERSION}')
+        errors.append(f'"version" is {shown(data.get("version"))}; accepted: {RECORD_VERSION}')
     rec = GameRecord()
     players = data.get("players", {})
-    if not isinstance(players, dict) or not set(players) <= {"blue", "red"}:
-        errors.append(f'"players" is {players!r}; accepted: {{"blue": NAME, "red": NAME}}')
+    if (
+        not isinstance(players, dict)
+        or not set(players) <= {"blue", "red"}
+        or not all(isinstance(v, str) and len(v) <= 64 for v in players.values())
+    ):
+        errors.append(
+            f'"players" is {shown(players)}; accepted: {{"blue": NAME, "red": NAME}}, '
+            "names of at most 64 characters"
+        )
     else:
-        rec.players = {k: str(v) for k, v in players.items()}
+        rec.players = dict(players)
     minutes = data.get("minutes", 5)
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 99:
-        errors.append(f'"minutes" is {minutes!r}; accepted: a whole number 1 to 99')
+        errors.append(f'"minutes" is {shown(minutes)}; accepted: a whole number 1 to 99')
     else:
         rec.minutes = minutes
     ms = data.get("minute_seconds", 60.0)
-    if (
-        isinstance(ms, bool)
-        or not isinstance(ms, int | float)
-        or not (ms > 0 and math.isfinite(ms))
-    ):
-        errors.append(f'"minute_seconds" is {ms!r}; accepted: a number of seconds above 0')
+    if not is_number(ms, 0.0) or ms <= 0:
+        errors.append(f'"minute_seconds" is {shown(ms)}; accepted: a number of seconds above 0')
     else:
         rec.minute_seconds = float(ms)
     lex = data.get("lexicon")
-    if lex is not None and not isinstance(lex, str):
-        errors.append(f'"lexicon" is {lex!r}; accepted: a lexicon name')
-    rec.lexicon = lex if isinstance(lex, str) else None
+    if lex is not None and lex != "" and not is_safe_name(lex):
+        # the name opens a lexicon's files in the data directory: never one that leaves it
+        errors.append(f'"lexicon" is {shown(lex)}; accepted: a lexicon name, {NAME_ACCEPTED}')
+        lex = None
+    rec.lexicon = lex if isinstance(lex, str) and lex else None
     size = data.get("size", IAGO_SIZE)
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 50:
-        errors.append(f'"size" is {size!r}; accepted: a whole number 1 to 50 (Iago: 11)')
+        errors.append(f'"size" is {shown(size)}; accepted: a whole number 1 to 50 (Iago: 11)')
         size = IAGO_SIZE
     rec.size = size
     if "start" in data:
@@ -258,13 +265,8 @@ def parse_record(data: str | dict, name: str = "record") -> GameRecord:
             errors.append(f'"start": {exc}')
     end = data.get("end")
     if end is not None:
-        if (
-            isinstance(end, bool)
-            or not isinstance(end, int | float)
-            or not math.isfinite(end)
-            or end < 0
-        ):
-            errors.append(f'"end" is {end!r}; accepted: a number of seconds, 0 or more')
+        if not is_number(end, 0.0):
+            errors.append(f'"end" is {shown(end)}; accepted: a number of seconds, 0 or more')
         else:
             rec.end = float(end)
     events = data.get("events")
@@ -292,8 +294,8 @@ def parse_record(data: str | dict, name: str = "record") -> GameRecord:
 
 def _event_time(obj: dict, where: str) -> float:
     t = obj.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
-        raise RecordError(f'{where}: "t" is {t!r}; accepted: a number of seconds, 0 or more')
+    if not is_number(t, 0.0):
+        raise RecordError(f'{where}: "t" is {shown(t)}; accepted: a number of seconds, 0 or more')
     return float(t)
 
 
@@ -312,7 +314,7 @@ def _parse_words(obj: dict, where: str) -> WordsEvent:
         or not all(isinstance(w, str) and w.isalpha() and w.isascii() for w in words)
     ):
         raise RecordError(
-            f'{where}: "words" is {words!r}; accepted: a list of one or more words of letters A-Z'
+            f'{where}: "words" is {shown(words)}; accepted: a list of one or more words of letters A-Z'
         )
     words = [w.upper() for w in words]
     judged = obj.get("judged", {})
@@ -320,12 +322,15 @@ def _parse_words(obj: dict, where: str) -> WordsEvent:
         isinstance(k, str) and k.upper() in words and isinstance(v, bool) for k, v in judged.items()
     ):
         raise RecordError(
-            f'{where}: "judged" is {judged!r}; accepted: {{WORD: true or false}} for the words '
+            f'{where}: "judged" is {shown(judged)}; accepted: {{WORD: true or false}} for the words '
             "of the event"
         )
     lexicon = obj.get("lexicon", "")
-    if not isinstance(lexicon, str):
-        raise RecordError(f'{where}: "lexicon" is {lexicon!r}; accepted: a lexicon name')
+    if not isinstance(lexicon, str) or len(lexicon) > 64 or not lexicon.isprintable():
+        raise RecordError(
+            f'{where}: "lexicon" is {shown(lexicon)}; accepted: the name of the lexicon that '
+            "judged the words (at most 64 printable characters)"
+        )
     return WordsEvent(t, tuple(words), {k.upper(): v for k, v in judged.items()}, lexicon)
 
 
@@ -342,7 +347,7 @@ def _parse_event(obj: object, where: str, size: int) -> Event:
             )
         penalty = obj.get("penalty", False)
         if not isinstance(penalty, bool):
-            raise RecordError(f'{where}: "penalty" is {penalty!r}; accepted: true or false')
+            raise RecordError(f'{where}: "penalty" is {shown(penalty)}; accepted: true or false')
         try:
             board = parse_board(obj["board"], size)
         except BoardNotationError as exc:

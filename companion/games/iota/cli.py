@@ -84,7 +84,7 @@ def read_grid(arg: str, name: str) -> Grid:
     text = arg
     if arg == "-":
         text = sys.stdin.read()
-    elif "\n" not in arg and " " not in arg and Path(arg).is_file():
+    elif "\n" not in arg and " " not in arg and _is_file(arg):
         try:
             text = Path(arg).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
@@ -99,6 +99,15 @@ def read_grid(arg: str, name: str) -> Grid:
                 "'RT1 GT2 ./. GS2 .'"
             ) from None
         raise
+
+
+def _is_file(arg: str) -> bool:
+    """True when ``arg`` names a file; False also when it cannot be a path at all (longer than
+    a file name may be, ENAMETOOLONG; a NUL character), so that it is read as grid notation."""
+    try:
+        return Path(arg).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 # A file name's ending: a dot and 1 to 4 letters, after something that is not a dot. No card or

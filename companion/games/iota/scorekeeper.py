@@ -56,7 +56,9 @@ def name_cell(cell: Cell) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
-_PLACEMENT = re.compile(r"^(?P<card>[^@\s]+)@(?P<row>[+-]?\d+),(?P<col>[+-]?\d+)$")
+_PLACEMENT = re.compile(r"^(?P<card>[^@\s]+)@(?P<row>[+-]?[0-9]+),(?P<col>[+-]?[0-9]+)$")
+MAX_OFFSET = 99
+"""The farthest row or column from the starting card a play may name (66 cards reach 65)."""
 
 
 def parse_placements(text: str) -> dict[Cell, Card]:
@@ -77,12 +79,17 @@ def parse_placements(text: str) -> dict[Cell, Card]:
     for item in items:
         m = _PLACEMENT.match(item)
         if not m:
-            problems.append(f"{item!r} is not CARD@ROW,COLUMN")
+            problems.append(f"{item[:40]!r} is not CARD@ROW,COLUMN")
             continue
         try:
             card = parse_card(m["card"], f"play, {item!r}")
         except IotaNotationError as exc:
             problems.append(str(exc).split("; accepted")[0])
+            continue
+        if max(len(m["row"].lstrip("+-")), len(m["col"].lstrip("+-"))) > 2:
+            problems.append(
+                f"{item[:40]!r}: rows and columns are numbers from -{MAX_OFFSET} to {MAX_OFFSET}"
+            )
             continue
         cell = (int(m["row"]), int(m["col"]))
         if cell in placements:
