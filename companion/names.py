@@ -21,11 +21,9 @@ from pathlib import Path
 from companion.errors import CompanionError
 
 NAME_MAX = 64
-SAFE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,%d}" % (NAME_MAX - 1))
+SAFE_NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{NAME_MAX - 1}}}")
 """A name that may become part of a file name (see the module docstring)."""
-ACCEPTED = (
-    f"1 to {NAME_MAX} characters a-z, A-Z, 0-9, '_' or '-', starting with a letter or digit"
-)
+ACCEPTED = f"1 to {NAME_MAX} characters a-z, A-Z, 0-9, '_' or '-', starting with a letter or digit"
 
 
 class UnsafeNameError(CompanionError, ValueError):

@@ -30,7 +30,7 @@ MAX_DEPTH = 64
 MAX_DIGITS = 4000
 """The longest run of digits accepted in a number (CPython refuses more than 4300 in an int)."""
 
-_DIGIT_RUN = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1), re.ASCII)
+_DIGIT_RUN = re.compile(rf"\d{{{MAX_DIGITS + 1},}}", re.ASCII)
 
 
 class TomlError(CompanionError, ValueError):

@@ -31,7 +31,6 @@ abandoned game ends at ``result.abandoned_at``.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from companion.clock.replay import ClockEvent
@@ -52,6 +51,8 @@ from companion.games.iago.record import (
     RecordError,
     WordsEvent,
 )
+from companion.names import is_safe_name
+from companion.textformats import is_number, shown
 
 TABLE_KEYS = ("result", "settings", "record")
 
@@ -138,12 +139,15 @@ def from_table(data: dict, name: str = "record") -> TableGame:
         raise RecordError(f'{name}: "record" is not a list of journal records (JSON objects)')
     result = data.get("result") or {}
     if not isinstance(result, dict):
-        raise RecordError(f'{name}: "result" is {result!r}; accepted: the table\'s result object')
+        raise RecordError(
+            f'{name}: "result" is {shown(result)}; accepted: the table\'s result object'
+        )
     header = next((r for r in journal if r.get("kind") == "_game"), {})
     mode_name = header.get("mode", result.get("game", "iago"))
     if mode_name != "iago":
         raise RecordError(
-            f"{name}: a saved game of {mode_name!r}; companion iago replay reads Iago games only"
+            f"{name}: a saved game of {shown(mode_name)}; companion iago replay reads Iago "
+            "games only"
         )
     settings = data.get("settings") or header.get("settings")
     if not isinstance(settings, dict):
@@ -169,8 +173,10 @@ def from_table(data: dict, name: str = "record") -> TableGame:
             continue
         where = f"{name}: journal record {i}" + (f" (seq {ev['seq']})" if "seq" in ev else "")
         t = ev.get("t")
-        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
-            raise RecordError(f'{where}: "t" is {t!r}; accepted: game time in seconds, 0 or more')
+        if not is_number(t, 0.0):
+            raise RecordError(
+                f'{where}: "t" is {shown(t)}; accepted: game time in seconds, 0 or more'
+            )
         if t < last_t:
             raise RecordError(f'{where}: "t" {t} is earlier than the record before ({last_t})')
         last_t = float(t)
@@ -184,18 +190,26 @@ def from_table(data: dict, name: str = "record") -> TableGame:
         waiting_for_words = mode.phase == "words"
         try:
             mode.apply(ev)
-        except (ModeError, ClockError, KeyError, TypeError, ValueError) as exc:
+        except (ModeError, ClockError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            # a record that is not one the table wrote (fields of the wrong type): refused
             detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
             raise RecordError(f"{where} ({kind or 'no kind'}): {detail}") from None
         rec.events.extend(timer.calls)
         timer.calls.clear()
         if kind == "words" and waiting_for_words and mode.phase == "verdict":
             words = mode.challenge_rec.words if mode.challenge_rec else []
-            judged = {str(w).upper(): bool(v) for w, v in ev.get("per_word", {}).items()}
-            lexicon = str(ev.get("lexicon") or "")
-            rec.events.append(WordsEvent(float(t), tuple(words), judged, lexicon))
-            if rec.lexicon is None and lexicon:
-                rec.lexicon = lexicon
+            per_word = ev.get("per_word", {})
+            if not isinstance(per_word, dict):
+                raise RecordError(
+                    f'{where} (words): "per_word" is {shown(per_word)}; accepted: '
+                    "{WORD: true or false}"
+                )
+            judged = {str(w).upper(): bool(v) for w, v in per_word.items()}
+            lexicon = ev.get("lexicon") or ""
+            lexicon = lexicon if isinstance(lexicon, str) and lexicon.isprintable() else ""
+            rec.events.append(WordsEvent(float(t), tuple(words), judged, lexicon[:64]))
+            if rec.lexicon is None and is_safe_name(lexicon):
+                rec.lexicon = lexicon  # the judge's list; a name that is not safe is not opened
         if kind == "restart":
             notes.append(
                 f"the table restarted at {_clock_time(t)}: the clock was paused there "
@@ -216,7 +230,7 @@ def _end(timer: DifferentialTimer, result: dict, last_t: float, notes: list[str]
     event (no input came after it); an abandoned game at ``abandoned_at``."""
     if result.get("abandoned"):
         at = result.get("abandoned_at")
-        if isinstance(at, int | float) and not isinstance(at, bool) and at >= last_t:
+        if is_number(at, last_t):
             notes.append(f"the game was abandoned at {_clock_time(at)}")
             return float(at)
         notes.append("the game was abandoned")
@@ -250,15 +264,23 @@ def check_result(game: GameReplay, result: dict) -> list[str]:
     minutes = result.get("minutes")
     if minutes is not None and minutes != game.clock["minutes"]:
         out.append(f"the table says minutes {minutes}; the replay: {game.clock['minutes']}")
+    challenges = result.get("challenges", [])
     saved = [
-        (c.get("challenger"), list(c.get("words") or []), c.get("verdict"))
-        for c in result.get("challenges", [])
+        (c.get("challenger"), _words(c.get("words")), c.get("verdict"))
+        for c in (challenges if isinstance(challenges, list) else [])
         if isinstance(c, dict) and c.get("outcome") == "ruled"
     ]
     replayed = [(c.challenger, c.words, c.verdict) for c in game.challenges if c.verdict]
     if "challenges" in result and saved != replayed:
         out.append(f"the table's challenges {saved}; the replay's {replayed}")
     return out
+
+
+def _words(words: object) -> list:
+    """A saved challenge's words as a list (what is not a list, as one item)."""
+    if isinstance(words, list):
+        return words
+    return [] if not words else [words]
 
 
 def result_line(result: dict, disagreements: list[str]) -> str:

@@ -199,7 +199,9 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
         value = raw.get(section, {}).get(key, default)
         ok = isinstance(value, kind) and not (isinstance(value, bool) and kind is not bool)
         if not ok:
-            errors.append(f"[{section}] {key} = {shown(value)}: accepted {accepted or kind.__name__}")
+            errors.append(
+                f"[{section}] {key} = {shown(value)}: accepted {accepted or kind.__name__}"
+            )
             return None
         return value
 
@@ -288,7 +290,9 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
     camera = {"kind": "none", **camera}
     cam_kind = camera["kind"]
     if cam_kind not in CAMERA_KINDS:
-        errors.append(f"[camera] kind = {shown(cam_kind)}: accepted one of {', '.join(CAMERA_KINDS)}")
+        errors.append(
+            f"[camera] kind = {shown(cam_kind)}: accepted one of {', '.join(CAMERA_KINDS)}"
+        )
     if "camera_num" in camera:
         get("camera", "camera_num", int, accepted="a camera number 0 or more (picamera2)")
     if "device" in camera and not isinstance(camera["device"], int | str):

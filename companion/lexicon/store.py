@@ -45,6 +45,7 @@ FORMAT = 1
 DEFAULT_NAME = scowl.ScowlParams().name
 """The lexicon used when the table names none: ``scowl-70-both``."""
 
+
 class LexiconError(CompanionError, ValueError):
     """A lexicon cannot be found, built or imported; the message names it and what is accepted."""
 
@@ -461,7 +462,7 @@ def table_lexicon_name() -> str:
             f"{path}: [table] lexicon = {shown(value)} is not a lexicon name; "
             'give e.g. "scowl-70-both" or an imported list\'s name'
         )
-    return check_safe_name(value.strip().lower(), f"{path}: [table] lexicon", LexiconError)
+    return check_safe_name(value.strip().lower(), f"{path}: [table] lexicon =", LexiconError)
 
 
 # ---------------------------------------------------------------------------------------------

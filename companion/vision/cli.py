@@ -9,6 +9,7 @@ import re
 import sys
 from pathlib import Path
 
+from companion.textformats import shown
 from companion.vision.errors import VisionError
 
 PROFILE_NAMES = ("iago", "scrabble")
@@ -137,6 +138,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_markers)
 
 
+MAX_PIXELS = 100_000
+"""The farthest a corner may lie from the photo's origin, in pixels (photos are a few thousand)."""
+_PIXELS = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", re.ASCII)
+
+
 def parse_corners(text: str) -> list[float]:
     """Eight numbers from ``X,Y,X,Y,X,Y,X,Y``.
 
@@ -144,14 +150,12 @@ def parse_corners(text: str) -> list[float]:
         VisionError: not eight numbers.
     """
     parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
-    try:
-        values = [float(p) for p in parts]
-    except ValueError:
-        values = []
-    if len(values) != 8:
+    values = [float(p) for p in parts if _PIXELS.fullmatch(p)]
+    if len(values) != 8 or len(parts) != 8 or not all(abs(v) <= MAX_PIXELS for v in values):
         raise VisionError(
-            f"--corners {text!r}: expected 8 numbers X,Y,X,Y,X,Y,X,Y (top-left, top-right, "
-            "bottom-right, bottom-left, pixels)"
+            f"--corners {shown(text)}: expected 8 numbers X,Y,X,Y,X,Y,X,Y (top-left, top-right, "
+            f"bottom-right, bottom-left, pixels from -{MAX_PIXELS} to {MAX_PIXELS}, written "
+            "with the digits 0-9, e.g. 120.5)"
         )
     return values
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.devices.camera import read_image_file
+from companion.textformats import loads_json
 from companion.vision.errors import BoardNotFoundError, VisionError
 from companion.vision.notation import parse_board
 from companion.vision.profiles import Profile, get_profile, profile_for_size
@@ -62,7 +63,7 @@ def load_folder(folder: Path | str) -> list[Sample]:
         corners_file = Path(f"{stem}.corners.json")
         if corners_file.exists():
             try:
-                corners = json.loads(corners_file.read_text(encoding="utf-8"))
+                corners = loads_json(corners_file.read_text(encoding="utf-8"))
             except json.JSONDecodeError as exc:
                 raise VisionError(f"corners file {corners_file}: not JSON ({exc.msg})") from None
         samples.append(Sample(img, truth, corners))

@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.names import check_name, path_in
 from companion.paths import data_dir
 from companion.vision.errors import VisionError
 
@@ -449,8 +450,13 @@ def model_path(cell_px: int = 48) -> Path:
 
 
 def calibration_path(profile_name: str) -> Path:
-    """Where ``companion vision calibrate`` keeps the user's tile samples for a profile."""
-    return data_dir() / "vision" / f"calibration-{profile_name}.npz"
+    """Where ``companion vision calibrate`` keeps the user's tile samples for a profile.
+
+    Raises:
+        UnsafeNameError: ``profile_name`` could name a file outside the data directory.
+    """
+    check_name(profile_name, "board profile")
+    return path_in(data_dir() / "vision", f"calibration-{profile_name}", ".npz", "board profile")
 
 
 def train(cell_px: int = 48, force: bool = False) -> Path:

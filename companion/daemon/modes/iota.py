@@ -55,7 +55,7 @@ from companion.games.iota.scorekeeper import (
 )
 
 PHASE_PLAYERS, PHASE_START, PHASE_GAME = "players", "start", "game"
-_PASS = re.compile(r"^pass(?:\s+(\d+))?$", re.IGNORECASE)
+_PASS = re.compile(r"^pass(?:\s+([0-9]{1,3}))?$", re.IGNORECASE)  # ASCII digits only
 _OTHER_ENTRIES = "or 'pass', 'pass N' (exchanging N cards), 'cancel', 'undo', 'end'"
 END_QUESTION = "End the game by agreement? 'yes' or Enter ends it; anything else plays on"
 PASS_QUESTION = "Nothing typed: pass? Press again (or Enter) to pass; or type a play"

@@ -33,7 +33,6 @@ import contextlib
 import re
 import textwrap
 import threading
-import tomllib
 from typing import ClassVar
 
 from companion.daemon import screen
@@ -59,6 +58,7 @@ from companion.games.wordinoes.game import (
     TableSettings,
     Tile,
 )
+from companion.textformats import TomlError, loads_toml, shown
 
 PHASE_PLAYERS, PHASE_WHO = "players", "who"
 DEFAULT_TILES = 100
@@ -81,8 +81,8 @@ def table_settings() -> dict:
 
     path = table_path()
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        data = loads_toml(path.read_text(encoding="utf-8"))
+    except (OSError, TomlError, UnicodeDecodeError):
         return {}
     section = data.get("wordinoes", {})
     return dict(section) if isinstance(section, dict) else {}
@@ -109,9 +109,10 @@ def parse_setup_line(text: str, defaults: dict | None = None) -> dict:
         key, eq, value = token.partition("=")
         if eq:
             field = numbers.get(key.lower())
-            if field is None or not value.isdigit():
+            if field is None or not re.fullmatch("[0-9]{1,6}", value):
                 problems.append(
-                    f"option {token!r}: accepted hand=N, multi=N, limit=N, target=N, tiles=N"
+                    f"option {shown(token, 40)}: accepted hand=N, multi=N, limit=N, target=N, "
+                    "tiles=N (N a whole number written in the digits 0-9)"
                 )
             elif field == "tiles":
                 tiles = int(value)

@@ -427,7 +427,8 @@ def _parse_row(
             count = _run(digits)
             if len(out) + count > n:
                 return too_long(
-                    col, f"{_quote(digits)} empty cells run past the {n} columns (row {_quote(row)})"
+                    col,
+                    f"{_quote(digits)} empty cells run past the {n} columns (row {_quote(row)})",
                 )
             out.extend(EMPTY * count)
             i = j
@@ -438,7 +439,11 @@ def _parse_row(
             out.append(ch)
             i += 1
             continue
-        accepted = "a number (digits 0-9) or '.'" if blank is None else f"a number (digits 0-9), {blank!r} or '.'"
+        accepted = (
+            "a number (digits 0-9) or '.'"
+            if blank is None
+            else f"a number (digits 0-9), {blank!r} or '.'"
+        )
         return [], (
             f"{where}, column {col}: {ch!r} is not a letter A-Z/a-z, {accepted}",
             NotationProblem(r + 1, col),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from companion.cliutil import read_text
 from companion.errors import CompanionError
+from companion.textformats import loads_json
 
 
 class IagoInputError(CompanionError, ValueError):
@@ -211,7 +212,7 @@ def _replay(args: argparse.Namespace) -> int:
     _refuse_a_journal(text, name)
     table = None
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except json.JSONDecodeError:
         data = text  # parse_record reports where the JSON goes wrong
     if tables is not None and tables.is_table_record(data):

@@ -53,9 +53,6 @@ from companion.clock.timer import (
     Verdict,
 )
 from companion.errors import CompanionError
-from companion.names import ACCEPTED as NAME_ACCEPTED
-from companion.names import is_safe_name
-from companion.textformats import is_number, loads_json, shown
 from companion.games.iago.board import (
     IAGO_SIZE,
     Board,
@@ -74,6 +71,9 @@ from companion.games.iago.move import (
     other,
     rule_move,
 )
+from companion.names import ACCEPTED as NAME_ACCEPTED
+from companion.names import is_safe_name
+from companion.textformats import is_number, loads_json, shown
 
 RECORD_VERSION = 1
 _TOP_KEYS = {

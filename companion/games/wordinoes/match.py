@@ -72,6 +72,7 @@ from companion.games.wordinoes.sources import (
 )
 from companion.lexicon import phonetics
 from companion.lexicon.words import fold
+from companion.textformats import shown as shown_value
 
 BLANK = "*"
 """How a blank end (the Wordinoes logo) is written."""
@@ -171,15 +172,22 @@ def check_word(word: object, what: str = "word") -> str:
         MatchInputError: empty, not a string, or a character other than A-Z after folding.
     """
     if not isinstance(word, str) or not word.strip():
-        raise MatchInputError(f"{what} {word!r} is empty: accepted are letters A-Z or * (blank)")
+        raise MatchInputError(
+            f"{what} {shown_value(word)} is empty: accepted are letters A-Z or * (blank)"
+        )
     w = fold(word.strip())
     if w in BLANK_SPELLINGS:
         return BLANK
+    if not w:
+        raise MatchInputError(
+            f"{what} {shown_value(word)} holds no letter (only accents): accepted are one word of "
+            "letters A-Z, or * (blank)"
+        )
     if not (w.isascii() and w.isalpha()):
         bad = next(c for c in w if not (c.isascii() and c.isalpha()))
         raise MatchInputError(
-            f"{what} {word!r} has {bad!r}: accepted are one word of letters A-Z (accents are "
-            "folded: É is E), or * (blank)"
+            f"{what} {shown_value(word)} has {bad!r}: accepted are one word of letters A-Z (accents "
+            "are folded: É is E), or * (blank)"
         )
     return w.upper()
 

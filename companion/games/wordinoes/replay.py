@@ -22,6 +22,7 @@ import json
 
 from companion.errors import CompanionError
 from companion.games.wordinoes.game import Game, GameError, Notice, TableSettings
+from companion.textformats import loads_json, shown
 
 ACTIONS = ("start", "play", "knock", "open", "end_turn", "challenge", "vote")
 
@@ -67,7 +68,7 @@ def apply_action(game: Game, action: object, where: str = "action") -> list[Noti
         raise ScriptError(f"{where}: an action must be a JSON object")
     kinds = [k for k in ACTIONS if k in action]
     if len(kinds) != 1:
-        raise ScriptError(f"{where}: {action!r} needs exactly one of {', '.join(ACTIONS)}")
+        raise ScriptError(f"{where}: {shown(action)} needs exactly one of {', '.join(ACTIONS)}")
     kind = kinds[0]
     who = action[kind]
     try:
@@ -110,7 +111,7 @@ def replay_lines(lines: list[str], name: str = "<script>") -> Game:
         if not text or text.startswith("#"):
             continue
         try:
-            records.append((n, json.loads(text)))
+            records.append((n, loads_json(text)))
         except json.JSONDecodeError as exc:
             bad.append(f"{name}:{n}: not JSON ({exc.msg})")
     if bad:
