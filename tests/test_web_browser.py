@@ -58,7 +58,12 @@ def login(driver, web, nxt):
     driver.get(f"{web.url}/login?next={nxt}")
     driver.find_element(By.NAME, "secret").send_keys(PASSWORD)
     driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
-    wait_for(driver, lambda d: d.current_url.endswith(nxt), 5, "logged in")
+    wait_for(
+        driver,
+        lambda d: "/login" not in d.current_url and d.find_elements(By.CSS_SELECTOR, "nav .badge"),
+        5,
+        "logged in",
+    )
 
 
 def test_the_hall_shows_eight_tables_playing(hall):

@@ -346,3 +346,51 @@ def test_the_oled_qr_code_reads_back_as_the_tables_page():
 def test_an_address_too_long_for_the_screen_is_refused():
     with pytest.raises(qr.QRError, match="64 pixels"):
         qr.qr_image("http://hall.example/" + "x" * 300, size=64)
+
+
+def test_a_result_of_an_earlier_round_is_not_on_the_tile():
+    res = {
+        "round": 1,
+        "players": {"blue": "Ada", "red": "Bob"},
+        "winner": "blue",
+        "loser": "red",
+        "record": {},
+        "corrections": [],
+    }
+    assert views.tile(row(iago(round=2), result=res))["result"] is None
+    assert views.tile(row(iago(round=1, status="finished"), result=res))["result"]["text"] == (
+        "Ada (blue) won"
+    )
+
+
+def test_the_links_state_names_the_game_by_mode_and_the_game_id_by_game():
+    state = iago(game="4f2a9c", mode="iago", online=True, challenge_phase="who", status="challenge")
+    t = views.tile(row(state))
+    assert t["game"] == "iago" and t["words"] == ["CHALLENGE"]
+
+
+def test_iota_and_wordinoes_tiles_show_scores_and_the_player_on_turn():
+    iota = {
+        "mode": "iota",
+        "phase": "game",
+        "players": {"blue": "Cy", "red": "Di"},
+        "scores": {"Cy": 31, "Di": 12},
+        "current": "Di",
+    }
+    t = views.tile(row(iota))
+    assert t["mover"] == "red" and t["scores"] == [("Cy", 31), ("Di", 12)]
+    assert t["status"] == "running"
+    dom = {
+        "mode": "wordinoes",
+        "status": "playing",
+        "players": {"blue": "Cy", "red": "Di"},
+        "turn": "Cy",
+        "hands": {"Cy": {"count": 4}, "Di": {"count": 6}},
+    }
+    t = views.tile(row(dom))
+    assert t["mover"] == "blue" and t["scores"] == [("Cy", "4 tiles"), ("Di", "6 tiles")]
+
+
+def test_a_setup_the_table_refused_is_said():
+    t = views.tile(row(iago(status="ready", setup_problem="table.toml: minutes = 0")))
+    assert "SET-UP NOT TAKEN: table.toml: minutes = 0" in t["words"] and "fault" in t["classes"]

@@ -173,9 +173,21 @@ def fill_hall(store, tables: int = 8, round_no: int = 1, now: float | None = Non
     b, r = setups[2]["blue"], setups[2]["red"]
     store.record_state(
         2,
-        iago_state(2, status="finished", mover=None, minutes=(3, 0), sand_left=None, loser="red"),
+        iago_state(
+            2,
+            status="finished",
+            mover=None,
+            minutes=(3, 0),
+            sand_left=None,
+            loser="red",
+            round_no=round_no,
+        ),
         now,
     )
     store.record_result(2, "t2-g1", round_no, result_record(b, r, "red"), now)
-    store.record_state(3, iago_state(3, status="challenge", challenge="words"), now)
-    store.record_state(4, iago_state(4, status="paused", faults=["CAMERA UNAVAILABLE"]), now)
+    store.record_state(
+        3, iago_state(3, status="challenge", challenge="words", round_no=round_no), now
+    )
+    store.record_state(
+        4, iago_state(4, status="paused", faults=["CAMERA UNAVAILABLE"], round_no=round_no), now
+    )

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import (
@@ -86,8 +87,10 @@ class _Web:
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="director-web")
         self.templates = Jinja2Templates(directory=str(HERE / "templates"))
         env = self.templates.env
+        env.trim_blocks = env.lstrip_blocks = True  # a lighter hall page
         env.globals["event"] = event
         env.filters["clock"] = views._clock
+        env.filters["change"] = views.change_text
         self.tile_template = env.get_template("_tile.html")
         self.detail_template = env.get_template("_table.html")
         self.hub = Hub(self.call, store, self.render_changes, interval=poll_seconds)
@@ -704,13 +707,15 @@ def create_app(
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     middleware = [
+        # compressed pages for the phones on the hall's Wi-Fi (never the event streams)
+        Middleware(GZipMiddleware, minimum_size=2048),
         Middleware(
             SessionMiddleware,
             secret_key=secret_key or secrets.token_hex(32),
             session_cookie="companion_director",
             max_age=12 * 3600,
             same_site="strict",
-        )
+        ),
     ]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.web = web

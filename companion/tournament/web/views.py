@@ -69,6 +69,15 @@ def players(state: dict, setup: dict) -> dict:
     return {}
 
 
+def _game_kind(state: dict, setup: dict) -> str:
+    """The game a table plays: the state's ``mode`` (the link names the game id ``game``), a
+    ``game`` that names a game, else the set-up's, else Iago."""
+    for value in (state.get("mode"), state.get("game"), setup.get("game")):
+        if isinstance(value, str) and value.lower() in GAMES:
+            return value.lower()
+    return "iago"
+
+
 def faults(state: dict) -> list[str]:
     """The fault words of a state payload (``fault`` a string, or ``faults`` a list), as the
     table's OLED shows them (e.g. ``CAMERA UNAVAILABLE``)."""
@@ -118,6 +127,24 @@ def result_of(res: dict) -> dict:
     return out
 
 
+def change_text(change: dict) -> str:
+    """A director's correction in words: ``{"winner": "red"}`` -> ``red won``, ``{"draw":
+    true}`` -> ``a draw``, ``{"void": true}`` -> ``void``; anything else as its keys."""
+    change = _dict(change)
+    if change.get("winner") in COLOURS:
+        text = f"{change['winner']} won"
+    elif change.get("loser") in COLOURS:
+        text = f"{change['loser']} lost"
+    elif change.get("draw") is True:
+        text = "a draw"
+    elif "void" in change:
+        text = "void" if change["void"] else "not void"
+    else:
+        text = ", ".join(f"{k}: {v}" for k, v in change.items() if k != "note") or "no change"
+    note = change.get("note")
+    return f"{text} ({note})" if isinstance(note, str) and note else text
+
+
 def _clock(seconds: float | None) -> str:
     if seconds is None:
         return ""
@@ -136,23 +163,28 @@ def tile(row: dict, *, now: float | None = None) -> dict:
     OLED's status words and faults, a list; ``faults`` the faults alone), ``classes`` (the tile's
     look: challenge, paused, finished, fault, silent), ``last_seen`` (epoch seconds or None),
     ``state_at`` (when the state arrived: the row's ``state_received``, else ``last_seen``), ``ago``
-    (words), ``result`` (see :func:`result_of`, or None), ``round``.
+    (words), ``result`` (see :func:`result_of`; None when the table's latest result is of an
+    earlier round), ``round``.
     """
     row = _dict(row)
     state = _dict(row.get("state"))
     setup = _dict(row.get("setup"))
     number = row.get("table")
-    game = _str(state.get("game") or setup.get("game") or "iago").lower()
-    status = _str(state.get("status")).lower()
+    game = _game_kind(state, setup)
+    status = _str(state.get("status") or state.get("phase")).lower()
+    if status in ("game", "playing"):  # Iota's and Wordinoes' phase while a game is on
+        status = "running"
+    names = players(state, setup)
     mover = state.get("mover") if state.get("mover") in COLOURS else None
+    on_turn = state.get("current", state.get("turn"))
+    if mover is None and isinstance(on_turn, str) and on_turn:
+        mover = next((c for c in COLOURS if names.get(c) == on_turn), None)
     minutes = {}
     m = state.get("minutes")
     if isinstance(m, dict):
         minutes = {c: _num(m.get(c)) for c in COLOURS}
         minutes = {c: (int(v) if v is not None and v == int(v) else v) for c, v in minutes.items()}
-    minute_seconds = _num(state.get("minute_seconds")) or _num(
-        _dict(setup.get("time_control")).get("minute_seconds") or setup.get("minute_seconds")
-    )
+    minute_seconds = _num(state.get("minute_seconds")) or _num(setup.get("minute_seconds"))
     sand = _num(state.get("sand_left"))
     scores = []
     sc = state.get("scores")
@@ -163,6 +195,12 @@ def tile(row: dict, *, now: float | None = None) -> dict:
             item = _dict(item)
             if _num(item.get("score")) is not None:
                 scores.append((_str(item.get("player") or item.get("name")), item["score"]))
+    hands = state.get("hands")
+    if not scores and game == "wordinoes" and isinstance(hands, dict):
+        for name, hand in hands.items():
+            count = _dict(hand).get("count")
+            if _num(count) is not None:
+                scores.append((_str(name), f"{int(count)} tiles"))
     words: list[str] = []
     phase = _str(state.get("challenge") or state.get("challenge_phase"))
     if status == "paused":
@@ -171,18 +209,27 @@ def tile(row: dict, *, now: float | None = None) -> dict:
         words.append("CHALLENGE")
     if status == "finished":
         loser = state.get("loser")
-        if loser in COLOURS and game == "iago":
+        if state.get("abandoned"):
+            words.append("ABANDONED")
+        elif loser in COLOURS and game == "iago":
             words.append(f"{loser.upper()} LOST ON TIME")
         else:
             words.append("FINISHED")
     if status == "ready":
         words.append("READY")
     fault_words = faults(state)
+    if status == "fault" and not fault_words:
+        fault_words.append("FAULT")
+    if isinstance(state.get("setup_problem"), str) and state["setup_problem"]:
+        fault_words.append(f"SET-UP NOT TAKEN: {state['setup_problem']}")
     if state.get("online") is False or row.get("online") is False:
         fault_words.insert(0, "OFFLINE")
     words += fault_words
     res = row.get("result")
-    result = result_of(res) if isinstance(res, dict) and res else None
+    round_no = state.get("round", setup.get("round"))
+    result = None
+    if isinstance(res, dict) and res and _result_is_current(res, round_no, status):
+        result = result_of(res)
     classes = [
         name
         for name, on in (
@@ -199,8 +246,8 @@ def tile(row: dict, *, now: float | None = None) -> dict:
     now = time.time() if now is None else now
     return {
         "table": number,
-        "game": game if game in GAMES else game or "iago",
-        "players": players(state, setup),
+        "game": game,
+        "players": names,
         "mover": mover,
         "status": status,
         "minutes": minutes,
@@ -216,9 +263,18 @@ def tile(row: dict, *, now: float | None = None) -> dict:
         "state_at": state_at,
         "ago": ago(last_seen, now),
         "result": result,
-        "round": state.get("round", setup.get("round")),
+        "round": round_no,
         "heard": bool(state),
     }
+
+
+def _result_is_current(res: dict, round_no, status: str) -> bool:
+    """Whether a table's latest result belongs on its tile: it is of the round the table
+    plays now (a result of an earlier round is history, on the standings page), or, without
+    rounds, the table is between games."""
+    if res.get("round") is not None and round_no is not None:
+        return res.get("round") == round_no
+    return status in ("finished", "ready", "")
 
 
 def ago(when: float | None, now: float) -> str:
