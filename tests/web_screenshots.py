@@ -106,6 +106,9 @@ def main(argv: list[str]) -> int:
             d.set_window_size(1280, 1700)
             d.save_screenshot(str(out / "standings.png"))
             p = phone.driver
+            store.record_state(
+                1, iago_state(1, minutes=(4, 5), sand_left=42.0, round_no=3), time.time()
+            )
             p.get(web.url + "/table/1")
             time.sleep(0.8)
             height = p.execute_script("return document.documentElement.scrollHeight")

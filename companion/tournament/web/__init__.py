@@ -3,7 +3,7 @@ live, each table's page, the round set-up, the standings and results, a TV page.
 
 Use :func:`create_app` for the ASGI app, :func:`serve` to run it under uvicorn until stopped, or
 :class:`WebServer` to run it on a thread beside the director (and in tests). Pages and access:
-:mod:`companion.tournament.web.app`; docs/tournament.md, "The director's pages".
+:mod:`companion.tournament.web.app`; docs/director-pages.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The director's pages: a Starlette app over the director's store.
 
-Pages (docs/tournament.md, "The director's pages"):
+Pages (docs/director-pages.md):
 
 - ``/`` the hall: a tile per table, updated live (server-sent events from ``/events``);
 - ``/table/N`` one table: the board as the camera read it, the game move by move, the
