@@ -2,6 +2,7 @@
 #   make run    start the companion on its embedded defaults (simulated hardware)
 #   make test   lint, format check and the whole test suite
 #   make bench  the benchmarks in bench/
+#   make tournament  a broker, a director (pages on 127.0.0.1:8080) and eight simulated tables
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -23,7 +24,7 @@ endif
 
 LINT_DIRS = $(wildcard companion tests bench firmware)
 
-.PHONY: run test lint bench deps clean install firmware
+.PHONY: run test lint bench deps clean install firmware tournament
 
 $(DEBSTAMP): Makefile
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -46,6 +47,10 @@ deps: $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/companion sim
+
+# a broker, a director and eight simulated tables playing rounds on this machine (docs/tournament.md)
+tournament: $(STAMP)
+	$(BIN)/python -m companion.tournament.demo --tables 8 --http 127.0.0.1:8080
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_DIRS)

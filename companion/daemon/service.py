@@ -456,9 +456,8 @@ class TableService:
         set-up its journal's header holds, and the next game reads the file anew."""
         if self._table_arg is not None or self.mode.finished:
             return
-        records = self.journal.records
-        if not records or _game_events(records):
-            return
+        if len(self.journal.records) != 1:
+            return  # no game yet, or one begun (its header and more)
         stamp = self._table_file_stamp()
         if stamp == self._setup_stamp:
             return
@@ -475,7 +474,7 @@ class TableService:
         """Game time of the next look at table.toml while no game is under way (None: none)."""
         if self.setup_poll_seconds is None or self._table_arg is not None:
             return None
-        if self.mode.finished or _game_events(self.journal.records):
+        if self.mode.finished or len(self.journal.records) != 1:
             return None
         return self._last_g + self.setup_poll_seconds
 

@@ -310,21 +310,19 @@ class Broker:
         self.accounts.ensure()
         self.accounts.write_acl(self.event)
         self.conf.write_text(self.config_text(), encoding="utf-8")
-        self.process = subprocess.Popen(
-            [mosquitto_path(), "-c", str(self.conf)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
+        errors = self.accounts.broker_dir / "mosquitto.stderr"
+        with open(errors, "wb") as err:  # the child keeps its own copy of the descriptor
+            self.process = subprocess.Popen(
+                [mosquitto_path(), "-c", str(self.conf)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                err = (
-                    self.process.stderr.read().decode(errors="replace")
-                    if self.process.stderr
-                    else ""
-                )
+                err = errors.read_text(errors="replace")
                 raise BrokerError(
                     f"mosquitto exited at start (code {self.process.returncode}) on port "
                     f"{self.port}: {err.strip() or self.log_tail()}"
@@ -364,8 +362,6 @@ class Broker:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        if self.process.stderr:
-            self.process.stderr.close()
         self.process = None
 
     def kill(self) -> None:

@@ -434,7 +434,8 @@ def _results(args) -> int:
         print("No results yet.")
     for row in rows:
         rnd = f"round {row[1]} " if row[1] != "" else ""
-        outcome = "void" if row[8] else ("draw" if row[7] else f"{row[5]} won")
+        winner = {"blue": row[3], "red": row[4]}.get(row[5])
+        outcome = "void" if row[8] else ("draw" if row[7] else f"{winner} ({row[5]}) won")
         fix = f" (corrected: {row[10]})" if row[10] else ""
         print(f"{rnd}table {row[0]}: {row[3]} (blue) v {row[4]} (red): {outcome}{fix}  [{row[2]}]")
     return 0

@@ -159,7 +159,7 @@ def game_id(header: dict) -> str:
 
 def tournament_record(saved: dict) -> dict:
     """The result record sent to the director, from a saved game (``records/*.json``:
-    ``{"result", "settings", "record"}``): ``game``, ``players`` (by colour), ``winner``,
+    ``{"result", "settings", "record"}``): ``mode`` (iago, iota, wordinoes), ``players`` (by colour), ``winner``,
     ``loser``, ``draw``, ``how``, the points (``minutes``, ``scores`` or ``held``), ``round``,
     ``result`` and ``settings`` as saved, and ``events`` (the journal without heartbeats)."""
     result = saved.get("result") or {}
@@ -175,7 +175,7 @@ def tournament_record(saved: dict) -> dict:
     loser = result.get("loser")
     loser = names.get(loser, loser)
     rec = {
-        "game": header.get("mode") or result.get("game") or settings.get("game"),
+        "mode": header.get("mode") or result.get("game") or settings.get("game"),
         "table": settings.get("number"),
         "round": settings.get("round") or None,
         "players": players,
@@ -228,16 +228,22 @@ class _JournalTail:
     def poll(self) -> tuple[list[dict], bool, list[dict]]:
         """``(rest of the old file, reset, new records)``: reset when the file was replaced or
         truncated (a new game's journal); then ``new`` is from the new file."""
-        old = self._read() if self.file is not None else []
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
             st = None
-        same = st is not None and st.st_ino == self.inode and st.st_size >= self.file.tell()
-        if self.file is not None and same:
-            return old, False, []
-        if self.file is None and st is None:
-            return old, False, []
+        if self.file is not None:
+            if st is not None and st.st_ino == self.inode:
+                done = self.file.tell()
+                if st.st_size == done:
+                    return [], False, []  # nothing new: one stat, no read
+                if st.st_size > done:
+                    return self._read(), False, []
+            old = self._read()  # the rest of the old file (renamed, or truncated)
+        else:
+            old = []
+            if st is None:
+                return [], False, []
         reset = self.file is not None
         if self.file is not None:
             self.file.close()
@@ -344,9 +350,14 @@ class Link:
         self._sent_events: dict[str, int] = {}  # game -> highest seq published
         self._saved: dict[str, Path] = {}  # finished game -> its record file
         self._records_seen: set[str] = set()
+        self._records_stamp: int | None = None
+        self._next_resend = 0.0
+        self._next_scan = 0.0
         self._archive: dict[str, list[dict]] = {}  # finished game -> its journal, while unacked
         self._complete: set[str] = set()  # finished games the director has wholly
         self._last_send: dict[str, float] = {}
+        self._backoff: dict[str, float] = {}  # key -> seconds to wait for an ack before resending
+        self._progress: dict[str, int] = {}  # key -> acked seq when last looked at
         self._resend_all = False
         self.setup_problem = ""
         self.published = 0
@@ -407,13 +418,14 @@ class Link:
             self._thread = threading.Thread(target=self.run, name=f"link-{self.table}", daemon=True)
             self._thread.start()
 
-    def stop(self) -> None:
-        """Stop the loop and disconnect (cleanly: the broker does not publish the Last Will)."""
+    def stop(self, goodbye: bool = True) -> None:
+        """Stop the loop and disconnect (cleanly: the broker does not publish the Last Will;
+        ``goodbye`` publishes ``online: false`` first and waits up to 1 s for it)."""
         self._stop.set()
         self._wake.set()
         if self._thread is not None:
             self._thread.join(5.0)
-        if self.connected.is_set():
+        if goodbye and self.connected.is_set():
             info = self.client.publish(
                 self._topic("online"), protocol.encode({"online": False}), qos=1, retain=True
             )
@@ -442,6 +454,7 @@ class Link:
         client.subscribe([(self._topic("setup"), 1), (self._topic("ack"), 1)])
         client.publish(self._topic("online"), protocol.encode({"online": True}), qos=1, retain=True)
         self.connected.set()
+        self._last_state = None  # the state again: a broker that lost it has it back
         with self._lock:
             self._resend_all = True
         self._wake.set()
@@ -536,12 +549,19 @@ class Link:
             self._game = None
         for rec in new:
             self._record(rec)
-        self._scan_records()
         now = time.monotonic()
+        if now >= self._next_scan:  # a game is saved as its journal is archived (a reset)
+            self._scan_records()
+            self._next_scan = now + 1.0
         with self._lock:
             resend_all, self._resend_all = self._resend_all, False
-        if self.connected.is_set():
+        if not self.connected.is_set():
+            return
+        # what is unacked is looked at a few times a second (and at once after a reconnect)
+        if resend_all or reset or now >= self._next_resend:
             self._resend(now, resend_all)
+            self._next_resend = now + min(0.25, self.resend_seconds / 4)
+        if old or new or reset or self._last_state is None:
             self._publish_state()
 
     def _record(self, rec: dict) -> None:
@@ -621,9 +641,16 @@ class Link:
 
     def _scan_records(self) -> None:
         try:
+            stamp = os.stat(self.records_dir).st_mtime_ns
+        except FileNotFoundError:
+            return
+        if stamp == self._records_stamp:
+            return  # nothing added or renamed since the last look
+        try:
             names = os.listdir(self.records_dir)
         except FileNotFoundError:
             return
+        complete = True
         for name in names:
             if not name.endswith(".json") or name in self._records_seen:
                 continue
@@ -632,20 +659,37 @@ class Link:
                 saved = json.loads(path.read_text(encoding="utf-8"))
                 header = (saved.get("record") or [{}])[0]
             except (OSError, ValueError, AttributeError, IndexError):
-                continue  # being written (the service renames a finished file into place)
+                complete = False  # being written: look again
+                continue
             self._records_seen.add(name)
             number = (saved.get("settings") or {}).get("number")
             if number not in (None, self.table):
                 continue  # a game played before this box was table N
             self._saved[game_id(header)] = path
+        if complete:
+            self._records_stamp = stamp
+
+    def _due(self, key: str, now: float, progress: int) -> bool:
+        """Whether ``key`` (a game's events, or ``result:GAME``) is due to be sent again: no ack
+        progress for its wait since it was last sent. The wait doubles at each resend (up to a
+        minute) and starts again when an ack comes, so a director that is slow to catch up is
+        not buried under copies."""
+        wait = self._backoff.get(key, self.resend_seconds)
+        if progress > self._progress.get(key, -1):
+            self._progress[key] = progress
+            self._backoff[key] = wait = self.resend_seconds
+            return key not in self._last_send
+        if now - self._last_send.get(key, -1e9) < wait:
+            return False
+        self._backoff[key] = min(2 * wait, 60.0)
+        return True
 
     def _resend(self, now: float, resend_all: bool) -> None:
         with self._lock:
             pending = [g for g in self._saved if g not in self.acked_results]
             acked_events = dict(self.acked_events)
         for game in pending:
-            last = self._last_send.get("result:" + game, -1e9)
-            if resend_all or now - last >= self.resend_seconds:
+            if resend_all or self._due("result:" + game, now, 0):
                 self._send_result(game)
         # events the director has not acked: of finished games (their archived journal) and of
         # the game in progress
@@ -661,11 +705,15 @@ class Link:
                     self._archive.pop(game, None)
                 continue
             sent = self._sent_events.get(game, 0)
-            stale = now - self._last_send.get(game, -1e9) >= self.resend_seconds
-            if resend_all or stale or sent < top:
-                for rec in records:
-                    if rec.get("seq", 0) > done:
-                        self._publish_event(game, rec)
+            if resend_all or self._due(game, now, done):
+                start = done  # again, all the director has not acked
+            elif sent < top:
+                start = sent  # read while the broker was away: not sent yet
+            else:
+                continue
+            for rec in records:
+                if rec.get("seq", 0) > start:
+                    self._publish_event(game, rec)
 
     def _archived(self, game: str) -> list[dict]:
         """The finished game's whole journal (heartbeats included), read once."""

@@ -23,12 +23,30 @@ def _logging() -> None:
         )
 
 
-def _wait_for_signal() -> None:
+def _wait_for_signal(every=None) -> None:
+    """Until SIGTERM or SIGINT; ``every()`` is called twice a second meanwhile."""
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *a: stop.set())
     while not stop.wait(0.5):
-        pass
+        if every is not None:
+            every()
+
+
+def _keep_broker(broker):
+    """A check that starts the director's own broker again if it died (its sessions and queued
+    messages are in its persistence file; the tables and the director reconnect by themselves)."""
+
+    def check() -> None:
+        if broker is None or broker.running:
+            return
+        log.error("director: the broker stopped (%s); starting it again", broker.log_tail(2))
+        try:
+            broker.start()
+        except Exception as exc:  # noqa: BLE001 - said, and tried again in half a second
+            log.error("director: the broker could not be started again: %s", exc)
+
+    return check
 
 
 def run_director(args, event: str) -> int:
@@ -74,7 +92,7 @@ def run_director(args, event: str) -> int:
             web = _start_web(args, store, director, event)
         where = f"broker {url}" + (f" (started here, log {broker.log})" if broker else "")
         log.info("director: event %s, %s, store %s", event, where, store.path)
-        _wait_for_signal()
+        _wait_for_signal(_keep_broker(broker))
     finally:
         if web is not None:
             web.stop()

@@ -36,7 +36,50 @@ def _pinmap():
     return _PINMAP
 
 
-class SimTable:
+class TableFiles:
+    """The files of simulated table ``number`` under ``root`` (see the module docstring), read
+    without running anything: for :func:`audit` in another process than the tables'."""
+
+    def __init__(self, root: Path, number: int) -> None:
+        self.number = number
+        self.home = Path(root) / f"table{number}"
+        self.config_dir = self.home / "config"
+        self.data_dir = self.home / "data"
+        self.table_toml = self.config_dir / "table.toml"
+        self.journal_file = self.data_dir / "table" / "journal.jsonl"
+        self.records_dir = self.data_dir / "records"
+        self.link_dir = self.data_dir / "link"
+
+    def link_env(self) -> dict[str, str]:
+        """The environment of this table's ``companion link`` in a process of its own."""
+        return {
+            "COMPANION_DATA_DIR": str(self.data_dir),
+            "COMPANION_CONFIG_DIR": str(self.config_dir),
+        }
+
+    def records(self) -> list[dict]:
+        """The finished games saved by this table (``records/*.json``), oldest first."""
+        out = []
+        for path in sorted(self.records_dir.glob("*.json")):
+            out.append(json.loads(path.read_text(encoding="utf-8")))
+        return out
+
+    def journals(self) -> dict[str, list[dict]]:
+        """Every journal of this table by game id: the finished games' archived journals and
+        the game in progress."""
+        from companion.daemon.journal import read_records
+        from companion.tournament.link import game_id
+
+        out: dict[str, list[dict]] = {}
+        paths = sorted(self.records_dir.glob("*.journal.jsonl")) + [self.journal_file]
+        for path in paths:
+            records, _, _ = read_records(path)
+            if records:
+                out[game_id(records[0])] = records
+        return out
+
+
+class SimTable(TableFiles):
     """Table ``number``: a real table service on mock devices, files under ``root/tableN``.
 
     Args:
@@ -45,6 +88,8 @@ class SimTable:
         clock: monotonic seconds (a fake clock in tests, ``time.monotonic`` in real time).
         minutes, minute_seconds: the time control until a set-up arrives.
         fsync: sync the journal (keep True where nothing-lost is measured).
+        draw: draw the OLED's frames on the dummy display (False: the views are made but not
+            drawn, about 5 ms of PIL a frame; for the 200-table benchmark on a small machine).
     """
 
     def __init__(
@@ -56,20 +101,14 @@ class SimTable:
         minute_seconds: float = 60.0,
         fsync: bool = True,
         heartbeat_seconds: float = 1.0,
+        draw: bool = True,
     ) -> None:
         from companion.daemon.challenge import set_judge
         from companion.daemon.config import TableConfig, save_table
         from companion.daemon.service import TableService
         from companion.devices.backends import open_devices
 
-        self.number = number
-        self.home = Path(root) / f"table{number}"
-        self.config_dir = self.home / "config"
-        self.data_dir = self.home / "data"
-        self.table_toml = self.config_dir / "table.toml"
-        self.journal_file = self.data_dir / "table" / "journal.jsonl"
-        self.records_dir = self.data_dir / "records"
-        self.link_dir = self.data_dir / "link"
+        super().__init__(root, number)
         self.journal_file.parent.mkdir(parents=True, exist_ok=True)
         if not self.table_toml.exists():
             save_table(
@@ -97,6 +136,10 @@ class SimTable:
             table_file=self.table_toml,
             records_path=self.records_dir,
         )
+        if not draw:  # the table's own display worker, made to draw nothing
+            from companion.daemon.outputs import LatestWorker
+
+            self.service._display = LatestWorker("display", lambda item: None, True)
         self.service.step()
         self.lock = threading.Lock()
 
@@ -134,13 +177,6 @@ class SimTable:
             **options,
         )
 
-    def link_env(self) -> dict[str, str]:
-        """The environment of this table's ``companion link`` in a process of its own."""
-        return {
-            "COMPANION_DATA_DIR": str(self.data_dir),
-            "COMPANION_CONFIG_DIR": str(self.config_dir),
-        }
-
     def press(self, role: str) -> None:
         """Press and release ``role``'s button (``blue``, ``red``, ``challenge``) through its
         mock pin, and let the service handle it."""
@@ -161,27 +197,6 @@ class SimTable:
         """Let the service handle what is due."""
         with self.lock:
             self.service.step()
-
-    def records(self) -> list[dict]:
-        """The finished games saved by this table (``records/*.json``), oldest first."""
-        out = []
-        for path in sorted(self.records_dir.glob("*.json")):
-            out.append(json.loads(path.read_text(encoding="utf-8")))
-        return out
-
-    def journals(self) -> dict[str, list[dict]]:
-        """Every journal of this table by game id: the finished games' archived journals and
-        the game in progress."""
-        from companion.daemon.journal import read_records
-        from companion.tournament.link import game_id
-
-        out: dict[str, list[dict]] = {}
-        paths = sorted(self.records_dir.glob("*.journal.jsonl")) + [self.journal_file]
-        for path in paths:
-            records, _, _ = read_records(path)
-            if records:
-                out[game_id(records[0])] = records
-        return out
 
     def close(self) -> None:
         """Stop the service's outputs and close its journal."""
@@ -227,6 +242,7 @@ class Hall:
     tables: list[SimTable]
     links: list = field(default_factory=list)
     poll: float = 0.01
+    sweep: float = 0.1
     scripts: dict[int, Script] = field(default_factory=dict)
     press_times: list[tuple[int, int, float]] = field(default_factory=list)
     """``(table, journal records after the press, wall time of the press)`` for latency."""
@@ -253,34 +269,45 @@ class Hall:
 
     def run(self) -> None:
         by_number = {t.number: t for t in self.tables}
+        next_sweep = 0.0
         while not self._stop.is_set():
             now = time.monotonic()
+            pressed = []
             for number, script in list(self.scripts.items()):
                 table = by_number[number]
                 while script.done < len(script.presses) and (
                     now >= script.start + script.presses[script.done][0]
                 ):
                     table.press(script.presses[script.done][1])
+                    pressed.append(number)
                     n = len(table.service.journal.records)
                     self.press_times.append((number, n, time.time()))
                     script.done += 1
                 if script.done >= len(script.presses):
                     del self.scripts[number]
+            touched = set(pressed)
             for table in self.tables:
                 try:
                     if table.due():
                         table.step()
+                        touched.add(table.number)
                 except Exception as exc:  # noqa: BLE001 - said, and the hall goes on
                     self.errors.append(f"table {table.number}: {exc!r}")
+            # a table's link looks at once after its table wrote, and every link a few times a
+            # second (acks, resends, set-ups), as ``companion link`` polls on its own
+            sweep = now >= next_sweep
+            if sweep:
+                next_sweep = now + self.sweep
             for link in self.links:
-                try:
-                    link.step()
-                except Exception as exc:  # noqa: BLE001
-                    self.errors.append(f"link {link.table}: {exc!r}")
+                if sweep or link.table in touched:
+                    try:
+                        link.step()
+                    except Exception as exc:  # noqa: BLE001
+                        self.errors.append(f"link {link.table}: {exc!r}")
             self._stop.wait(self.poll)
 
 
-def audit(store, tables: list[SimTable]) -> dict:
+def audit(store, tables: list[TableFiles]) -> dict:
     """Compare what the tables hold (their journals and saved records, the source of truth) with
     the director's store.
 

@@ -1,0 +1,283 @@
+"""The director's commands on a store (no broker needed), the link's configuration, the
+protocol's checks (fuzzed), and the set-up key the link writes."""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.cli import main
+from companion.daemon.config import TableConfigError, validate
+from companion.tournament import protocol
+from companion.tournament.director import store_path
+from companion.tournament.link import LinkConfigError, load_config, tournament_record
+from companion.tournament.store import Store
+
+
+@pytest.fixture
+def director_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "config"))
+    return tmp_path
+
+
+def saved_game(blue, red, loser, minutes=3):
+    """A saved game as the table service writes it: a loss on time leaves the loser 0 minutes
+    and the winner both allowances."""
+    winner = "red" if loser == "blue" else "blue"
+    return {
+        "result": {
+            "game": "iago",
+            "loser": loser,
+            "winner": winner,
+            "how": "lost on time",
+            "minutes": {loser: 0, winner: 2 * minutes},
+        },
+        "settings": {"number": 4, "blue": blue, "red": red, "minutes": minutes, "round": 2},
+        "record": [
+            {"seq": 1, "kind": "_game", "mode": "iago", "game_id": "abc"},
+            {"seq": 2, "t": 0.0, "kind": "press", "role": "red"},
+        ],
+    }
+
+
+def fill(event="spring"):
+    store = Store(store_path(event))
+    for table, (blue, red, loser) in enumerate(
+        [("Ada", "Bob", "red"), ("Cy", "Di", "blue")], start=1
+    ):
+        rec = tournament_record(saved_game(blue, red, loser))
+        store.record_result(table, f"g{table}", 1, rec, 100.0 + table)
+    store.close()
+
+
+def test_results_json_csv_and_text(director_home, capsys):
+    fill()
+    assert main(["director", "results", "--json", "--event", "spring"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [(r["table"], r["game"], r["round"], r["winner"]) for r in got] == [
+        (1, "g1", 1, "blue"),
+        (2, "g2", 1, "red"),
+    ]
+    assert got[0]["record"]["players"] == {"blue": "Ada", "red": "Bob"}
+    assert main(["director", "results", "--csv", "--event", "spring"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "table,round,game,blue,red,winner,loser,draw,void,how,corrections"
+    assert lines[1].startswith("1,1,g1,Ada,Bob,blue,red,")
+    assert main(["director", "results", "--event", "spring"]) == 0
+    assert "table 2: Cy (blue) v Di (red): Di (red) won" in capsys.readouterr().out
+
+
+def test_a_correction_changes_the_standings_and_is_kept(director_home, capsys):
+    fill()
+    assert main(["director", "standings", "--json", "--event", "spring"]) == 0
+    before = {r["player"]: r["wins"] for r in json.loads(capsys.readouterr().out)}
+    assert before == {"Ada": 1, "Bob": 0, "Cy": 0, "Di": 1}
+    assert (
+        main(
+            [
+                "director",
+                "correct",
+                "1",
+                "g1",
+                "--loser",
+                "blue",
+                "--reason",
+                "wrong clock",
+                "--who",
+                "TD Eve",
+                "--event",
+                "spring",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["director", "standings", "--json", "--event", "spring"]) == 0
+    after = {r["player"]: r["wins"] for r in json.loads(capsys.readouterr().out)}
+    assert after == {"Ada": 0, "Bob": 1, "Cy": 0, "Di": 1}
+    with Store(store_path("spring")) as s:
+        (c,) = s.corrections()
+        assert (c["table"], c["game"], c["change"], c["who"], c["reason"]) == (
+            1,
+            "g1",
+            {"loser": "blue"},
+            "TD Eve",
+            "wrong clock",
+        )
+
+
+def test_bad_input_is_exit_2_naming_it(director_home, capsys, tmp_path):
+    fill()
+    assert (
+        main(
+            [
+                "director",
+                "correct",
+                "1",
+                "nope",
+                "--void",
+                "--reason",
+                "x",
+                "--who",
+                "y",
+                "--event",
+                "spring",
+            ]
+        )
+        == 2
+    )
+    assert "no result of game 'nope' at table 1" in capsys.readouterr().err
+    assert main(["director", "results", "--event", "other"]) == 2
+    assert "no store for event 'other'" in capsys.readouterr().err
+    assert main(["director", "results", "--event", "bad/name"]) == 2
+    assert "event name 'bad/name'" in capsys.readouterr().err
+    assert main(["director", "tables", "add", "x"]) == 2
+    assert "table 'x': accepted a number (3) or a range (1-20)" in capsys.readouterr().err
+    bad = tmp_path / "r1.csv"
+    bad.write_text("1,Ada,Bob\n2,Ada,Cy\n")
+    assert main(["director", "round", "1", "--pairings", str(bad), "--event", "spring"]) == 2
+    assert "players paired twice: Ada" in capsys.readouterr().err
+    assert main(["director", "round", "1", "--swiss", "--event", "spring"]) == 2
+    assert "need --players" in capsys.readouterr().err
+
+
+def test_round_dry_run_and_stored_without_a_running_director(director_home, capsys):
+    args = [
+        "director",
+        "round",
+        "1",
+        "--round-robin",
+        "--players",
+        "Ada",
+        "Bob",
+        "Cy",
+        "Di",
+        "--colours",
+        "fixed",
+        "--minutes",
+        "3",
+        "--event",
+        "spring",
+    ]
+    assert main([*args, "--dry-run"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # Berger round 1 of 4: 1-4, 2-3 (first colour blue)
+    assert {t: (s["blue"], s["red"]) for t, s in out["setups"].items()} == {
+        "1": ("Ada", "Di"),
+        "2": ("Bob", "Cy"),
+    }
+    with Store(store_path("spring")) as s:
+        assert s.current_round() is None  # a dry run keeps nothing
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["published"] is False
+    assert "No director is running" in captured.err
+    with Store(store_path("spring")) as s:
+        assert s.current_round() == 1 and sorted(s.round_setups(1)) == [1, 2]
+
+
+def test_link_configuration_errors_all_at_once(tmp_path):
+    toml = tmp_path / "table.toml"
+    toml.write_text(
+        '[table]\nnumber = 3\n[tournament]\nbroker = "http://x"\nevent = "a b"\ncolour = 1\n'
+    )
+    with pytest.raises(LinkConfigError) as err:
+        load_config(toml)
+    msg = str(err.value)
+    assert "unknown keys ['colour']" in msg
+    assert "accepted mqtt://HOST:PORT" in msg
+    assert "event name 'a b'" in msg
+    assert "credentials: missing" in msg
+    toml.write_text("[table]\nnumber = 3\n")
+    with pytest.raises(LinkConfigError, match="no \\[tournament\\] section"):
+        load_config(toml)
+
+
+def test_link_configuration_read(tmp_path):
+    creds = tmp_path / "link.json"
+    creds.write_text(json.dumps({"tables": {"3": {"username": "table3", "password": "pw"}}}))
+    toml = tmp_path / "table.toml"
+    toml.write_text(
+        f'[table]\nnumber = 3\n[tournament]\nbroker = "mqtt://10.42.0.1"\n'
+        f'event = "spring"\ncredentials = "{creds}"\n'
+    )
+    cfg = load_config(toml)
+    assert (cfg.url.host, cfg.url.port, cfg.url.tls, cfg.table, cfg.username, cfg.password) == (
+        "10.42.0.1",
+        1883,
+        False,
+        3,
+        "table3",
+        "pw",
+    )
+
+
+def test_the_round_key_of_table_toml():
+    assert validate({"round": 4}, check_names=False).round == 4
+    assert validate({}, check_names=False).round == 0
+    with pytest.raises(TableConfigError, match="round = -1: accepted a whole number from 0 to 999"):
+        validate({"round": -1}, check_names=False)
+
+
+def test_tournament_record_maps_names_to_colours():
+    saved = {
+        "result": {
+            "game": "wordinoes",
+            "players": ["Ada", "Bob"],
+            "winner": "Bob",
+            "held": {"Ada": 3, "Bob": 0},
+        },
+        "settings": {"number": 2, "blue": "Ada", "red": "Bob"},
+        "record": [{"seq": 1, "kind": "_game", "mode": "wordinoes"}],
+    }
+    rec = tournament_record(saved)
+    assert (rec["mode"], rec["winner"], rec["loser"], rec["held"]) == (
+        "wordinoes",
+        "red",
+        None,
+        {"Ada": 3, "Bob": 0},
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(protocol.FROM_TABLE + protocol.TO_TABLE),
+    st.one_of(
+        st.binary(max_size=300),
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+            lambda c: (
+                st.lists(c, max_size=4)
+                | st.dictionaries(
+                    st.sampled_from(
+                        [
+                            "game",
+                            "seq",
+                            "record",
+                            "table",
+                            "board",
+                            "trusted",
+                            "online",
+                            "events",
+                            "round",
+                            "t",
+                        ]
+                    ),
+                    c,
+                    max_size=6,
+                )
+            ),
+            max_leaves=12,
+        ).map(lambda v: json.dumps(v).encode()),
+    ),
+)
+def test_decode_refuses_anything_bad_with_its_own_error(kind, raw):
+    try:
+        payload = protocol.decode(kind, 3, raw, "t")
+    except protocol.ProtocolError as exc:
+        assert str(exc).startswith("t: ")
+        return
+    assert isinstance(payload, dict)
+    assert payload.get("table", 3) == 3
