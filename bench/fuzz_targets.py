@@ -202,9 +202,11 @@ _WORDS = {"CAT", "CATS", "QI", "POT", "POTS", "TOP"}
 
 def _iago_record(text: str) -> None:
     from companion.daemon.table_record import check_result, from_table, is_table_record
+    from companion.games.iago.cli import _refuse_a_journal
     from companion.games.iago.record import parse_record, replay_record, summary
     from companion.textformats import loads_json
 
+    _refuse_a_journal(text, "record")  # `iago replay` first tells a table's journal apart
     try:
         data = loads_json(text)
     except ValueError:
@@ -260,6 +262,24 @@ def _lexicon_name(text: str) -> None:
     except Exception as exc:  # noqa: BLE001
         _expected(exc)
     canonical_name(text)
+
+
+def _mqtt_payload(text: str) -> None:
+    from companion.tournament import protocol
+
+    raw = text.encode("utf-8", "surrogatepass")
+    for kind in protocol.FROM_TABLE + protocol.TO_TABLE:
+        try:
+            protocol.decode(kind, 3, raw, f"companion/open/tables/3/{kind}")
+        except Exception as exc:  # noqa: BLE001
+            _expected(exc)
+    protocol.parse_topic("companion/open/", "companion/open/" + text)
+
+
+def _pairings_csv(text: str) -> None:
+    from companion.tournament.pairing import from_csv
+
+    from_csv(text, "pairings.csv")
 
 
 def _expected(exc: BaseException) -> None:
@@ -424,6 +444,27 @@ TARGETS: tuple[Target, ...] = (
     ),
     Target("wordinoes setup line", ("Ann Bob Cy hand=5 tiles=80 multi=2 faceup homonyms",), _wordinoes_setup),
     Target("lexicon names", ("scowl-70", "scowl-80-british-v2", "tournament_2026", "my-list"), _lexicon_name),
+    Target(
+        "tournament messages",
+        (
+            '{"game": "g-1", "seq": 4, "record": {"seq": 4, "t": 12.5, "kind": "press"}}',
+            '{"game": "g-1", "table": 3, "record": {"result": {}, "round": 2}, "round": 2}',
+            '{"status": "running", "t": 12.5, "minutes": {"blue": 4, "red": 6}}',
+            '{"board": "11/11/11/11/11/4CAT4/11/11/11/11/11", "trusted": true}',
+            '{"online": true}',
+            '{"game": "g-1", "events": 12}',
+            "tables/3/state",
+        ),
+        _mqtt_payload,
+        known=('{"game": "g", "seq": 1, "record": ' + "[" * 1000 + "}", "tables/²/state",
+               '{"t": 1' + "0" * 400 + "}"),
+    ),
+    Target(
+        "pairings csv",
+        ("table,blue,red\n1,Ann,Bob\n2,Cy,Di\n,Ed,\n", "# round 2\n3,Ann,Cy"),
+        _pairings_csv,
+        known=("1,Ann," + "B" * 200_000, "1,Ann,B\x00b", "٣,Ann,Bob"),
+    ),
     Target(
         "head serial frames",
         (

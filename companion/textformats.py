@@ -71,14 +71,18 @@ def _position(text: str, index: int) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-def loads_json(text: str):
-    """``json.loads(text)``, refusing what would break it or its callers.
+def loads_json(text: str, **options):
+    """``json.loads(text, **options)``, refusing what would break it or its callers. ``text``
+    may be bytes (UTF-8), as for ``json.loads``.
 
     Raises:
+        UnicodeDecodeError: bytes that are not UTF-8 (a ``ValueError``, as from ``json.loads``).
         json.JSONDecodeError: not JSON, or nested deeper than :data:`MAX_DEPTH`, or a number of
             more than :data:`MAX_DIGITS` digits (``exc.msg``, ``exc.lineno`` and ``exc.colno``
             say what and where, as for any JSON error).
     """
+    if isinstance(text, bytes | bytearray):
+        text = text.decode("utf-8")  # UnicodeDecodeError, a ValueError, as json.loads raises
     if not isinstance(text, str):
         raise json.JSONDecodeError("not text", repr(text), 0)
     deep = _too_deep(text, '"')
@@ -86,7 +90,7 @@ def loads_json(text: str):
         raise json.JSONDecodeError(f"nested more than {MAX_DEPTH} deep", text, deep)
     long_number = _DIGIT_RUN.search(text)
     try:
-        return json.loads(text)
+        return json.loads(text, **options)
     except json.JSONDecodeError:
         raise
     except (ValueError, RecursionError) as exc:  # the digit limit; nesting past the C stack

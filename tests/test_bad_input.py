@@ -312,3 +312,54 @@ def test_lexicon_names_with_unicode_digits_are_no_scowl_names():
 
     assert scowl.parse_name("scowl-²0") is None and scowl.parse_name("scowl-" + "7" * 5000) is None
     assert scowl.parse_name("scowl-70") is not None
+
+
+# --- the tournament's messages and files ------------------------------------------------------
+
+
+def test_a_table_message_nested_too_deep_is_refused_not_raised():
+    from companion.tournament.protocol import ProtocolError, decode
+
+    raw = b'{"game": "g", "seq": 1, "record": ' + b"[" * 1000 + b"}"
+    with pytest.raises(ProtocolError, match="not JSON .*nested more than 64 deep"):
+        decode("events", 3, raw, "companion/open/tables/3/events")
+
+
+def test_a_state_time_too_large_for_a_float_is_refused():
+    from companion.tournament.protocol import ProtocolError, decode
+
+    with pytest.raises(ProtocolError, match=r"t 1000+: accepted seconds \(a number\)"):
+        decode("state", 3, b'{"t": 1' + b"0" * 400 + b"}", "companion/open/tables/3/state")
+
+
+@pytest.mark.parametrize("number", ["²", "٣", "0", "1000", "01", "9" * 5000])
+def test_a_topic_table_number_is_1_to_999_in_ascii_digits(number):
+    from companion.tournament.protocol import ProtocolError, parse_topic
+
+    with pytest.raises(ProtocolError, match="accepted 1 to 999"):
+        parse_topic("companion/open/", f"companion/open/tables/{number}/state")
+    assert parse_topic("companion/open/", "companion/open/tables/999/state") == (999, "state")
+
+
+@pytest.mark.parametrize("event", ["spring\n", "../x", "a/b", "x" * 33, ""])
+def test_an_event_name_that_would_leave_the_directors_folder_is_refused(event):
+    from companion.tournament.protocol import ProtocolError, check_event
+
+    with pytest.raises(ProtocolError, match="event name"):
+        check_event(event)
+
+
+def test_pairings_csv_the_csv_module_refuses():
+    from companion.tournament.pairing import PairingError, from_csv
+
+    with pytest.raises(PairingError, match="pairings.csv: not CSV .*field larger than field"):
+        from_csv("1,Ann," + "B" * 200_000, "pairings.csv")
+    with pytest.raises(PairingError, match="pairings.csv:1: player name 'B.*printable characters"):
+        from_csv("1,Ann,B\x00b", "pairings.csv")
+
+
+def test_iago_replay_of_a_file_whose_first_line_is_thousands_of_digits(tmp_path, capsys):
+    path = tmp_path / "record.json"
+    path.write_text("9" * 5000 + "\n{}\n")
+    code, _, err = _run(["iago", "replay", str(path)], capsys)
+    assert code == 2 and f"{path}: not JSON" in err

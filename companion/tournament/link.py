@@ -40,12 +40,12 @@ import logging
 import os
 import threading
 import time
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.paths import config_dir, data_dir
+from companion.textformats import TomlError, loads_json, loads_toml
 from companion.tournament import protocol
 from companion.tournament.mqtt import BrokerURL, make_client, parse_url
 
@@ -78,7 +78,7 @@ def load_credentials(path: Path) -> tuple[str, str]:
         LinkConfigError: unreadable, not JSON, or without both keys.
     """
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = loads_json(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise LinkConfigError(f"[tournament] credentials = {str(path)!r}: {exc.strerror}") from None
     except ValueError as exc:
@@ -103,12 +103,12 @@ def load_config(path: Path | None = None) -> LinkConfig:
     """
     path = Path(path) if path is not None else config_dir(create=False) / "table.toml"
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = loads_toml(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise LinkConfigError(
             f"{path}: no such file; the link needs [tournament] broker, event and credentials"
         ) from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, TomlError) as exc:
         raise LinkConfigError(f"{path}: cannot read: {exc}") from None
     section = raw.get("tournament")
     if not isinstance(section, dict):
@@ -217,7 +217,7 @@ class _JournalTail:
         new = []
         for raw in data[: end + 1].split(b"\n")[:-1]:
             try:
-                rec = json.loads(raw)
+                rec = loads_json(raw)
             except ValueError:
                 continue  # damaged: the service sets the file aside
             if isinstance(rec, dict):
@@ -389,7 +389,7 @@ class Link:
 
     def _load_acks(self) -> None:
         try:
-            data = json.loads(self.acks_file.read_text(encoding="utf-8"))
+            data = loads_json(self.acks_file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return
         self.acked_results = set(data.get("results", []))
@@ -586,7 +586,7 @@ class Link:
         if path is None:
             return state
         try:
-            result = json.loads(path.read_text(encoding="utf-8")).get("result") or {}
+            result = loads_json(path.read_text(encoding="utf-8")).get("result") or {}
         except (OSError, ValueError):
             return state
         state["status"] = "finished"
@@ -656,7 +656,7 @@ class Link:
                 continue
             path = self.records_dir / name
             try:
-                saved = json.loads(path.read_text(encoding="utf-8"))
+                saved = loads_json(path.read_text(encoding="utf-8"))
                 header = (saved.get("record") or [{}])[0]
             except (OSError, ValueError, AttributeError, IndexError):
                 complete = False  # being written: look again
@@ -735,14 +735,14 @@ class Link:
         # the service saves the record first, then moves the journal beside it: until then,
         # the record's own copy of the journal (without the heartbeats), not kept
         try:
-            return json.loads(path.read_text(encoding="utf-8")).get("record") or []
+            return loads_json(path.read_text(encoding="utf-8")).get("record") or []
         except (OSError, ValueError):
             return []
 
     def _send_result(self, game: str) -> None:
         path = self._saved[game]
         try:
-            saved = json.loads(path.read_text(encoding="utf-8"))
+            saved = loads_json(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             log.warning("link %d: cannot read %s: %s", self.table, path, exc)
             return

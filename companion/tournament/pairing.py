@@ -65,8 +65,10 @@ class Game:
 
 def _check_name(name: str, where: str) -> str:
     name = name.strip()
-    if not name or len(name) > NAME_MAX:
-        raise PairingError(f"{where}: player name {name!r}: accepted 1 to {NAME_MAX} characters")
+    if not name or len(name) > NAME_MAX or not name.isprintable():
+        raise PairingError(
+            f"{where}: player name {name[:40]!r}: accepted 1 to {NAME_MAX} printable characters"
+        )
     return name
 
 
@@ -107,7 +109,10 @@ def from_csv(text: str, name: str = "pairings.csv") -> list[Pairing]:
         PairingError: listing every bad line with its number (a table that is not 1 to 999, a
             missing or too long name, a player or table twice).
     """
-    rows = list(csv.reader(io.StringIO(text)))
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:  # a NUL, a field over the csv module's limit (128 KiB)
+        raise PairingError(f"{name}: not CSV ({exc}); accepted: table,blue,red a line") from None
     problems: list[str] = []
     out: list[Pairing] = []
     for n, row in enumerate(rows, 1):

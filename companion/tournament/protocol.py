@@ -19,10 +19,11 @@ topic; the director logs and drops it.
 from __future__ import annotations
 
 import json
-import math
 import re
 
 from companion.errors import CompanionError
+from companion.names import is_safe_name
+from companion.textformats import is_number, loads_json
 
 EVENT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
@@ -53,7 +54,7 @@ def check_event(event: str) -> str:
         ProtocolError: not 1 to 32 letters, digits, ``-`` or ``_`` (starting with a letter or
             digit).
     """
-    if not isinstance(event, str) or not EVENT_NAME.match(event):
+    if not is_safe_name(event) or not EVENT_NAME.fullmatch(event):
         raise ProtocolError(
             f"event name {event!r}: accepted 1 to 32 letters, digits, '-' or '_' "
             "(starting with a letter or digit)"
@@ -90,20 +91,21 @@ def parse_topic(prefix: str, name: str) -> tuple[int, str]:
             f"topic {name!r}: accepted {prefix}tables/N/KIND, KIND one of "
             f"{', '.join(FROM_TABLE + TO_TABLE)}"
         )
-    if not parts[1].isdigit() or not 1 <= int(parts[1]) <= TABLE_MAX or parts[1][0] == "0":
+    number = parts[1]
+    if not re.fullmatch("[1-9][0-9]{0,2}", number) or not 1 <= int(number) <= TABLE_MAX:
         raise ProtocolError(f"topic {name!r}: table {parts[1]!r}: accepted 1 to {TABLE_MAX}")
     return int(parts[1]), parts[2]
 
 
 def _finite(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return is_number(value)  # an int too large for a float is not one
 
 
 def _game(payload: dict, where: str, required: bool = True) -> str | None:
     game = payload.get("game")
     if game is None and not required:
         return None
-    if not isinstance(game, str) or not GAME_ID.match(game):
+    if not isinstance(game, str) or not GAME_ID.fullmatch(game):
         raise ProtocolError(
             f"{where}: game {game!r}: accepted a game id of 1 to 64 letters, digits, '.', ':', "
             "'-' or '_'"
@@ -128,7 +130,7 @@ def decode(kind: str, table: int, raw: bytes, where: str = "message") -> dict:
     if len(raw) > limit:
         raise ProtocolError(f"{where}: {len(raw)} bytes; accepted at most {limit} for {kind}")
     try:
-        payload = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+        payload = loads_json(raw.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError) as exc:
         raise ProtocolError(f"{where}: not JSON ({exc})") from None
     if not isinstance(payload, dict):

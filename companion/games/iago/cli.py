@@ -263,7 +263,7 @@ def _refuse_a_journal(text: str, name: str) -> None:
     """
     first = text.lstrip().split("\n", 1)[0]
     try:
-        head = json.loads(first)
+        head = loads_json(first)
     except json.JSONDecodeError:
         return
     if not isinstance(head, dict) or head.get("kind") != "_game" or "\n" not in text.strip():
