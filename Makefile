@@ -12,6 +12,9 @@ DEBSTAMP := $(VENV)/.debian-packages
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the project uses on any machine (word lists, WordNet, fonts, tools).
 APT_PACKAGES := python3-venv scowl wordnet-base fonts-dejavu-core openscad systemd tmux fonts-liberation fonts-freefont-ttf fonts-urw-base35
+# The fonts the board reader's letter classifier is built from (only by `make vision-model`: the
+# model itself is shipped in the package, so every install reads with the same one).
+APT_PACKAGES += fonts-dejavu-extra fonts-open-sans fonts-roboto-unhinted fonts-lato fonts-croscore fonts-crosextra-carlito fonts-league-spartan fonts-cantarell
 # The tournament: the MQTT broker, and the headless browser the director's pages are tested in.
 APT_PACKAGES += mosquitto mosquitto-clients chromium chromium-driver openssl
 # Extras installed only on a Raspberry Pi (ARM).
@@ -24,7 +27,7 @@ endif
 
 LINT_DIRS = $(wildcard companion tests bench firmware)
 
-.PHONY: run test lint bench deps clean install firmware tournament
+.PHONY: run test lint bench deps clean install firmware tournament vision-model
 
 $(DEBSTAMP): Makefile
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -61,6 +64,11 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# rebuild the board reader's shipped letter classifier from the training fonts (reproducible:
+# the same fonts and code give the same file; tests/test_vision_trust.py checks it matches the code)
+vision-model: $(STAMP)
+	$(BIN)/companion vision train --output companion/vision/data/glyphs.npz
 
 # flash the Pico timer head (firmware/) with mpremote; PORT=/dev/ttyACM0 overrides [head] port
 firmware: $(STAMP)

@@ -253,10 +253,53 @@ class OpenCVCamera(_Base):
         self._cap.release()
 
 
+SETTLE_FRAMES = 40  # at most this many frames are waited for the exposure to settle (~2 s)
+SETTLE_CHANGE = 0.05  # exposure time and gain that change less than this between frames: settled
+
+
+def wait_for_exposure(next_metadata, max_frames: int = SETTLE_FRAMES) -> tuple[bool, int]:
+    """Wait, frame by frame, until the camera's automatic exposure has settled.
+
+    Settled: the frame's metadata says ``AeLocked``, or its ``ExposureTime`` and ``AnalogueGain``
+    changed by less than ``SETTLE_CHANGE`` over the last three frames (``AeLocked`` is missing or
+    never set on some libcamera versions). A frame taken right after ``start()`` is under- or
+    over-exposed: the board would read wrong.
+
+    Args:
+        next_metadata: called once a frame, returns that frame's metadata dict (picamera2's
+            ``capture_metadata``; it waits for the next frame itself, so nothing sleeps here).
+        max_frames: frames to wait at most.
+
+    Returns:
+        (settled, frames waited).
+    """
+    history: list[tuple[float, float]] = []
+    for k in range(1, max_frames + 1):
+        meta = next_metadata() or {}
+        if meta.get("AeLocked") is True:
+            return True, k
+        exposure, gain = meta.get("ExposureTime"), meta.get("AnalogueGain")
+        if exposure is None or gain is None:
+            continue
+        history.append((float(exposure), float(gain)))
+        if len(history) >= 3:
+            last = history[-3:]
+            steady = all(
+                abs(a[i] - b[i]) <= SETTLE_CHANGE * max(abs(b[i]), 1e-9)
+                for a, b in zip(last, last[1:], strict=False)
+                for i in (0, 1)
+            )
+            if steady:
+                return True, k
+    return False, max_frames
+
+
 class PiCamera(_Base):
     """A Raspberry Pi Camera Module through picamera2 (imported here, lazily).
 
-    Frames are ``RGB888``, which is BGR in memory (Picamera2 manual, "Image formats").
+    Frames are ``RGB888``, which is BGR in memory (Picamera2 manual, "Image formats"). Before the
+    first frame the automatic exposure is waited for (:func:`wait_for_exposure`, from the frames'
+    metadata); a frame still too dark to read is refused by the reader (not ``trusted``).
 
     Args:
         camera_num: which camera (0 for the first CSI connector).
@@ -285,8 +328,12 @@ class PiCamera(_Base):
             self._cam.start()
         except Exception as exc:  # noqa: BLE001 - libcamera raises many kinds
             raise self._fail(f"cannot start ({type(exc).__name__}: {exc})") from None
+        self.settled = False
 
     def _grab(self) -> np.ndarray:
+        if not self.settled:
+            # the first frames after start() are taken before the exposure has settled (dark)
+            self.settled, _ = wait_for_exposure(self._cam.capture_metadata)
         return self._cam.capture_array("main")
 
     def close(self) -> None:

@@ -76,9 +76,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "render",
         help="render synthetic photos of random boards with their truth",
         description=(
-            "Write COUNT synthetic photos (NAME.jpg, NAME.truth.txt, NAME.corners.json) of random "
-            "boards, photographed with perspective, light gradient, shadow, a hand at the edge, "
-            "white balance, blur, noise and JPEG."
+            "Write COUNT synthetic photos (NAME.jpg, NAME.truth.txt, NAME.corners.json, "
+            "NAME.kind.txt) of random boards, photographed with perspective, light gradient, "
+            "shadow, a hand at the edge, white balance, blur, noise and JPEG; --kind adds one "
+            "thing that goes wrong with real photos."
         ),
     )
     p.add_argument("folder", help="where to write them (created)")
@@ -88,12 +89,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--size", default="1600x1200", help="WIDTHxHEIGHT in pixels (default 1600x1200)")
     p.add_argument("--markers", action="store_true", help="ArUco markers at the grid's corners")
     p.add_argument("--no-hand", action="store_true", help="no hand at the board's edge")
+    p.add_argument(
+        "--kind",
+        default="plain",
+        help="what the photos show: plain (default), labels, cut, glare, dark, blur, bold, pale, "
+        "bumped, or 'all' (the kinds in turn); eval reports each kind apart",
+    )
     p.set_defaults(func=_render)
 
     p = vsub.add_parser(
-        "train", help="build the letter classifier from the installed fonts (cached)"
+        "train",
+        help="build the letter classifier from the training fonts",
+        description=(
+            "Without --output: print the classifier the reader uses (the one shipped in the "
+            "package, or one built here if the code changed since it was shipped). --output FILE "
+            "builds it from the training fonts (make vision-model writes the shipped file); a "
+            "missing font is an error naming the Debian packages."
+        ),
     )
-    p.add_argument("--force", action="store_true", help="rebuild even if cached")
+    p.add_argument("--force", action="store_true", help="build here even if the shipped one fits")
+    p.add_argument("--output", help="build the classifier and write it to this .npz file")
     p.set_defaults(func=_train)
 
     p = vsub.add_parser(
@@ -267,7 +282,7 @@ def _make_folder(out: Path) -> None:
 
 
 def _render(args: argparse.Namespace) -> int:
-    from companion.vision.synth import render_photo
+    from companion.vision.synth import KINDS, render_photo
 
     if args.count < 1:
         raise VisionError(f"--count {args.count}: expected at least 1")
@@ -277,14 +292,25 @@ def _render(args: argparse.Namespace) -> int:
             f"--seed + count - 1 and must lie in 0..{SEED_MAX} (2**32 - 1)"
         )
     size = _parse_size(args.size)
+    if args.kind != "all" and args.kind not in KINDS:
+        raise VisionError(f"--kind {args.kind!r}: accepted are {', '.join(KINDS)} and all")
     out = Path(args.folder)
     _make_folder(out)
     for k in range(args.count):
         seed = args.seed + k
+        kind = KINDS[k % len(KINDS)] if args.kind == "all" else args.kind
         photo = render_photo(
-            args.profile, seed=seed, size=size, markers=args.markers, hand=not args.no_hand
+            args.profile,
+            seed=seed,
+            size=size,
+            markers=args.markers,
+            hand=not args.no_hand,
+            kind=kind,
         )
-        path = photo.save(out / f"{args.profile}_{seed:04d}", quality=92)
+        name = (
+            f"{args.profile}_{seed:04d}" if kind == "plain" else f"{args.profile}_{kind}_{seed:04d}"
+        )
+        path = photo.save(out / name, quality=92)
         print(path)
     return 0
 
@@ -292,7 +318,14 @@ def _render(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from companion.vision.glyphs import train
 
-    print(train(force=args.force))
+    output = None
+    if args.output:
+        output = Path(args.output)
+        if output.suffix != ".npz":
+            raise VisionError(f"--output {args.output}: the classifier is written as a .npz file")
+        if not output.parent.is_dir():
+            raise VisionError(f"--output {args.output}: folder {output.parent} does not exist")
+    print(train(force=args.force, output=output))
     return 0
 
 

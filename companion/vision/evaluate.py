@@ -2,7 +2,12 @@
 
 A folder holds ``NAME.jpg`` (or .png/.jpeg) with ``NAME.truth.txt`` (board notation, or one row a
 line of ``.`` and letters) and optionally ``NAME.corners.json`` (the grid's outer corners, as in
-../shared/data/real-scrabble-photos and as ``companion vision render`` writes them).
+../shared/data/real-scrabble-photos and as ``companion vision render`` writes them) and
+``NAME.kind.txt`` (what the photo shows: ``vision render --kind``; a photo without one is of kind
+``photo``). Figures are given for the whole folder and for each kind apart: cells right, boards
+perfect, boards trusted, wrong boards trusted (which must be none) and good boards trusted; and
+how well the cells' confidence predicts being right (expected calibration error and the
+reliability diagram's bins).
 
 Truth letters follow the profile: for Iago, upper case is a blue tile and lower case a red one;
 for Scrabble, a lower-case letter is a blank tile its player declared as that letter, which the
@@ -35,6 +40,7 @@ class Sample:
     image: Path
     truth: list[str]
     corners: list | None
+    kind: str = "photo"
 
 
 def load_folder(folder: Path | str) -> list[Sample]:
@@ -66,7 +72,11 @@ def load_folder(folder: Path | str) -> list[Sample]:
                 corners = loads_json(corners_file.read_text(encoding="utf-8"))
             except json.JSONDecodeError as exc:
                 raise VisionError(f"corners file {corners_file}: not JSON ({exc.msg})") from None
-        samples.append(Sample(img, truth, corners))
+        kind_file = Path(f"{stem}.kind.txt")
+        kind = "photo"
+        if kind_file.exists():
+            kind = kind_file.read_text(encoding="utf-8").strip() or "photo"
+        samples.append(Sample(img, truth, corners, kind))
     if not samples:
         raise VisionError(
             f"eval folder {folder} holds no photo (.jpg, .jpeg, .png) with a NAME.truth.txt"
@@ -99,9 +109,35 @@ class Report:
     letters_right: int = 0
     colours: int = 0
     colours_right: int = 0
+    boards_trusted: int = 0
+    wrong_trusted: int = 0
+    perfect_trusted: int = 0
     confusions: Counter = field(default_factory=Counter)
     stage_seconds: dict[str, list[float]] = field(default_factory=dict)
     per_board: list[dict] = field(default_factory=list)
+    cell_confidence: list[np.ndarray] = field(default_factory=list)
+    cell_right: list[np.ndarray] = field(default_factory=list)
+    kinds: dict[str, Report] = field(default_factory=dict)
+
+    def add_board(self, wrong: int, trusted: bool) -> None:
+        """Count one board read: perfect or not, trusted or not."""
+        self.boards_perfect += wrong == 0
+        self.boards_trusted += trusted
+        self.wrong_trusted += trusted and wrong > 0
+        self.perfect_trusted += trusted and wrong == 0
+
+    def calibration(self) -> dict:
+        """Expected calibration error and the reliability diagram's bins over every cell read."""
+        from companion.vision.trust import expected_calibration_error, reliability
+
+        if not self.cell_confidence:
+            return {"ece": None, "bins": []}
+        conf = np.concatenate(self.cell_confidence)
+        right = np.concatenate(self.cell_right)
+        return {
+            "ece": round(expected_calibration_error(conf, right), 5),
+            "bins": reliability(conf, right),
+        }
 
     def to_json(self) -> dict:
         """Figures as a JSON-ready dict (ratios 0-1, times in milliseconds)."""
@@ -115,6 +151,10 @@ class Report:
             "boards": self.boards,
             "boards_not_found": self.not_found,
             "boards_perfect": ratio(self.boards_perfect, self.boards),
+            "boards_trusted": ratio(self.boards_trusted, self.boards),
+            "wrong_boards_trusted": self.wrong_trusted,
+            "perfect_boards_trusted": ratio(self.perfect_trusted, self.boards_perfect),
+            "calibration": self.calibration(),
             "cells": ratio(self.cells_right, self.cells),
             "cells_wrong": self.cells - self.cells_right,
             "occupancy": ratio(self.occupancy_right, self.cells),
@@ -127,6 +167,7 @@ class Report:
                 k: round(1000 * float(np.mean(v)), 1) for k, v in self.stage_seconds.items()
             },
             "per_board": self.per_board,
+            "kinds": {k: r.to_json() for k, r in sorted(self.kinds.items())},
         }
 
     def text(self) -> str:
@@ -146,11 +187,34 @@ class Report:
         if self.colours:
             lines.append(f"  colours        {pct(j['colours'])} of {self.colours}")
         lines.append(f"  boards perfect {pct(j['boards_perfect'])}")
+        lines.append(
+            f"  trusted        {pct(j['boards_trusted'])} of boards; wrong boards trusted "
+            f"{j['wrong_boards_trusted']}; perfect boards trusted {pct(j['perfect_boards_trusted'])}"
+        )
+        cal = j["calibration"]
+        if cal["ece"] is not None:
+            diagram = " ".join(
+                f"{b['from']:.1f}-{b['to']:.1f}:{100 * b['right']:.0f}%/{b['cells']}"
+                for b in cal["bins"]
+            )
+            lines.append(f"  calibration    ECE {cal['ece']:.4f}; right by confidence {diagram}")
         if j["confusions"]:
             pairs = ", ".join(f"{c['truth']}->{c['read']} x{c['count']}" for c in j["confusions"])
             lines.append(f"  confusions     {pairs}")
         times = ", ".join(f"{k} {v} ms" for k, v in j["ms_per_image"].items())
         lines.append(f"  time per image {times}")
+        if len(self.kinds) > 1 or (self.kinds and "photo" not in self.kinds):
+            lines.append(
+                "  by kind        boards  cells right  perfect  trusted  wrong trusted  "
+                "perfect trusted"
+            )
+            for name, r in sorted(self.kinds.items()):
+                k = r.to_json()
+                lines.append(
+                    f"    {name:<12} {r.boards:>6}  {pct(k['cells']):>11}  "
+                    f"{pct(k['boards_perfect']):>7}  {pct(k['boards_trusted']):>7}  "
+                    f"{k['wrong_boards_trusted']:>13}  {pct(k['perfect_boards_trusted']):>15}"
+                )
         return "\n".join(lines)
 
 
@@ -177,6 +241,16 @@ def score_board(report: Report, truth: list[str], grid: list[str], profile: Prof
                 wrong += 1
                 report.confusions[(want, r)] += 1
     return wrong
+
+
+def right_cells(truth: list[str], grid: list[str], profile: Profile) -> np.ndarray:
+    """Which cells of ``grid`` are read right against ``truth``: bool (size, size)."""
+    return np.array(
+        [
+            [expected_cell(t, profile) == r for t, r in zip(trow, rrow, strict=True)]
+            for trow, rrow in zip(truth, grid, strict=True)
+        ]
+    )
 
 
 def evaluate(
@@ -216,26 +290,46 @@ def evaluate(
             decode = time.perf_counter() - t0
             if problem:
                 raise VisionError(f"image {sample.image} {problem}")
-            report.boards += 1
+            kind_report = report.kinds.setdefault(sample.kind, Report(mode, prof.name))
             try:
                 reading = read_board(
                     image, prof, corners=sample.corners if mode == "given" else None
                 )
             except BoardNotFoundError:
-                report.not_found += 1
                 n = prof.size
-                wrong = score_board(report, sample.truth, ["." * n] * n, prof)
+                for rep in (report, kind_report):
+                    rep.boards += 1
+                    rep.not_found += 1
+                    wrong = score_board(rep, sample.truth, ["." * n] * n, prof)
                 report.per_board.append(
-                    {"image": sample.image.name, "wrong": wrong, "found": False}
+                    {
+                        "image": sample.image.name,
+                        "kind": sample.kind,
+                        "wrong": wrong,
+                        "found": False,
+                    }
                 )
                 continue
-            wrong = score_board(report, sample.truth, reading.grid, prof)
-            report.boards_perfect += wrong == 0
+            right = right_cells(sample.truth, reading.grid, prof)
+            for rep in (report, kind_report):
+                rep.boards += 1
+                wrong = score_board(rep, sample.truth, reading.grid, prof)
+                rep.add_board(wrong, reading.trusted)
+                rep.cell_confidence.append(reading.confidence.ravel())
+                rep.cell_right.append(right.ravel())
             timings = {"decode": decode, **reading.timings}
             timings["total"] = sum(v for k, v in timings.items() if k != "decode")
             for k, v in timings.items():
                 report.stage_seconds.setdefault(k, []).append(v)
-            report.per_board.append({"image": sample.image.name, "wrong": wrong})
+            report.per_board.append(
+                {
+                    "image": sample.image.name,
+                    "kind": sample.kind,
+                    "wrong": wrong,
+                    "trusted": reading.trusted,
+                    "problems": reading.problems,
+                }
+            )
         if report is not None:
             reports.append(report)
     return reports

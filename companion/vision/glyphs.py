@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import math
 import threading
 from dataclasses import dataclass
@@ -28,10 +29,12 @@ from companion.paths import data_dir
 from companion.vision.errors import VisionError
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MODEL_VERSION = 3
+MODEL_VERSION = 4
 
-# Fonts the classifier learns from. FreeSans Bold is kept out on purpose: the synthetic photos are
-# drawn with it, so the evaluation measures letters in a font the model has not seen.
+# Fonts the classifier learns from (only when it is built: the model is shipped in the package).
+# FreeSans Bold is kept out on purpose: the synthetic photos are drawn with it, so the evaluation
+# measures letters in a font the model has not seen. Bold, black and wide sans faces are many,
+# since the tiles of most sets are printed in one.
 TRAINING_FONTS = (
     "dejavu/DejaVuSans.ttf",
     "dejavu/DejaVuSans-Bold.ttf",
@@ -48,13 +51,42 @@ TRAINING_FONTS = (
     "urw-base35/NimbusSans-Bold.otf",
     "urw-base35/C059-Bold.otf",
     "urw-base35/URWBookman-Demi.otf",
+    "open-sans/OpenSans-Bold.ttf",
+    "open-sans/OpenSans-ExtraBold.ttf",
+    "roboto/unhinted/RobotoTTF/Roboto-Bold.ttf",
+    "roboto/unhinted/RobotoTTF/Roboto-Black.ttf",
+    "lato/Lato-Bold.ttf",
+    "lato/Lato-Black.ttf",
+    "croscore/Arimo-Bold.ttf",
+    "crosextra/Carlito-Bold.ttf",
+    "league-spartan/LeagueSpartan-Bold.otf",
+    "league-spartan/LeagueSpartan-Black.otf",
+    "cantarell/Cantarell-ExtraBold.otf",
+)
+# the Debian packages of those fonts (the Makefile's APT_PACKAGES), for a build's error message
+FONT_PACKAGES = (
+    "fonts-dejavu-core",
+    "fonts-dejavu-extra",
+    "fonts-liberation",
+    "fonts-freefont-ttf",
+    "fonts-urw-base35",
+    "fonts-open-sans",
+    "fonts-roboto-unhinted",
+    "fonts-lato",
+    "fonts-croscore",
+    "fonts-crosextra-carlito",
+    "fonts-league-spartan",
+    "fonts-cantarell",
 )
 SYNTHETIC_FONT = "freefont/FreeSansBold.ttf"
 FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"))
 
 GLYPH_SIDE = 20  # pixels: the square a glyph is scaled into for features
 MIN_CONTRAST = 55  # 8-bit lightness between a tile's face and its ink
-MAX_HALF_STROKE = 0.15  # of a cell: half the widest stroke a letter may have
+MAX_HALF_STROKE = 0.17  # of a cell: half the widest stroke a letter may have (a black face)
+MAX_WIDTH = 0.92  # of a cell: the widest letter (a wide W in a bold face)
+VOTE_SCALE = 0.05  # PCA distance over which a farther neighbour's vote falls by e
+TRAIN_MIN_CONTRAST = 20  # training windows are kept down to this contrast (pale tiles)
 
 
 def font_path(name: str) -> Path | None:
@@ -109,18 +141,55 @@ def cell_contrasts(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray
     return (part[:, :, hi].astype(np.float32) - part[:, :, lo]).astype(np.float32)
 
 
-def find_glyph(lightness: np.ndarray, cell_px: int) -> Glyph | None:
+def _letter_component(mask: np.ndarray, cell_px: int, edge: bool):
+    """The connected components of ``mask`` and the index of the letter's among them (-1: none):
+    the largest that (with ``edge``) keeps off the window's edge, is 30-80% of a cell tall, at
+    most ``MAX_WIDTH`` wide, near the centre, not a filled patch, and drawn with strokes."""
+    side = mask.shape[0]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    centre = side / 2.0
+    candidates = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if edge and (x == 0 or y == 0 or x + w >= side or y + h >= side):
+            continue
+        if h < 0.30 * cell_px or h > 0.80 * cell_px or w > MAX_WIDTH * cell_px:
+            continue
+        if area > 0.85 * w * h and w > 0.3 * cell_px:
+            continue  # a filled patch (a square seen between light grid lines), not a letter
+        cx, cy = x + w / 2.0, y + h / 2.0
+        if abs(cx - centre) > 0.25 * cell_px or abs(cy - centre) > 0.25 * cell_px:
+            continue
+        candidates.append((area, i))
+    for _, i in sorted(candidates, reverse=True):
+        x, y, w, h, _ = stats[i]
+        blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+        # a letter is drawn with strokes; a shadow or a patch of board is thick
+        thick = cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 3).max()
+        if thick <= MAX_HALF_STROKE * cell_px:
+            return n, labels, stats, i
+    return n, labels, stats, -1
+
+
+def find_glyph(
+    lightness: np.ndarray, cell_px: int, min_contrast: float = MIN_CONTRAST
+) -> Glyph | None:
     """Find the letter printed on a tile in one cell window, or None if there is none.
 
     Args:
         lightness: uint8 array (W, W), W = cell_px + 2 * cell_margin(cell_px): the lightness of
             the cell and a margin around it, from the warped top-down board.
         cell_px: side of a cell, pixels.
+        min_contrast: the least lightness between face and ink that may be a letter (8-bit);
+            the reader lowers it for a cell whose colour is the tiles' (a pale tile).
 
     The ink is what is darker than 42% of the way from the darkest pixels of the middle of the cell
-    to its face (90th percentile there), so the softer shadows of tile edges stay out; the letter is the largest dark component that does not touch the window's
-    edge (grid lines, tile gaps and neighbours' letters do), is 30-80% of a cell tall and wide and lies near
-    the centre. Pieces overlapping it (broken strokes) join it; a point value beside it does not.
+    to its face (90th percentile there), so the softer shadows of tile edges stay out; the letter
+    is the largest dark component that does not touch the window's edge (grid lines, tile gaps
+    and neighbours' letters do), is 30-80% of a cell tall, at most ``MAX_WIDTH`` wide, lies near
+    the centre and is drawn with strokes; failing that, the same within the cell alone (a wide,
+    bold letter that runs into the tile's rim). Pieces overlapping it (broken strokes) join it;
+    a point value beside it does not.
     """
     side = lightness.shape[0]
     m = cell_margin(cell_px)
@@ -131,34 +200,20 @@ def find_glyph(lightness: np.ndarray, cell_px: int) -> Glyph | None:
     face = float(flat[int(0.90 * (flat.size - 1))])
     dark = float(flat[int(0.02 * (flat.size - 1))])
     contrast = face - dark
-    if contrast < MIN_CONTRAST:
+    if contrast < min_contrast:
         return None
     threshold = dark + 0.42 * contrast
     mask = (lightness < threshold).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    centre = side / 2.0
-    candidates = []
-    for i in range(1, n):
-        x, y, w, h, area = stats[i]
-        if x == 0 or y == 0 or x + w >= side or y + h >= side:
-            continue
-        if h < 0.30 * cell_px or h > 0.80 * cell_px or w > 0.80 * cell_px:
-            continue
-        if area > 0.85 * w * h and w > 0.3 * cell_px:
-            continue  # a filled patch (a square seen between light grid lines), not a letter
-        cx, cy = x + w / 2.0, y + h / 2.0
-        if abs(cx - centre) > 0.25 * cell_px or abs(cy - centre) > 0.25 * cell_px:
-            continue
-        candidates.append((area, i))
-    best = -1
-    for _, i in sorted(candidates, reverse=True):
-        x, y, w, h, _ = stats[i]
-        blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
-        # a letter is drawn with strokes; a shadow or a patch of board is thick
-        thick = cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 3).max()
-        if thick <= MAX_HALF_STROKE * cell_px:
-            best = i
-            break
+    n, labels, stats, best = _letter_component(mask, cell_px, True)
+    if best < 0:
+        # a wide or bold letter that runs into the tile's rim or the grid line: cut the window
+        # down to the cell itself (the grid lines and tile gaps fall outside) and look again
+        ring = m + round(0.06 * cell_px)
+        inside = np.zeros_like(mask)
+        inside[ring : side - ring, ring : side - ring] = mask[
+            ring : side - ring, ring : side - ring
+        ]
+        n, labels, stats, best = _letter_component(inside, cell_px, False)
     if best < 0:
         return None
     x, y, w, h, _ = stats[best]
@@ -336,117 +391,224 @@ def _ink_map(letter: str, font: Path, side: int, point_value: bool) -> np.ndarra
     return np.asarray(img, np.float32) / 255.0
 
 
-def training_samples(
-    cell_px: int = 48, variants: int = 8, seed: int = 7
-) -> tuple[np.ndarray, np.ndarray]:
-    """Features (float32 (n, d)) and letter indices (int32 (n,)) of rendered training glyphs.
+def _font_rng(seed: int, font_name: str) -> np.random.Generator:
+    """A generator of its own for each font, so one font's samples do not depend on which other
+    fonts are there (the build is reproducible font by font)."""
+    digest = hashlib.sha256(f"{seed}|{font_name}".encode()).digest()
+    return np.random.default_rng(int.from_bytes(digest[:8], "little"))
 
-    Each font's letter is drawn once, large (plain, with a point value, and bolder), then warped
-    ``variants`` times to a cell window: size 42-62% of a cell, up to 7% of a cell off-centre,
-    turned up to 6 degrees; then given a face and ink lightness, blur and noise."""
-    rng = np.random.default_rng(seed)
-    fonts = [p for p in (font_path(f) for f in TRAINING_FONTS) if p is not None]
-    if not fonts:
-        raise VisionError(
-            "no training font found under /usr/share/fonts: install fonts-dejavu-core "
-            "(and fonts-liberation, fonts-freefont-ttf, fonts-urw-base35)"
-        )
+
+def _augmented_window(ink_map: np.ndarray, side: int, cell_px: int, rng) -> np.ndarray:
+    """One training window (float32 (side, side), lightness 0-255) from a large ink map: size,
+    width (narrow to wide faces), offset, rotation and a slight perspective; then the tile's face
+    and ink lightness, a lighting gradient, blur, noise and JPEG."""
+    big = ink_map.shape[0]
+    scale = side / big * rng.uniform(0.42, 0.62) / 0.52 * (1.3 * cell_px / side)
+    rot = cv2.getRotationMatrix2D((big / 2, big / 2), float(rng.uniform(-6, 6)), scale)
+    rot[:, 2] += side / 2 - big / 2 + rng.uniform(-0.07, 0.07, 2) * cell_px
+    sx = rng.uniform(0.8, 1.45)  # narrow to wide typefaces, about the window's centre
+    stretch = np.array([[sx, 0, side / 2 * (1 - sx)], [0, 1, 0], [0, 0, 1]])
+    mat = stretch @ np.vstack([rot, [0, 0, 1]])
+    src = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    dst = src + np.float32(rng.uniform(-0.04, 0.04, (4, 2)) * side)
+    persp = cv2.getPerspectiveTransform(src, dst) @ mat
+    amount = cv2.warpPerspective(ink_map, persp, (side, side), flags=cv2.INTER_LINEAR)
+    face = rng.uniform(110, 245)
+    ink = rng.uniform(0, face - 45)
+    win = face - (face - ink) * amount
+    yy, xx = np.mgrid[0:side, 0:side].astype(np.float32) / side - 0.5
+    d = rng.uniform(0, 2 * np.pi)
+    win *= 1.0 + rng.uniform(0, 0.25) * (xx * np.cos(d) + yy * np.sin(d))
+    sigma = rng.uniform(0.0, 1.8)
+    if sigma > 0.3:
+        win = cv2.GaussianBlur(win, (0, 0), sigma)
+    win = win + rng.normal(0, rng.uniform(0, 8), win.shape)
+    win = np.clip(win, 0, 255).astype(np.uint8)
+    if rng.uniform() < 0.5:
+        _, buf = cv2.imencode(".jpg", win, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        win = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE)
+    return win
+
+
+def font_samples(
+    font: Path, font_name: str, cell_px: int = 48, variants: int = 12, seed: int = 7
+) -> tuple[list[Glyph], list[int]]:
+    """The training glyphs of one font: each letter drawn once large (plain, with a point value,
+    bolder, lighter), then ``variants`` augmented windows (:func:`_augmented_window`), each
+    passed through :func:`find_glyph` as a photo's cell is. Returns (glyphs, letter indices)."""
+    rng = _font_rng(seed, font_name)
     m = cell_margin(cell_px)
     side = cell_px + 2 * m
     big = 4 * side
-    bold = np.ones((5, 5), np.uint8)
-    feats, labels = [], []
-    for font in fonts:
-        for k, letter in enumerate(LETTERS):
-            plain = _ink_map(letter, font, big, False)
-            maps = (plain, _ink_map(letter, font, big, True), cv2.dilate(plain, bold))
-            maps = [cv2.GaussianBlur(mp, (0, 0), 1.5) for mp in maps]
-            for v in range(variants):
-                ink_map = maps[v % 3]
-                scale = side / big * rng.uniform(0.42, 0.62) / 0.52 * (1.3 * cell_px / side)
-                rot = cv2.getRotationMatrix2D((big / 2, big / 2), float(rng.uniform(-6, 6)), scale)
-                rot[:, 2] += side / 2 - big / 2 + rng.uniform(-0.07, 0.07, 2) * cell_px
-                amount = cv2.warpAffine(ink_map, rot, (side, side), flags=cv2.INTER_LINEAR)
-                face = rng.uniform(150, 245)
-                ink = rng.uniform(0, face - 80)
-                win = face - (face - ink) * amount
-                sigma = rng.uniform(0.0, 1.1)
-                if sigma > 0.3:
-                    win = cv2.GaussianBlur(win, (0, 0), sigma)
-                win = win + rng.normal(0, rng.uniform(0, 7), win.shape)
-                glyph = find_glyph(np.clip(win, 0, 255).astype(np.uint8), cell_px)
-                if glyph is None:
-                    continue
-                feats.append(glyph)
-                labels.append(k)
-    return glyph_features(feats), np.array(labels, np.int32)
+    bold = np.ones((7, 7), np.uint8)
+    thin = np.ones((3, 3), np.uint8)
+    found, labels = [], []
+    for k, letter in enumerate(LETTERS):
+        plain = _ink_map(letter, font, big, False)
+        maps = (
+            plain,
+            _ink_map(letter, font, big, True),
+            cv2.dilate(plain, bold),
+            cv2.erode(plain, thin),
+        )
+        maps = [cv2.GaussianBlur(mp, (0, 0), 1.5) for mp in maps]
+        for v in range(variants):
+            # the window is drawn at the ink map's own scale first, then reduced
+            win = _augmented_window(maps[v % len(maps)], side, cell_px, rng)
+            glyph = find_glyph(win, cell_px, min_contrast=TRAIN_MIN_CONTRAST)
+            if glyph is None:
+                continue
+            found.append(glyph)
+            labels.append(k)
+    return found, labels
+
+
+def training_samples(
+    cell_px: int = 48, variants: int = 12, seed: int = 7, fonts: tuple[str, ...] | None = None
+) -> tuple[np.ndarray, np.ndarray, list[dict]]:
+    """Features (float32 (n, d)), letter indices (int32 (n,)) and the fonts used (name, file
+    size, sha256) of rendered training glyphs, from every font of ``fonts`` (default
+    ``TRAINING_FONTS``).
+
+    Raises:
+        VisionError: a font of the list is not installed (naming it and its Debian package):
+            the build must not depend on which fonts the machine happens to have.
+    """
+    names = TRAINING_FONTS if fonts is None else fonts
+    missing = [f for f in names if font_path(f) is None]
+    if missing:
+        raise VisionError(
+            f"training fonts not installed: {', '.join(missing)}; install the Debian packages "
+            f"{' '.join(FONT_PACKAGES)} (the Makefile's APT_PACKAGES)"
+        )
+    glyph_list: list[Glyph] = []
+    labels: list[int] = []
+    used = []
+    for name in names:
+        path = font_path(name)
+        data = path.read_bytes()
+        used.append({"font": name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()})
+        g, lab = font_samples(path, name, cell_px, variants, seed)
+        glyph_list += g
+        labels += lab
+    return glyph_features(glyph_list), np.array(labels, np.int32), used
 
 
 # ----------------------------------------------------------------------------- the classifier
 
 
 class LetterClassifier:
-    """Names the letter of a glyph: PCA-reduced features (cv2.PCACompute), then a vote of the k
-    nearest training glyphs (Euclidean distance, numpy).
+    """Names the letter of a glyph: features projected by PCA (cv2.PCACompute, or a stored
+    projection), then a vote of the k nearest training glyphs (Euclidean distance, numpy).
 
-    Build with :func:`load_classifier` (cached) rather than directly.
+    Build with :func:`load_classifier` (the shipped model, cached) rather than directly.
+
+    Args:
+        feats: float32 (n, d) training features, or (n, dims) already projected when ``mean``
+            and ``vecs`` are given.
+        labels: int (n,) letter indices (0 = A).
+        mean, vecs: a stored PCA projection (float32 (1, d) and (dims, d)), or None to compute
+            one from ``feats``.
     """
 
-    def __init__(self, feats: np.ndarray, labels: np.ndarray, k: int = 5, dims: int = 48):
+    def __init__(
+        self,
+        feats: np.ndarray,
+        labels: np.ndarray,
+        k: int = 7,
+        dims: int = 48,
+        mean: np.ndarray | None = None,
+        vecs: np.ndarray | None = None,
+    ):
         self.k = k
         feats = np.asarray(feats, np.float32)
-        mean, vecs = cv2.PCACompute(feats, mean=None, maxComponents=dims)
-        self.mean = mean
-        self.vecs = vecs
-        self._feats = feats
+        if mean is None or vecs is None:
+            mean, vecs = cv2.PCACompute(feats, mean=None, maxComponents=dims)
+            self.mean, self.vecs = mean, vecs
+            self._train = self._project(feats)
+        else:
+            self.mean, self.vecs = np.asarray(mean, np.float32), np.asarray(vecs, np.float32)
+            self._train = feats
         self._labels = np.asarray(labels, np.int32)
-        self._train = self._project(feats)
         self._norms = (self._train**2).sum(1)
 
     def _project(self, feats: np.ndarray) -> np.ndarray:
         return (np.asarray(feats, np.float32) - self.mean) @ self.vecs.T
 
+    def classify_detail(self, feats: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Letters, the weighted share of the k nearest neighbours that agree (0-1; a
+        neighbour's vote is exp(-(d - d_nearest) / ``VOTE_SCALE``)) and the distance
+        margin (0-1: how much farther the nearest glyph of another letter is than the nearest of
+        the letter named; 0 when they are as near) for feature rows (float32 (n, d))."""
+        if len(feats) == 0:
+            return [], np.zeros(0, np.float32), np.zeros(0, np.float32)
+        q = self._project(feats)
+        d = self._norms[None, :] - 2.0 * (q @ self._train.T) + (q**2).sum(1)[:, None]
+        d = np.sqrt(np.maximum(d, 0.0))
+        near = np.argpartition(d, self.k, axis=1)[:, : self.k]
+        letters = []
+        share = np.zeros(len(q), np.float32)
+        margin = np.zeros(len(q), np.float32)
+        for i in range(len(q)):
+            # each neighbour's vote weighs less the farther it is than the nearest one
+            dist = d[i, near[i]]
+            weights = np.exp(-(dist - dist.min()) / VOTE_SCALE)
+            counts = np.bincount(self._labels[near[i]], weights=weights, minlength=len(LETTERS))
+            winner = int(np.argmax(counts))
+            letters.append(LETTERS[winner])
+            share[i] = counts[winner] / counts.sum()
+            same = self._labels == winner
+            d_win = float(d[i, same].min())
+            d_other = float(d[i, ~same].min()) if (~same).any() else d_win * 2 + 1
+            margin[i] = max(0.0, min(1.0, (d_other - d_win) / (d_other + 1e-6)))
+        return letters, share, margin
+
     def classify(self, feats: np.ndarray) -> tuple[list[str], np.ndarray]:
         """Letters and confidences (share of the k neighbours that agree, 0-1) for feature rows
         (float32 (n, d)). Returns ([], empty) for no rows."""
-        if len(feats) == 0:
-            return [], np.zeros(0, np.float32)
-        q = self._project(feats)
-        d = self._norms[None, :] - 2.0 * (q @ self._train.T)
-        near = np.argpartition(d, self.k, axis=1)[:, : self.k]
-        votes = self._labels[near]
-        letters, conf = [], np.zeros(len(q), np.float32)
-        for i, row in enumerate(votes):
-            counts = np.bincount(row, minlength=len(LETTERS))
-            # ties go to the nearest neighbour's letter
-            best = counts.max()
-            order = near[i][np.argsort(d[i, near[i]])]
-            winner = next(int(self._labels[j]) for j in order if counts[self._labels[j]] == best)
-            letters.append(LETTERS[winner])
-            conf[i] = best / self.k
-        return letters, conf
+        letters, share, _ = self.classify_detail(feats)
+        return letters, share
 
     def with_samples(self, feats: np.ndarray, labels: np.ndarray) -> LetterClassifier:
-        """A classifier that also knows these samples (a user's own tiles)."""
+        """A classifier that also knows these samples (a user's own tiles), with the same
+        projection."""
         return LetterClassifier(
-            np.vstack([self._feats, feats]), np.concatenate([self._labels, labels]), self.k
+            np.vstack([self._train, self._project(feats)]),
+            np.concatenate([self._labels, labels]),
+            self.k,
+            mean=self.mean,
+            vecs=self.vecs,
         )
 
 
 _CACHE: dict[tuple[str, int], LetterClassifier] = {}
 _LOCK = threading.Lock()
 
+SHIPPED_MODEL = Path(__file__).resolve().parent / "data" / "glyphs.npz"
+"""The classifier shipped in the package, built once from ``TRAINING_FONTS`` by
+``companion vision train --output companion/vision/data/glyphs.npz`` (``make vision-model``), so
+every install reads with the same model whatever fonts it has."""
 
-def _model_key(cell_px: int) -> str:
-    # the key changes with this file, so a changed glyph finder or feature rebuilds the model
-    h = hashlib.sha1(Path(__file__).read_bytes())
-    h.update(f"{MODEL_VERSION}|{cell_px}|{'|'.join(TRAINING_FONTS)}".encode())
-    return h.hexdigest()[:10]
+
+def feature_key(cell_px: int = 48) -> str:
+    """A hash of the code that turns a cell into features (the glyph finder and the features),
+    its constants and the training fonts: a model built with another key is stale."""
+    import inspect
+
+    h = hashlib.sha1()
+    for fn in (cell_margin, _letter_component, find_glyph, glyph_square, glyph_features, hog):
+        h.update(inspect.getsource(fn).encode())
+    h.update(
+        f"{MODEL_VERSION}|{cell_px}|{GLYPH_SIDE}|{MIN_CONTRAST}|{MAX_HALF_STROKE}|{MAX_WIDTH}|"
+        f"{'|'.join(TRAINING_FONTS)}".encode()
+    )
+    return h.hexdigest()[:12]
 
 
 def model_path(cell_px: int = 48) -> Path:
-    """Where the trained glyph samples are cached (built on first use)."""
-    return data_dir() / "vision" / f"glyphs-{_model_key(cell_px)}.npz"
+    """Where a classifier built on this machine is cached (only when the shipped one does not
+    match the code: a developer's checkout between a change and ``make vision-model``)."""
+    return data_dir() / "vision" / f"glyphs-{feature_key(cell_px)}.npz"
 
 
 def calibration_path(profile_name: str) -> Path:
@@ -459,23 +621,101 @@ def calibration_path(profile_name: str) -> Path:
     return path_in(data_dir() / "vision", f"calibration-{profile_name}", ".npz", "board profile")
 
 
-def train(cell_px: int = 48, force: bool = False) -> Path:
-    """Build the glyph samples from the installed fonts and cache them; returns the file.
-    A few seconds on one core."""
-    path = model_path(cell_px)
-    if path.exists() and not force:
-        return path
-    feats, labels = training_samples(cell_px)
+def build_model(path: Path, cell_px: int = 48, variants: int = 12, seed: int = 7) -> Path:
+    """Build the classifier from ``TRAINING_FONTS`` and write it to ``path`` (.npz: the PCA
+    projection, the projected samples as float16, their letters and a JSON ``meta`` naming the
+    fonts by sha256, the seed and the feature key). Deterministic for the same fonts and code.
+
+    Raises:
+        VisionError: a training font is missing.
+    """
+    feats, labels, used = training_samples(cell_px, variants, seed)
+    clf = LetterClassifier(feats, labels)
+    # edited nearest neighbours (Wilson): a sample whose own nearest neighbours are mostly of
+    # another letter (a letter warped past recognition) is dropped, so it does not sit among a
+    # letter's glyphs and make a clear reading look unsure
+    kept = _edited(clf._train, clf._labels, clf.k)
+    clf = LetterClassifier(clf._train[kept], clf._labels[kept], mean=clf.mean, vecs=clf.vecs)
+    meta = {
+        "feature_key": feature_key(cell_px),
+        "cell_px": cell_px,
+        "variants": variants,
+        "seed": seed,
+        "samples": len(labels),
+        "kept": int(len(kept)),
+        "fonts": used,
+    }
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, feats=feats, labels=labels)
+    np.savez_compressed(
+        tmp,
+        mean=clf.mean.astype(np.float32),
+        vecs=clf.vecs.astype(np.float32),
+        train=clf._train.astype(np.float16),
+        labels=clf._labels.astype(np.uint8),
+        kept=kept.astype(np.int32),
+        meta=np.array(json.dumps(meta)),
+    )
     tmp.replace(path)
     return path
 
 
+def _edited(train: np.ndarray, labels: np.ndarray, k: int, chunk: int = 1024) -> np.ndarray:
+    """Indices of the samples (rows of projected ``train``) whose k nearest other samples are
+    mostly of their own letter (Wilson's edited nearest neighbour rule)."""
+    norms = (train**2).sum(1)
+    keep = []
+    for start in range(0, len(train), chunk):
+        q = train[start : start + chunk]
+        d = norms[None, :] - 2.0 * (q @ train.T)
+        d[np.arange(len(q)), np.arange(start, start + len(q))] = np.inf  # not itself
+        near = np.argpartition(d, k, axis=1)[:, :k]
+        same = (labels[near] == labels[start : start + len(q), None]).sum(1)
+        keep.extend(start + np.nonzero(same * 2 > k)[0])
+    return np.array(keep, np.int64)
+
+
+def model_meta(path: Path = SHIPPED_MODEL) -> dict:
+    """The ``meta`` of a model file (fonts, seed, feature key), or {} if there is none."""
+    if not Path(path).exists():
+        return {}
+    with np.load(path) as data:
+        return json.loads(str(data["meta"])) if "meta" in data else {}
+
+
+def train(cell_px: int = 48, force: bool = False, output: Path | None = None) -> Path:
+    """The model file to read with: the shipped one when it matches the code (nothing is
+    built), else one built here from the fonts and cached. With ``output``, build the model
+    and write it there (``make vision-model`` writes the shipped file).
+
+    Raises:
+        VisionError: a model must be built and a training font is missing.
+    """
+    if output is not None:
+        return build_model(Path(output), cell_px)
+    if not force and model_meta().get("feature_key") == feature_key(cell_px):
+        return SHIPPED_MODEL
+    path = model_path(cell_px)
+    if path.exists() and not force:
+        return path
+    return build_model(path, cell_px)
+
+
+def _load_model(path: Path) -> LetterClassifier:
+    with np.load(path) as data:
+        return LetterClassifier(
+            data["train"].astype(np.float32),
+            data["labels"].astype(np.int32),
+            mean=data["mean"],
+            vecs=data["vecs"],
+        )
+
+
 def load_classifier(cell_px: int = 48, profile_name: str | None = None) -> LetterClassifier:
-    """The letter classifier (trained on first use, then cached on disk and in memory), with the
-    calibration samples of ``profile_name`` added if ``companion vision calibrate`` made some."""
+    """The letter classifier (the shipped model, or one built here when the code changed; kept
+    in memory), with the calibration samples of ``profile_name`` added if ``companion vision
+    calibrate`` made some (each counted three times)."""
     cal = calibration_path(profile_name) if profile_name else None
     stamp = str(cal.stat().st_mtime_ns) if cal is not None and cal.exists() else ""
     key = (f"{profile_name}|{stamp}", cell_px)
@@ -483,14 +723,11 @@ def load_classifier(cell_px: int = 48, profile_name: str | None = None) -> Lette
         clf = _CACHE.get(key)
         if clf is not None:
             return clf
-        path = train(cell_px)
-        with np.load(path) as data:
-            feats, labels = data["feats"], data["labels"]
+        clf = _load_model(train(cell_px))
         if stamp:
             with np.load(cal) as data:
-                # calibration samples count more: each is repeated
-                feats = np.vstack([feats] + [data["feats"]] * 3)
-                labels = np.concatenate([labels] + [data["labels"]] * 3)
-        clf = LetterClassifier(feats, labels)
+                feats = np.vstack([data["feats"]] * 3)
+                labels = np.concatenate([data["labels"]] * 3)
+            clf = clf.with_samples(feats, labels)
         _CACHE[key] = clf
         return clf

@@ -411,13 +411,16 @@ def grid_beyond(grey: np.ndarray, corners: np.ndarray, n: int) -> float:
     return float(max(0.0, (max(outside) - floor) / max(own - floor, 1e-6)))
 
 
-def find_board(image: np.ndarray, profile: Profile | str) -> tuple[np.ndarray, str]:
+def find_board(
+    image: np.ndarray, profile: Profile | str, reduced: tuple[np.ndarray, float] | None = None
+) -> tuple[np.ndarray, str]:
     """The grid's outer corners in a photo (float32 (4, 2), photo pixels, top-left first) and how
     they were found (``markers`` or ``grid``).
 
     Args:
         image: uint8 (H, W, 3) BGR photo.
         profile: gives the grid size.
+        reduced: :func:`reduce` of the photo, if already made.
 
     Raises:
         BoardNotFoundError: neither the four markers nor the grid could be found.
@@ -427,7 +430,7 @@ def find_board(image: np.ndarray, profile: Profile | str) -> tuple[np.ndarray, s
     markers = find_markers(small)
     if markers is not None and markers[1] == 4:
         return (markers[0] / g).astype(np.float32), "markers"
-    grey, f = reduce(image)
+    grey, f = reduced if reduced is not None else reduce(image)
     if markers is not None:
         corners, _ = refine_grid(grey, markers[0] * (f / g), profile.size)
         return (corners / f).astype(np.float32), "markers"
@@ -471,3 +474,50 @@ class BoardTracker:
         self._score = grid_score(grey, corners * f, n)
         self.finds += 1
         return corners, how
+
+
+def grid_phase(grey: np.ndarray, corners: np.ndarray, n: int) -> tuple[float, float, float]:
+    """Where the grid's lines really are, against where ``corners`` put them: the offset (in
+    cells, -0.5 to 0.5, across and down) at which an evenly spaced comb of lines fits the line
+    response best, and how clearly the lines stand out at that offset (response on the lines over
+    that midway between them). An offset near 0 means the grid sits where the corners say."""
+    c = _CELL
+    rect, _ = _rectify(grey, corners, n * c, margin=c)
+    horiz, vert = _line_responses(rect)
+    span = slice(c, c + n * c)
+    rows, cols = horiz[:, span].mean(1), vert[span, :].mean(0)
+    best = []
+    clarity = []
+    for profile in (cols, rows):
+        scores = []
+        for off in range(-c // 2, c // 2):
+            at = c + off + np.arange(n + 1) * c
+            mid = at[:-1] + c // 2
+            scores.append(profile[at].mean() / (profile[mid].mean() + 1e-6))
+        k = int(np.argmax(scores))
+        best.append((k - c // 2) / c)
+        clarity.append(float(scores[k]))
+    return best[0], best[1], min(clarity)
+
+
+def beyond_sides(grey: np.ndarray, corners: np.ndarray, n: int) -> tuple[float, ...]:
+    """How strong a full line one cell beyond each edge of the grid at ``corners`` is (top, right,
+    bottom, left), over the grid's own lines, both less the level between lines (0: nothing; 1: a
+    line as strong as the grid's own). A grid one line off shows one on one side only; a frame
+    drawn one cell out shows one on every side."""
+    c = _CELL
+    rect, _ = _rectify(grey, corners, n * c, margin=2 * c)
+    horiz, vert = _line_responses(rect)
+    span = slice(2 * c, 2 * c + n * c + 1)
+    rows, cols = horiz[:, span].mean(1), vert[span, :].mean(0)
+
+    def peak(profile: np.ndarray, at: int) -> float:
+        return float(profile[max(at - 2, 0) : at + 3].max())
+
+    lines = 2 * c + np.arange(n + 1) * c
+    own = 0.5 * (np.mean([peak(rows, y) for y in lines]) + np.mean([peak(cols, x) for x in lines]))
+    mids = lines[:-1] + c // 2
+    floor = 0.5 * (np.median(rows[mids]) + np.median(cols[mids]))
+    far = 2 * c + (n + 1) * c
+    outside = [peak(rows, c), peak(cols, far), peak(rows, far), peak(cols, c)]
+    return tuple(float(max(0.0, (v - floor) / max(own - floor, 1e-6))) for v in outside)

@@ -30,6 +30,10 @@ class Profile:
             case, red face lower case); False for dark ink, every tile written upper case.
         blank_tiles: True when the game has tiles without a letter (read as ``?``).
         cell_px: side of one cell in the warped top-down board, pixels.
+        premium: the premium squares (row, column), 0-based, that the board prints in colour
+            (Scrabble's double and triple letter and word squares); empty for a plain grid. The
+            reader checks that the coloured squares it sees sit where these say, so a grid
+            found one row or column off is caught (and put right).
     """
 
     name: str
@@ -37,6 +41,7 @@ class Profile:
     coloured_ink: bool
     blank_tiles: bool = False
     cell_px: int = 48
+    premium: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def board_px(self) -> int:
@@ -44,9 +49,28 @@ class Profile:
         return (self.size + 1) * self.cell_px
 
 
+def _scrabble_premium() -> frozenset[tuple[int, int]]:
+    """The 61 premium squares of the standard 15x15 Scrabble board (the centre star included),
+    from one quarter of the board mirrored both ways."""
+    quarter = {
+        (0, 0), (0, 3), (0, 7), (1, 1), (1, 5), (2, 2), (2, 6), (3, 0), (3, 3), (3, 7),
+        (4, 4), (5, 1), (5, 5), (6, 2), (6, 6), (7, 0), (7, 3), (7, 7),
+    }  # fmt: skip
+    out = set()
+    for r, c in quarter:
+        for rr in (r, 14 - r):
+            for cc in (c, 14 - c):
+                out.add((rr, cc))
+    return frozenset(out)
+
+
+SCRABBLE_PREMIUM = _scrabble_premium()
+
 PROFILES: dict[str, Profile] = {
     "iago": Profile("iago", 11, coloured_ink=True),
-    "scrabble": Profile("scrabble", 15, coloured_ink=False, blank_tiles=True),
+    "scrabble": Profile(
+        "scrabble", 15, coloured_ink=False, blank_tiles=True, premium=SCRABBLE_PREMIUM
+    ),
 }
 
 

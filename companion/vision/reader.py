@@ -29,6 +29,7 @@ from companion.vision.glyphs import (
 )
 from companion.vision.notation import format_board
 from companion.vision.profiles import Profile, get_profile
+from companion.vision.trust import cell_colours
 
 COLOURS = ("blue", "red")
 BORDER_WEIGHT = 0.5  # of the border-minus-centre lightness, in the blank finder's colour space
@@ -46,7 +47,12 @@ class BoardReading:
         corners: float32 array (4, 2): the grid's outer corners in the photo (top-left, top-right,
             bottom-right, bottom-left), pixels.
         located_by: ``given``, ``markers``, ``grid`` or ``tracked``.
-        timings: seconds spent in each stage (``locate``, ``warp``, ``cells``, ``letters``).
+        timings: seconds spent in each stage (``locate``, ``warp``, ``cells``, ``letters``,
+            ``check``).
+        problems: what puts the reading in doubt, in words (empty: ``trusted``).
+        notes: what the reader put right (the grid moved one row or column to fit the premium
+            squares).
+        evidence: the cells' evidence (:class:`CellEvidence`), or None.
     """
 
     profile: Profile
@@ -55,6 +61,15 @@ class BoardReading:
     corners: np.ndarray
     located_by: str
     timings: dict[str, float] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    evidence: CellEvidence | None = None
+
+    @property
+    def trusted(self) -> bool:
+        """True only when the reader is sure of every cell: nothing about the photo or the grid
+        is in doubt (``problems`` is empty). DESIGN.md, "The board reader's trust"."""
+        return not self.problems
 
     @property
     def notation(self) -> str:
@@ -77,7 +92,8 @@ class BoardReading:
     def to_json(self) -> dict:
         """The reading as a JSON-ready dict: notation, profile, the rows (``?`` a blank tile),
         the blanks (row, column, 1-based), per-cell confidence (rows of numbers rounded to 3
-        places), colour counts, corners and stage timings."""
+        places: the calibrated probability that the cell is read right), colour counts, corners,
+        ``trusted`` with the ``problems`` that withhold it, and stage timings."""
         out = {
             "board": self.notation,
             "profile": self.profile.name,
@@ -87,6 +103,9 @@ class BoardReading:
             "min_confidence": round(float(self.confidence.min()), 3),
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in self.corners],
             "located_by": self.located_by,
+            "trusted": self.trusted,
+            "problems": list(self.problems),
+            "notes": list(self.notes),
             "timings_ms": {k: round(v * 1000, 1) for k, v in self.timings.items()},
         }
         if self.profile.coloured_ink:
@@ -224,10 +243,8 @@ def _blank_tiles(
     c, n = profile.cell_px, profile.size
     lab = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab).astype(np.float32)
     # every cell at once: the middle's colour, the border's lightness, the middle's evenness
-    a = c // 5
     grid = lab[c // 2 : c // 2 + n * c, c // 2 : c // 2 + n * c].reshape(n, c, n, c, 3)
-    middle = grid[:, a : c - a, :, a : c - a].transpose(0, 2, 1, 3, 4).reshape(n, n, -1, 3)
-    colour = np.median(middle, axis=2)
+    colour = cell_colours(lab, n, c)  # the face's colour, not the letter's
     b = c // 6
     evenness = grid[:, b : c - b, :, b : c - b, 0].std(axis=(1, 3))
     windows = np.lib.stride_tricks.sliding_window_view(lab[:, :, 0], (c + 6, c + 6))
@@ -257,7 +274,6 @@ def _blank_tiles(
     cols = np.array([centre(r, col) for r, col in empty])
     board_model = np.median(cols, axis=0)
     found = {}
-    gap = float(np.linalg.norm(tile_model - board_model)) + 1e-6
     where = np.array(empty)
     lettered = set(glyph_cells)
     for (r, col), v in zip(empty, cols, strict=True):
@@ -278,8 +294,89 @@ def _blank_tiles(
             local = board_model
         d_board = float(np.linalg.norm(v - local))
         if d_tile < 1.5 * spread and d_tile < 0.6 * d_board and even(r, col):
-            found[(r, col)] = float(min(1.0, 0.5 + (d_board - d_tile) / (2 * gap)))
+            # how much nearer the tiles than the squares, against a noise floor: a tile nearly
+            # the board's colour gives a weak figure however the two compare
+            margin = (d_board - d_tile) / (d_board + d_tile + 10.0)
+            found[(r, col)] = float(0.5 + 0.5 * min(1.0, max(0.0, margin)))
     return found
+
+
+RELAXED_CONTRAST = 25  # a cell coloured like the tiles is searched for a letter down to this
+
+
+def _neighbourhood_median(values: np.ndarray, valid: np.ndarray, reach: int = 2) -> np.ndarray:
+    """For every cell, the median of ``values`` (float32 (n, n, k)) over the valid cells within
+    ``reach`` cells all round, the cell itself left out (NaN where none is valid)."""
+    n = values.shape[0]
+    pad = np.full((n + 2 * reach, n + 2 * reach, values.shape[2]), np.nan, np.float32)
+    pad[reach : reach + n, reach : reach + n] = np.where(valid[..., None], values, np.nan)
+    stack = [
+        pad[reach + dr : reach + dr + n, reach + dc : reach + dc + n]
+        for dr in range(-reach, reach + 1)
+        for dc in range(-reach, reach + 1)
+        if (dr, dc) != (0, 0)
+    ]
+    stack = np.stack(stack)
+    enough = (~np.isnan(stack[..., 0])).sum(axis=0) >= 3
+    with np.errstate(all="ignore"):
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            med = np.nanmedian(stack, axis=0)
+    med[~enough] = np.nan
+    return med
+
+
+def _tile_like(colours: np.ndarray, lettered: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """For each cell, how much nearer its colour (Lab) is to the lettered tiles' than to the
+    board's empty squares around it (> 0: nearer the tiles); float32 (n, n), -inf everywhere
+    with under 3 lettered tiles.
+
+    Args:
+        colours: float32 (n, n, 3), the cells' median colours.
+        lettered, empty: bool (n, n).
+    """
+    n = colours.shape[0]
+    if lettered.sum() < 3 or not empty.any():
+        return np.full((n, n), -np.inf, np.float32)
+    tile_model = np.median(colours[lettered], axis=0)
+    local = _neighbourhood_median(colours, empty)
+    overall = np.median(colours[empty], axis=0)
+    local = np.where(np.isnan(local), overall, local)
+    d_board = np.linalg.norm(colours - local, axis=2)
+    d_tile = np.linalg.norm(colours - tile_model, axis=2)
+    return (d_board - d_tile).astype(np.float32)
+
+
+@dataclass
+class CellEvidence:
+    """What the reader knows about each cell, besides what it read.
+
+    Attributes:
+        raw: float32 (size, size), 0-1: the raw evidence that the cell is read right (an empty
+            cell: how far under the letter contrast and how unlike a tile; a letter: the share of
+            agreeing neighbours and the distance margin; both lowered by glare).
+        kind: int8 (size, size): index in ``trust.CELL_KINDS`` (empty, letter, blank).
+        glare: float32 (size, size): share of the cell blown out by glare.
+        contrast: float32 (size, size): face-to-ink lightness of the cell's middle (after gain).
+        gain: the exposure gain applied to a dim board (1: none).
+        level: the board's brightest tenth before the gain, 8-bit lightness.
+        softness: grid-line edge width in cells (:func:`companion.vision.trust.edge_width`).
+        premium: the premium layout's fit by shift (:func:`companion.vision.trust.premium_fit`).
+        tile_like: float32 (size, size): how much nearer a cell's colour is to the lettered
+            tiles' than to the squares around it, Lab units (> 0: nearer the tiles).
+    """
+
+    raw: np.ndarray
+    kind: np.ndarray
+    glare: np.ndarray
+    contrast: np.ndarray
+    tile_like: np.ndarray | None = None
+    gain: float = 1.0
+    level: float = 255.0
+    softness: float = 0.0
+    premium: dict = field(default_factory=dict)
 
 
 def read_cells(
@@ -287,59 +384,172 @@ def read_cells(
     profile: Profile,
     classifier: LetterClassifier | None = None,
     timings: dict[str, float] | None = None,
-) -> tuple[list[str], np.ndarray]:
+) -> tuple[list[str], np.ndarray, CellEvidence]:
     """Read every cell of a top-down board (from :func:`warp_board`).
 
+    A dim board is first brightened (:func:`companion.vision.trust.exposure_gain`). A cell holds
+    a letter when :func:`~companion.vision.glyphs.find_glyph` finds one; a cell without one whose
+    colour is the lettered tiles' is searched again down to ``RELAXED_CONTRAST`` (a pale tile, a
+    thin letter in a soft photo).
+
     Returns:
-        (grid, confidence): rows of ``.``, letters and ``?``; float32 (size, size) in 0-1.
+        (grid, confidence, evidence): rows of ``.``, letters and ``?``; float32 (size, size)
+        calibrated confidence in 0-1 (:func:`companion.vision.trust.calibrated`); the evidence.
     """
+    from companion.vision import trust
+
     t0 = time.perf_counter()
     n, c = profile.size, profile.cell_px
     m = cell_margin(c)
     lightness = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)[:, :, 0]
+    gain, level = trust.exposure_gain(lightness, n, c)
+    if gain > 1.0:
+        warp = np.clip(warp.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+        lightness = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)[:, :, 0]
+    glare = trust.glare_cells(lightness, n, c)
+    lab = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab).astype(np.float32)
+    colours = trust.cell_colours(lab, n, c)
     cells = [["."] * n for _ in range(n)]
-    conf = np.ones((n, n), np.float32)
+    raw = np.ones((n, n), np.float32)
+    kind = np.zeros((n, n), np.int8)
     found: list[tuple[int, int, Glyph]] = []
     empty: list[tuple[int, int]] = []
-    inked = cell_contrasts(lightness, n, c) >= MIN_CONTRAST
+    contrasts = cell_contrasts(lightness, n, c)
+
+    def window(r: int, col: int) -> np.ndarray:
+        y0 = c // 2 + r * c - m
+        x0 = c // 2 + col * c - m
+        return lightness[y0 : y0 + c + 2 * m, x0 : x0 + c + 2 * m]
+
     for r in range(n):
         for col in range(n):
-            if not inked[r, col]:
-                empty.append((r, col))
-                continue
-            y0 = c // 2 + r * c - m
-            x0 = c // 2 + col * c - m
-            win = lightness[y0 : y0 + c + 2 * m, x0 : x0 + c + 2 * m]
-            glyph = find_glyph(win, c)
+            glyph = find_glyph(window(r, col), c) if contrasts[r, col] >= MIN_CONTRAST else None
             if glyph is None:
                 empty.append((r, col))
             else:
                 found.append((r, col, glyph))
+    # a pale tile or a thin, soft letter: a letterless cell coloured like the tiles is searched
+    # again at a lower contrast
+    lettered = np.zeros((n, n), bool)
+    for r, col, _ in found:
+        lettered[r, col] = True
+    tile_like = _tile_like(colours, lettered, ~lettered)
+    relaxed = set()
+    again = (~lettered) & (tile_like > 0) & (contrasts >= RELAXED_CONTRAST)
+    for r, col in zip(*np.nonzero(again), strict=True):
+        glyph = find_glyph(window(int(r), int(col)), c, min_contrast=RELAXED_CONTRAST)
+        if glyph is not None:
+            found.append((int(r), int(col), glyph))
+            empty.remove((int(r), int(col)))
+            relaxed.add((int(r), int(col)))
     t1 = time.perf_counter()
+    # an empty cell: how unlike a tile its colour is (a blank, a pale tile), less when its
+    # contrast is near the letter contrast (a faded letter the finder only just missed)
+    unlike_tile = np.clip(0.5 - tile_like / 20.0, 0.0, 1.0)
+    near_letter = np.exp(-(((contrasts - MIN_CONTRAST) / 12.0) ** 2))
+    raw[:] = unlike_tile * (1.0 - 0.8 * near_letter)
     if found:
         clf = classifier or load_classifier(c, profile.name)
-        letters, lconf = clf.classify(glyph_features([g for _, _, g in found]))
-        for (r, col, glyph), letter, lc in zip(found, letters, lconf, strict=True):
+        letters, share, margin = clf.classify_detail(glyph_features([g for _, _, g in found]))
+        for (r, col, glyph), letter, sh, mg in zip(found, letters, share, margin, strict=True):
+            kind[r, col] = 1
+            evidence = 0.5 * float(sh) + 0.5 * min(1.0, float(mg) / 0.3)
+            if (r, col) in relaxed:
+                # found only at a lower contrast: as sure as the contrast is near the usual
+                evidence *= min(1.0, float(glyph.contrast) / MIN_CONTRAST)
             if profile.coloured_ink:
                 y0 = c // 2 + r * c - m
                 x0 = c // 2 + col * c - m
                 win_bgr = warp[y0 : y0 + c + 2 * m, x0 : x0 + c + 2 * m]
-                win_l = lightness[y0 : y0 + c + 2 * m, x0 : x0 + c + 2 * m]
-                colour, cc = _ink_colour(win_bgr, win_l, glyph)
+                colour, cc = _ink_colour(win_bgr, window(r, col), glyph)
                 cells[r][col] = letter if colour == "blue" else letter.lower()
-                conf[r, col] = min(float(lc), cc)
+                evidence = min(evidence, 0.5 + 0.5 * cc)
             else:
                 cells[r][col] = letter
-                conf[r, col] = float(lc)
+            raw[r, col] = evidence
     if profile.blank_tiles:
         blanks = _blank_tiles(warp, profile, [(r, col) for r, col, _ in found], empty)
         for (r, col), bc in blanks.items():
             cells[r][col] = "?"
-            conf[r, col] = bc
+            raw[r, col] = bc
+            kind[r, col] = 2
+    # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)
+    raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
+    conf = trust.calibrated(raw, kind)
+    grid = ["".join(row) for row in cells]
+    evidence = CellEvidence(raw, kind, glare, contrasts, tile_like, gain, level)
+    evidence.softness = trust.edge_width(lightness, n, c)
+    if profile.premium:
+        is_empty = np.array([[ch == "." for ch in row] for row in grid])
+        evidence.premium = trust.premium_fit(colours, is_empty, profile.premium)
     if timings is not None:
         timings["cells"] = t1 - t0
         timings["letters"] = time.perf_counter() - t1
-    return ["".join(row) for row in cells], conf
+    return grid, conf, evidence
+
+
+def cells_off_photo(corners: np.ndarray, size: int, shape: tuple[int, ...]) -> np.ndarray:
+    """Which cells of the grid at ``corners`` the photo's edge cuts: bool (size, size), true
+    where a point of the cell's middle (its corners drawn 15% in) lies outside the photo of
+    ``shape`` (the warp fills it by repeating the edge: an empty-looking cell)."""
+    unit = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    hom = cv2.getPerspectiveTransform(unit, np.float32(corners))
+    k = np.arange(size, dtype=np.float32)
+    pts = []
+    for dy in (0.15, 0.85):
+        for dx in (0.15, 0.85):
+            yy, xx = np.meshgrid(k + dy, k + dx, indexing="ij")
+            pts.append(np.stack([xx, yy], axis=-1).reshape(-1, 2))
+    at = cv2.perspectiveTransform(np.concatenate(pts).reshape(1, -1, 2), hom)[0]
+    h, w = shape[:2]
+    out = (at[:, 0] < 0) | (at[:, 1] < 0) | (at[:, 0] > w - 1) | (at[:, 1] > h - 1)
+    return out.reshape(4, size, size).any(axis=0)
+
+
+def _shift_corners(corners: np.ndarray, size: int, rows: int, cols: int) -> np.ndarray:
+    """The corners of the grid moved ``rows`` cells down and ``cols`` cells right, along the
+    grid's own perspective (float32 (4, 2))."""
+    unit = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
+    hom = cv2.getPerspectiveTransform(unit, np.float32(corners))
+    moved = unit + np.float32([cols, rows])
+    return cv2.perspectiveTransform(moved.reshape(1, 4, 2), hom)[0].astype(np.float32)
+
+
+def grid_problems(
+    image: np.ndarray, corners: np.ndarray, profile: Profile, reduced=None
+) -> list[str]:
+    """What is wrong with the grid at ``corners`` in the photo, in words (empty: nothing):
+
+    - its lines do not stand out at the corners' comb (:func:`~companion.vision.localise.
+      grid_phase`: clarity under ``GRID_LINES_MIN``), or stand out best ``GRID_MOVED`` of a
+      cell or more away from it: the camera or the board moved since the corners were set;
+    - a full grid line lies one cell beyond one edge and not beyond the opposite one
+      (:func:`~companion.vision.localise.beyond_sides`): the grid is one line off (a frame drawn
+      round the grid shows a line beyond every edge and is not taken for one).
+    """
+    from companion.vision import localise
+
+    grey, f = reduced if reduced is not None else localise.reduce(image)
+    n = profile.size
+    pts = np.float32(corners) * f
+    problems = []
+    dx, dy, clarity = localise.grid_phase(grey, pts, n)
+    if clarity < GRID_LINES_MIN:
+        problems.append("the grid's lines are not where the corners put them")
+    elif max(abs(dx), abs(dy)) >= GRID_MOVED:
+        problems.append(
+            f"the grid's lines are {max(abs(dx), abs(dy)):.1f} of a cell from where the corners "
+            "put them (camera or board moved)"
+        )
+    top, right, bottom, left = localise.beyond_sides(grey, pts, n)
+    if max(top - bottom, bottom - top, left - right, right - left) > GRID_BEYOND_MAX:
+        problems.append("a grid line lies beyond the grid's edge: the grid may be one line off")
+    return problems
+
+
+GRID_MOVED = 0.2  # of a cell: lines found this far from the corners' comb have moved
+GRID_LINES_MIN = 1.25  # line response on the grid's lines over that between them
+GRID_BEYOND_MAX = 0.6  # a line one cell beyond one edge, this much stronger than beyond the other
 
 
 def read_board(
@@ -349,7 +559,7 @@ def read_board(
     tracker=None,
     classifier: LetterClassifier | None = None,
 ) -> BoardReading:
-    """Read the board in a photo.
+    """Read the board in a photo, and say how far the reading can be trusted.
 
     Args:
         image: uint8 array (H, W, 3), BGR channel order (OpenCV's; picamera2's ``RGB888`` is the
@@ -359,13 +569,17 @@ def read_board(
             top-right, bottom-right, bottom-left, pixels), or None to find the board.
         tracker: a :class:`companion.vision.localise.BoardTracker` keeping the homography of a
             fixed camera between frames; None finds the board afresh.
-        classifier: a letter classifier; None loads the cached one (built on first use).
+        classifier: a letter classifier; None loads the shipped one.
+
+    Returns:
+        A :class:`BoardReading` whose ``problems`` list what is in doubt and whose ``trusted``
+        is true only when nothing is (:mod:`companion.vision.trust`).
 
     Raises:
         VisionError: the image is not a colour photo, or the corners are bad.
         BoardNotFoundError: no corners given and the board cannot be found.
     """
-    from companion.vision import localise
+    from companion.vision import localise, trust
 
     profile = get_profile(profile)
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
@@ -375,16 +589,61 @@ def read_board(
         raise VisionError(f"image: expected 8-bit pixels (uint8), got {image.dtype}")
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
+    reduced = None
     if corners is not None:
         pts, how = check_corners(corners, image.shape), "given"
     elif tracker is not None:
         pts, how = tracker.locate(image)
     else:
-        pts, how = localise.find_board(image, profile)
+        reduced = localise.reduce(image)
+        pts, how = localise.find_board(image, profile, reduced=reduced)
     t1 = time.perf_counter()
     warp = warp_board(image, pts, profile)
     t2 = time.perf_counter()
     timings["locate"] = t1 - t0
     timings["warp"] = t2 - t1
-    grid, conf = read_cells(warp, profile, classifier, timings)
-    return BoardReading(profile, grid, conf, pts, how, timings)
+    grid, conf, ev = read_cells(warp, profile, classifier, timings)
+    problems: list[str] = []
+    notes: list[str] = []
+    if profile.premium and ev.premium:
+        # the coloured squares say where the grid is: one row or column off is put right
+        best = max(ev.premium, key=ev.premium.get)
+        here = ev.premium.get((0, 0), -np.inf)
+        if best != (0, 0) and ev.premium[best] > max(here, 0.0) + trust.PREMIUM_MARGIN:
+            pts = _shift_corners(pts, profile.size, -best[0], -best[1])
+            warp = warp_board(image, pts, profile)
+            grid, conf, ev = read_cells(warp, profile, classifier, timings)
+            notes.append(f"grid moved {-best[0]:+d} row(s), {-best[1]:+d} column(s)")
+            best = max(ev.premium, key=ev.premium.get) if ev.premium else (0, 0)
+            here = ev.premium.get((0, 0), -np.inf)
+        others = max((v for k, v in ev.premium.items() if k != (0, 0)), default=-np.inf)
+        if here < trust.PREMIUM_MIN or here < others + trust.PREMIUM_MARGIN:
+            problems.append("the premium squares are not where the grid puts them")
+    t3 = time.perf_counter()
+    problems += grid_problems(image, pts, profile, reduced)
+    timings["check"] = time.perf_counter() - t3
+    cut = cells_off_photo(pts, profile.size, image.shape)
+    if cut.any():
+        conf = np.where(cut, 0.0, conf).astype(np.float32)
+        problems.append(f"the photo's edge cuts {int(cut.sum())} cell(s) of the grid")
+    if ev.level < trust.DARK_LEVEL:
+        problems.append("the photo is too dark to read")
+    if ev.softness > trust.SOFT_EDGE:
+        problems.append("the photo is too soft (out of focus or moved)")
+    glared = int(trust.glared_cells(ev.glare, ev.kind, ev.raw).sum())
+    if glared:
+        problems.append(f"glare hides {glared} cell(s)")
+    if ev.tile_like is not None:
+        blank_like = int(((ev.kind == 0) & (ev.tile_like > trust.TILE_LIKE_MAX)).sum())
+        if blank_like:
+            problems.append(
+                f"{blank_like} empty cell(s) look like a tile (a blank or a pale tile?)"
+            )
+    unsure = int((conf < trust.TRUST_CELL).sum())
+    if unsure:
+        problems.append(f"{unsure} cell(s) read with confidence under {trust.TRUST_CELL}")
+    reading = BoardReading(profile, grid, conf, pts, how, timings)
+    reading.problems = problems
+    reading.notes = notes
+    reading.evidence = ev
+    return reading

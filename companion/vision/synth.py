@@ -28,6 +28,36 @@ from companion.vision.profiles import Profile, get_profile
 
 MARKER_CELLS = 0.9  # side of a printed marker's black square, in cells
 
+KINDS = ("plain", "labels", "cut", "glare", "dark", "blur", "bold", "pale", "bumped")
+"""What can be wrong with a photo, one kind at a time (``companion vision render --kind``):
+
+- ``plain``: the photo as before (perspective, light gradient, shadow, a hand, white balance,
+  light blur, noise, JPEG);
+- ``labels``: the board in a frame with letters and numbers printed round the grid at the
+  cells' pitch and a dark border one cell out (a grid found one line off fits them);
+- ``cut``: the photo's edge cuts the grid by half a cell to a cell and a half on one or two sides;
+- ``glare``: a lamp's hotspot blows out part of the board;
+- ``dark``: a first frame taken before the exposure settled, at 0.15-0.35 of the light;
+- ``blur``: a soft photo (out of focus), 2-4 pixels at 2 MP;
+- ``bold``: the letters in a bold, wide face (FreeSans Bold widened 1.2-1.45 times, heavier);
+- ``pale``: tiles nearly the board's colour, with light, thin letters (FreeSans), slightly soft;
+- ``bumped``: the corners file is where the grid was before the camera was bumped (0.4-1.2 cells
+  off): read with those corners, the reading must not be trusted.
+"""
+
+PREMIUM_COLOURS = (  # BGR: triple word, double word, triple letter, double letter
+    (55, 50, 200),
+    (175, 160, 240),
+    (190, 120, 40),
+    (235, 205, 150),
+)
+PREMIUM_NAMES = (
+    ("TRIPLE", "WORD", "SCORE"),
+    ("DOUBLE", "WORD", "SCORE"),
+    ("TRIPLE", "LETTER", "SCORE"),
+    ("DOUBLE", "LETTER", "SCORE"),
+)
+
 BOARD_COLOURS = (  # BGR
     (40, 95, 30),  # green baize
     (45, 35, 120),  # burgundy
@@ -50,16 +80,21 @@ class SyntheticPhoto:
         corners: float32 (4, 2): the grid's outer corners in the photo, pixels (top-left,
             top-right, bottom-right, bottom-left).
         profile: the profile's name.
+        kind: what the photo shows (one of ``KINDS``).
+        true_corners: where the grid really is (differs from ``corners`` only for ``bumped``).
     """
 
     image: np.ndarray
     grid: list[str]
     corners: np.ndarray
     profile: str
+    kind: str = "plain"
+    true_corners: np.ndarray | None = None
 
     def save(self, stem: Path | str, quality: int | None = None) -> Path:
         """Write ``STEM.jpg`` (or .png), ``STEM.truth.txt`` (one row a line) and
-        ``STEM.corners.json``, as in the real photo set; returns the image path."""
+        ``STEM.corners.json``, as in the real photo set, and ``STEM.kind.txt`` (the kind, which
+        ``vision eval`` reports apart); returns the image path."""
         stem = Path(stem)
         path = stem.with_suffix(".png") if quality is None else stem.with_suffix(".jpg")
         params = [] if quality is None else [cv2.IMWRITE_JPEG_QUALITY, int(quality)]
@@ -68,6 +103,7 @@ class SyntheticPhoto:
         Path(f"{stem}.truth.txt").write_text("\n".join(self.grid) + "\n", encoding="utf-8")
         corners = [[float(x), float(y)] for x, y in self.corners]
         Path(f"{stem}.corners.json").write_text(json.dumps(corners) + "\n", encoding="utf-8")
+        Path(f"{stem}.kind.txt").write_text(self.kind + "\n", encoding="utf-8")
         return path
 
 
@@ -94,31 +130,53 @@ def random_grid(profile: Profile | str, rng: np.random.Generator, fill: float | 
                 placed += 1
             letter = LETTERS[int(rng.integers(0, 26))]
             cells[rr][cc] = letter if blue else letter.lower()
+    if profile.blank_tiles:
+        # a blank or two, declared as a letter (lower case in the truth, as the real photos')
+        tiles = [(r, c) for r in range(n) for c in range(n) if cells[r][c] != "."]
+        for k in rng.permutation(len(tiles))[: int(rng.integers(0, 3))]:
+            r, c = tiles[int(k)]
+            cells[r][c] = cells[r][c].lower()
     return ["".join(row) for row in cells]
 
 
-@functools.lru_cache(maxsize=8)
-def _font(size: int):
+PALE_FONT = "freefont/FreeSans.ttf"  # the regular weight: thin strokes
+
+
+@functools.lru_cache(maxsize=16)
+def _font(size: int, name: str = SYNTHETIC_FONT):
     from PIL import ImageFont
 
-    path = font_path(SYNTHETIC_FONT) or font_path("dejavu/DejaVuSans-Bold.ttf")
+    path = font_path(name) or font_path(SYNTHETIC_FONT) or font_path("dejavu/DejaVuSans-Bold.ttf")
     if path is None:
         raise VisionError("no font to draw tiles: install fonts-freefont-ttf or fonts-dejavu-core")
     return ImageFont.truetype(str(path), size)
 
 
-def _tile_sprite(letter: str, px: int, face, ink, rng, point_value: bool) -> np.ndarray:
+def _tile_sprite(
+    letter: str, px: int, face, ink, rng, point_value: bool, look: str = "plain"
+) -> np.ndarray:
     from PIL import Image, ImageDraw
 
     img = Image.new("RGB", (px, px), tuple(int(v) for v in face[::-1]))
-    draw = ImageDraw.Draw(img)
     cap = rng.uniform(0.50, 0.60) * px
     dx = -0.05 * px if point_value else 0.0
-    draw.text(
-        (px / 2 + dx, px / 2), letter.upper(), fill=tuple(int(v) for v in ink[::-1]),
-        font=_font(int(cap * 1.38)), anchor="mm",
-    )  # fmt: skip
-    if point_value:
+    if letter != "?":
+        wide = rng.uniform(1.2, 1.45) if look == "bold" else 1.0
+        # a wide face: drawn narrow-canvas then stretched across
+        lw = int(round(px / wide))
+        glyph = Image.new("RGB", (lw, px), tuple(int(v) for v in face[::-1]))
+        draw = ImageDraw.Draw(glyph)
+        name = PALE_FONT if look == "pale" else SYNTHETIC_FONT
+        stroke = max(1, round(0.02 * px)) if look == "bold" else 0
+        draw.text(
+            (lw / 2 + dx / wide, px / 2), letter.upper(), fill=tuple(int(v) for v in ink[::-1]),
+            font=_font(int(cap * 1.38), name), anchor="mm", stroke_width=stroke,
+            stroke_fill=tuple(int(v) for v in ink[::-1]),
+        )  # fmt: skip
+        glyph = glyph.resize((px, px), Image.BILINEAR)
+        img.paste(glyph, (0, 0))
+    draw = ImageDraw.Draw(img)
+    if point_value and letter != "?":
         draw.text(
             (px * 0.80, px * 0.80), str(int(rng.integers(1, 11))),
             fill=tuple(int(v) for v in ink[::-1]), font=_font(int(cap * 0.45)), anchor="mm",
@@ -136,50 +194,100 @@ def _marker(idx: int, px: int) -> np.ndarray:
     return cv2.aruco.generateImageMarker(dictionary, MARKER_IDS[idx], px, borderBits=1)
 
 
+def premium_kind(r: int, c: int, n: int = 15) -> int:
+    """Which premium square (r, c) of the standard 15x15 board is: 0 triple word, 1 double word
+    (the centre star too), 2 triple letter, 3 double letter (``PREMIUM_COLOURS``)."""
+    edge = {0, n // 2, n - 1}
+    if r in edge and c in edge and (r, c) != (n // 2, n // 2):
+        return 0
+    if (r == c or r + c == n - 1) and (r in (1, 2, 3, 4, n // 2) or n - 1 - r in (1, 2, 3, 4)):
+        return 1
+    if r in (1, 5, 9, 13) and c in (1, 5, 9, 13):
+        return 2
+    return 3
+
+
+def _label_frame(img: np.ndarray, frame: int, n: int, p: int, line, rng) -> None:
+    """Letters and numbers printed round the grid at the cells' pitch (A-O across, 1-15 down),
+    and a dark border one cell out: what a grid found one line off fits."""
+    ink = tuple(int(v) for v in np.clip(line * 0.6, 0, 255))
+    canvas = np.clip(img, 0, 255).astype(np.uint8)
+    scale = 0.018 * p
+    thick = max(1, round(0.04 * p))
+    for k in range(n):
+        centre = frame + int((k + 0.5) * p)
+        label = LETTERS[k] if k < 26 else str(k)
+        for text, (x, y) in (
+            (label, (centre, frame - p // 2)),
+            (label, (centre, frame + n * p + p // 2)),
+            (str(k + 1), (frame - p // 2, centre)),
+            (str(k + 1), (frame + n * p + p // 2, centre)),
+        ):
+            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale / 1.5, thick)
+            cv2.putText(
+                canvas, text, (x - tw // 2, y + th // 2), cv2.FONT_HERSHEY_DUPLEX, scale / 1.5,
+                ink, thick, cv2.LINE_AA,
+            )  # fmt: skip
+    lw = max(2, round(0.08 * p))
+    a, b = frame - p, frame + (n + 1) * p
+    cv2.rectangle(canvas, (a, a), (b, b), ink, lw)
+    img[:] = canvas
+
+
 def render_board(
     grid: list[str],
     profile: Profile | str,
     rng: np.random.Generator,
     cell_px: int = 64,
     markers: bool = False,
+    look: str = "plain",
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The board drawn top-down: (uint8 (S, S, 3) BGR, float32 (4, 2) grid corners in it)."""
+    """The board drawn top-down: (uint8 (S, S, 3) BGR, float32 (4, 2) grid corners in it).
+
+    ``look`` is one of ``KINDS``; only ``labels``, ``bold`` and ``pale`` change the board itself.
+    For Scrabble the premium squares are the standard board's (``Profile.premium``), coloured
+    and labelled, and a lower-case letter of the grid is a blank tile (no letter)."""
     profile = get_profile(profile)
     n, p = profile.size, cell_px
-    frame = int(1.3 * p)
+    frame = int((2.2 if look == "labels" else 1.3) * p)
     side = n * p + 2 * frame
     if profile.coloured_ink:
         board = np.array(BOARD_COLOURS[int(rng.integers(0, len(BOARD_COLOURS)))], np.float32)
+        tile_face = np.array([200, 232, 244], np.float32) + rng.uniform(-15, 8, 3)
+        if look == "pale":
+            board = tile_face * rng.uniform(0.86, 0.95)
         light = board.mean() > 110
         line = board * 0.45 if light else np.minimum(board + rng.uniform(70, 130), 255)
-        tile_face = np.array([200, 232, 244], np.float32) + rng.uniform(-15, 8, 3)
     else:
         board = np.array([200, 225, 235], np.float32) + rng.uniform(-25, 10, 3)
         line = np.array([40, 40, 40], np.float32)
         tile_face = np.array([150, 195, 225], np.float32) + rng.uniform(-25, 15, 3)
+        if look == "pale":
+            tile_face = board * rng.uniform(0.9, 0.97) + rng.uniform(-6, 6, 3)
+            line = board * 0.6
     img = np.empty((side, side, 3), np.float32)
     img[:] = board * rng.uniform(0.85, 1.0)
     img[frame:-frame, frame:-frame] = board
+    if look == "labels":
+        _label_frame(img, frame, n, p, line, rng)
     lw = max(2, round(0.06 * p))
     for k in range(n + 1):
         a = frame + k * p
         img[a - lw // 2 : a - lw // 2 + lw, frame - lw // 2 : frame + n * p + lw] = line
         img[frame - lw // 2 : frame + n * p + lw, a - lw // 2 : a - lw // 2 + lw] = line
-    if not profile.coloured_ink:
-        premium = {(0, 3): (170, 110, 60), (1, 1): (150, 150, 235), (2, 6): (215, 190, 140)}
-        for r in range(n):
-            for c in range(n):
-                colour = premium.get(((r * 7 + c * 3) % 11, (r + c) % 3))
-                if colour is not None and grid[r][c] == ".":
-                    y0, x0 = frame + r * p + lw, frame + c * p + lw
-                    sq = np.empty((p - 2 * lw, p - 2 * lw, 3), np.uint8)
-                    sq[:] = colour
-                    for j, word in enumerate(("DOUBLE", "LETTER", "SCORE")):
-                        cv2.putText(
-                            sq, word, (2, int((0.3 + 0.22 * j) * p)), cv2.FONT_HERSHEY_SIMPLEX,
-                            0.28 * p / 64, (30, 30, 30), 1, cv2.LINE_AA,
-                        )  # fmt: skip
-                    img[y0 : y0 + p - 2 * lw, x0 : x0 + p - 2 * lw] = sq
+    for r, c in sorted(profile.premium):
+        if grid[r][c] != ".":
+            continue
+        k = premium_kind(r, c, n)
+        y0, x0 = frame + r * p + lw, frame + c * p + lw
+        sq = np.empty((p - 2 * lw, p - 2 * lw, 3), np.uint8)
+        sq[:] = PREMIUM_COLOURS[k]
+        for j, word in enumerate(PREMIUM_NAMES[k]):
+            cv2.putText(
+                sq, word, (2, int((0.3 + 0.22 * j) * p)), cv2.FONT_HERSHEY_SIMPLEX,
+                0.26 * p / 64, (245, 245, 245) if k in (0, 2) else (30, 30, 30), 1, cv2.LINE_AA,
+            )  # fmt: skip
+        img[y0 : y0 + p - 2 * lw, x0 : x0 + p - 2 * lw] = sq
     tile = int(0.9 * p)
     for r in range(n):
         for c in range(n):
@@ -196,7 +304,10 @@ def render_board(
             else:
                 ink = np.array([30, 30, 30], np.float32) + rng.uniform(-20, 20, 3)
             face = tile_face + rng.uniform(-6, 6, 3)
-            sprite = _tile_sprite(ch, tile, face, ink, rng, not profile.coloured_ink)
+            if look == "pale":
+                ink = ink + (face - ink) * rng.uniform(0.3, 0.5)  # light ink
+            letter = "?" if profile.blank_tiles and ch.islower() else ch
+            sprite = _tile_sprite(letter, tile, face, ink, rng, not profile.coloured_ink, look)
             cx = frame + (c + 0.5) * p + rng.uniform(-0.05, 0.05) * p
             cy = frame + (r + 0.5) * p + rng.uniform(-0.05, 0.05) * p
             rot = cv2.getRotationMatrix2D((tile / 2, tile / 2), float(rng.uniform(-4, 4)), 1.0)
@@ -231,14 +342,20 @@ def photograph(
     size: tuple[int, int] = (1600, 1200),
     hand: bool = True,
     jpeg: bool = True,
+    look: str = "plain",
+    cells: int = 11,
 ) -> tuple[np.ndarray, np.ndarray]:
     """A photo of a top-down board: perspective onto a table, light gradient, shadow, a hand at the
-    edge, white balance, blur, noise, JPEG. ``size`` is (width, height) in pixels.
+    edge, white balance, blur, noise, JPEG. ``size`` is (width, height) in pixels; ``look`` one
+    of ``KINDS`` (``cut``, ``glare``, ``dark``, ``blur`` and ``pale`` change the photo);
+    ``cells`` the grid's size.
 
     Returns (uint8 (H, W, 3) BGR photo, float32 (4, 2) grid corners in the photo)."""
     w, h = size
     bs = board.shape[0]
     span = rng.uniform(0.78, 0.95) * min(w, h)
+    if look == "cut":
+        span = min(w, h) * rng.uniform(0.95, 1.05)
     centre = np.array([w / 2, h / 2]) + rng.uniform(-0.04, 0.04, 2) * min(w, h)
     ang = np.radians(rng.uniform(-8, 8))
     rotm = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
@@ -246,6 +363,25 @@ def photograph(
     quad = (unit * span) @ rotm.T + centre + rng.uniform(-0.035, 0.035, (4, 2)) * span
     src = np.float32([[0, 0], [bs, 0], [bs, bs], [0, bs]])
     hom = cv2.getPerspectiveTransform(src, np.float32(quad))
+    if look == "cut":
+        # move the board so the photo's edge cuts the grid by 0.5-1.5 cells on one or two sides
+        gpts = cv2.perspectiveTransform(corners.reshape(1, 4, 2).astype(np.float32), hom)[0]
+        cell = float(np.linalg.norm(gpts[1] - gpts[0])) / cells
+        shift = np.zeros(2)
+        sides = rng.permutation(4)[: int(rng.integers(1, 3))]
+        for side in sides:
+            cut = rng.uniform(0.5, 1.5) * cell
+            if side == 0:
+                shift[0] = -cut - gpts[:, 0].min()
+            elif side == 1:
+                shift[0] = w + cut - gpts[:, 0].max()
+            elif side == 2:
+                shift[1] = -cut - gpts[:, 1].min()
+            else:
+                shift[1] = h + cut - gpts[:, 1].max()
+        quad = quad + shift
+        centre = centre + shift
+        hom = cv2.getPerspectiveTransform(src, np.float32(quad))
     table = np.array([90, 120, 150], np.float32) + rng.uniform(-60, 60, 3)
     noise = cv2.resize(rng.normal(0, 12, (h // 40 + 2, w // 40 + 2)).astype(np.float32), (w, h))
     photo = np.clip(table[None, None, :] + noise[..., None], 0, 255).astype(np.uint8)
@@ -291,7 +427,20 @@ def photograph(
         out = out * (1 - hand_mask[..., None]) + skin * hand_mask[..., None]
     # white balance: warm or cold light
     out *= np.array([rng.uniform(0.8, 1.15), 1.0, rng.uniform(0.85, 1.15)], np.float32)
+    if look == "glare":
+        # a lamp's hotspot over the grid, blown out in its middle
+        gpts = cv2.perspectiveTransform(corners.reshape(1, 4, 2).astype(np.float32), hom)[0]
+        spot = gpts.mean(0) + rng.uniform(-0.35, 0.35, 2) * span
+        radius = rng.uniform(0.03, 0.07) * span
+        blob = np.exp(-((xx - spot[0]) ** 2 + (yy - spot[1]) ** 2) / (2 * radius**2))
+        out += (rng.uniform(150, 260) * blob)[..., None]
+    if look == "dark":
+        out *= rng.uniform(0.15, 0.35)  # a frame taken before the exposure settled
     sigma = rng.uniform(0.0, 1.3) * max(w, h) / 1600
+    if look == "blur":
+        sigma = rng.uniform(2.0, 4.0) * max(w, h) / 1600
+    elif look == "pale":
+        sigma = rng.uniform(0.8, 1.8) * max(w, h) / 1600
     if sigma > 0.3:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
     out += rng.normal(0, rng.uniform(1.5, 5.0), out.shape).astype(np.float32)
@@ -310,17 +459,39 @@ def render_photo(
     markers: bool = False,
     grid: list[str] | None = None,
     hand: bool = True,
+    kind: str = "plain",
 ) -> SyntheticPhoto:
     """One synthetic photo of a random (or the given) board, with its truth. Deterministic for a
-    seed. ``size`` is (width, height) in pixels; 1600x1200 is about 2 megapixels."""
+    seed. ``size`` is (width, height) in pixels; 1600x1200 is about 2 megapixels. ``kind`` is one
+    of ``KINDS``; for ``bumped`` the photo's ``corners`` are where the grid was before the camera
+    moved (``true_corners`` where it is).
+
+    Raises:
+        VisionError: an unknown kind.
+    """
+    if kind not in KINDS:
+        raise VisionError(f"kind {kind!r}: accepted kinds are {', '.join(KINDS)}")
     profile = get_profile(profile)
     rng = np.random.default_rng(seed)
     if grid is None:
         grid = random_grid(profile, rng)
     cell = max(32, min(160, int(0.85 * min(size) / profile.size * 1.2)))
-    board, corners = render_board(grid, profile, rng, cell_px=cell, markers=markers)
-    image, truth = photograph(board, corners, rng, size=size, hand=hand)
-    return SyntheticPhoto(image, grid, truth, profile.name)
+    board, corners = render_board(grid, profile, rng, cell_px=cell, markers=markers, look=kind)
+    image, truth = photograph(
+        board, corners, rng, size=size, hand=hand, look=kind, cells=profile.size
+    )
+    photo = SyntheticPhoto(image, grid, truth, profile.name, kind=kind, true_corners=truth)
+    if kind == "bumped":
+        # the camera was bumped after its corners were set: the corners are the old ones
+        cellv = (truth[1] - truth[0]) / profile.size
+        cellh = (truth[3] - truth[0]) / profile.size
+        a, b = rng.uniform(0.4, 1.2) * rng.choice([-1, 1]), rng.uniform(-0.6, 0.6)
+        ang = np.radians(rng.uniform(-2, 2))
+        centre = truth.mean(0)
+        rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+        old = (truth - centre) @ rot.T + centre + a * cellv + b * cellh
+        photo.corners = old.astype(np.float32)
+    return photo
 
 
 def notation_of(photo: SyntheticPhoto) -> str:

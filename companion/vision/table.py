@@ -8,6 +8,12 @@
   :class:`~companion.vision.reader.BoardReading`, and every failure (camera unplugged, board not
   found) is a :class:`~companion.errors.CompanionError` whose message the screen can show, with
   ``problem`` keeping it; nothing here stops the clock.
+
+A reading that is not ``trusted`` (DESIGN.md, "The board reader's trust": too dark, glare, the grid
+not where the corners say, a cell the reader is unsure of) is never acted on: it starts no
+"ILLEGAL MOVE?" warning (a move is checked only between two trusted boards), gives a challenge no
+words (``problem`` says the camera is unsure, and the words are typed as without a camera) and no
+count (:class:`UnsureReading`, said on the screen as a count that could not be made).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
+from companion.vision.errors import VisionError
 from companion.vision.notation import format_board, parse_board
 from companion.vision.profiles import get_profile
 
@@ -59,14 +66,30 @@ def colour_counts(board) -> dict[str, int]:
     }
 
 
+class UnsureReading(VisionError):
+    """The board was read, but not surely enough to act on (the reading is not ``trusted``);
+    the message says why, in words for the screen."""
+
+
+def unsure_text(reading) -> str:
+    """Why a reading is not trusted, for the screen and the log: ``camera unsure of the board:
+    ...`` with the reader's first two problems."""
+    why = "; ".join(reading.problems[:2]) or "not sure of every cell"
+    return f"camera unsure of the board: {why}"
+
+
 @dataclass
 class CameraWords:
-    """The camera's answer to a challenge: the words, the boards compared, the least sure cell."""
+    """The camera's answer to a challenge: the words, the boards compared, the least sure cell,
+    and whether the board now was read surely (``trusted``; if not, ``problems`` say why and
+    the words must not be used without saying so)."""
 
     words: list[str]
     before: str
     now: str
     min_confidence: float
+    trusted: bool = True
+    problems: tuple[str, ...] = ()
 
 
 class BoardCamera:
@@ -119,18 +142,29 @@ class BoardCamera:
                 corners=self.corners,
                 tracker=None if self.corners is not None else self.tracker,
             )
+            if self.corners is not None and _grid_moved(reading):
+                # the camera was bumped after its corners were set: find the board again
+                try:
+                    again = read_board(frame, self.profile)
+                except CompanionError:
+                    again = None
+                if again is not None and again.trusted:
+                    again.notes.append("the corners set up no longer fit: the board was found")
+                    reading = again
         except CompanionError as exc:
             self.problem = f"camera: {exc}"
             raise
-        self.problem = None
+        self.problem = None if reading.trusted else unsure_text(reading)
         return reading
 
     def board_now(self) -> str | None:
-        """The board in notation now, or None (and ``problem`` says why) if it cannot be read."""
+        """The board in notation now, or None (and ``problem`` says why) if it cannot be read
+        or is not read surely (not ``trusted``)."""
         try:
-            return self.read().notation
+            reading = self.read()
         except CompanionError:
             return None
+        return reading.notation if reading.trusted else None
 
     def challenged_words(self, before, mover: str) -> CameraWords:
         """Read the board now and give the words of ``mover``'s move since ``before`` (the board
@@ -142,7 +176,12 @@ class BoardCamera:
         reading = self.read()
         words = move_words(before, reading.grid, mover)
         return CameraWords(
-            words, format_board(_rows(before)), reading.notation, float(reading.confidence.min())
+            words,
+            format_board(_rows(before)),
+            reading.notation,
+            float(reading.confidence.min()),
+            reading.trusted,
+            tuple(reading.problems),
         )
 
     def counts(self) -> dict[str, int]:
@@ -150,8 +189,12 @@ class BoardCamera:
 
         Raises:
             CompanionError: the camera or the reading failed.
+            UnsureReading: the board was read but not surely (not ``trusted``).
         """
-        return self.read().counts()
+        reading = self.read()
+        if not reading.trusted:
+            raise UnsureReading(unsure_text(reading))
+        return reading.counts()
 
 
 class ChallengeWatcher:
@@ -163,6 +206,8 @@ class ChallengeWatcher:
     waiting for its words, the board is read again and the words of the challenged player's move
     (:func:`move_words`) are submitted as a typed line would be (``submit_line(text)``), so the
     judge rules on them and the screen shows them with the verdict before the arbiter confirms.
+    A reading that is not ``trusted`` is kept as no board: it neither starts a move's board nor
+    ends one (so it raises no warning) and gives a challenge no words.
     A camera or reading failure submits nothing (the words can still be typed) and keeps the
     message in ``problem``. When a move ends, it is checked by the Iago rules (without the
     lexicon): a broken rule is kept in ``warning`` (``warning_mover``, ``warning_codes``) and
@@ -289,11 +334,21 @@ class ChallengeWatcher:
             self.problem = f"camera: no board seen at the start of {colour}'s move; type the words"
             return
         answer = self.board_camera.challenged_words(before, colour)
+        if not answer.trusted:
+            # never a word from a board the reader is unsure of: the words are typed
+            why = "; ".join(answer.problems[:2]) or "not sure of every cell"
+            self.problem = f"camera unsure of the board ({why}); type the words"
+            return
         if answer.words:
             self.problem = None
             self.submit_line(" ".join(answer.words))
         else:
             self.problem = "camera: no new word on the board; type the words"
+
+
+def _grid_moved(reading) -> bool:
+    """True when a reading's problems say the grid is not where its corners put it."""
+    return any("corners" in p or "one line off" in p or "premium" in p for p in reading.problems)
 
 
 def check_move(before, after, mover: str):

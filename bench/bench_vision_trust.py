@@ -1,0 +1,208 @@
+"""The board reader's accuracy and trust by kind of photo, and the calibration of its confidence.
+
+Renders synthetic photos of every kind (``companion.vision.synth.KINDS``) for both profiles, in two
+sets of seeds: the ``fit`` set, on which the confidence table is fitted, and the ``check`` set,
+never used for fitting, on which the figures are given. The three real Scrabble photos (and copies
+reduced to 1200 and 800 pixels, the size of phone photos sent on) join the fit set. Prints, for
+each profile and kind, with the corners given and found: cells right, boards perfect, boards
+trusted, wrong boards trusted (must be 0) and perfect boards trusted; and the expected calibration
+error of the cells' confidence before and after the table.
+
+    .venv/bin/python -m bench vision_trust             # figures (renders cached in a temp dir)
+    BENCH_TRUST_WRITE=1 .venv/bin/python -m bench vision_trust   # also refit the shipped table
+    BENCH_TRUST_PHOTOS=18 ...                          # photos per profile and set (default 54)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REAL = Path("/work/shared/data/real-scrabble-photos")
+FIT_SEEDS = {"iago": 20000, "scrabble": 21000}
+CHECK_SEEDS = {"iago": 30000, "scrabble": 31000}
+SIZES = ((1200, 900), (1600, 1200), (900, 700))
+
+
+def _photos(profile: str, first_seed: int, count: int, cache: Path):
+    """(kind, image, truth, corners) of rendered photos, cached as files in ``cache``."""
+    from companion.vision.synth import KINDS, render_photo
+
+    cache.mkdir(parents=True, exist_ok=True)
+    for k in range(count):
+        seed = first_seed + k
+        kind = KINDS[k % len(KINDS)]
+        size = SIZES[(k // len(KINDS)) % len(SIZES)]
+        stem = cache / f"{profile}_{kind}_{seed}"
+        if not Path(f"{stem}.jpg").exists():
+            render_photo(profile, seed=seed, size=size, kind=kind).save(stem, quality=90)
+        image = cv2.imread(f"{stem}.jpg")
+        truth = Path(f"{stem}.truth.txt").read_text().split()
+        corners = json.loads(Path(f"{stem}.corners.json").read_text())
+        yield kind, image, truth, corners
+
+
+def _real_photos():
+    if not REAL.is_dir():
+        return
+    for path in sorted(REAL.glob("*.jpg")):
+        image = cv2.imread(str(path))
+        truth = path.with_suffix(".truth.txt").read_text().split()
+        corners = np.float32(json.loads(path.with_suffix(".corners.json").read_text()))
+        yield "real", image, truth, corners
+        for side in (1200, 800):
+            f = side / max(image.shape[:2])
+            small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 85])
+            yield f"real {side}px", cv2.imdecode(buf, cv2.IMREAD_COLOR), truth, corners * f
+
+
+def _grid_in_doubt(problems: list[str]) -> bool:
+    """The grid itself is in doubt (moved, one line off, cut by the photo's edge): such boards
+    are refused as a whole and kept out of the cells' calibration."""
+    return any(w in p for p in problems for w in ("grid", "corners", "premium"))
+
+
+def _collect(photos, profile: str, records: dict, cells: list) -> None:
+    """Read each photo with its corners given and found; add per-board figures to ``records``
+    (keyed (mode, kind)) and the cells' evidence to ``cells``."""
+    from companion.vision.errors import BoardNotFoundError
+    from companion.vision.evaluate import right_cells
+    from companion.vision.profiles import get_profile
+    from companion.vision.reader import read_board
+
+    prof = get_profile(profile)
+    for kind, image, truth, corners in photos:
+        for mode in ("given", "found"):
+            try:
+                reading = read_board(image, prof, corners=corners if mode == "given" else None)
+            except BoardNotFoundError:
+                records.setdefault((mode, kind), []).append((prof.size**2, False, False, None))
+                continue
+            right = right_cells(truth, reading.grid, prof)
+            wrong = int((~right).sum())
+            # a board the photo and grid checks let through: its cells decide
+            ev = reading.evidence
+            cells_only = all("read with confidence" in p for p in reading.problems)
+            cells_only = cells_only or not reading.problems
+            evidence = (ev.raw, ev.kind) if cells_only else None
+            records.setdefault((mode, kind), []).append((wrong, reading.trusted, True, evidence))
+            if not _grid_in_doubt(reading.problems):
+                cells.append((ev.raw.ravel(), ev.kind.ravel(), right.ravel(), reading.confidence))
+
+
+def _table_from(cells: list) -> dict:
+    from companion.vision.trust import CELL_KINDS, fit_table
+
+    raw = np.concatenate([c[0] for c in cells])
+    kind = np.concatenate([c[1] for c in cells])
+    right = np.concatenate([c[2] for c in cells])
+    return {name: fit_table(raw[kind == k], right[kind == k]) for k, name in
+            enumerate(CELL_KINDS)}  # fmt: skip
+
+
+def _ece(cells: list, table: dict | str | None) -> float:
+    """The expected calibration error of the raw evidence (``table`` None), of the confidence
+    the reader gave (``"shipped"``) or of a table's."""
+    from companion.vision.trust import calibrated, expected_calibration_error
+
+    raw = np.concatenate([c[0] for c in cells])
+    kind = np.concatenate([c[1] for c in cells])
+    right = np.concatenate([c[2] for c in cells])
+    if table is None:
+        conf = raw
+    elif table == "shipped":
+        conf = np.concatenate([c[3].ravel() for c in cells])
+    else:
+        conf = calibrated(raw, kind, table)
+    return expected_calibration_error(conf, right)
+
+
+def _threshold(records: dict, table: dict) -> None:
+    """Print the least-cell confidence a board needs to be trusted without trusting any wrong
+    board of ``records``, and the share of perfect boards it keeps, with ``table``."""
+    from companion.vision.trust import calibrated
+
+    rows = [r for group in records.values() for r in group]
+
+    def least(r) -> float:
+        return 0.0 if r[3] is None else float(calibrated(r[3][0], r[3][1], table).min())
+
+    wrong = [least(r) for r in rows if r[0] > 0]
+    perfect = [least(r) for r in rows if r[0] == 0]
+    worst = max(wrong, default=0.0)
+    print(f"  the most confident wrong board's least cell: {worst:.4f} (TRUST_CELL must be above)")
+    for t in (0.9, 0.95, 0.97, 0.98, 0.99, 0.995):
+        kept = sum(p >= t for p in perfect) / max(len(perfect), 1)
+        bad = sum(w >= t for w in wrong)
+        print(f"    at {t}: perfect boards trusted {100 * kept:.0f}%, wrong boards trusted {bad}")
+
+
+def _print(records: dict, title: str) -> None:
+    print(f"  {title}")
+    print(
+        f"    {'corners':<6} {'kind':<13} {'boards':>6} {'cells right':>11} {'perfect':>8} "
+        f"{'trusted':>8} {'wrong trusted':>13} {'perfect trusted':>15}"
+    )
+    for (mode, kind), rows in sorted(records.items()):
+        n = len(rows)
+        cells = sum(r[0] for r in rows)
+        size = 121 if "iago" in title else 225
+        perfect = [r for r in rows if r[0] == 0]
+        trusted = sum(r[1] for r in rows)
+        wrong_trusted = sum(r[1] and r[0] > 0 for r in rows)
+        perfect_trusted = sum(r[1] for r in perfect)
+        print(
+            f"    {mode:<6} {kind:<13} {n:>6} {100 * (1 - cells / (n * size)):>10.2f}% "
+            f"{100 * len(perfect) / n:>7.0f}% {100 * trusted / n:>7.0f}% {wrong_trusted:>13} "
+            f"{(100 * perfect_trusted / len(perfect)) if perfect else float('nan'):>14.0f}%"
+        )
+
+
+def main() -> None:
+    os.environ.setdefault("COMPANION_DATA_DIR", tempfile.mkdtemp(prefix="bench-trust-"))
+    from companion.vision import trust
+
+    count = int(os.environ.get("BENCH_TRUST_PHOTOS", "54"))
+    cache = Path(os.environ.get("BENCH_TRUST_CACHE", Path(tempfile.gettempdir()) / "bench-trust"))
+    fit_cells: list = []
+    fit_records: dict = {}
+    for profile in ("iago", "scrabble"):
+        _collect(
+            _photos(profile, FIT_SEEDS[profile], count, cache), profile, fit_records, fit_cells
+        )
+    _collect(_real_photos(), "scrabble", fit_records, fit_cells)
+    table = _table_from(fit_cells)
+    print(f"  fit set: {sum(len(c[0]) for c in fit_cells)} cells")
+    print(
+        f"  expected calibration error on the fit set: raw evidence {_ece(fit_cells, None):.4f}, "
+        f"calibrated {_ece(fit_cells, table):.4f}"
+    )
+    print("  fit set, with the table:")
+    _threshold(fit_records, table)
+    if os.environ.get("BENCH_TRUST_WRITE"):
+        trust.CALIBRATION_FILE.write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
+        trust._table.cache_clear()
+        print(f"  wrote {trust.CALIBRATION_FILE}")
+    for profile in ("iago", "scrabble"):
+        records: dict = {}
+        check_cells: list = []
+        _collect(
+            _photos(profile, CHECK_SEEDS[profile], count, cache), profile, records, check_cells
+        )
+        _print(records, f"{profile}: check set, {count} photos never used for fitting")
+        print(f"    expected calibration error of the cells: {_ece(check_cells, 'shipped'):.4f}")
+    real_records = {}
+    real_cells: list = []
+    _collect(_real_photos(), "scrabble", real_records, real_cells)
+    _print(real_records, "scrabble: the real photos (also in the fit set), full size and reduced")
+    print(f"    expected calibration error of the cells: {_ece(real_cells, 'shipped'):.4f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,266 @@
+"""How far a reading can be trusted (DESIGN.md, "The board reader's trust").
+
+A reading is ``trusted`` only when nothing about the photo or the grid is in doubt and every cell's
+confidence is at least ``TRUST_CELL``. What puts a reading in doubt (each becomes a ``problems``
+entry, in words a player understands):
+
+- the photo: too dark to read (the board's brightest tenth under ``DARK_LEVEL`` even after the
+  reader's gain), a glare hotspot over the grid (blown-out pixels), too soft (the grid lines'
+  edges spread over more than ``SOFT_EDGE`` of a cell);
+- the grid: its coloured premium squares do not sit where the profile's layout puts them (the
+  grid found is one row or column off: the reader moves it when the shifted layout fits better,
+  and refuses it when no layout fits); the grid's lines do not stand out where the corners put
+  them (the camera was bumped after its corners were set); a full grid line one cell beyond an
+  edge (the grid found is a part of the grid);
+- an empty cell whose colour is nearer the lettered tiles' than the squares around it by more
+  than ``TILE_LIKE_MAX`` (a blank the blank finder did not take, a pale tile whose letter was
+  not seen);
+- a cell: its confidence is a calibrated probability that the cell is read right
+  (:func:`calibrated`), from the evidence the reader has (how clearly an empty cell is empty,
+  how many of the letter's nearest training glyphs agree and by how much, glare over it). The
+  table that maps evidence to probability is fitted by ``python -m bench vision_trust`` on
+  rendered photos of every kind and on the real photos, and shipped as ``data/confidence.json``.
+
+:func:`expected_calibration_error` and :func:`reliability` say how well the confidence predicts
+being right (``companion vision eval`` reports both).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+TRUST_CELL = 0.97  # least calibrated cell confidence of a trusted reading
+DARK_LEVEL = 40.0  # 8-bit lightness of the board's brightest tenth under which it is refused
+GAIN_TARGET = 200.0  # the reader brightens a dim board so its brightest tenth reaches this
+MAX_GAIN = 5.0
+GLARE_LEVEL = 250  # 8-bit: a pixel this bright in every channel is blown out
+GLARE_CELL = 0.04  # share of a cell's middle blown out that makes the cell glared
+SOFT_EDGE = 0.085  # of a cell: grid-line edges wider than this are too soft to trust
+TILE_LIKE_MAX = 4.0  # Lab: an empty cell this much nearer the tiles' colour than the squares'
+PREMIUM_MIN = 6.0  # Lab distance: premium squares at least this far from the plain squares
+PREMIUM_MARGIN = 3.0  # the layout where it should be beats any shifted one by this much
+
+CELL_KINDS = ("empty", "letter", "blank")
+CALIBRATION_FILE = Path(__file__).resolve().parent / "data" / "confidence.json"
+
+
+# ----------------------------------------------------------------------------- the photo
+
+
+def exposure_gain(lightness: np.ndarray, profile_size: int, cell_px: int) -> tuple[float, float]:
+    """The gain that brings a dim board's brightest tenth to ``GAIN_TARGET`` (1 for a board lit
+    well enough, at most ``MAX_GAIN``) and that brightest tenth's lightness (8-bit), measured
+    inside the grid of a warped board's lightness (uint8 (board_px, board_px))."""
+    c = cell_px
+    inside = lightness[c // 2 : c // 2 + profile_size * c, c // 2 : c // 2 + profile_size * c]
+    level = float(np.percentile(inside[::4, ::4], 90))
+    if level >= 0.8 * GAIN_TARGET:
+        return 1.0, level
+    return float(min(MAX_GAIN, GAIN_TARGET / max(level, 1.0))), level
+
+
+def glare_cells(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray:
+    """The share (float32 (size, size), 0-1) of each cell's middle that is blown out (lightness
+    at least ``GLARE_LEVEL``: white in every channel): a lamp's hotspot, where no letter can be
+    seen. ``lightness``: uint8 (board_px, board_px) of a warped board."""
+    c = cell_px
+    blown = (lightness >= GLARE_LEVEL).astype(np.float32)
+    grid = blown[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c]
+    a = c // 6
+    cells = grid.reshape(size, c, size, c)[:, a : c - a, :, a : c - a]
+    return cells.mean(axis=(1, 3)).astype(np.float32)
+
+
+def glared_cells(glare: np.ndarray, kind: np.ndarray, raw: np.ndarray) -> np.ndarray:
+    """The cells glare may have changed: bool (size, size), true where a cell's middle is
+    ``GLARE_CELL`` or more blown out and it was read empty (a washed-out tile) or as a letter
+    without clear evidence (raw under 0.9: a stroke washed away). A tile's face blown out
+    around a clear letter is not in doubt."""
+    blown = glare >= GLARE_CELL
+    return blown & ((kind == 0) | (raw < 0.9))
+
+
+def edge_width(lightness: np.ndarray, size: int, cell_px: int) -> float:
+    """How soft the photo is: the width (in cells) over which the lightness changes across the
+    grid's lines, from the ratio of the strongest edges' gradient to their step (10-90% rise of
+    a blurred step is about 2.56 sigma). A sharp photo gives a few hundredths of a cell."""
+    c = cell_px
+    inside = lightness[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c].astype(np.float32)
+    gx = np.abs(inside[::2, 1:] - inside[::2, :-1])
+    gy = np.abs(inside[1:, ::2] - inside[:-1, ::2])
+    grad = float(np.percentile(np.concatenate([gx.ravel(), gy.ravel()]), 99.5))
+    lo, hi = np.percentile(inside[::3, ::3], (5, 95))
+    step = float(hi - lo)
+    if grad <= 0 or step <= 0:
+        return 1.0
+    sigma = step / (grad * np.sqrt(2 * np.pi))
+    return float(2.56 * sigma / c)
+
+
+# ----------------------------------------------------------------------------- the grid
+
+
+def cell_colours(lab: np.ndarray, size: int, cell_px: int) -> np.ndarray:
+    """The colour of each cell's face (float32 (size, size, 3), Lab): the mean of the lighter
+    half of its middle's pixels, so a tile's colour is its face's, not its letter's (a bold
+    letter darkens the median), from a warped board's Lab image (float32 (board_px, board_px,
+    3))."""
+    c = cell_px
+    a = c // 5
+    grid = lab[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c].reshape(size, c, size, c, 3)
+    middle = grid[:, a : c - a : 2, :, a : c - a : 2].transpose(0, 2, 1, 3, 4)
+    middle = middle.reshape(size, size, -1, 3)
+    light = middle[..., 0]
+    half = np.median(light, axis=2, keepdims=True)
+    keep = (light >= half)[..., None]
+    return ((middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)).astype(np.float32)
+
+
+def premium_fit(
+    colours: np.ndarray, empty: np.ndarray, premium: frozenset[tuple[int, int]]
+) -> dict[tuple[int, int], float]:
+    """How well the premium squares' layout fits the coloured squares seen, for the grid as found
+    (0, 0) and moved one row and/or column each way: the median colour distance from the plain
+    squares of the empty cells the layout makes premium, less that of the other empty cells
+    (Lab, lightness weighed half). The layout where it belongs gives a clear positive figure.
+
+    Args:
+        colours: float32 (n, n, 3), :func:`cell_colours`.
+        empty: bool (n, n), cells read as empty (tiles hide their squares).
+        premium: the profile's premium squares.
+
+    Returns:
+        {(rows, columns): fit}: (1, 0) means the layout fits the grid moved one row down (the
+        true first row is the grid's second).
+    """
+    n = colours.shape[0]
+    if empty.sum() < 10:
+        return {}
+    plain = np.median(colours[empty], axis=0)
+    dist = np.linalg.norm((colours - plain) * np.float32([0.5, 1.0, 1.0]), axis=2)
+    out = {}
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            mask = np.zeros((n, n), bool)
+            for r, c in premium:
+                rr, cc = r - dr, c - dc
+                if 0 <= rr < n and 0 <= cc < n:
+                    mask[rr, cc] = True
+            on, off = dist[mask & empty], dist[~mask & empty]
+            if len(on) < 3 or len(off) < 3:
+                continue
+            out[(dr, dc)] = float(np.median(on) - np.median(off))
+    return out
+
+
+# ----------------------------------------------------------------------------- cell confidence
+
+
+@functools.lru_cache(maxsize=1)
+def _table() -> dict:
+    try:
+        return json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def calibrated(raw: np.ndarray, kind: np.ndarray, table: dict | None = None) -> np.ndarray:
+    """Calibrated confidences (float32, 0-1) of cells from their raw evidence (float, 0-1) and
+    kind (int: index in ``CELL_KINDS``): each kind's table gives the share of cells read right
+    in bins of raw evidence (monotone; fitted by :func:`fit_table`). Without a table the raw
+    evidence is the confidence."""
+    table = _table() if table is None else table
+    raw = np.asarray(raw, np.float32)
+    kind = np.asarray(kind)
+    out = raw.copy()
+    for k, name in enumerate(CELL_KINDS):
+        spec = table.get(name)
+        if not spec:
+            continue
+        edges = np.asarray(spec["edges"], np.float32)
+        values = np.asarray(spec["right"], np.float32)
+        sel = kind == k
+        idx = np.clip(np.searchsorted(edges, raw[sel], side="right") - 1, 0, len(values) - 1)
+        out[sel] = values[idx]
+    return out.astype(np.float32)
+
+
+def fit_table(raw: np.ndarray, right: np.ndarray, bins: int = 20, prior: float = 2.0) -> dict:
+    """One kind's calibration table from cells' raw evidence (0-1) and whether each was read
+    right: ``bins`` bins of equal width, each bin's share right (with ``prior`` pseudo-cells at
+    the share of the bins around it, so a small bin is not 0 or 1), made non-decreasing (pool
+    adjacent violators: more evidence never means less confidence)."""
+    raw = np.asarray(raw, np.float64)
+    right = np.asarray(right, bool)
+    if len(raw) == 0:
+        return {}
+    edges = np.linspace(0.0, 1.0, bins + 1)[:-1]
+    idx = np.clip((raw * bins).astype(int), 0, bins - 1)
+    counts = np.bincount(idx, minlength=bins).astype(float)
+    hits = np.bincount(idx, weights=right.astype(float), minlength=bins)
+    overall = right.mean()
+    blocks = []
+    for b in range(bins):
+        lo, hi = max(0, b - 2), min(bins, b + 3)
+        near = hits[lo:hi].sum() / counts[lo:hi].sum() if counts[lo:hi].sum() else overall
+        blocks.append([hits[b] + prior * near, counts[b] + prior])
+    merged: list[list] = []  # [hits, count, bins pooled]
+    for h, c in blocks:
+        merged.append([h, c, 1])
+        while len(merged) > 1 and merged[-2][0] / merged[-2][1] > merged[-1][0] / merged[-1][1]:
+            h2, c2, k2 = merged.pop()
+            merged[-1][0] += h2
+            merged[-1][1] += c2
+            merged[-1][2] += k2
+    values = []
+    for h, c, k in merged:
+        values += [h / c] * k
+    return {
+        "edges": [round(float(e), 4) for e in edges],
+        "right": [round(float(v), 5) for v in values],
+        "cells": [int(c) for c in counts],
+    }
+
+
+def reliability(conf: np.ndarray, right: np.ndarray, bins: int = 10) -> list[dict]:
+    """The reliability diagram's rows: for each confidence bin (equal width, 0-1) the cells in it,
+    their mean confidence and the share read right."""
+    conf = np.asarray(conf, np.float64)
+    right = np.asarray(right, bool)
+    idx = np.clip((conf * bins).astype(int), 0, bins - 1)
+    rows = []
+    for b in range(bins):
+        sel = idx == b
+        if sel.any():
+            rows.append(
+                {
+                    "from": b / bins,
+                    "to": (b + 1) / bins,
+                    "cells": int(sel.sum()),
+                    "confidence": round(float(conf[sel].mean()), 4),
+                    "right": round(float(right[sel].mean()), 4),
+                }
+            )
+    return rows
+
+
+def expected_calibration_error(conf: np.ndarray, right: np.ndarray, bins: int = 10) -> float:
+    """Expected calibration error: the cell-weighted mean, over confidence bins, of the gap
+    between the mean confidence and the share read right (0 is perfectly calibrated)."""
+    conf = np.asarray(conf, np.float64)
+    if len(conf) == 0:
+        return 0.0
+    total = 0.0
+    for row in reliability(conf, right, bins):
+        total += row["cells"] * abs(row["confidence"] - row["right"])
+    return float(total / len(conf))
+
+
+def lightness_of(warp: np.ndarray) -> np.ndarray:
+    """The 8-bit lightness (L of Lab, uint8 (H, W)) of a BGR image."""
+    return cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)[:, :, 0]
