@@ -84,7 +84,7 @@ FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"
 GLYPH_SIDE = 20  # pixels: the square a glyph is scaled into for features
 MIN_CONTRAST = 55  # 8-bit lightness between a tile's face and its ink
 MAX_HALF_STROKE = 0.17  # of a cell: half the widest stroke a letter may have (a black face)
-MAX_WIDTH = 0.92  # of a cell: the widest letter (a wide W in a bold face)
+MAX_WIDTH = 0.92  # of a cell: the widest letter (a wide W in a bold face, inside its cell)
 VOTE_SCALE = 0.05  # PCA distance over which a farther neighbour's vote falls by e
 TRAIN_MIN_CONTRAST = 20  # training windows are kept down to this contrast (pale tiles)
 
@@ -153,13 +153,18 @@ def _letter_component(mask: np.ndarray, cell_px: int, edge: bool):
         x, y, w, h, area = stats[i]
         if edge and (x == 0 or y == 0 or x + w >= side or y + h >= side):
             continue
-        if h < 0.30 * cell_px or h > 0.80 * cell_px or w > MAX_WIDTH * cell_px:
+        widest = MAX_WIDTH if not edge else 0.80  # a wider one only inside the cell alone
+        if h < 0.30 * cell_px or h > 0.80 * cell_px or w > widest * cell_px:
             continue
         if area > 0.85 * w * h and w > 0.3 * cell_px:
             continue  # a filled patch (a square seen between light grid lines), not a letter
         cx, cy = x + w / 2.0, y + h / 2.0
         if abs(cx - centre) > 0.25 * cell_px or abs(cy - centre) > 0.25 * cell_px:
             continue
+        if not edge and (
+            w < 0.45 * cell_px or h < 0.42 * cell_px or abs(cx - centre) > 0.15 * cell_px
+        ):
+            continue  # only a wide letter, well centred, is looked for inside the cell alone
         candidates.append((area, i))
     for _, i in sorted(candidates, reverse=True):
         x, y, w, h, _ = stats[i]
@@ -591,13 +596,18 @@ every install reads with the same model whatever fonts it has."""
 
 
 def feature_key(cell_px: int = 48) -> str:
-    """A hash of the code that turns a cell into features (the glyph finder and the features),
-    its constants and the training fonts: a model built with another key is stale."""
+    """A hash of the code that turns a cell into features (the glyph finder and the features:
+    their syntax trees, so formatting does not count), its constants and the training fonts: a
+    model built with another key is stale."""
+    import ast
     import inspect
+    import textwrap
 
     h = hashlib.sha1()
     for fn in (cell_margin, _letter_component, find_glyph, glyph_square, glyph_features, hog):
-        h.update(inspect.getsource(fn).encode())
+        # the code's syntax tree, not its text: reformatting or a comment changes nothing
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+        h.update(ast.dump(tree).encode())
     h.update(
         f"{MODEL_VERSION}|{cell_px}|{GLYPH_SIDE}|{MIN_CONTRAST}|{MAX_HALF_STROKE}|{MAX_WIDTH}|"
         f"{'|'.join(TRAINING_FONTS)}".encode()
