@@ -416,13 +416,15 @@ def test_keyboard_lines_words_and_slash_commands():
     ]
 
 
-def test_damaged_journal_is_set_aside_and_a_new_game_starts(tmp_path):
+def test_garbage_right_after_the_header_leaves_no_game_and_is_set_aside(tmp_path):
     path = tmp_path / "journal.jsonl"
     path.write_bytes(b'{"seq":1,"t":0,"kind":"_game"}\ngarbage\n{"seq":3,"t":1,"kind":"press"}\n')
     s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
     assert state(s)["status"] == "ready"
     assert "journal damaged" in s.service.published.message
-    assert len(list(tmp_path.glob("journal.jsonl.damaged-*"))) == 1
+    (aside,) = tmp_path.glob("journal.jsonl.rest-*")
+    assert aside.read_bytes() == b'garbage\n{"seq":3,"t":1,"kind":"press"}\n'
+    assert s.service.published.banner.startswith("JOURNAL DAMAGED")
 
 
 def test_abandon_saves_the_record_and_starts_a_new_game(sim):
@@ -446,24 +448,53 @@ def test_journal_that_cannot_be_replayed_is_set_aside(tmp_path):
     path.write_text(json.dumps(header) + "\n" + json.dumps(bad) + "\n")
     s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
     assert state(s)["status"] == "ready"
-    assert "could not be replayed" in s.service.published.message
-    assert len(list(tmp_path.glob("journal.jsonl.unreadable-*"))) == 1
+    message = s.service.published.message
+    assert "journal damaged" in message and "line 2" in message and "teleport" in message
+    (aside,) = tmp_path.glob("journal.jsonl.rest-*")
+    assert json.loads(aside.read_text()) == bad
 
 
-def test_a_bad_record_in_the_middle_names_its_line_and_what_is_wrong(tmp_path):
+def test_a_bad_record_in_the_middle_resumes_the_game_from_the_last_good_one(tmp_path):
     path = tmp_path / "journal.jsonl"
     header = {"seq": 1, "t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}}
     good = {"seq": 2, "t": 1, "kind": "press", "role": "red"}
-    bad = {"seq": 99, "kind": "press", "role": "purple"}  # no time: line 3 of the file
-    later = {"seq": 3, "t": 4, "kind": "press", "role": "blue"}
+    bad = {"seq": 3, "kind": "press", "role": "purple"}  # no time: line 3 of the file
+    later = {"seq": 4, "t": 4, "kind": "press", "role": "blue"}
     path.write_text("".join(json.dumps(r) + "\n" for r in (header, good, bad, later)))
     s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
-    assert state(s)["status"] == "ready"
+    st = state(s)
+    # red's press at 1 s started blue's move; the game resumes there, paused (restart)
+    assert (st["status"], st["mover"], st["minutes"]) == ("paused", "blue", {"blue": 5, "red": 5})
+    assert st["sand_left"] == pytest.approx(60.0)  # blue's move began at 1 s, the last record
     message = s.service.published.message
-    (aside,) = tmp_path.glob("journal.jsonl.unreadable-*")
+    (aside,) = tmp_path.glob("journal.jsonl.rest-*")
     assert "line 3:" in message and "'t' is missing" in message and '"role":"purple"' in message
-    assert f"set aside as {aside.name}" in message and "a new game starts" in message
+    assert aside.name in message and "resumes from its last good record (seq 2)" in message
+    assert [json.loads(x) for x in aside.read_text().splitlines()] == [bad, later]
     assert "('t')" not in message
+    assert s.service.published.banner == "JOURNAL DAMAGED resumed at record 2"
+    # the journal holds the good prefix, then the restart; nothing of the rest is replayed
+    kinds = [(r["seq"], r["kind"]) for r in s.service.journal.records]
+    assert kinds == [(1, "_game"), (2, "press"), (3, "restart")]
+
+
+@pytest.mark.parametrize("seqs", [(1, 2, 4, 5), (1, 2, 2, 3)], ids=["missing", "duplicated"])
+def test_a_missing_or_duplicated_record_is_found_and_not_replayed(tmp_path, seqs):
+    path = tmp_path / "journal.jsonl"
+    records = [
+        {"t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}},
+        {"t": 1, "kind": "press", "role": "red"},  # blue on move
+        {"t": 20, "kind": "press", "role": "blue"},  # red on move
+        {"t": 30, "kind": "press", "role": "red"},  # blue on move again
+    ]
+    path.write_text(
+        "".join(json.dumps({"seq": n, **r}) + "\n" for n, r in zip(seqs, records, strict=True))
+    )
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+    st = state(s)
+    # records 1 and 2 are good; the third is out of sequence: the game resumes after the second
+    assert (st["status"], st["mover"], st["moves_completed"]) == ("paused", "blue", 0)
+    assert f"seq {seqs[2]} where seq 3 was expected" in s.service.published.message
 
 
 def test_a_record_with_a_time_that_is_not_a_number_names_its_line(tmp_path):

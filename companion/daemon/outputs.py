@@ -4,7 +4,9 @@ servo never delays the clock or a button.
 A :class:`LatestWorker` keeps only the newest value (a frame, an angle, the LEDs): if the device is
 slow, stale values are skipped, never queued. A :class:`QueueWorker` keeps every value (beeps).
 With ``inline=True`` the function runs in the caller's thread (deterministic tests).
-Exceptions from a device are counted and kept in ``errors``; the worker carries on.
+Exceptions from a device are counted and kept in ``errors``; the worker carries on, and
+``on_problem(name, problem)`` is called when the device starts failing (``problem`` the error)
+and again with None when it works again, so the service can name the failing part.
 """
 
 from __future__ import annotations
@@ -18,12 +20,24 @@ _EMPTY = object()
 
 
 class LatestWorker:
-    """Run ``fn(value)`` for the newest submitted value on a daemon thread named ``name``."""
+    """Run ``fn(value)`` for the newest submitted value on a daemon thread named ``name``.
 
-    def __init__(self, name: str, fn: Callable[[Any], None], inline: bool = False) -> None:
+    ``problem`` is None while the last call worked, else ``"OSError: [Errno 121] ..."``;
+    ``on_problem(name, problem)`` is called (on the worker's thread) each time it changes.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        fn: Callable[[Any], None],
+        inline: bool = False,
+        on_problem: Callable[[str, str | None], None] | None = None,
+    ) -> None:
         self.name = name
         self.fn = fn
         self.inline = inline
+        self.on_problem = on_problem
+        self.problem: str | None = None
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.failures = 0
         self.done = 0
@@ -50,7 +64,17 @@ class LatestWorker:
             self.done += 1
         except Exception as exc:  # noqa: BLE001 - a device failing must not stop the table
             self.failures += 1
-            self.errors.append(f"{type(exc).__name__}: {exc}")
+            problem = f"{type(exc).__name__}: {exc}"
+            self.errors.append(problem)
+            self._set_problem(problem)
+        else:
+            self._set_problem(None)
+
+    def _set_problem(self, problem: str | None) -> None:
+        changed = (problem is None) != (self.problem is None)
+        self.problem = problem
+        if changed and self.on_problem is not None:
+            self.on_problem(self.name, problem)
 
     def _run(self) -> None:
         while True:
@@ -74,9 +98,15 @@ class LatestWorker:
 class QueueWorker(LatestWorker):
     """Like :class:`LatestWorker` but every submitted value is handled, in order."""
 
-    def __init__(self, name: str, fn: Callable[[Any], None], inline: bool = False) -> None:
+    def __init__(
+        self,
+        name: str,
+        fn: Callable[[Any], None],
+        inline: bool = False,
+        on_problem: Callable[[str, str | None], None] | None = None,
+    ) -> None:
         self._items: collections.deque = collections.deque(maxlen=64)
-        super().__init__(name, fn, inline)
+        super().__init__(name, fn, inline, on_problem)
 
     def submit(self, value: Any) -> None:
         """Queue a value (at most 64 wait; older ones are dropped)."""

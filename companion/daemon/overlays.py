@@ -1,9 +1,14 @@
-"""What the table service draws over a game mode's frame: the camera's messages.
+"""What the table service draws over a game mode's frame: the camera's messages and the faults.
 
 The board camera (docs/vision.md, "At the table") speaks to the players without touching the
 clock: a *banner* for a few seconds (a move read from the board that may break a rule, the colour
 count asked for) and a *strip* on the bottom line while the camera is unavailable. The mode's frame
 is drawn first and these over it, so no game mode needs to know about the camera.
+
+The service's own faults (docs/daemon.md, "Faults": ``NOT SAVING: storage``, ``TIMER HEAD
+DISCONNECTED``, ``SERVO FAILING``...) take the bottom line on every screen while they last
+(:func:`draw_strip` with their words), and one-off notices (``JUDGING...``, a press refused, a
+damaged journal) are banners.
 
 Everything here is pure: texts from plain data, and frames ``frame(draw, width, height)`` as the
 modes draw them (``companion.daemon.screen``; 128 x 64 pixels, mode "1", 255 lit).
@@ -75,18 +80,24 @@ def draw_banner(draw, width: int, height: int, banner: Banner) -> None:
         screen.fitted(draw, (left + 3, top + 24, right - 2, bottom - 2), banner.detail, 12)
 
 
-def draw_strip(draw, width: int, height: int) -> None:
-    """``CAMERA UNAVAILABLE`` on the bottom line (the lines 55-63 of a 64-line screen)."""
-    screen.inverted(draw, (0, height - 9, width - 1, height - 1), STRIP_TEXT, largest=9)
+def strip_box(width: int, height: int) -> tuple[int, int, int, int]:
+    """The bottom line's box in pixels (left, top, right, bottom): lines 55-63 of 64."""
+    return (0, height - 9, width - 1, height - 1)
 
 
-def over(frame, banner: Banner | None, strip: bool):
-    """The frame ``frame`` with ``banner`` (if any) and the camera strip (if ``strip``) on top."""
+def draw_strip(draw, width: int, height: int, text: str = STRIP_TEXT) -> None:
+    """``text`` (default ``CAMERA UNAVAILABLE``) in a lit box on the bottom line."""
+    screen.inverted(draw, strip_box(width, height), text, largest=9)
+
+
+def over(frame, banner: Banner | None, strip: bool | str):
+    """The frame ``frame`` with ``banner`` (if any) and a strip on top: the camera's (``strip``
+    True) or a fault's words (``strip`` a text)."""
 
     def drawn(draw, width, height):
         frame(draw, width, height)
         if strip:
-            draw_strip(draw, width, height)
+            draw_strip(draw, width, height, strip if isinstance(strip, str) else STRIP_TEXT)
         if banner is not None:
             draw_banner(draw, width, height, banner)
 

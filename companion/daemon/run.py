@@ -4,8 +4,14 @@ The systemd unit (systemd/, the Pi engineer's) starts it. Typed lines on standar
 challenged words; a line starting with ``/`` is an arbiter's command (``/pause``, ``/resume``,
 ``/override``, ``/confirm``, ``/cancel``, ``/new``, ``/abandon``; ``/count`` asks the camera for the
 colour count, shown on the OLED); an empty line confirms a verdict. So a USB
-keyboard on the console works with ``StandardInput=tty`` / ``TTYPath=/dev/tty1`` in the unit. ``on_ready`` and ``on_watchdog`` are
-hooks for sd_notify (READY=1, WATCHDOG=1).
+keyboard on the console works with ``StandardInput=tty`` / ``TTYPath=/dev/tty1`` in the unit.
+
+systemd hears from it (sd_notify): READY=1 once the devices are open; WATCHDOG=1 only from the
+clock thread, after a step that completed (a clock that is stuck or keeps failing stops feeding
+it and systemd restarts the service, which resumes from the journal); STATUS= the service's
+health, changed as soon as a fault starts or ends (``NOT SAVING: storage (...)``, ``TIMER HEAD
+DISCONNECTED (...)``), with ERRNO= while the storage fails. A failing card does not stop the
+watchdog: the game is kept in memory and a restart would lose it.
 """
 
 from __future__ import annotations
@@ -54,11 +60,12 @@ def serve(
     if stdin is not None and not stdin.closed:
         threading.Thread(target=_read_lines, args=(stdin, service), daemon=True).start()
     watchdog = sd.watchdog_seconds
+    base = f"table service running ({devices.backend})"
     clock = threading.Thread(
         target=service.run,
         name="clock",
         kwargs={
-            "on_wake": lambda: sd.tick(time.monotonic()),
+            "on_wake": health_reporter(service, sd, base),
             "max_sleep": watchdog / 4 if watchdog else None,
         },
     )
@@ -78,6 +85,34 @@ def serve(
     clock.join()  # the main thread waits; SIGTERM/SIGINT interrupt it and stop the service
     devices.close()
     return 0
+
+
+def health_reporter(service, sd, base: str, clock: Callable[[], float] = time.monotonic):
+    """The clock thread's ``on_wake``: feed systemd's watchdog (the step completed) and send
+    the service's health as its status line each time it changes.
+
+    Args:
+        service: the :class:`~companion.daemon.service.TableService`.
+        sd: a :class:`~companion.platform.systemd.Notifier`.
+        base: the status line while all is well.
+    """
+    last: list[str | None] = [None]
+
+    def on_wake() -> None:
+        sd.tick(clock())
+        health = service.health()
+        if health != last[0]:
+            last[0] = health
+            if health == "ok":
+                sd.status(base)
+            else:
+                fields: dict[str, str | int] = {"status": f"FAULT: {health}"}
+                if service.storage_errno:
+                    fields["errno"] = service.storage_errno
+                sd.notify(**fields)
+                print(f"companion daemon: {health}", file=sys.stderr)
+
+    return on_wake
 
 
 def _read_lines(stream, service) -> None:

@@ -4,26 +4,39 @@ One thread (the *clock thread*, :meth:`TableService.run`) owns the game mode. Bu
 gpiozero's or a serial reader's thread), typed lines and arbiter commands are put on a queue,
 stamped with the monotonic time at which they happened. The clock thread sleeps on that queue
 until the next input or the next deadline (the minute running out, the bar's next pixel, a
-heartbeat), whichever comes first: it never polls. For each input the mode decides the events,
-each is appended to the journal (synced) and only then applied. Outputs go to worker threads
-(:mod:`companion.daemon.outputs`): the display renders the frame off the clock path, and the servo,
-LEDs and buzzer each have their own, so a slow device delays nothing else.
+heartbeat, a retry of a failing part), whichever comes first: it never polls. For each input the
+mode decides the events, each is appended to the journal (synced) and only then applied. Outputs
+go to worker threads (:mod:`companion.daemon.outputs`): the display renders the frame off the
+clock path, and the servo, LEDs and buzzer each have their own, so a slow device delays nothing
+else. An input whose decision may take long (a challenge's judge, which may open a lexicon or
+build a cache) is decided on a worker thread while the OLED says ``JUDGING...``; the clock thread
+goes on meanwhile and takes the inputs that follow in order once the ruling is in.
 
 Game time is ``monotonic - offset``: it starts at 0 with the game and, after a restart, continues
 from the last instant the journal proves the service was alive (a heartbeat every
-``heartbeat_seconds`` while the clock runs, and one at a clean stop), so the time the service was
-down is charged to no one. Deadlines come from the mode (the clock's ``next_deadline()``, computed
-from the move's start), so nothing drifts.
+``heartbeat_seconds`` while the clock runs, one at each minute that runs out, written before its
+beep, and one at a clean stop), so the time the service was down is charged to no one and a minute
+that ran out never comes back.
 
-Files: ``data_dir()/table/journal.jsonl`` is the game in progress; a finished game's result and
-full record go to ``data_dir()/records/`` (``<stamp>-table<N>.json``) and the next game starts clean.
+Faults are said, never swallowed (docs/daemon.md, "Faults"): storage that fails (the game goes
+on in memory, the journal is written again as soon as the card allows), the timer head going
+silent (the clock pauses at the last instant it was heard), a press stamped in the future or far
+in the past, a servo, buzzer, LED or OLED failing. Each is on the OLED's bottom line while it
+lasts (:data:`FAULT_WORDS`), in the service's log and in :meth:`TableService.health` (systemd's
+status line).
+
+Files: ``data_dir()/table/journal.jsonl`` is the game in progress (``journal.jsonl.lock`` names
+the service holding it); a finished game's result and full record go to ``data_dir()/records/``
+(``<stamp>-table<N>.json``) and the next game starts clean.
 """
 
 from __future__ import annotations
 
 import collections
+import contextlib
 import datetime as _dt
 import json
+import logging
 import math
 import os
 import queue
@@ -38,7 +51,7 @@ from pathlib import Path
 
 from companion.daemon.challenge import JudgeFn
 from companion.daemon.config import TableConfig, load_table, table_path, validate
-from companion.daemon.journal import Journal, JournalError
+from companion.daemon.journal import Journal, JournalError, JournalIO
 from companion.daemon.modes import (
     Command,
     Effects,
@@ -55,15 +68,34 @@ from companion.daemon.modes import (
 from companion.daemon.outputs import LatestWorker, QueueWorker
 from companion.daemon.overlays import Banner
 from companion.daemon.screen import render
+from companion.daemon.tablelock import TableLock
 from companion.devices.base import DeviceBundle
 from companion.errors import CompanionError
 from companion.paths import data_dir
+
+log = logging.getLogger("companion.daemon")
 
 SWITCH_INTERVAL = 0.001  # seconds (Python's default is 0.005)
 CLOCK_NICE = -10  # the clock thread's niceness when the system allows it
 FAILURE_BACKOFF = 0.1  # seconds: the least sleep after a step that raised
 HEADER = "_game"
 ALIVE = "_alive"
+RETRY_SECONDS = 1.0  # a failing journal, display, servo or LEDs is tried again this often
+STORAGE_BEEP_SECONDS = 30.0  # while storage fails, its beep pattern sounds again this often
+STORAGE_BEEPS = (3, 0.06, 0.06)  # the pattern: 3 quick beeps (count, on, off seconds)
+PRESS_FUTURE_SECONDS = 0.05  # a press stamped later than now by more than this is said
+PRESS_MAX_AGE = 2.5  # seconds: a press stamped further back than this when it arrives is refused
+FAULT_PAGE_SECONDS = 2.5  # several faults take the bottom line in turn
+FAULT_WORDS = {
+    "storage": "NOT SAVING: storage",
+    "head": "TIMER HEAD DISCONNECTED",
+    "disc": "SERVO FAILING",
+    "sounder": "BUZZER FAILING",
+    "lights": "LEDS FAILING",
+    "display": "DISPLAY FAILING",
+}
+"""The words each fault puts on the OLED's bottom line (and systemd's status line)."""
+PART_NAMES = {"disc": "servo", "sounder": "buzzer", "lights": "LEDs", "display": "OLED"}
 
 
 @dataclass(frozen=True)
@@ -73,8 +105,10 @@ class Published:
     ``t`` game seconds; ``status`` the mode's word; ``prompt`` typed text expected (or None);
     ``lights`` per LED; ``disc_angle`` degrees; ``beeps`` total short beeps; ``long_beeps``;
     ``inputs`` inputs handled so far; ``message`` the service's own notice (restart, errors);
-    ``banner`` the camera's banner on the OLED now (``ILLEGAL MOVE? BLUE: disconnected``, the
-    colour count) or ""; ``camera`` the camera's problem while it gives no frame, else "".
+    ``banner`` the banner on the OLED now (``ILLEGAL MOVE? BLUE: disconnected``, the colour
+    count, ``JUDGING...``) or ""; ``camera`` the camera's problem while it gives no frame, else
+    ""; ``faults`` the words of each fault now on the OLED's bottom line (``NOT SAVING:
+    storage``...); ``judging`` a decision is being made on the worker.
     """
 
     t: float = 0.0
@@ -89,6 +123,8 @@ class Published:
     records_saved: int = 0
     banner: str = ""
     camera: str = ""
+    faults: tuple[str, ...] = ()
+    judging: bool = False
 
 
 def journal_path() -> Path:
@@ -101,6 +137,10 @@ def records_dir() -> Path:
     path = data_dir() / "records"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+class DisplayProblem(RuntimeError):
+    """The OLED did not take the frame (its wrapper reports a problem instead of raising)."""
 
 
 class TableService:
@@ -127,9 +167,12 @@ class TableService:
             for a new set-up written by ``companion link``; None looks only when woken anyway.
         table_file: the set-up of new games (default config_dir()/table.toml).
         records_path: where finished games are saved (default :func:`records_dir`).
+        journal_io: the journal's file operations (tests stage a failing card with it).
+        lock: take the journal's lock (:mod:`companion.daemon.tablelock`).
 
     Raises:
-        TableConfigError, ModeError, JournalError from the set-up, the mode or the journal.
+        TableConfigError, ModeError, JournalError from the set-up, the mode or the journal;
+        TableLockedError when another service holds the journal.
     """
 
     def __init__(
@@ -147,6 +190,8 @@ class TableService:
         setup_poll_seconds: float | None = None,
         table_file: Path | None = None,
         records_path: Path | None = None,
+        journal_io: JournalIO | None = None,
+        lock: bool = True,
     ) -> None:
         self.devices = devices
         self.pinmap = pinmap
@@ -160,11 +205,16 @@ class TableService:
         self._setup_stamp: tuple | None = None
         self.fsync = fsync
         self.on_frame = on_frame
+        self.journal_io = journal_io
         self._judge = judge
         self._queue: queue.Queue = queue.Queue()
         self._stopping = threading.Event()
+        self.lock = TableLock(self.journal_file)
+        if lock:
+            self.lock.acquire()
         self.published = Published()
         self.step_failures = 0
+        self.steps = 0  # steps completed without an error: the clock's proof of progress
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.message = ""
         self.records_saved = 0
@@ -178,25 +228,46 @@ class TableService:
         self._next_heartbeat: float | None = None
         self._view: View | None = None
         self.last_record_path: Path | None = None
+        # faults: key (FAULT_WORDS) -> what the log says; device news from the workers' threads
+        self.faults: dict[str, str] = {}
+        self._fault_lock = threading.Lock()
+        self._device_news: dict[str, str | None] = {}
+        self._retry_at: float | None = None  # game time of the next retry of a failing part
+        self._storage_beep_at: float | None = None
+        self._record_unsaved = False  # a finished game whose record could not be written yet
+        self._paused_by_head = False
+        # a decision made on the worker (JUDGING...): the input, and the inputs held behind it
+        self._deciding: Input | None = None
+        self._held: collections.deque = collections.deque()
+        self._decider: threading.Thread | None = None
+        self._decided = threading.Event()
+        self._decided.set()
         size = (devices.display.width, devices.display.height)
-        self._display = LatestWorker("display", self._show_frame, inline_outputs)
-        self._disc = LatestWorker("disc", devices.disc.turn_to, inline_outputs)
-        self._lights = LatestWorker("lights", devices.lights.set, inline_outputs)
-        self._sounder = QueueWorker("sounder", self._sound, inline_outputs)
+        news = self._on_device_problem
+        self._display = LatestWorker("display", self._show_frame, inline_outputs, news)
+        self._disc = LatestWorker("disc", devices.disc.turn_to, inline_outputs, news)
+        self._lights = LatestWorker("lights", devices.lights.set, inline_outputs, news)
+        self._sounder = QueueWorker("sounder", self._sound, inline_outputs, news)
         self._size = size
         self._last_angle: float | None = None
         self._last_key: object = None
         self._last_inputs = -1
         self._last_lights: dict | None = None
+        self._last_frame: tuple | None = None
         self.mode: GameMode
         self.journal: Journal
-        self._open_game()
+        self._banner: tuple[Banner, float | None] | None = None  # and until (game time)
+        try:
+            self._open_game()
+        except BaseException:
+            self.lock.release()
+            raise
+        self._note_storage(self._last_g)
         # the camera, if any, reads the board and gives a challenge its words (docs/vision.md)
         from companion.vision.table import watcher_for
 
         self.camera_watcher = watcher_for(devices.camera, self.line)
         self.camera_problem: str | None = None  # the camera gives no frame (on the OLED)
-        self._banner: tuple[Banner, float | None] | None = None  # and until (game time)
         if self.camera_watcher is not None:
             self.camera_watcher.on_warning = self._camera_warning
             self.camera_watcher.on_count = self._camera_count
@@ -204,6 +275,9 @@ class TableService:
         elif (getattr(pinmap, "camera", None) or {}).get("kind", "none") != "none":
             self.camera_problem = "camera unavailable: it could not be opened (see the log)"
         devices.buttons.on_press(self._on_press)
+        on_link = getattr(devices.buttons, "on_link", None)
+        if on_link is not None:  # the timer head: its link going silent pauses the clock
+            on_link(self._on_link)
 
     # -- the game's life: new, resumed, finished -----------------------------------------------
 
@@ -225,46 +299,73 @@ class TableService:
         self.records_path.mkdir(parents=True, exist_ok=True)
         return self.records_path
 
+    def _open_journal(self) -> Journal:
+        return Journal.open(self.journal_file, fsync=self.fsync, io=self.journal_io, salvage=True)
+
+    def _fresh_journal(self, records: list[dict] | None = None) -> Journal:
+        return Journal.fresh(self.journal_file, self.fsync, self.journal_io, records)
+
     def _open_game(self) -> None:
-        """Resume the journal's game if it had started, else begin a new one."""
+        """Resume the journal's game if it had started, else begin a new one.
+
+        A damaged record (bad JSON, a sequence number out of order, an event the mode cannot
+        apply) does not abandon the game: it resumes from the last good record, the rest is set
+        aside in ``journal.jsonl.rest-<stamp>`` and the OLED says so (the arbiter corrects the
+        rest by hand).
+        """
         path = self.journal_file
         try:
-            journal = Journal.open(path, fsync=self.fsync)
-        except JournalError as exc:
+            journal = self._open_journal()
+        except JournalError as exc:  # the file cannot be read at all
             damaged = path.with_name(f"{path.name}.damaged-{_stamp()}")
-            path.replace(damaged)
-            self.message = (
-                f"journal damaged ({exc}); the file is set aside as {damaged.name} "
-                "and a new game starts"
-            )
-            journal = Journal.open(path, fsync=self.fsync)
+            try:
+                path.replace(damaged)
+                where = f"the file is set aside as {damaged.name}"
+            except OSError:
+                where = "the file is left as it is"
+            self._start_new_game()
+            self.message = f"journal damaged ({exc}); {where} and a new game starts"
+            return
         records = journal.records
+        aside = [journal.set_aside] if journal.set_aside else []
+        problem = journal.damage
         header = records[0] if records and records[0].get("kind") == HEADER else None
-        events = _game_events(records)
-        if header is None or not events:
-            journal.close()
-            self._start_new_game(fresh_file=True)
-            if journal.dropped_torn:
+        mode = None
+        if header is not None and _game_events(records):
+            mode, good, replay_problem = self._replay_prefix(records)
+            if replay_problem is not None:
+                problem = replay_problem if problem is None else f"{replay_problem}; {problem}"
+                rest = path.with_name(f"{path.name}.rest-{_stamp()}")
+                try:
+                    rest.write_text(
+                        "".join(
+                            json.dumps(r, separators=(",", ":")) + "\n" for r in records[good:]
+                        ),
+                        encoding="utf-8",
+                    )
+                    aside.insert(0, rest)
+                except OSError:
+                    pass
+                journal.close(flush=False)
+                journal = self._fresh_journal(records[:good])
+                records = journal.records
+        if mode is None or not _game_events(records):
+            journal.close(flush=False)
+            self._start_new_game()
+            if problem is not None:
+                names = ", ".join(p.name for p in aside) or "nowhere (the card is read-only)"
+                self.message = (
+                    f"journal damaged ({problem}); no game to resume: the rest is set aside in "
+                    f"{names} and a new game starts"
+                )
+                self._banner = (Banner("JOURNAL DAMAGED", "new game: rest set aside"), None)
+            elif journal.dropped_torn:
                 self.message = "torn last journal record dropped"
             return
-        try:
-            self.mode = self._mode_from_journal(records, f"{path} header")
-            last = _last_time(records)
-        except (ValueError, KeyError, TypeError) as exc:  # a journal this code cannot replay
-            # The journal is written only by the service: a record it cannot apply means the
-            # file was damaged. Replaying around it could give a wrong clock or score, so the
-            # whole file is kept aside for inspection and a clean game starts.
-            journal.close()
-            damaged = path.with_name(f"{path.name}.unreadable-{_stamp()}")
-            path.replace(damaged)
-            self._start_new_game(fresh_file=True)
-            problem = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
-            self.message = (
-                f"journal could not be replayed ({path.name} {problem}); the file is set aside "
-                f"as {damaged.name} and a new game starts"
-            )
-            return
+        self.mode = mode
         self.journal = journal
+        last = _last_time(records)
+        good = len(records)
         self._offset = self.clock() - last
         self._last_g = last
         for ev in self.mode.on_restart(last):
@@ -273,16 +374,43 @@ class TableService:
         self.message = "Restarted: the game resumes where it was, paused"
         if journal.dropped_torn:
             self.message += " (torn last record dropped)"
+        if problem is not None:
+            names = ", ".join(p.name for p in aside) or "nowhere (the card is read-only)"
+            self.message = (
+                f"journal damaged ({problem}): the game resumes from its last good record "
+                f"(seq {good}), paused; the rest is set aside in {names}"
+            )
+            self._banner = (Banner("JOURNAL DAMAGED", f"resumed at record {good}"), None)
+            log.warning("%s", self.message)
         if self.mode.finished:
             self._finish()
 
-    def _start_new_game(self, fresh_file: bool) -> None:
+    def _replay_prefix(self, records: list[dict]) -> tuple[GameMode | None, int, str | None]:
+        """The mode rebuilt from the longest prefix of ``records`` that replays, how many
+        records that is, and what is wrong with the first that does not (None if all do).
+        ``(None, 0, problem)`` when even the header cannot be used."""
+        header = records[0]
+        where = f"{self.journal_file} header"
+        try:
+            table = validate(header.get("settings", {}), where, check_names=False)
+            mode = mode_class(header.get("mode", table.game))(self._context(table))
+        except (ValueError, KeyError, TypeError) as exc:
+            return None, 0, f"line 1: {exc}"
+        for n, rec in enumerate(records[1:], 2):
+            try:
+                _last_time([rec], n)
+                replay(mode, [rec], first_line=n)
+            except (ValueError, KeyError, TypeError) as exc:
+                problem = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
+                # the failed record may have half-changed the mode: rebuild it from the prefix
+                return self._mode_from_journal(records[: n - 1], where), n - 1, problem
+        return mode, len(records), None
+
+    def _start_new_game(self, fresh_file: bool = True) -> None:
         stamp = self._table_file_stamp()  # before reading: a set-up written after is seen next
         table = self._new_table()
         self.mode = mode_class(table.game)(self._context(table))
-        if fresh_file and self.journal_file.exists():
-            self.journal_file.unlink()
-        self.journal = Journal.open(self.journal_file, fsync=self.fsync)
+        self.journal = self._fresh_journal()
         self.journal.append(
             {
                 "t": 0.0,
@@ -298,9 +426,17 @@ class TableService:
         self._last_g = 0.0
         self._crossed = None
         self._next_heartbeat = None
+        self._paused_by_head = False
 
-    def _finish(self, abandoned_at: float | None = None) -> None:
-        """Save the finished (or abandoned) game's result and full record; empty the journal."""
+    def _finish(self, abandoned_at: float | None = None) -> bool:
+        """Save the finished (or abandoned) game's result and full record; empty the journal.
+
+        Returns False when the storage does not take the record: the game stays in memory (and
+        on the screen), NOT SAVING is said, and the save is tried again (see :meth:`_retry`).
+        """
+        if not self.journal.retry():  # every event must be on disk before the record is cut
+            self._record_unsaved = True
+            return False
         records = [r for r in self.journal.records if r.get("kind") != ALIVE]
         header = records[0] if records else {}
         result = self.mode.result()
@@ -308,22 +444,52 @@ class TableService:
             result = {**result, "abandoned": True, "abandoned_at": abandoned_at}
         stamp = _stamp()
         number = header.get("settings", {}).get("number", "")
-        path = self._records_dir() / f"{stamp}-table{number}.json"
         payload = {"result": result, "settings": header.get("settings"), "record": records}
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(payload, indent=1), encoding="utf-8")
-        tmp.replace(path)
+        try:
+            path = self._records_dir() / f"{stamp}-table{number}.json"
+            tmp = path.with_suffix(".json.tmp")
+            tmp.write_text(json.dumps(payload, indent=1), encoding="utf-8")
+            tmp.replace(path)
+        except OSError as exc:
+            self._record_unsaved = True
+            self._set_fault("storage", f"the game's record cannot be saved: {exc.strerror}")
+            return False
+        self._record_unsaved = False
         self.last_record_path = path
         self.records_saved += 1
         self.journal.close()
-        self.journal_file.replace(self._records_dir() / f"{stamp}-table{number}.journal.jsonl")
-        self.journal = Journal.open(self.journal_file, fsync=self.fsync)  # empty until next game
+        with contextlib.suppress(OSError):  # the record holds every event anyway
+            self.journal_file.replace(self._records_dir() / f"{stamp}-table{number}.journal.jsonl")
+        self.journal = self._fresh_journal()  # empty until the next game
         self.message = "Game over, record saved. CHALLENGE: a new game"
+        return True
 
     # -- inputs (any thread) ------------------------------------------------------------------
 
     def _on_press(self, role: str, t_mono: float) -> None:
-        self._queue.put(("press", role, t_mono))
+        """A press from the buttons' thread, stamped ``t_mono``. Its stamp is checked here,
+        when it arrives: later than now (a head clock offset gone wrong) it counts now and the
+        OLED says so; further back than :data:`PRESS_MAX_AGE` (a frame of garbage that passed
+        the CRC, a stamp from a clock that jumped) it is refused, said, and charges nothing."""
+        now = self.clock()
+        t = float(t_mono)
+        if not math.isfinite(t) or t < now - PRESS_MAX_AGE:
+            self._queue.put(("refused", (role, t), now))
+        elif t > now + PRESS_FUTURE_SECONDS:
+            self._queue.put(("future", (role, t), now))
+        else:
+            self._queue.put(("press", role, min(t, now)))
+
+    def _on_link(self, connected: bool, last_heard: float | None) -> None:
+        """The timer head's link went silent (``connected`` False; ``last_heard`` the host's
+        monotonic time of its last frame) or came back (any thread)."""
+        self._queue.put(("link", connected, self.clock() if last_heard is None else last_heard))
+
+    def _on_device_problem(self, name: str, problem: str | None) -> None:
+        """An output worker's device started failing (``problem``) or works again (None)."""
+        with self._fault_lock:
+            self._device_news[name] = problem
+        self._queue.put(("wake", None, self.clock()))
 
     def line(self, text: str, t_mono: float | None = None) -> None:
         """A typed line (Enter pressed), e.g. the challenged words."""
@@ -353,6 +519,21 @@ class TableService:
         self._stopping.set()
         self._queue.put(("stop", None, self.clock()))
 
+    # -- health (systemd's status line) --------------------------------------------------------
+
+    def health(self) -> str:
+        """One line for systemd's status (``systemctl status``) and the log: ``ok`` or the faults,
+        each in the OLED's words with the cause (``NOT SAVING: storage (journal.jsonl: cannot
+        write: No space left on device; 3 records kept in memory)``)."""
+        if not self.faults:
+            return "ok"
+        return "; ".join(f"{FAULT_WORDS[k]} ({v})" for k, v in self.faults.items())
+
+    @property
+    def storage_errno(self) -> int | None:
+        """The errno of the failing storage (28 no space, 30 read-only...), or None."""
+        return self.journal.failing_errno if "storage" in self.faults else None
+
     # -- the clock thread ---------------------------------------------------------------------
 
     def game_time(self, t_mono: float | None = None) -> float:
@@ -361,23 +542,36 @@ class TableService:
 
     def next_wake(self) -> float | None:
         """The next game time the clock thread must wake at without an input (or None)."""
-        times = [self.mode.next_deadline(), self._next_heartbeat, self.next_setup_check()]
+        times = [self.mode.next_deadline(), self._next_heartbeat, self._retry_at]
+        times.append(self.next_setup_check())
         if self._view is not None:
             times.append(self._view.redraw_at)
         due = [t for t in times if t is not None]
         return min(due) if due else None
+
+    @property
+    def judging(self) -> bool:
+        """True while an input is being decided on the worker (JUDGING... on the OLED)."""
+        return self._deciding is not None
+
+    def wait_decided(self, timeout: float | None = None) -> bool:
+        """Wait (real time) for the decision being made on the worker, if any; True when none
+        is pending. Its events are applied at the next :meth:`step`."""
+        return self._decided.wait(timeout)
 
     def run(
         self, on_wake: Callable[[], None] | None = None, max_sleep: float | None = None
     ) -> None:
         """The clock thread's loop, until :meth:`stop`. Sleeps until an input or a deadline.
 
-        ``on_wake`` is called after every step (the systemd watchdog feed) and ``max_sleep``
-        (seconds) bounds each sleep so that it is called even while nothing happens. The
-        interpreter's thread switch interval is shortened to 1 ms so that a display thread busy
-        drawing hands over quickly when a deadline wakes the clock, and the clock thread asks the
-        kernel for a higher priority (nice :data:`CLOCK_NICE`) where it is allowed (root,
-        CAP_SYS_NICE, or systemd's ``Nice=``/``LimitNICE=``); elsewhere it runs as it is.
+        ``on_wake`` is called after every step that completed (the systemd watchdog feed: a
+        step that keeps failing feeds nothing, so systemd restarts a clock that makes no
+        progress) and ``max_sleep`` (seconds) bounds each sleep so that it is called even while
+        nothing happens. The interpreter's thread switch interval is shortened to 1 ms so that a
+        display thread busy drawing hands over quickly when a deadline wakes the clock, and the
+        clock thread asks the kernel for a higher priority (nice :data:`CLOCK_NICE`) where it is
+        allowed (root, CAP_SYS_NICE, or systemd's ``Nice=``/``LimitNICE=``); elsewhere it runs
+        as it is.
         """
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         raise_priority(CLOCK_NICE)
@@ -400,6 +594,8 @@ class TableService:
                 self.step_failures += 1
                 self.message = f"internal error ({type(exc).__name__}: {exc}); the table runs on"
                 self.errors.append(traceback.format_exc())
+                log.error("%s", self.errors[-1])
+                continue
             if on_wake is not None:
                 on_wake()
         self._shutdown()
@@ -412,31 +608,31 @@ class TableService:
         """
         while True:
             if first is not None:
-                kind, value, t_mono = first
-                first = None
+                item, first = first, None
             else:
                 try:
-                    kind, value, t_mono = self._queue.get_nowait()
+                    item = self._queue.get_nowait()
                 except queue.Empty:
                     break
-            if kind == "stop":
-                self._stopping.set()
-                continue
-            if kind == "camera":
-                self._camera_news(value, t_mono)
-                continue
-            self._handle(kind, value, t_mono)
+            self._take(item)
         g = max(self.game_time(), self._last_g)
         deadline = self.mode.next_deadline()
-        if deadline is not None and deadline <= g and self._crossed is None:
-            self._crossed = deadline
+        if deadline is not None and deadline <= g:
+            if self._crossed is None:
+                self._crossed = deadline
+            # a minute runs out: the journal proves the instant before the beep, so a power cut
+            # just after it never gives the minute back
+            self.journal.append({"t": g, "kind": ALIVE, "expired": deadline})
         self._effects(self.mode.advance(g))
         self._last_g = g
         self._heartbeat(g)
-        if self.mode.finished and self.journal.records:
+        self._retry(g)
+        if self.mode.finished and self.journal.records and not self._record_unsaved:
             self._finish()
         self._take_new_setup()
+        self._note_storage(g)
         self._publish(g)
+        self.steps += 1
 
     # -- a new set-up (companion link writes table.toml), taken only between games -----------
 
@@ -478,6 +674,60 @@ class TableService:
             return None
         return self._last_g + self.setup_poll_seconds
 
+    def _take(self, item: tuple) -> None:
+        """One queued item, on the clock thread."""
+        kind, value, t_mono = item
+        if kind == "stop":
+            self._stopping.set()
+        elif kind == "wake":
+            pass
+        elif kind == "camera":
+            self._camera_news(value, t_mono)
+        elif kind == "decided":
+            self._apply_decision(*value)
+        elif kind == "link":
+            self._link_news(value, t_mono)
+        elif kind == "refused":
+            role, stamp = value
+            age = t_mono - stamp
+            self._say_press(
+                role,
+                "PRESS REFUSED",
+                f"{role.upper()}: press again",
+                f"a {role} press stamped {age:.1f} s in the past was refused (a frame of "
+                f"garbage, or a clock gone wrong; at most {PRESS_MAX_AGE:g} s is accepted): "
+                "it charges nothing; press again",
+                t_mono,
+            )
+        elif kind == "future":
+            role, stamp = value
+            self._say_press(
+                role,
+                "PRESS TIME WRONG",
+                f"{role.upper()}: counted now",
+                f"a {role} press stamped {stamp - t_mono:.2f} s in the future (the timer "
+                "head's clock is off) counted at the instant it arrived",
+                t_mono,
+            )
+            self._input("press", role, t_mono)
+        else:
+            self._input(kind, value, t_mono)
+
+    def _say_press(self, role: str, title: str, detail: str, text: str, t_mono: float) -> None:
+        from companion.daemon import overlays
+
+        g = max(self.game_time(t_mono), self._last_g)
+        self._banner = (Banner(title, detail), g + overlays.BANNER_SECONDS)
+        self.message = text
+        log.warning("%s", text)
+
+    def _input(self, kind: str, value, t_mono: float) -> None:
+        """A press, a line or a command: handled now, or held while a decision is made."""
+        if self._deciding is not None:
+            self._held.append((kind, value, t_mono))
+            return
+        self._handle(kind, value, t_mono)
+
     def _mode_from_journal(self, records: list[dict], where: str) -> GameMode:
         """A fresh mode of the journal's game (its header ``records[0]``) with every journaled
         event applied. Raises ValueError, KeyError or TypeError on a journal it cannot replay."""
@@ -487,7 +737,7 @@ class TableService:
         replay(mode, records[1:])
         return mode
 
-    def _late_input(self, g: float) -> float:
+    def _late_input(self, g: float, rewind: bool = False) -> float:
         """The game time an input stamped at ``g`` counts at.
 
         An input is handled a little after the pin changed (a queue, a serial frame that came
@@ -496,10 +746,13 @@ class TableService:
         is not charged the minute that ran out at 60 s while it waited: the press counts at the
         instant the pin changed (issue 2). Otherwise nothing depends on the few milliseconds and
         the input counts at the instant already processed (the clock never goes backwards).
+        ``rewind``: rebuild even when no deadline was crossed (the timer head went silent at
+        ``g``, seconds ago: the pause counts from then).
         """
         if g >= self._last_g:
             return g
-        if self._crossed is None or g >= self._crossed or not self.journal.records:
+        crossed = self._crossed is not None and g < self._crossed
+        if not (crossed or rewind) or not self.journal.records:
             return self._last_g
         records = self.journal.records
         events = _game_events(records)
@@ -514,23 +767,30 @@ class TableService:
         self._crossed = None
         return g
 
-    def _handle(self, kind: str, value, t_mono: float) -> None:
-        g = self._late_input(self.game_time(t_mono))
+    def _handle(self, kind: str, value, t_mono: float, cause: str = "") -> None:
+        g = self._late_input(self.game_time(t_mono), rewind=bool(cause))
         self._inputs += 1
         if self.mode.finished or not self.journal.records:
             if (kind == "press" and value == "challenge") or (kind, value) == ("command", "new"):
-                self._start_new_game(fresh_file=True)
+                if self._record_unsaved:
+                    self.message = (
+                        "the finished game's record is not saved yet (NOT SAVING: storage): "
+                        "a new game waits until the card takes it"
+                    )
+                    return
+                self._start_new_game()
                 self.message = ""
             return
         if kind == "command" and value == "new":
             self.message = "a game is under way: 'new' is for after its end ('abandon' ends it)"
             return
         if kind == "command" and value == "abandon":
-            if self.mode.started:
-                self._finish(abandoned_at=g)
+            if self.mode.started and self._finish(abandoned_at=g):
                 self.journal.close()
-                self._start_new_game(fresh_file=True)
+                self._start_new_game()
                 self.message = "Game abandoned, its record saved; a new game is ready"
+            elif self.mode.started:
+                self.message = "the record cannot be saved (NOT SAVING: storage); not abandoned"
             return
         inp: Input
         if kind == "press":
@@ -539,12 +799,21 @@ class TableService:
             inp = Line(value, g)
         else:
             inp = Command(value, g)
+        slow = getattr(self.mode, "slow", None)
+        if slow is not None and slow(inp):
+            self._decide_on_worker(inp)
+            return
         try:
             events = self.mode.decide(inp)
         except ValueError as exc:
             self.message = str(exc)
             return
+        self._journal_and_apply(events, g, cause)
+
+    def _journal_and_apply(self, events: list[dict], g: float, cause: str = "") -> None:
         for ev in events:
+            if cause:
+                ev = {**ev, "cause": cause}
             self.journal.append(ev)
             self._effects(self.mode.apply(ev))
             if self.camera_watcher is not None:
@@ -555,6 +824,145 @@ class TableService:
         if events:
             self.message = ""
             self._banner = None  # a banner stays until the next input that does something
+
+    # -- long work off the clock thread (the judge) --------------------------------------------
+
+    def _decide_on_worker(self, inp: Input) -> None:
+        """Decide ``inp`` on a worker thread (the judge may open a lexicon or build a cache):
+        the OLED says JUDGING... at once, the clock thread goes on, and the inputs that come
+        meanwhile wait their turn behind it."""
+        text = inp.text if isinstance(inp, Line) else ""
+        self._deciding = inp
+        self._banner = (Banner("JUDGING...", text[:24]), None)
+        self._decided.clear()
+        mode = self.mode
+
+        def work() -> None:
+            try:
+                outcome: tuple = (inp, mode, mode.decide(inp), None)
+            except Exception as exc:  # noqa: BLE001 - handed to the clock thread
+                outcome = (inp, mode, None, exc)
+            self._queue.put(("decided", outcome, self.clock()))
+            self._decided.set()
+
+        self._decider = threading.Thread(target=work, name="judging", daemon=True)
+        self._decider.start()
+
+    def _apply_decision(self, inp: Input, mode: GameMode, events, exc) -> None:
+        """On the clock thread: the worker's decision on ``inp`` is journaled and applied, then
+        the inputs held behind it are taken in order."""
+        self._deciding = None
+        if self._banner is not None and self._banner[0].title == "JUDGING...":
+            self._banner = None
+        if mode is not self.mode:
+            pass  # the game changed meanwhile (cannot happen: inputs were held); dropped
+        elif exc is not None:
+            if isinstance(exc, ValueError):
+                self.message = str(exc)
+            else:
+                self.message = f"the judge failed ({type(exc).__name__}: {exc})"
+                self.errors.append("".join(traceback.format_exception(exc)))
+        else:
+            self._journal_and_apply(list(events), max(inp.t, self._last_g))
+        while self._held and self._deciding is None:
+            self._handle(*self._held.popleft())
+
+    # -- faults ---------------------------------------------------------------------------------
+
+    def _set_fault(self, key: str, detail: str | None) -> None:
+        """Start (``detail``), update or end (None) fault ``key``; logged when it starts and ends."""
+        had = key in self.faults
+        if detail is None:
+            if had:
+                del self.faults[key]
+                log.warning("%s: %s is over", FAULT_WORDS[key], _part(key))
+            return
+        self.faults[key] = detail
+        if not had:
+            log.warning("%s: %s", FAULT_WORDS[key], detail)
+            if self._retry_at is None:
+                self._retry_at = self._last_g + RETRY_SECONDS
+
+    def _note_storage(self, g: float) -> None:
+        """The journal's state becomes the storage fault: NOT SAVING on the OLED with a beep
+        pattern while records wait in memory, and the end of it once they are on disk."""
+        journal = self.journal
+        if journal.failing is not None or journal.pending or self._record_unsaved:
+            kept = journal.pending
+            detail = journal.failing or "the game's record cannot be saved"
+            detail += f"; {kept} record{'s' if kept != 1 else ''} kept in memory"
+            if "storage" not in self.faults:
+                self.message = (
+                    "NOT SAVING: the storage does not take the journal; the game goes on in "
+                    "memory and is written as soon as the card works again"
+                )
+                self._storage_beep_at = g
+            self._set_fault("storage", detail)
+            if self._storage_beep_at is not None and g >= self._storage_beep_at:
+                count, on, off = STORAGE_BEEPS
+                self._sounder.submit(("pattern", (count, on, off)))
+                self._storage_beep_at = g + STORAGE_BEEP_SECONDS
+        elif "storage" in self.faults:
+            self._set_fault("storage", None)
+            self._storage_beep_at = None
+            self.message = "storage works again: every record is written"
+
+    def _retry(self, g: float) -> None:
+        """Every :data:`RETRY_SECONDS` while something fails: write the journal's backlog (and a
+        finished game's record), and send the failing outputs their current value again (the
+        frame shown when the OLED comes back is the current one, even on a still screen)."""
+        self._sync_device_faults()
+        if not self.faults:
+            self._retry_at = None
+            return
+        if self._retry_at is None:
+            self._retry_at = g + RETRY_SECONDS
+        if g < self._retry_at:
+            return
+        self._retry_at = g + RETRY_SECONDS
+        if "storage" in self.faults:
+            self.journal.retry()
+            if self._record_unsaved and self.mode.finished:
+                self._finish()
+        if "display" in self.faults and self._last_frame is not None:
+            self._display.submit(self._last_frame)
+        if "disc" in self.faults and self._last_angle is not None:
+            self._disc.submit(self._last_angle)
+        if "lights" in self.faults and self._last_lights is not None:
+            self._lights.submit(dict(self._last_lights))
+
+    def _sync_device_faults(self) -> None:
+        """Take the output workers' news (their threads) into the faults."""
+        with self._fault_lock:
+            news, self._device_news = self._device_news, {}
+        for name, problem in news.items():
+            if problem is None:
+                self._set_fault(name, None)
+                self.message = f"the {_part(name)} works again"
+            else:
+                self._set_fault(name, f"the {_part(name)} fails: {problem}")
+                self.message = f"the {_part(name)} fails ({problem}); the clock is not affected"
+
+    def _link_news(self, connected: bool, t_mono: float) -> None:
+        """The timer head's link: silent, the clock pauses at the instant it was last heard
+        (nobody can end a move without the buttons); back, the clock stays paused until a
+        press (CHALLENGE) or the arbiter resumes it."""
+        if connected:
+            if "head" in self.faults:
+                self._set_fault("head", None)
+                self.message = (
+                    "the timer head is back: CHALLENGE (or the arbiter) resumes the clock"
+                    if self._paused_by_head
+                    else "the timer head is back"
+                )
+            return
+        if "head" in self.faults:
+            return
+        self._set_fault("head", "the timer head's link is silent: no button can be pressed")
+        self.message = "TIMER HEAD DISCONNECTED: the clock is paused; check the head's cable"
+        if self.mode.running() and not self.mode.finished:
+            self._handle("command", "pause", t_mono, cause="timer head silent")
+            self._paused_by_head = True
 
     def _heartbeat(self, g: float) -> None:
         if not self.mode.running():
@@ -574,10 +982,12 @@ class TableService:
         self.close()
 
     def close(self) -> None:
-        """Stop the output workers and close the journal (devices stay open: the caller's)."""
+        """Stop the output workers, close the journal and let its lock go (devices stay open:
+        the caller's)."""
         for worker in (self._display, self._disc, self._lights, self._sounder):
             worker.stop()
         self.journal.close()
+        self.lock.release()
 
     # -- outputs ------------------------------------------------------------------------------
 
@@ -646,15 +1056,22 @@ class TableService:
         kind, count = what
         if kind == "long":
             self.devices.sounder.beep(1, on_seconds=1.5, off_seconds=0.1)
+        elif kind == "pattern":
+            n, on, off = count
+            self.devices.sounder.beep(n, on_seconds=on, off_seconds=off)
         else:
             self.devices.sounder.beep(count)
 
     def _show_frame(self, item) -> None:
         frame, inputs = item
         image = render(frame, *self._size)
-        self.devices.display.display(image)
+        display = self.devices.display
+        display.display(image)
         if self.on_frame is not None:
             self.on_frame(image, inputs)
+        problem = getattr(display, "problem", None)  # a wrapper that never raises says so
+        if problem:
+            raise DisplayProblem(problem)
 
     def disc_angle(self, disc_minutes: int) -> float:
         """Degrees for the disc at ``disc_minutes`` from its start (pin map calibration: one
@@ -663,9 +1080,9 @@ class TableService:
         angle = disc_minutes * servo.degrees_per_minute
         return min(max(angle, servo.min_angle), servo.max_angle)
 
-    def _overlaid(self, view: View, g: float) -> tuple[View, str]:
-        """The mode's view with the camera's banner and strip drawn over it, and the banner's
-        text ("" when none is up)."""
+    def _overlaid(self, view: View, g: float) -> tuple[View, str, tuple[str, ...]]:
+        """The mode's view with the banner and the bottom strip (a fault's words, else the
+        camera's) drawn over it, the banner's text ("" when none is up) and the faults' words."""
         from companion.daemon import overlays
 
         banner = None
@@ -673,22 +1090,33 @@ class TableService:
             banner, until = self._banner
             if until is not None and g >= until:
                 self._banner, banner = None, None
-        strip = self.camera_problem is not None and view.status in overlays.STRIP_STATUSES
-        if banner is None and not strip:
-            return view, ""
+        words = tuple(FAULT_WORDS[k] for k in self.faults if k != "display")
         redraw = view.redraw_at
+        strip: bool | str = self.camera_problem is not None and view.status in (
+            overlays.STRIP_STATUSES
+        )
+        if words:
+            page = int(g // FAULT_PAGE_SECONDS)
+            strip = words[page % len(words)]
+            if len(words) > 1:
+                turn = (page + 1) * FAULT_PAGE_SECONDS
+                redraw = turn if redraw is None else min(redraw, turn)
+        if banner is None and not strip:
+            return view, "", words
         if banner is not None and self._banner is not None and self._banner[1] is not None:
             until = self._banner[1]
             redraw = until if redraw is None else min(redraw, until)
         key = None if view.key is None else (view.key, banner, strip)
         frame = overlays.over(view.frame, banner, strip)
-        return replace(view, frame=frame, key=key, redraw_at=redraw), str(banner or "")
+        return replace(view, frame=frame, key=key, redraw_at=redraw), str(banner or ""), words
 
     def _publish(self, g: float) -> None:
-        view, banner = self._overlaid(self.mode.view(g), g)
+        self._sync_device_faults()
+        view, banner, words = self._overlaid(self.mode.view(g), g)
         self._view = view
         if view.key is None or view.key != self._last_key or self._inputs != self._last_inputs:
-            self._display.submit((view.frame, self._inputs))
+            self._last_frame = (view.frame, self._inputs)
+            self._display.submit(self._last_frame)
         self._last_key, self._last_inputs = view.key, self._inputs
         angle = None
         if view.disc_minutes is not None:
@@ -712,18 +1140,26 @@ class TableService:
             records_saved=self.records_saved,
             banner=banner,
             camera=self.camera_problem or "",
+            faults=words,
+            judging=self._deciding is not None,
         )
 
     # -- for tests and the scripted simulator --------------------------------------------------
 
-    def run_until(self, t_mono: float, set_clock: Callable[[float], None]) -> None:
+    def run_until(
+        self, t_mono: float, set_clock: Callable[[float], None], settle: bool = True
+    ) -> None:
         """With a fake clock: process every deadline up to ``t_mono`` in order, then the inputs.
 
         ``set_clock(t)`` moves the fake clock; each wake-up happens exactly at its deadline, as
-        :meth:`run` would sleep to it.
+        :meth:`run` would sleep to it. ``settle``: a decision on the worker (the judge) is
+        waited for (real time) and applied, as if it took no time on the fake clock.
         """
         self.step()
         while True:
+            if settle and self._deciding is not None and self.wait_decided(120):
+                self.step()
+                continue
             wake = self.next_wake()
             if wake is None or wake + self._offset > t_mono:
                 break
@@ -736,6 +1172,13 @@ class TableService:
             self.step()
         set_clock(max(t_mono, self.clock()))
         self.step()
+        while settle and self._deciding is not None and self.wait_decided(120):
+            self.step()
+
+
+def _part(key: str) -> str:
+    """The part a fault names: servo, buzzer, LEDs, OLED, storage, timer head."""
+    return PART_NAMES.get(key, {"storage": "storage", "head": "timer head"}.get(key, key))
 
 
 def _game_events(records: list[dict]) -> list[dict]:
@@ -755,14 +1198,15 @@ def raise_priority(nice: int) -> bool:
         return False
 
 
-def _last_time(records: list[dict]) -> float:
-    """The latest ``t`` (seconds of game time) of the journal's records.
+def _last_time(records: list[dict], first_line: int = 1) -> float:
+    """The latest ``t`` (seconds of game time) of the journal's records (``records[0]`` is on
+    line ``first_line``).
 
     Raises:
         ReplayError: a record whose ``t`` is not a finite number 0 or more (names its line).
     """
     last = 0.0
-    for n, rec in enumerate(records, 1):
+    for n, rec in enumerate(records, first_line):
         t = rec.get("t", 0.0)
         if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t < 0:
             raise ReplayError(

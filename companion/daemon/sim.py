@@ -73,16 +73,16 @@ def sim_journal(scripted: bool, game: str = "iago") -> Path:
 def adopt_old_journal() -> Path | None:
     """Give the single journal of earlier versions (data_dir()/sim/journal.jsonl) to its game:
     renamed to that game's journal unless it has one already. Returns the new path, or None."""
-    from companion.daemon.journal import JournalError, read_records
-
     old = data_dir() / "sim" / "journal.jsonl"
     if not old.exists():
         return None
-    try:
-        records = read_records(old)[0]
-    except JournalError:
+    try:  # only its header matters here (earlier versions did not check sequence numbers)
+        with open(old, encoding="utf-8") as f:
+            header = json.loads(f.readline())
+    except (OSError, UnicodeDecodeError, ValueError):
         return None
-    game = records[0].get("mode") if records and records[0].get("kind") == "_game" else None
+    ok = isinstance(header, dict) and header.get("kind") == "_game"
+    game = header.get("mode") if ok else None
     if not is_safe_name(game):
         return None
     target = sim_journal(False, game)
@@ -235,22 +235,29 @@ class ScriptedTable:
 
     def settle(self) -> None:
         """Handle what is queued; with a camera, wait for its readings first (their answers,
-        a typed line of words, a warning, a count, go on the queue), so a script's result never
-        depends on how fast the camera's thread is."""
+        a typed line of words, a warning, a count, go on the queue), and for the judge ruling on
+        its worker, so a script's result never depends on how fast those threads are."""
         svc = self.service
         if svc is None:
             return
-        svc.step()
+
+        def step() -> None:
+            svc.step()
+            while svc.judging and svc.wait_decided(600):
+                svc.step()
+
+        step()
         if svc.camera_watcher is not None:
             svc.camera_watcher.wait()
-            svc.step()
+            step()
             svc.camera_watcher.wait()  # the words' line may have queued another reading
-            svc.step()
+            step()
 
     def kill(self) -> None:
         """The service dies at once: no last record, its devices' state as it was."""
         if self.service is not None:
-            self.service.journal.close()
+            self.service.journal.close(flush=False)  # what waits in memory dies with it
+            self.service.lock.release()  # the kernel lets a dead process's lock go
             self.devices.buttons.on_press(None)
             self.service = None
 

@@ -160,6 +160,12 @@ class GameMode(ABC):
         Must not change the game's state (the events are journaled first). May call the judge.
         """
 
+    def slow(self, inp: Input) -> bool:
+        """True when deciding ``inp`` may take more than a few milliseconds (it asks the judge,
+        which may open a lexicon or build a cache): the service then decides it on a worker
+        thread, says JUDGING... and keeps the clock going. Default False."""
+        return False
+
     @abstractmethod
     def apply(self, event: dict) -> Effects:
         """Apply one journaled event; the only place the game's state changes. Deterministic.

@@ -149,6 +149,10 @@ class IagoTimerMode(GameMode):
             ]
         raise ModeError(f"input {inp!r} is not a press, a line or a command")
 
+    def slow(self, inp: Input) -> bool:
+        """The challenged words are judged (the lexicon may still be opening): on a worker."""
+        return isinstance(inp, Line) and self.phase == PHASE_WORDS
+
     def _say(self, text: str, t: float) -> None:
         self.notice, self.notice_at = text, t
 

@@ -190,6 +190,18 @@ class WordinoesMode(GameMode):
             raise
         raise ModeError(f"input {inp!r} is not a press, a line or a command")
 
+    def slow(self, inp: Input) -> bool:
+        """A challenge asks the judge (its sources and cache may take seconds to open): the
+        CHALLENGE button, the challenger's name, or ``challenge NAME`` are decided on a worker."""
+        if isinstance(inp, Press):
+            return inp.role == "challenge" and self.game is not None
+        if isinstance(inp, Line):
+            text = inp.text.strip().lower()
+            return self.game is not None and (
+                self.phase == PHASE_WHO or text.startswith("challenge")
+            )
+        return False
+
     def _say(self, text: str, t: float) -> None:
         self.notice, self.notice_at = text, t
 
