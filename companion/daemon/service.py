@@ -701,6 +701,7 @@ class TableService:
             )
         elif kind == "future":
             role, stamp = value
+            self._input("press", role, t_mono)
             self._say_press(
                 role,
                 "PRESS TIME WRONG",
@@ -709,7 +710,6 @@ class TableService:
                 "head's clock is off) counted at the instant it arrived",
                 t_mono,
             )
-            self._input("press", role, t_mono)
         else:
             self._input(kind, value, t_mono)
 

@@ -177,6 +177,8 @@ class ScriptedTable:
         judge: the word judge (default: the table's lexicon).
         journal_file: default data_dir()/sim/script-journal.jsonl, emptied first unless
             ``resume``.
+        service_options: more arguments of the :class:`TableService` (tests stage faults
+            with ``journal_io``).
     """
 
     def __init__(
@@ -187,9 +189,11 @@ class ScriptedTable:
         resume: bool = False,
         pinmap=None,
         head: str | None = None,
+        **service_options,
     ) -> None:
         from companion.devices.backends import open_devices
 
+        self.service_options = service_options  # more TableService arguments (journal_io...)
         self.clock = FakeClock()
         self.table = table
         self.judge = judge
@@ -217,6 +221,7 @@ class ScriptedTable:
             journal_file=self.journal_file,
             inline_outputs=True,
             fsync=False,
+            **self.service_options,
         )
         self.service.step()
 

@@ -73,6 +73,8 @@ class HeadConnection:
         self.error: str | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._link_handler: Callable[[bool, float | None], None] | None = None
+        self.link_up: bool | None = None  # as last reported to the link handler
         self.users = 0  # device objects still open on this connection
         self.closers: list[Callable[[], None]] = []  # also run at close (a virtual head)
         if start:
@@ -84,9 +86,39 @@ class HeadConnection:
         with self._handler_lock:
             self._handler = handler
 
+    def on_link(self, handler: Callable[[bool, float | None], None] | None) -> None:
+        """Install the handler called as ``handler(connected, last_heard)`` each time the link
+        goes silent (False) or comes back (True), and once at once with the present state.
+        ``last_heard``: the host's monotonic time (seconds) of the last valid frame from the
+        head, None if it was never heard. Called from the reader thread."""
+        with self._handler_lock:
+            self._link_handler = handler
+            self.link_up = None
+        self._note_link()
+
+    def last_heard(self) -> float | None:
+        """The host's monotonic time (seconds) of the head's last valid frame, or None."""
+        with self.link.lock:
+            if self.link.head_session == 0 and not self.link.link.up:
+                return None
+            return self.link.link.last_rx / 1000.0
+
+    def _note_link(self, lost: bool = False) -> None:
+        """Tell the link handler when the link went silent or came back (``lost``: the port
+        failed, the head is unplugged)."""
+        up = False if lost else self.link.connected
+        with self._handler_lock:
+            handler = self._link_handler
+            if handler is None or up == self.link_up:
+                return
+            self.link_up = up
+        handler(up, self.last_heard())
+
     def step(self, data: bytes | None = None) -> list[ButtonChange]:
-        """Run the link once (read, deliver, send); calls the press handler for each press."""
+        """Run the link once (read, deliver, send); calls the press handler for each press and
+        the link handler when the link goes silent or comes back."""
         changes = self.link.step(data)
+        self._note_link()
         if changes:
             self.changes = (self.changes + changes)[-256:]
             with self._handler_lock:
@@ -104,6 +136,7 @@ class HeadConnection:
                 data = self.port.read(max(1, waiting))
             except Exception as exc:  # noqa: BLE001 - pyserial's SerialException, OSError...
                 self.error = f"timer head port: {exc}"
+                self._note_link(lost=True)  # unplugged: said now, not after the link timeout
                 if self._reopen is None or not self._wait_and_reopen():
                     return
                 continue
@@ -177,9 +210,15 @@ class HeadButtons:
         """Install the handler called as ``handler(role, t)`` for each press."""
         self.connection.on_press(handler)
 
+    def on_link(self, handler: Callable[[bool, float | None], None] | None) -> None:
+        """Install the handler told when the buttons' path (the head's link) is lost or back:
+        ``handler(connected, last_heard)`` (see :meth:`HeadConnection.on_link`)."""
+        self.connection.on_link(handler)
+
     def close(self) -> None:
         """Stop delivering presses."""
         self.connection.on_press(None)
+        self.connection.on_link(None)
         self.connection.release()
 
 
