@@ -4,6 +4,13 @@ Runs under MicroPython on the Pico (``main.py`` gives it the real pins) and unde
 virtual head (``companion.devices.head.virtual`` gives it simulated ones), so tests exercise the
 code that is flashed. Time is passed in; nothing here sleeps. See PROTOCOL.md.
 
+Wire noise never stops the head: a frame the parser chokes on is dropped and the parser hunts
+for the next sync byte (``wire_errors`` counts them); mpremote's interrupt (CR, Ctrl-C outside a
+frame) is honoured only while the host is silent, so bytes of a corrupted frame never send the
+head to the REPL while a host is talking to it (the host's REPL message does, as
+``companion head flash`` sends it). A button held down while the head starts (a reset) is taken
+as it is, not as a new press.
+
 The hardware object ``hw`` has: ``read_buttons()`` -> a sequence of three bools (True = pressed;
 blue, red, challenge), ``set_led(index, on)``, ``set_buzzer(on)``, ``set_servo_us(pulse_us)``
 (0 releases the servo), ``write(frame_bytes)``.
@@ -75,7 +82,11 @@ class Head:
         self.last_ticks = ticks
         self.clock_ms = clock_ms & 0xFFFFFFFF
         self.link = hp.Link(hw.write, session, self.clock_ms, queue_size, hp.diff32)
-        self.debouncers = [Debouncer(cfg.DEBOUNCE_SAMPLES) for _ in hp.BUTTONS]
+        # the buttons as they are at start: one held through a reset is no new press
+        levels = hw.read_buttons()
+        self.debouncers = [
+            Debouncer(cfg.DEBOUNCE_SAMPLES, bool(levels[i])) for i in range(len(hp.BUTTONS))
+        ]
         self.next_sample = self.clock_ms
         self.event = 0  # button event counter (u16 on the wire)
         self.dropped = 0
@@ -88,6 +99,8 @@ class Head:
         self.buzzing = False
         self.showing_lost = None  # None before the first step
         self.repl_requested = False
+        self.interrupts_seen = 0  # mpremote's interrupts seen (honoured only with the host silent)
+        self.wire_errors = 0  # frames the parser or a command choked on: dropped, loop goes on
         self.applied = 0  # commands applied (SERVO, LED, BUZZER)
         hw.set_servo_us(0)
         hw.set_buzzer(False)
@@ -100,10 +113,21 @@ class Head:
             self.last_ticks = ticks
         now = self.clock_ms
         link = self.link
-        for mtype, fields in link.feed(data, now):
-            self._apply(mtype, fields, now)
-        if link.interrupts:
-            self.repl_requested = True
+        try:
+            messages = link.feed(data, now)
+        except Exception:  # noqa: BLE001 - wire noise must never stop the head: resynchronise
+            self.wire_errors += 1
+            link.parser.buf = bytearray()
+            messages = []
+        for mtype, fields in messages:
+            try:
+                self._apply(mtype, fields, now)
+            except Exception:  # noqa: BLE001 - a command of garbage is dropped
+                self.wire_errors += 1
+        if link.interrupts != self.interrupts_seen:
+            self.interrupts_seen = link.interrupts
+            if link.lost(now):  # mpremote, with no host talking; never the bytes of a bad frame
+                self.repl_requested = True
         self._sample(now)
         self._buzzer(now)
         self._show_link(now)

@@ -84,7 +84,10 @@ def run():
                         break
                     chunk.extend(byte)
                 data = bytes(chunk)
-            head.step(time.ticks_ms(), data)
+            try:
+                head.step(time.ticks_ms(), data)
+            except Exception:  # noqa: BLE001 - never leave the loop on what the wire brings
+                head.wire_errors += 1
     finally:
         micropython.kbd_intr(3)
         hw.release()

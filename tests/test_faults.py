@@ -299,9 +299,10 @@ def test_an_unplugged_head_port_is_said_at_once(table, monkeypatch):
             pass
 
     conn = HeadConnection(DeadPort(), clock=lambda: 5.0, start=False)
-    conn.on_link(lambda up, heard: got.append(up))
+    conn.link.head_session, conn.link.link.last_rx = 0x1234, 4990  # heard 10 ms ago
+    conn.on_link(lambda up, heard: got.append((up, heard)))
     conn._run()  # the reader's loop: the read fails, no reopen: it reports and stops
-    assert got == [False]
+    assert got == [(True, 4.99), (False, 4.99)]
 
 
 # --- servo, buzzer and LEDs failing ----------------------------------------------------------------

@@ -87,8 +87,9 @@ class HeadConnection:
             self._handler = handler
 
     def on_link(self, handler: Callable[[bool, float | None], None] | None) -> None:
-        """Install the handler called as ``handler(connected, last_heard)`` each time the link
-        goes silent (False) or comes back (True), and once at once with the present state.
+        """Install the handler called as ``handler(connected, last_heard)`` each time the head
+        goes silent (False: no valid frame for LINK_TIMEOUT_MS, or its port failed) or is heard
+        again (True), and once at once with the present state.
         ``last_heard``: the host's monotonic time (seconds) of the last valid frame from the
         head, None if it was never heard. Called from the reader thread."""
         with self._handler_lock:
@@ -99,14 +100,23 @@ class HeadConnection:
     def last_heard(self) -> float | None:
         """The host's monotonic time (seconds) of the head's last valid frame, or None."""
         with self.link.lock:
-            if self.link.head_session == 0 and not self.link.link.up:
+            if self.link.head_session == 0:
                 return None
             return self.link.link.last_rx / 1000.0
 
+    def heard(self) -> bool:
+        """True when the head has said hello and sent a valid frame within LINK_TIMEOUT_MS (a
+        reset of the head, which says hello again at once, is not silence)."""
+        link = self.link
+        with link.lock:
+            if link.head_session == 0:
+                return False
+            return link._ms() - link.link.last_rx <= proto.LINK_TIMEOUT_MS
+
     def _note_link(self, lost: bool = False) -> None:
-        """Tell the link handler when the link went silent or came back (``lost``: the port
+        """Tell the link handler when the head went silent or came back (``lost``: the port
         failed, the head is unplugged)."""
-        up = False if lost else self.link.connected
+        up = False if lost else self.heard()
         with self._handler_lock:
             handler = self._link_handler
             if handler is None or up == self.link_up:
