@@ -358,7 +358,13 @@ def main() -> None:
                 if (a["lost"] == 0 and a["results_lost"] == 0) or time.monotonic() > deadline:
                     break
                 time.sleep(0.5)
-            complete = time.monotonic() - begin
+            # the last record or result of the round to reach the director, from its start
+            con = store._con()
+            last = max(
+                con.execute("SELECT max(received) FROM events").fetchone()[0] or 0.0,
+                con.execute("SELECT max(received) FROM results").fetchone()[0] or 0.0,
+            )
+            complete = last - (begin - time.monotonic() + time.time())
             cpu = _proc_cpu(director.pid) - cpu0
             wall = time.monotonic() - wall0
             rss, hwm = _proc_mem(director.pid)
@@ -370,6 +376,7 @@ def main() -> None:
             ]
             lat = poller.latency(presses)
             arrival = _arrivals(store, presses)
+            timeline = _timeline(store, begin - time.monotonic() + time.time(), complete)
             standings_ok = _standings_right(store, files, seed, round_no)
             figures[round_no] = {
                 "audit": a,
@@ -384,6 +391,7 @@ def main() -> None:
                 "complete": complete,
                 "standings": standings_ok,
                 "arrival": arrival,
+                "timeline": timeline,
                 "load": os.getloadavg()[0],
                 "results": sum(1 for x in store.results() if x["round"] == round_no),
             }
@@ -403,8 +411,31 @@ def main() -> None:
                 p.kill()
                 p.wait()
         broker.stop()
+        logs = Path(tempfile.gettempdir()) / "bench-tournament-logs"
+        shutil.rmtree(logs, ignore_errors=True)
+        logs.mkdir()
+        for src in [
+            home / "director.log",
+            home / "director" / "broker" / "mosquitto.log",
+            *root.glob("worker-*.log"),
+        ]:
+            if src.exists():
+                shutil.copy(src, logs / src.name)
         shutil.rmtree(root, ignore_errors=True)
         shutil.rmtree(home, ignore_errors=True)
+
+
+def _timeline(store, start: float, seconds: float) -> str:
+    """Journal records reaching the director in each 5 s of the round (from its start)."""
+    con = store._con()
+    bins = []
+    for k in range(int(seconds // 5) + 1):
+        (count,) = con.execute(
+            "SELECT count(*) FROM events WHERE received >= ? AND received < ?",
+            (start + 5 * k, start + 5 * (k + 1)),
+        ).fetchone()
+        bins.append(str(count))
+    return " ".join(bins)
 
 
 def _arrivals(store, presses: list[tuple[int, int, float]]) -> list[float]:
@@ -488,6 +519,7 @@ def _report(n: int, f: dict) -> None:
                 f"  press -> its journal record at the director: median "
                 f"{statistics.median(arr) * 1000:.0f} ms, p99 {_pct(arr, 99) * 1000:.0f} ms"
             )
+        print(f"  journal records arriving per 5 s: {x['timeline']}")
         print(f"  machine load average {x['load']:.1f} (2 cores, shared with other work)")
         print(
             f"  games over at {x['games_end']:.0f} s, everything at the director at "

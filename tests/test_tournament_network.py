@@ -49,15 +49,19 @@ class HallFixture:
         self.port = brk.free_port()
         self.broker = brk.Broker(self.accounts, EVENT, self.port)
         self.broker.start()
-        self.url = BrokerURL("127.0.0.1", self.port)
-        self.creds = self.accounts.ensure()
-        self.store = Store(root / "director" / f"{EVENT}.sqlite")
-        self.director = Director(
-            self.store, EVENT, self.url, self.creds["username"], self.creds["password"]
-        )
-        self.director.start()
         self.tables: list[SimTable] = []
         self.links = []
+        try:
+            self.url = BrokerURL("127.0.0.1", self.port)
+            self.creds = self.accounts.ensure()
+            self.store = Store(root / "director" / f"{EVENT}.sqlite")
+            self.director = Director(
+                self.store, EVENT, self.url, self.creds["username"], self.creds["password"]
+            )
+            self.director.start()
+        except BaseException:
+            self.broker.stop()  # never leave a broker behind
+            raise
 
     def add(self, number, clock=None, **link_options):
         creds = self.accounts.add_tables([number], EVENT)[number]
@@ -396,3 +400,28 @@ def test_a_set_up_the_table_cannot_use_is_refused_and_said(hall):
     assert table.table_toml.read_text() == before  # the table keeps its set-up
     table.service.run_until(START + 1, table.clock.set)
     assert table.service.mode.context.table.blue == "Blue5"
+
+
+def test_a_set_up_with_colours_by_lot_is_drawn_at_the_table_once(hall):
+    table, link, _ = hall.add(6)
+    payload = {
+        "round": 3,
+        "table": 6,
+        "players": ["Eve", "Fay"],
+        "colours": "lot",
+        "time_control": {"minutes": 2, "minute_seconds": 30},
+        "game": "iago",
+    }
+    hall.director.client.publish(
+        protocol.topic(PREFIX, 6, "setup"), protocol.encode(payload), qos=1, retain=True
+    ).wait_for_publish(5)
+    wait_until(lambda: "round = 3" in table.table_toml.read_text(), what="the set-up")
+    from companion.daemon.config import load_table
+
+    cfg = load_table(table.table_toml)
+    assert {cfg.blue, cfg.red} == {"Eve", "Fay"} and cfg.drawn_by_lot
+    assert (cfg.minutes, cfg.minute_seconds, cfg.number) == (2, 30.0, 6)
+    # the same retained set-up again (a reconnect) is the same set-up: no second draw
+    stamp = table.table_toml.stat().st_mtime_ns
+    link._on_setup(dict(payload))
+    assert table.table_toml.stat().st_mtime_ns == stamp

@@ -24,6 +24,7 @@ can read its files in the data directory.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -319,6 +320,7 @@ class Broker:
                 stderr=err,
                 start_new_session=True,
             )
+        atexit.register(self.kill)  # a broker never outlives the process that started it
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -490,8 +490,11 @@ class Link:
     def _on_setup(self, payload: dict) -> None:
         from companion.daemon.config import TableConfigError, save_table, validate
 
-        setup_id = str(payload.get("setup_id", ""))
-        if setup_id and setup_id == self.setup_taken:
+        setup_id = str(payload.get("setup_id") or "")
+        if not setup_id:  # a set-up from elsewhere: its content names it
+            text = json.dumps(payload, sort_keys=True, separators=(",", ":"))
+            setup_id = "s" + hashlib.sha256(text.encode()).hexdigest()[:16]
+        if setup_id == self.setup_taken:
             return
         values = {
             k: payload[k]
@@ -507,9 +510,26 @@ class Link:
             )
             if k in payload
         }
-        if "players" in payload and isinstance(payload["players"], dict):
-            values.setdefault("blue", payload["players"].get("blue"))
-            values.setdefault("red", payload["players"].get("red"))
+        players = payload.get("players")
+        if isinstance(players, dict):
+            values.setdefault("blue", players.get("blue"))
+            values.setdefault("red", players.get("red"))
+        elif isinstance(players, list) and len(players) == 2:
+            values.setdefault("blue", players[0])
+            values.setdefault("red", players[1])
+        control = payload.get("time_control")
+        if isinstance(control, dict):
+            for key in ("minutes", "minute_seconds"):
+                if key in control:
+                    values.setdefault(key, control[key])
+        lot = payload.get("colours") == "lot" or payload.get("lot") is True
+        if lot and payload.get("drawn_by_lot") is not True and {"blue", "red"} <= set(values):
+            # colours by lot, not drawn by the director: the table draws them, once
+            from companion.daemon.config import draw_colours
+
+            if all(isinstance(values[c], str) for c in ("blue", "red")):
+                values["blue"], values["red"] = draw_colours(values["blue"], values["red"])
+                values["drawn_by_lot"] = True
         values["number"] = self.table
         problem = ""
         if payload.get("table", self.table) != self.table:

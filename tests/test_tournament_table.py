@@ -1,0 +1,46 @@
+"""The table service's side of a tournament, without a network: a set-up written into table.toml
+is taken only between games, and one it cannot use is said and changes nothing."""
+
+from companion.daemon.config import TableConfig, save_table
+from companion.daemon.sim import START, FakeClock
+from companion.tournament.sim import SimTable
+
+
+def test_a_ready_table_takes_a_new_set_up_and_a_bad_one_is_said(tmp_path):
+    table = SimTable(tmp_path, 4, clock=FakeClock())
+    svc = table.service
+    header = svc.journal.records[0]
+    save_table(TableConfig(number=4, blue="Ada", red="Bob", round=2, minutes=3), table.table_toml)
+    svc.run_until(START + 1, table.clock.set)
+    cfg = svc.mode.context.table
+    assert (cfg.round, cfg.blue, cfg.red, cfg.minutes) == (2, "Ada", "Bob", 3)
+    new_header = svc.journal.records[0]
+    assert new_header["settings"]["round"] == 2
+    assert new_header["game_id"] != header["game_id"]  # a new game, named afresh
+    # a file the table cannot use: said, and the set-up stays
+    text = table.table_toml.read_text().replace("minutes = 3", "minutes = 0")
+    table.table_toml.write_text(text)
+    svc.run_until(START + 2, table.clock.set)
+    assert "new set-up refused" in svc.published.message
+    assert "minutes = 0" in svc.published.message
+    assert svc.mode.context.table.minutes == 3
+    table.close()
+
+
+def test_a_game_under_way_keeps_its_set_up_and_the_next_takes_the_new(tmp_path):
+    table = SimTable(tmp_path, 5, clock=FakeClock(), minutes=1, minute_seconds=10)
+    svc = table.service
+    table.press("red")  # blue's move begins: the game is under way
+    save_table(
+        TableConfig(number=5, blue="Cy", red="Di", round=3, minutes=1, minute_seconds=10),
+        table.table_toml,
+    )
+    svc.run_until(START + 5, table.clock.set)
+    assert svc.mode.context.table.blue == "Blue5"
+    # blue, on move with his one minute of 10 s, runs out at 10 s: the game is over
+    svc.run_until(START + 11, table.clock.set)
+    assert svc.mode.finished and len(table.records()) == 1
+    table.press("challenge")  # the players start the next game: it reads the new set-up
+    cfg = svc.mode.context.table
+    assert (cfg.round, cfg.blue, cfg.red) == (3, "Cy", "Di")
+    table.close()
