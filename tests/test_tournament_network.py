@@ -415,7 +415,7 @@ def test_a_set_up_with_colours_by_lot_is_drawn_at_the_table_once(hall):
     hall.director.client.publish(
         protocol.topic(PREFIX, 6, "setup"), protocol.encode(payload), qos=1, retain=True
     ).wait_for_publish(5)
-    wait_until(lambda: "round = 3" in table.table_toml.read_text(), what="the set-up")
+    wait_until(lambda: link.setup_taken, what="the set-up taken")
     from companion.daemon.config import load_table
 
     cfg = load_table(table.table_toml)
