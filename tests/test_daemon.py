@@ -308,6 +308,7 @@ def test_slow_display_never_delays_the_clock(tmp_path):
     )
     svc.step()
     devices.pins["buttons.red"].drive_low()
+    devices.extra["pin_factory"].run_due(clock() + 0.01)  # a 10 ms tap
     devices.pins["buttons.red"].drive_high()
     svc.run_until(START + 125, clock.set)
     assert svc.mode.state(svc.game_time())["minutes"] == {"blue": 3, "red": 7}

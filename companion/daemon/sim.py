@@ -52,6 +52,7 @@ from companion.textformats import shown
 ACTIONS = ("press", "type", "state", "frame", "kill", "restart", "sleep")
 ACTIONS += ("pause", "resume", "override", "confirm", "cancel", "new", "abandon", "count")
 PRESS_SECONDS = 0.08  # how long a simulated press holds the pin low
+TAP_SECONDS = 0.01  # a scripted press: the contact closed this long (glitch filter: 2 ms)
 MAX_SCRIPT_SECONDS = 10_000_000.0  # the latest time a script may name (about 115 days)
 _TIME = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+", re.ASCII)  # seconds, ASCII digits only
 START = 1000.0  # the fake monotonic clock's reading at script time 0
@@ -233,9 +234,14 @@ class ScriptedTable:
         self.service.run_until(START + t, self.clock.set)
 
     def press(self, role: str) -> None:
-        """Press and release ``role``'s button through its mock pin."""
+        """Press and release ``role``'s button through its mock pin: the contact stays closed
+        :data:`TAP_SECONDS` as far as the buttons' filter can tell (the script's clock does not
+        move; the filter's checks are run as if it had)."""
         pin = self.devices.pins[f"buttons.{role}"]
+        factory = self.devices.extra.get("pin_factory")
         pin.drive_low()
+        if factory is not None:
+            factory.run_due(self.clock() + TAP_SECONDS)
         pin.drive_high()
 
     def settle(self) -> None:

@@ -98,7 +98,7 @@ def _gpio_bundle(pinmap, clock, factory, display, kind: str) -> DeviceBundle:
         pinmap.bounce_seconds,
         pin_factory=factory,
         clock=clock,
-        hardware_bounce=kind == "gpio",
+        hardware_bounce=False,  # lgpio's debounce would swallow a quick tap: see gpio.py
     )
     lights = GpioLights({r: pinmap.leds[r] for r in LED_ROLES}, pin_factory=factory)
     sounder = GpioSounder(pinmap.buzzer, pin_factory=factory, clock=clock)

@@ -20,7 +20,8 @@ MAX_EDGE_AGE = 1.0  # seconds: an edge stamp further back than this is not trust
 
 
 class GpioButtons:
-    """The three push buttons (gpiozero ``Button``), acting on press with debounce.
+    """The three push buttons (gpiozero ``Button``), acting on press with a glitch filter and
+    debounce that match real contacts (:mod:`companion.devices.debounce`).
 
     Args:
         pins: role -> BCM pin (``{"blue": 17, "red": 27, "challenge": 22}``).
@@ -28,8 +29,12 @@ class GpioButtons:
         pin_factory: gpiozero pin factory (None: gpiozero's default, the real pins).
         clock: monotonic seconds; the press time is ``clock()`` minus the edge's age measured on
             the factory's ticks, so it is the instant the pin changed.
-        hardware_bounce: also pass ``bounce_seconds`` to gpiozero (on a Pi, lgpio filters chatter
-            in the kernel); the software filter of :class:`PressFilter` always runs.
+        hardware_bounce: also pass ``bounce_seconds`` to gpiozero (lgpio's kernel debounce).
+            Off by default: lgpio reports a level only once it has been stable that long, so a
+            quick tap (8-25 ms) would be lost; the software filter always runs.
+        timer: runs the filter's checks (``call_at(t, fn)``, :mod:`companion.devices.timers`);
+            default the factory's ``timer`` if it has one (the mock factory on a fake clock),
+            else a :class:`~companion.devices.timers.ThreadTimer` on ``clock``.
 
     Raises:
         gpiozero's errors (GPIOPinInUse, BadPinFactory...) when a pin cannot be opened.
@@ -42,14 +47,18 @@ class GpioButtons:
         pin_factory=None,
         clock: Callable[[], float] = time.monotonic,
         hardware_bounce: bool = False,
+        timer=None,
     ) -> None:
         from gpiozero import Button
+
+        from companion.devices.timers import ThreadTimer
 
         self._clock = clock
         self._handler: PressHandler | None = None
         self._lock = threading.Lock()
-        self._filters = {role: PressFilter(bounce_seconds) for role in pins}
+        self.timer = timer or getattr(pin_factory, "timer", None) or ThreadTimer(clock, "buttons")
         self.devices = {}
+        self._filters: dict[str, PressFilter] = {}
         for role, pin in pins.items():
             button = Button(
                 pin,
@@ -57,6 +66,8 @@ class GpioButtons:
                 bounce_time=bounce_seconds if hardware_bounce and bounce_seconds else None,
                 pin_factory=pin_factory,
             )
+            # a button held now (the box restarting with a finger on it) is down, not a press
+            self._filters[role] = PressFilter(bounce_seconds, down=bool(button.is_pressed))
             button.when_pressed = self._callback(role, True)
             button.when_released = self._callback(role, False)
             self.devices[role] = button
@@ -67,13 +78,26 @@ class GpioButtons:
             factory = button.pin_factory
             age = factory.ticks_diff(factory.ticks(), button._last_changed)
             t = self._clock() - min(max(age, 0.0), MAX_EDGE_AGE)
+            flt = self._filters[role]
             with self._lock:
-                accepted = self._filters[role].edge(pressed, t, button.is_pressed)
-                handler = self._handler
-            if accepted and handler is not None:
-                handler(role, t)
+                flt.edge(pressed, t)
+            for when in flt.checks_after(t):
+                self.timer.call_at(when, self._checker(role))
 
         return changed
+
+    def _checker(self, role: str) -> Callable[[float], None]:
+        def check(now: float) -> None:
+            button = self.devices.get(role)
+            if button is None or button.closed:
+                return
+            with self._lock:
+                accepted = self._filters[role].check(now, bool(button.is_pressed))
+                handler = self._handler
+            if accepted is not None and handler is not None:
+                handler(role, accepted)
+
+        return check
 
     def on_press(self, handler: PressHandler | None) -> None:
         """Install the handler called as ``handler(role, t)`` for each accepted press."""

@@ -4,6 +4,12 @@ gpiozero's mock pins stamp each change with the real :func:`time.monotonic`; the
 takes a press at the instant its pin changed. With :class:`ClockedMockFactory` the pins are stamped
 with the clock given to the factory (a fake clock in tests, ``time.monotonic`` in the simulator),
 so a scripted press at game time 12.5 s counts at exactly 12.5 s.
+
+The factory also carries the ``timer`` the buttons' filter uses for its checks
+(:mod:`companion.devices.timers`): on a fake clock a :class:`~companion.devices.timers.ManualTimer`
+whose due checks run just before each pin change (so a contact held for 10 ms of fake time
+counts when it opens) or when a script runs them (:meth:`ClockedMockFactory.run_due`); on the
+real clock a :class:`~companion.devices.timers.ThreadTimer`.
 """
 
 from __future__ import annotations
@@ -13,13 +19,18 @@ from collections.abc import Callable
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
 
+from companion.devices.timers import ManualTimer, ThreadTimer
+
 
 class ClockedMockPWMPin(MockPWMPin):
     """A mock pin (PWM-capable, so the servo can use it too) stamped by its factory's clock."""
 
     def _change_state(self, value):  # same as MockPin's, on the factory's clock
         if self._state != value:
-            t = self._factory.ticks()
+            factory = self._factory
+            if getattr(factory, "auto_run", False):
+                factory.run_due()  # the checks due before this change see the pin as it was
+            t = factory.ticks()
             self._state = value
             self.states.append(PinState(t - self._last_change, value))
             self._last_change = t
@@ -36,10 +47,22 @@ class ClockedMockFactory(MockFactory):
 
     Args:
         clock: a function returning monotonic seconds (default :func:`time.monotonic`).
+        timer: the buttons' timer (default: a ThreadTimer on the real clock, else a ManualTimer).
+        auto_run: run a ManualTimer's due checks before each pin change (default True).
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, **kwargs):
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        timer: ManualTimer | None = None,
+        auto_run: bool = True,
+        **kwargs,
+    ):
         self._clock = clock
+        if timer is None:
+            timer = ThreadTimer(clock, "buttons") if clock is time.monotonic else ManualTimer()
+        self.timer = timer
+        self.auto_run = auto_run and not isinstance(timer, ThreadTimer)
         kwargs.setdefault("pin_class", ClockedMockPWMPin)
         super().__init__(**kwargs)
 
@@ -51,3 +74,9 @@ class ClockedMockFactory(MockFactory):
     def ticks_diff(later: float, earlier: float) -> float:
         """Seconds between two ticks."""
         return later - earlier
+
+    def run_due(self, now: float | None = None) -> int:
+        """Run the buttons' checks due at ``now`` (default the clock's reading)."""
+        if isinstance(self.timer, ThreadTimer):
+            return 0
+        return self.timer.run_due(self._clock() if now is None else now)
