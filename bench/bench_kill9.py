@@ -21,6 +21,7 @@ tests/test_kill9.py does a handful.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -31,6 +32,7 @@ import time
 from pathlib import Path
 
 PRELOAD = [
+    "bench.bench_kill9",
     "companion.daemon.service",
     "companion.daemon.modes.iago",
     "companion.devices.backends",
@@ -41,9 +43,12 @@ PRELOAD = [
 ]
 
 
-def _child(journal: str, report: str, seed: int) -> None:
+def _child(journal: str, report: str, seed: int, data: str) -> None:
     """The table service and a player script, in the forked process; never returns."""
     import threading
+
+    os.environ["COMPANION_DATA_DIR"] = str(Path(data) / "data")  # this process's own
+    os.environ["COMPANION_CONFIG_DIR"] = str(Path(data) / "config")
 
     from companion.daemon.challenge import set_judge
     from companion.daemon.config import TableConfig
@@ -154,20 +159,23 @@ def kill_runs(n: int, seed: int = 12, window: tuple[float, float] = (0.0, 1.2)) 
     returns the counts (see the module docstring)."""
     rng = random.Random(seed)
     state = {"kills": 0, "events": 0, "lost": 0, "turned_back": 0, "damaged": 0,
-             "changes": 0, "shown_t": 0.0}  # fmt: skip
+             "crashed": 0, "changes": 0, "shown_t": 0.0}  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="companion-kill9-") as tmp:
-        os.environ["COMPANION_DATA_DIR"] = str(Path(tmp) / "data")
-        os.environ["COMPANION_CONFIG_DIR"] = str(Path(tmp) / "config")
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(PRELOAD)
         journal, report = Path(tmp) / "journal.jsonl", Path(tmp) / "report.txt"
         for i in range(n):
-            proc = ctx.Process(target=_child, args=(str(journal), str(report), seed * 100003 + i))
+            proc = ctx.Process(
+                target=_child, args=(str(journal), str(report), seed * 100003 + i, tmp)
+            )
             proc.start()
             _wait_ready(report, proc)  # the service is up (its first frame shown)...
             time.sleep(rng.uniform(*window))  # ...and runs a random while
-            os.kill(proc.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGKILL)
             proc.join()
+            if proc.exitcode != -signal.SIGKILL:
+                state["crashed"] += 1  # it died by itself before the kill
             state["kills"] += 1
             _check(journal, report, state)
     return state
@@ -183,7 +191,8 @@ def main(n: int = 1000) -> dict:
     )
     print(
         f"lost events: {st['lost']}   minutes turned back: {st['turned_back']}   "
-        f"damaged journals: {st['damaged']}   (goal 0, 0, 0)"
+        f"damaged journals: {st['damaged']}   services that died by themselves: "
+        f"{st['crashed']}   (goal 0, 0, 0, 0)"
     )
     return st
 

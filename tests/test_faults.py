@@ -166,6 +166,64 @@ def test_a_finished_game_waits_for_the_card_to_save_its_record(table):
     assert saved["result"]["loser"] == "red"
 
 
+class Notifier:
+    """systemd's notifier, recording what it is sent."""
+
+    def __init__(self):
+        self.sent, self.fed = [], 0
+
+    def tick(self, now):
+        self.fed += 1
+
+    def status(self, text):
+        self.sent.append({"status": text})
+
+    def notify(self, **fields):
+        self.sent.append(fields)
+
+
+def test_the_service_health_tells_systemd_of_failing_storage(table):
+    from companion.daemon.run import health_reporter
+
+    card = FailingCard()
+    s = table(journal_io=card)
+    sd = Notifier()
+    on_wake = health_reporter(s.service, sd, "table service running (mock)", clock=s.clock)
+    s.at(0)
+    on_wake()
+    assert sd.sent == [{"status": "table service running (mock)"}]
+    card.errno = errno.EROFS
+    s.press("red")
+    s.at(2)
+    on_wake()
+    assert sd.sent[-1]["status"].startswith("FAULT: NOT SAVING: storage (")
+    assert "Read-only file system" in sd.sent[-1]["status"] and sd.sent[-1]["errno"] == 30
+    card.errno = None
+    s.at(4)
+    on_wake()
+    assert sd.sent[-1] == {"status": "table service running (mock)"} and sd.fed == 3
+
+
+def test_a_clock_step_that_keeps_failing_does_not_feed_the_watchdog(table, monkeypatch):
+    s = table()
+    svc = s.service
+    calls = []
+
+    def stuck(first=None):
+        calls.append(first)
+        if len(calls) >= 4:
+            svc._stopping.set()
+        raise RuntimeError("stuck")
+
+    monkeypatch.setattr(svc, "step", stuck)
+    for _ in range(4):
+        svc._queue.put(("wake", None, s.clock()))  # wake-ups at once: no waiting
+    fed = []
+    svc.run(on_wake=lambda: fed.append(1), max_sleep=0.001)
+    assert len(calls) == 4 and fed == []  # the watchdog would fire: systemd restarts it
+    assert "internal error (RuntimeError: stuck)" in svc.message
+
+
 # --- a minute that ran out does not come back after a power cut ---------------------------------
 
 

@@ -575,18 +575,10 @@ class TableService:
         """
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         raise_priority(CLOCK_NICE)
-        self.step()
+        first = True
         while not self._stopping.is_set():
-            wake = self.next_wake()
-            timeout = None if wake is None else max(0.0, wake - self.game_time())
-            if max_sleep is not None:
-                timeout = max_sleep if timeout is None else min(timeout, max_sleep)
-            if self.step_failures and timeout is not None:
-                timeout = max(timeout, FAILURE_BACKOFF)  # never spin on a step that keeps failing
-            try:
-                item = self._queue.get(timeout=timeout)
-            except queue.Empty:
-                item = None
+            item = None if first else self._wait_for_input(max_sleep)
+            first = False
             try:
                 self.step(item)
                 self.step_failures = 0
@@ -595,10 +587,24 @@ class TableService:
                 self.message = f"internal error ({type(exc).__name__}: {exc}); the table runs on"
                 self.errors.append(traceback.format_exc())
                 log.error("%s", self.errors[-1])
-                continue
+                continue  # no proof of progress: the watchdog is not fed
             if on_wake is not None:
                 on_wake()
         self._shutdown()
+
+    def _wait_for_input(self, max_sleep: float | None = None) -> tuple | None:
+        """Sleep until the next input (returned) or the next wake-up (None), at most
+        ``max_sleep`` seconds."""
+        wake = self.next_wake()
+        timeout = None if wake is None else max(0.0, wake - self.game_time())
+        if max_sleep is not None:
+            timeout = max_sleep if timeout is None else min(timeout, max_sleep)
+        if self.step_failures and timeout is not None:
+            timeout = max(timeout, FAILURE_BACKOFF)  # never spin on a step that keeps failing
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
 
     def step(self, first: tuple | None = None) -> None:
         """Handle ``first`` (an input already taken from the queue) and every queued input, in
@@ -952,17 +958,21 @@ class TableService:
                 self._set_fault("head", None)
                 self.message = (
                     "the timer head is back: CHALLENGE (or the arbiter) resumes the clock"
-                    if self._paused_by_head
+                    if self._paused_by_head and not self.mode.running()
                     else "the timer head is back"
                 )
             return
         if "head" in self.faults:
             return
         self._set_fault("head", "the timer head's link is silent: no button can be pressed")
-        self.message = "TIMER HEAD DISCONNECTED: the clock is paused; check the head's cable"
+        self.message = "TIMER HEAD DISCONNECTED: check the head's cable"
         if self.mode.running() and not self.mode.finished:
             self._handle("command", "pause", t_mono, cause="timer head silent")
             self._paused_by_head = True
+            self.message = (
+                "TIMER HEAD DISCONNECTED: the clock is paused at the instant it was last heard; "
+                "check the head's cable"
+            )
 
     def _heartbeat(self, g: float) -> None:
         if not self.mode.running():
