@@ -239,10 +239,11 @@ class ScriptedTable:
         move; the filter's checks are run as if it had)."""
         pin = self.devices.pins[f"buttons.{role}"]
         factory = self.devices.extra.get("pin_factory")
-        pin.drive_low()
         if factory is not None:
-            factory.run_due(self.clock() + TAP_SECONDS)
-        pin.drive_high()
+            factory.tap(pin, TAP_SECONDS)
+        else:  # the virtual head's pins hold themselves
+            pin.drive_low()
+            pin.drive_high()
 
     def settle(self) -> None:
         """Handle what is queued; with a camera, wait for its readings first (their answers,

@@ -75,6 +75,19 @@ class ClockedMockFactory(MockFactory):
         """Seconds between two ticks."""
         return later - earlier
 
+    def tap(self, pin, hold: float = 0.01) -> None:
+        """Press a mock button: close the contact of ``pin``, keep it closed ``hold`` seconds
+        (a 10 ms tap), open it. On a fake clock the clock does not move: the buttons' checks are
+        run as if the time had passed, so the press counts at the instant the clock reads; on
+        the real clock it waits ``hold`` (a press held for no time at all is a spike, and the
+        glitch filter drops it, as it should)."""
+        pin.drive_low()
+        if isinstance(self.timer, ThreadTimer):
+            time.sleep(hold)
+        else:
+            self.timer.run_due(self._clock() + hold)
+        pin.drive_high()
+
     def run_due(self, now: float | None = None) -> int:
         """Run the buttons' checks due at ``now`` (default the clock's reading)."""
         if isinstance(self.timer, ThreadTimer):

@@ -182,8 +182,7 @@ class SimTable(TableFiles):
         mock pin, and let the service handle it."""
         pin = self.devices.pins[f"buttons.{role}"]
         with self.lock:
-            pin.drive_low()
-            pin.drive_high()
+            self.devices.extra["pin_factory"].tap(pin)  # a 10 ms tap (the glitch filter: 2 ms)
             self.service.step()
 
     def due(self) -> bool:
