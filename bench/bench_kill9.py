@@ -9,9 +9,9 @@ change of the allowances it shows (the disc turning, the beep), with the game ti
 sends SIGKILL at a random moment, checks the journal left on disk, and starts it again:
 
 - lost events: a record reported as written that the journal on disk does not hold, the same;
-- minutes turned back: the journal on disk proves the service alive at an instant earlier than
-  a change of the allowances it showed (after a restart the game would resume before it: the
-  disc would turn back and the beep would sound again);
+- minutes turned back: the journal on disk proves the service alive only at an instant earlier
+  than the allowances it last showed, and the game replayed from it has other allowances there
+  (after a restart the disc would turn back and a minute that beeped would come back);
 - damaged journals: a journal the service could not read back whole (a torn last record is
   allowed: it was never reported written).
 
@@ -132,13 +132,33 @@ def _check(journal: Path, report: Path, state: dict) -> None:
             state["events"] += 1
             if on_disk.get(item["seq"]) != item:
                 state["lost"] += 1
-        elif kind == "S" and state.get("game") == game:
-            state["shown_t"] = max(state["shown_t"], float(item["t"]))
-            state["changes"] += 1
-    if state["shown_t"] > last_t + 1e-9:
-        state["turned_back"] += 1  # the game would resume before a change it showed
-        state["shown_t"] = last_t
+        elif kind in ("S", "I") and state.get("game") == game:
+            if float(item["t"]) >= state["shown_t"]:
+                state["shown_t"], state["shown"] = float(item["t"]), item["minutes"]
+            state["changes"] += kind == "S"
+    # the journal proves the service alive only before the last thing it showed: the game
+    # resumes at last_t; a minute is turned back if the allowances there differ from those
+    # shown (a minute that ran out and beeped would come back)
+    behind = state["shown_t"] > last_t + 1e-9 and state.get("shown") is not None
+    if behind and _minutes_at(found.records, last_t) != state["shown"]:
+        state["turned_back"] += 1
+    state["shown_t"], state["shown"] = last_t, None
     report.unlink(missing_ok=True)
+
+
+def _minutes_at(records: list[dict], t: float) -> dict:
+    """The allowances the journal's game has at game time ``t`` (its events replayed by the
+    mode's own code, as the restart does)."""
+    from companion.daemon.challenge import set_judge
+    from companion.daemon.config import validate
+    from companion.daemon.modes import ModeContext, mode_class, replay
+
+    header = records[0]
+    table = validate(header.get("settings", {}), "journal header", check_names=False)
+    mode = mode_class(header.get("mode", "iago"))(ModeContext(table, set_judge(["CAT"])))
+    replay(mode, records[1:])
+    mode.advance(t)
+    return dict(mode.timer.allowance)
 
 
 def _wait_ready(report: Path, proc, timeout: float = 20.0) -> None:
