@@ -10,7 +10,7 @@ error of the cells' confidence before and after the table.
 
     .venv/bin/python -m bench vision_trust             # figures (renders cached in a temp dir)
     BENCH_TRUST_WRITE=1 .venv/bin/python -m bench vision_trust   # also refit the shipped table
-    BENCH_TRUST_PHOTOS=18 ...                          # photos per profile and set (default 54)
+    BENCH_TRUST_PHOTOS=18 ...                          # photos per profile and set (default 36)
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def main() -> None:
     os.environ.setdefault("COMPANION_DATA_DIR", tempfile.mkdtemp(prefix="bench-trust-"))
     from companion.vision import trust
 
-    count = int(os.environ.get("BENCH_TRUST_PHOTOS", "54"))
+    count = int(os.environ.get("BENCH_TRUST_PHOTOS", "36"))
     cache = Path(os.environ.get("BENCH_TRUST_CACHE", Path(tempfile.gettempdir()) / "bench-trust"))
     fit_cells: list = []
     fit_records: dict = {}
