@@ -366,6 +366,8 @@ class CellEvidence:
         premium: the premium layout's fit by shift (:func:`companion.vision.trust.premium_fit`).
         tile_like: float32 (size, size): how much nearer a cell's colour is to the lettered
             tiles' than to the squares around it, Lab units (> 0: nearer the tiles).
+        colours: float32 (size, size, 3): each cell's face colour, Lab
+            (:func:`companion.vision.trust.cell_colours`).
     """
 
     raw: np.ndarray
@@ -373,6 +375,7 @@ class CellEvidence:
     glare: np.ndarray
     contrast: np.ndarray
     tile_like: np.ndarray | None = None
+    colours: np.ndarray | None = None
     gain: float = 1.0
     level: float = 255.0
     softness: float = 0.0
@@ -477,7 +480,7 @@ def read_cells(
     raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
     conf = trust.calibrated(raw, kind)
     grid = ["".join(row) for row in cells]
-    evidence = CellEvidence(raw, kind, glare, contrasts, tile_like, gain, level)
+    evidence = CellEvidence(raw, kind, glare, contrasts, tile_like, colours, gain, level)
     evidence.softness = trust.edge_width(lightness, n, c)
     if profile.premium:
         is_empty = np.array([[ch == "." for ch in row] for row in grid])
@@ -634,7 +637,12 @@ def read_board(
     if glared:
         problems.append(f"glare hides {glared} cell(s)")
     if ev.tile_like is not None:
-        blank_like = int(((ev.kind == 0) & (ev.tile_like > trust.TILE_LIKE_MAX)).sum())
+        suspect = (ev.kind == 0) & (ev.tile_like > trust.TILE_LIKE_MAX)
+        if profile.premium and ev.colours is not None:
+            # a coloured premium square is unlike the plain squares around it: it looks like a
+            # tile only if it is nearer the tiles than the other premium squares too
+            suspect &= ~trust.like_premium(ev.colours, ev.kind == 0, profile.premium)
+        blank_like = int(suspect.sum())
         if blank_like:
             problems.append(
                 f"{blank_like} empty cell(s) look like a tile (a blank or a pale tile?)"

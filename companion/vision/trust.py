@@ -121,6 +121,29 @@ def cell_colours(lab: np.ndarray, size: int, cell_px: int) -> np.ndarray:
     return ((middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)).astype(np.float32)
 
 
+def like_premium(
+    colours: np.ndarray, empty: np.ndarray, premium: frozenset[tuple[int, int]]
+) -> np.ndarray:
+    """Which empty premium squares look like the other empty premium squares more than like a
+    lettered tile: bool (n, n), true at a premium cell whose colour is within ``PREMIUM_MIN``
+    Lab units of another empty premium cell's, or nearer one of them than the tiles' median."""
+    n = colours.shape[0]
+    out = np.zeros((n, n), bool)
+    cells = [(r, c) for r, c in premium if r < n and c < n and empty[r, c]]
+    if len(cells) < 2:
+        return out
+    tiles = ~empty
+    tile_model = np.median(colours[tiles], axis=0) if tiles.sum() >= 3 else None
+    pts = np.array([colours[r, c] for r, c in cells])
+    dist = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
+    np.fill_diagonal(dist, np.inf)
+    nearest = dist.min(axis=1)
+    for (r, c), d_prem in zip(cells, nearest, strict=True):
+        d_tile = np.inf if tile_model is None else float(np.linalg.norm(colours[r, c] - tile_model))
+        out[r, c] = d_prem < PREMIUM_MIN or d_prem < d_tile
+    return out
+
+
 def premium_fit(
     colours: np.ndarray, empty: np.ndarray, premium: frozenset[tuple[int, int]]
 ) -> dict[tuple[int, int], float]:
