@@ -153,3 +153,22 @@ def test_a_cache_is_built_once_and_rebuilt_when_its_sources_change(tmp_path):
     source.write_text("three")  # another size: another stamp
     assert value() == "three" and built == ["one", "three"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.sqlite", "source.txt"]
+
+
+def test_an_unstressed_reduced_vowel_is_one_sound_in_the_rhyming_part():
+    from companion.lexicon.phonetics import rhyming_part
+
+    # FRUSTRATED ends T AH0 D, INFLATED T IH0 D: the rulebook's stressed vowel and consonants agree
+    assert rhyming_part("F R AH1 S T R EY2 T AH0 D") == rhyming_part("IH2 N F L EY1 T IH0 D")
+    assert rhyming_part("F R AH1 S T R EY2 T AH0 D") == "EY T @ D"
+    # the stressed vowel itself is never merged
+    assert rhyming_part("K AO1 F") != rhyming_part("T AH1 F")
+
+
+def test_words_sharing_a_pronunciation_never_rhyme():
+    from companion.lexicon.phonetics import are_homophones, rhyme
+
+    # CMUdict: WHIT is W IH1 T and HH W IH1 T, WIT is W IH1 T
+    assert are_homophones("whit", "wit")
+    assert rhyme("whit", "wit") is None and rhyme("wit", "whit") is None
+    assert rhyme("frustrated", "inflated") is not None

@@ -132,12 +132,80 @@ def test_curated_opposites_fill_wordnet_gaps(judge):
     assert ("happy", "sad") in CURATED_OPPOSITES
 
 
-def test_association_from_a_definition(judge):
-    # WordNet defines QUIVER as "case for holding arrows" (the pair is not on the curated list)
+def test_a_word_inside_a_definition_is_only_a_hint_for_the_vote(judge):
+    # WordNet defines QUIVER as "case for holding arrows" (the pair is not on the curated list):
+    # a word a definition uses is not by itself a pairing people make
     assert frozenset({"quiver", "arrow"}) not in curated_associations()
     r = judge.match("QUIVER", "ARROW")
-    assert [(x.kind, x.source) for x in r.relations] == [("association", "wordnet")]
-    assert "case for holding arrows" in r.relations[0].evidence
+    assert r.relations == () and not r.match and r.needs_vote
+    assert any("case for holding arrows" in h for h in r.hints)
+
+
+def test_a_word_used_in_passing_in_a_definition_is_never_a_match(judge):
+    # PIANO: "a keyboard instrument ... keys that cause hammers to strike tuned strings"
+    r = judge.match("PIANO", "CAUSE")
+    assert not r.match and r.needs_vote and r.relations == ()
+    assert any("keys that cause hammers" in h for h in r.hints)
+
+
+@pytest.mark.parametrize("left,right", [("KERNED", "KERN"), ("KERNS", "KERN"), ("KERN", "KERNED")])
+def test_no_word_is_its_own_opposite_in_any_form(judge, left, right):
+    r = judge.match(left, right)
+    assert "opposite" not in kinds(r) and "association" not in kinds(r)
+    assert any("forms of one word (KERN)" in n for n in r.notes)
+
+
+@pytest.mark.parametrize("left,right", [("WHIT", "WIT"), ("WIT", "WHIT"), ("SUN", "SON")])
+def test_homophones_are_never_a_rhyme_whatever_other_pronunciations_they_have(judge, left, right):
+    r = judge.match(left, right)
+    assert "rhyme" not in kinds(r)
+    assert any("sound alike" in n for n in r.notes)
+    assert r.needs_vote or r.relations  # never "needs_vote false" on the sound alone
+
+
+@pytest.mark.parametrize(
+    "left,right", [("FRUSTRATED", "INFLATED"), ("INFLATED", "FRUSTRATED"), ("SEATED", "TREATED")]
+)
+def test_an_unstressed_vowel_after_the_rhyme_does_not_block_it(judge, left, right):
+    r = judge.match(left, right)
+    assert "rhyme" in kinds(r) and r.match and not r.needs_vote
+
+
+def test_a_word_without_a_pronunciation_or_entry_is_said_to_be_unknown(judge):
+    r = judge.match("ROMPS", "CHAIR")
+    assert "ROMPS: no pronunciation known" in r.notes[0]
+    r = judge.match("XQZV", "DOG")
+    assert "XQZV: no entry in WordNet or the lexicon" in r.notes
+
+
+def test_evidence_from_a_less_usual_form_says_so(judge):
+    # STAMINA is also the Latin plural of STAMEN; its usual plural is STAMENS
+    r = judge.match("STAMINA", "FLOWER")
+    assert r.match
+    assert "STAMINA read as a less usual form of STAMEN" in r.relations[0].evidence
+    assert "STAMENS" in r.relations[0].evidence
+    # STAMINA as itself (endurance) needs no such note
+    r = judge.match("STAMINA", "ENDURANCE")
+    assert r.match and "less usual" not in r.relations[0].evidence
+
+
+def test_curated_phrases_and_opposites_come_from_their_data_files(judge):
+    r = judge.match("HAPPY", "BIRTHDAY")
+    assert [(x.kind, x.source) for x in r.relations] == [("phrase", "curated")]
+    assert "phrase" not in kinds(judge.match("BIRTHDAY", "HAPPY"))  # a phrase is read in order
+    r = judge.match("ANGEL", "DEVIL")
+    assert ("opposite", "curated") in {(x.kind, x.source) for x in r.relations}
+
+
+def test_the_curated_phrases_and_opposites_fill_only_wordnet_gaps():
+    from companion.games.wordinoes.match import CURATED_PHRASES, _antonym_link
+    from companion.lexicon.wordnet import wordnet
+
+    wn = wordnet()
+    for a, b in CURATED_PHRASES:
+        assert not wn.synsets(f"{a}_{b}"), (a, b)
+    for a, b in CURATED_OPPOSITES:
+        assert not _antonym_link(wn, a, b) and not _antonym_link(wn, b, a), (a, b)
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,17 @@ carrying a stress digit (``"HH AE1 N D"``: 0 unstressed, 1 primary, 2 secondary 
 
 - The *rhyming part* of a pronunciation is its last stressed vowel (stress 1 or 2: secondary stress
   is stress too) and every phone after it, stress digits dropped (``"AE N D"``). A pronunciation with
-  no stressed vowel (``the`` as ``DH AH0``) rhymes from its last vowel.
+  no stressed vowel (``the`` as ``DH AH0``) rhymes from its last vowel. The rulebook asks only that
+  "the last stressed vowel and the consonants that follow" sound the same: an unstressed reduced
+  vowel after them (CMUdict's AH0, IH0, EH0, UH0: one schwa-like sound that CMUdict spells either
+  way, FRUSTRATED ``... EY2 T AH0 D`` and INFLATED ``... EY1 T IH0 D``) is written ``@`` in the
+  rhyming part, so it never blocks a rhyme. The stressed vowel and every consonant stay as they are
+  (HANG + HAND, HAND + BIND, COUGH + TOUGH still fail).
 - Two words rhyme when some pronunciation of one and some pronunciation of the other have the same
-  rhyming part while the two pronunciations differ (stress digits dropped) -- every pronunciation of
-  each word is considered (READ is ``R EH1 D`` and ``R IY1 D``).
+  rhyming part -- every pronunciation of each word is considered (READ is ``R EH1 D`` and
+  ``R IY1 D``) -- and the two words are not homophones: words that share any pronunciation (WHIT and
+  WIT share ``W IH1 T``; CMUdict's other ``HH W IH1 T`` does not make them rhyme) are two spellings
+  of one sound, which the rulebook does not let match by sound.
 - Words CMUdict lacks are pronounced *by analogy*, a letter-to-sound rule: the CMUdict words that
   share the longest spelling ending with the word lend their rhyming part, the commonest one (all
   of them on a tie). The shared ending must hold the word's last vowel letters (a final silent E
@@ -92,7 +99,8 @@ class Rhyme:
             like = ", ".join(w.upper() for w in p.analogy[:3])
             return f"{p.word.upper()} (not in CMUdict; ends like {like})"
 
-        return f"{say(self.left)} and {say(self.right)} end in {self.rhyming_part}"
+        reduced = " (@: an unstressed vowel)" if "@" in self.rhyming_part.split() else ""
+        return f"{say(self.left)} and {say(self.right)} end in {self.rhyming_part}{reduced}"
 
 
 def _check(word: str) -> str:
@@ -107,11 +115,18 @@ def _plain(phones: str) -> str:
     return _STRESS.sub("", phones)
 
 
+REDUCED_VOWELS = frozenset({"AH0", "IH0", "EH0", "UH0"})
+"""CMUdict's unstressed vowels that stand for one reduced (schwa-like) sound after the stressed
+vowel: FRUSTRATED ends ``T AH0 D``, INFLATED ``T IH0 D``. Written ``@`` in a rhyming part."""
+
+
 def rhyming_part(phones: str) -> str:
-    """The last stressed vowel of ``phones`` and every phone after it, stress digits dropped.
+    """The last stressed vowel of ``phones`` and every phone after it, stress digits dropped, a
+    reduced unstressed vowel after it (:data:`REDUCED_VOWELS`) written ``@``.
 
     ``rhyming_part("HH AE1 N D") == "AE N D"``; ``rhyming_part("D IH1 K SH AH0 N EH2 R IY0")``
-    is ``"EH R IY"`` (secondary stress is stress). Without a stressed vowel, from the last vowel.
+    is ``"EH R IY"`` (secondary stress is stress); ``rhyming_part("F R AH1 S T R EY2 T AH0 D")``
+    is ``"EY T @ D"``. Without a stressed vowel, from the last vowel.
 
     Raises:
         PhoneticsInputError: ``phones`` has no vowel (no stress digit).
@@ -122,7 +137,8 @@ def rhyming_part(phones: str) -> str:
         raise PhoneticsInputError(f"pronunciation {phones!r} has no vowel (no stress digit)")
     stressed = [i for i in vowels if parts[i][-1] in "12"]
     start = stressed[-1] if stressed else vowels[-1]
-    return _plain(" ".join(parts[start:]))
+    tail = [parts[start]] + ["@" if p in REDUCED_VOWELS else p for p in parts[start + 1 :]]
+    return _plain(" ".join(tail))
 
 
 @functools.cache
@@ -409,9 +425,9 @@ def are_homophones(left: str, right: str, cmu: CmuDict | None = None) -> bool:
 def rhyme(left: str, right: str, cmu: CmuDict | None = None) -> Rhyme | None:
     """The evidence that ``left`` and ``right`` rhyme (see the module docstring), or None.
 
-    Two pronunciations that are the same sound are never a rhyme (SUN + SON, OVER + OVER): the
-    rulebook does not let two spellings of one sound match by sound alone. ``cmu`` is the
-    CMUdict to read (default :func:`cmudict`).
+    Homophones are never a rhyme (SUN + SON; WHIT + WIT, which share ``W IH1 T`` whatever other
+    pronunciations they have), nor is a word with itself: the rulebook does not let two spellings
+    of one sound match by sound alone. ``cmu`` is the CMUdict to read (default :func:`cmudict`).
 
     Raises:
         PhoneticsInputError: a word is not letters A-Z.
@@ -420,12 +436,10 @@ def rhyme(left: str, right: str, cmu: CmuDict | None = None) -> Rhyme | None:
     if a == b:
         return None  # identical, not a rhyme
     cmu = cmu or cmudict()
+    if are_homophones(a, b, cmu):
+        return None  # one sound, two spellings
     for pa in pronunciations(a, cmu):
         for pb in pronunciations(b, cmu):
-            if pa.rhyming_part != pb.rhyming_part:
-                continue
-            known = pa.phones is not None and pb.phones is not None
-            if known and _plain(pa.phones) == _plain(pb.phones):
-                continue  # one sound, two spellings
-            return Rhyme(pa, pb, pa.rhyming_part)
+            if pa.rhyming_part == pb.rhyming_part:
+                return Rhyme(pa, pb, pa.rhyming_part)
     return None

@@ -21,19 +21,31 @@ Where the evidence comes from (all offline):
 - compound: the table's lexicon (``companion.lexicon.open_lexicon()``), else WordNet's lemmas; a
   hyphenated WordNet lemma (HIGH-LOW) counts too.
 - phrase: WordNet's multi-word lemmas (LAST_WORD, ICE_CREAM, HOT_DOG), inflections allowed.
+- phrase: also :data:`CURATED_PHRASES` (``phrases.txt`` beside this module: common phrases WordNet
+  lacks, HAPPY BIRTHDAY; read in order).
 - opposite: WordNet antonym pointers between any senses of the two words (also through a synonym in
   the same synset, and, for adjectives, through a "similar to" satellite: WordNet's own indirect
-  antonyms), and :data:`CURATED_OPPOSITES` for common pairs WordNet 3.0 lacks.
+  antonyms), and :data:`CURATED_OPPOSITES` (``opposites.txt`` beside this module) for common pairs
+  WordNet 3.0 lacks. No word is its own opposite in any form: KERNED + KERN and KERNS + KERN are
+  forms of one word (WordNet's antonym pointer between two senses of the verb KERN is no
+  opposite of two words), and so is no association.
 - association: WordNet's semantic pointers between any two senses (synonym, hypernym, hyponym,
-  meronym, holonym, domain, attribute, entailment, cause, see-also, similar-to, derivation); a
-  definition of one word that names the other; a WordNet entry that names both (FISH AND CHIPS);
-  or the two words used together in at least two other WordNet definitions or examples. A single
-  such use is only a hint. Before WordNet, :func:`curated_associations` (``associations.txt``
-  beside this module: common pairs WordNet misses, such as the rulebook's DOG + BONE, KNIFE + FORK,
-  SALT + PEPPER; matched on base forms too). With no evidence at all the association is for the
-  players to vote on (``needs_vote``). Function words (OVER, THE...) are used in too many
-  definitions to be evidence that way.
-- rhyme: :mod:`companion.lexicon.phonetics` (CMUdict, every pronunciation).
+  meronym, holonym, domain, attribute, entailment, cause, see-also, similar-to, derivation), or a
+  WordNet entry that names both (FISH AND CHIPS). Before WordNet, :func:`curated_associations`
+  (``associations.txt`` beside this module: common pairs WordNet misses, such as the rulebook's
+  DOG + BONE, KNIFE + FORK, SALT + PEPPER; matched on base forms too). "Commonly associated words"
+  is a pairing people make: a word that a definition uses in passing (PIANO: "... keys that cause
+  hammers ...") or two words used together in other entries' definitions is **only a hint** shown
+  to the voters (``hints``, ``needs_vote`` true), never a match on its own. With no evidence at
+  all the association is for the players to vote on (``needs_vote``). Function words (OVER,
+  THE...) are used in too many definitions to be even a hint.
+- rhyme: :mod:`companion.lexicon.phonetics` (CMUdict, every pronunciation; homophones never
+  rhyme, an unstressed vowel after the rhyming consonants never blocks one).
+
+Evidence a player can check: WordNet evidence that rests on a less usual form of a word (STAMINA
+read as the plural of STAMEN, where lemminflect's usual plural is STAMENS) says so in its evidence,
+so that the vote can weigh it. A word with no pronunciation (ROMPS: not in CMUdict, and no CMUdict
+word ends like it) or with no entry in WordNet or the lexicon is named in ``notes``.
 
 Names are not evidence: a capitalised WordNet lemma (SUN_MYUNG_MOON, NEW_YORK, Sunday) is neither
 a compound, a phrase, nor a sense through which two words are associated, and entries whose every
@@ -82,31 +94,51 @@ BLANK_SPELLINGS = ("*", "_")
 KINDS = ("identical", "compound", "phrase", "opposite", "rhyme", "association")
 """The relation kinds, in the order they are reported."""
 
-CURATED_OPPOSITES: tuple[tuple[str, str], ...] = (
-    ("in", "out"),
-    ("happy", "sad"),
-    ("before", "after"),
-    ("summer", "winter"),
-    ("over", "under"),
-    ("life", "death"),
-    ("land", "sea"),
-    ("fire", "water"),
-    ("hello", "goodbye"),
-    ("smile", "frown"),
-    ("ebb", "flow"),
-    ("sunrise", "sunset"),
-    ("dawn", "dusk"),
-    ("morning", "evening"),
-    ("yesterday", "tomorrow"),
-    ("ceiling", "floor"),
-    ("arrive", "depart"),
-    ("cheap", "expensive"),
-    ("asleep", "awake"),
-    ("above", "below"),
-)
-"""Commonly accepted opposites that WordNet 3.0 has no antonym pointer for (checked one by one
-against its antonym, synonym-of-antonym and similar-to links). Each is the first antonym a general
-English dictionary gives for the word; pairs are listed once, either order matches."""
+OPPOSITES_FILE = Path(__file__).with_name("opposites.txt")
+"""The curated common opposites (see :func:`curated_pairs`)."""
+
+PHRASES_FILE = Path(__file__).with_name("phrases.txt")
+"""The curated common two-word phrases (see :func:`curated_pairs`)."""
+
+
+class CuratedListError(CompanionError, ValueError):
+    """A line of a curated list (associations, opposites, phrases) that is not two words of
+    letters A-Z."""
+
+
+@functools.cache
+def curated_pairs(path: Path) -> tuple[tuple[str, str], ...]:
+    """The pairs of a curated list file, in file order: each two different lower-case words.
+
+    Format (the files' headers say where the pairs come from): one pair a line, two words of
+    letters A-Z separated by spaces; ``#`` starts a comment; blank lines are skipped.
+
+    Raises:
+        CuratedListError: a line that is not two different words of letters A-Z (names the file
+            and line).
+        OSError: the file cannot be read.
+    """
+    pairs = []
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        words = raw.partition("#")[0].split()
+        if not words:
+            continue
+        ok = all(w.isascii() and w.isalpha() for w in words)
+        if len(words) != 2 or not ok or words[0].lower() == words[1].lower():
+            raise CuratedListError(
+                f"{path}, line {number}: {raw.strip()!r} is not a pair: accepted is two different "
+                "words of letters A-Z separated by spaces"
+            )
+        pairs.append((words[0].lower(), words[1].lower()))
+    return tuple(pairs)
+
+
+CURATED_OPPOSITES: tuple[tuple[str, str], ...] = curated_pairs(OPPOSITES_FILE)
+"""Commonly accepted opposites that WordNet 3.0 has no antonym pointer for (``opposites.txt``:
+its header gives the origin). Either order matches."""
+
+CURATED_PHRASES: tuple[tuple[str, str], ...] = curated_pairs(PHRASES_FILE)
+"""Common two-word phrases WordNet 3.0 lacks (``phrases.txt``), read in the chain's order."""
 
 # Function words: used in so many definitions that a shared definition says nothing.
 FUNCTION_WORDS = frozenset(
@@ -122,15 +154,6 @@ FUNCTION_WORDS = frozenset(
 
 ASSOCIATIONS_FILE = Path(__file__).with_name("associations.txt")
 """The curated common associations (see :func:`curated_associations`)."""
-
-MIN_CO_MENTIONS = 2
-"""Co-mentions needed for an association: one shared sentence may be chance."""
-
-MIN_CO_MENTION_RATIO = 8.0
-"""Co-mentions over chance needed for an association: 8 is 3 bits of pointwise mutual information,
-the threshold Church and Hanks (1990, "Word association norms, mutual information, and
-lexicography") found to pick out interesting associations. DOG + BONE share two WordNet examples,
-1.8 times chance: a hint for the voters, not evidence."""
 
 _POINTERS = (
     ("hypernyms", "hypernym"),
@@ -368,7 +391,13 @@ class MatchJudge:
                 homonyms=self.homonyms,
             )  # fmt: skip
         relations = list(self._relations(a, b))
-        notes: list[str] = []
+        notes: list[str] = list(self._unknown_notes(a, b))
+        one = self._one_word(a, b)
+        if one:
+            notes.append(
+                f"{a} and {b} are forms of one word ({one.upper()}): a word is not its own "
+                "opposite, nor associated with itself"
+            )
         sounds = self._homophones(a, b)
         if sounds and not self.homonyms:
             notes.append(
@@ -398,10 +427,39 @@ class MatchJudge:
         yield from self.identical(a, b)
         yield from self.compound(a, b)
         yield from self.phrase(a, b)
-        yield from self.opposite(a, b)
+        if not self._one_word(a, b):
+            yield from self.opposite(a, b)
         yield from self.rhyme(a, b)
-        if a != b:
+        if a != b and not self._one_word(a, b):
             yield from self.association(a, b)
+
+    def _one_word(self, a: str, b: str) -> str | None:
+        """The word that ``a`` and ``b`` (different spellings) are both forms of, or None:
+        KERNED + KERN gives ``kern`` (lemminflect's base forms and WordNet's morphy)."""
+        if a == b:
+            return None
+        wn = self._wn()
+
+        def bases(word: str) -> set[str]:
+            w = word.lower()
+            out = set(self._base_forms(w))
+            for pos in ("n", "v", "a", "r"):
+                out.update(wn._morphy(w, pos))
+            return out
+
+        shared = bases(a) & bases(b)
+        return min(shared, key=len) if shared else None
+
+    def _unknown_notes(self, a: str, b: str):
+        """What the judge does not know of each word: no pronunciation, no entry."""
+        lex = self._lex()
+        wn = self._wn()
+        for w in dict.fromkeys((a, b)):
+            if not phonetics.pronunciations(w, self._cmu):
+                yield f"{w}: no pronunciation known (not in CMUdict, and no CMUdict word ends like it)"
+            in_lexicon = lex is not None and (w in lex or w.lower() in lex)
+            if not in_lexicon and not wn.synsets(w.lower()):
+                yield f"{w}: no entry in WordNet or the lexicon"
 
     def _homophones(self, a: str, b: str) -> list[str]:
         if a != b and phonetics.are_homophones(a, b, self._cmu):
@@ -454,7 +512,13 @@ class MatchJudge:
                 return
 
     def phrase(self, a: str, b: str):
-        """LAST + WORD: "LEFT RIGHT" is a multi-word entry of WordNet (inflections allowed)."""
+        """LAST + WORD: "LEFT RIGHT" is a multi-word entry of WordNet (inflections allowed), or a
+        curated common phrase (HAPPY + BIRTHDAY, in that order)."""
+        if (a.lower(), b.lower()) in _CURATED_PHRASES:
+            yield Relation(
+                "phrase", f'"{a} {b}" is on the curated list of common phrases', "curated"
+            )
+            return
         form = f"{a}_{b}".lower()
         wn = self._wn()
         lemma = _lemma_of(wn, form)
@@ -475,14 +539,17 @@ class MatchJudge:
         if a == b:
             return
         la, lb = a.lower(), b.lower()
-        if (la, lb) in _CURATED or (lb, la) in _CURATED:
-            yield Relation("opposite", f"{a} and {b} are common opposites", "curated")
+        if (la, lb) in _CURATED_OPPOSITES or (lb, la) in _CURATED_OPPOSITES:
+            yield Relation(
+                "opposite", f"{a} and {b} are on the curated list of common opposites", "curated"
+            )
             return
         wn = self._wn()
         for x, y in ((la, lb), (lb, la)):
             found = _antonym_link(wn, x, y)
             if found:
-                yield Relation("opposite", found, "wordnet")
+                evidence, synsets = found
+                yield Relation("opposite", evidence + self._rare_readings(synsets), "wordnet")
                 return
 
     def rhyme(self, a: str, b: str):
@@ -507,30 +574,47 @@ class MatchJudge:
         la, lb = a.lower(), b.lower()
         found = _pointer_link(wn, la, lb) or _pointer_link(wn, lb, la)
         if found:
-            return found
+            evidence, synsets = found
+            return evidence + self._rare_readings(synsets)
         if la in FUNCTION_WORDS or lb in FUNCTION_WORDS:
             return None
-        found = _definition_mention(wn, la, lb, self._forms)
-        found = found or _definition_mention(wn, lb, la, self._forms)
-        if found:
-            return found
         both = self._co_mentions(la, lb)
         named = [e for e in (self._names_both(i, la, lb) for i in both) if e]
         if named:
             return f"WordNet has the entry {named[0]!r}"
-        ratio = self._co_mention_ratio(la, lb, len(both))
-        if len(both) >= MIN_CO_MENTIONS and ratio >= MIN_CO_MENTION_RATIO:
-            uses = "; ".join(self._quote(i) for i in both[:2])
-            return (
-                f"{a} and {b} are used together in {len(both)} WordNet entries "
-                f"({ratio:.0f} times chance): {uses}"
-            )
         return None
 
+    def _rare_readings(self, synsets: dict[str, object]) -> str:
+        """`` (STAMINA read as ...)`` when evidence rests on a sense that a word reaches only as a
+        less usual form of another word; ``synsets`` maps each word to the synset used."""
+        out = []
+        for word, synset in synsets.items():
+            names = {n.lower() for n in synset.lemma_names()}
+            if word in names:
+                continue
+            for base in sorted(names):
+                usual = _usual_form(base, word)
+                if usual:
+                    out.append(
+                        f"{word.upper()} read as a less usual form of {base.upper()} (the usual "
+                        f"form is {usual.upper()}): a rare or archaic reading"
+                    )
+                    break
+        return f" ({'; '.join(out)})" if out else ""
+
     def _weak_association(self, a: str, b: str):
+        """Hints for the voters, never a match: a definition of one word that uses the other in
+        passing, and the two words used together in other entries."""
         la, lb = a.lower(), b.lower()
         if la in FUNCTION_WORDS or lb in FUNCTION_WORDS:
             return
+        if self._one_word(a, b):
+            return
+        wn = self._wn()
+        for x, y in ((la, lb), (lb, la)):
+            found = _definition_mention(wn, x, y, self._forms)
+            if found:
+                yield f"{found}: a word inside a definition, not by itself an association"
         both = self._co_mentions(la, lb)
         if both:
             times = "once" if len(both) == 1 else f"{len(both)} times"
@@ -569,11 +653,22 @@ class MatchJudge:
         return f"{name}: {gloss[:90]}" + ("..." if len(gloss) > 90 else "")
 
 
-_CURATED = frozenset(CURATED_OPPOSITES)
+_CURATED_OPPOSITES = frozenset(CURATED_OPPOSITES)
+_CURATED_PHRASES = frozenset(CURATED_PHRASES)
 
 
-class CuratedListError(CompanionError, ValueError):
-    """A line of the curated associations file that is not two words of letters A-Z."""
+@functools.cache
+def _usual_form(base: str, word: str) -> str | None:
+    """The usual spelling of the inflection of ``base`` that ``word`` is a less usual spelling
+    of, or None: lemminflect lists STAMENS first and STAMINA second as STAMEN's plural, so
+    ``_usual_form("stamen", "stamina") == "stamens"``."""
+    from lemminflect import getAllInflections
+
+    for spellings in getAllInflections(base).values():
+        lower = [v.lower() for v in spellings]
+        if word in lower[1:] and lower[0] != word:
+            return lower[0]
+    return None
 
 
 @functools.cache
@@ -589,19 +684,7 @@ def curated_associations(path: Path = ASSOCIATIONS_FILE) -> frozenset[frozenset[
             and line).
         OSError: the file cannot be read.
     """
-    pairs = set()
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        words = raw.partition("#")[0].split()
-        if not words:
-            continue
-        ok = all(w.isascii() and w.isalpha() for w in words)
-        if len(words) != 2 or not ok or words[0].lower() == words[1].lower():
-            raise CuratedListError(
-                f"{path}, line {number}: {raw.strip()!r} is not a pair: accepted is two different "
-                "words of letters A-Z separated by spaces"
-            )
-        pairs.add(frozenset(w.lower() for w in words))
-    return frozenset(pairs)
+    return frozenset(frozenset(p) for p in curated_pairs(path))
 
 
 def _curated_association(a: str, b: str, base_forms=None) -> str | None:
@@ -648,8 +731,9 @@ def _name(synset) -> str:
     return synset.name()
 
 
-def _antonym_link(wn, x: str, y: str) -> str | None:
-    """Evidence that some sense of ``x`` is an antonym of some sense of ``y``, or None."""
+def _antonym_link(wn, x: str, y: str) -> tuple[str, dict] | None:
+    """Evidence that some sense of ``x`` is an antonym of some sense of ``y``, with the synsets
+    used (``{x: synset, y: synset}``), or None."""
     targets = set(wn.synsets(y))
     if not targets:
         return None
@@ -659,36 +743,46 @@ def _antonym_link(wn, x: str, y: str) -> str | None:
                 if anti.synset() in targets:
                     return (
                         f"WordNet: {lemma.name().replace('_', ' ')} ({synset.name()}) is the "
-                        f"antonym of {anti.name().replace('_', ' ')} ({anti.synset().name()})"
+                        f"antonym of {anti.name().replace('_', ' ')} ({anti.synset().name()})",
+                        {x: synset, y: anti.synset()},
                     )
                 for similar in sorted(anti.synset().similar_tos(), key=_name):
                     if similar in targets:
                         return (
                             f"WordNet: {lemma.name()} ({synset.name()}) is the antonym of "
-                            f"{anti.name()}, similar to {y} ({similar.name()})"
+                            f"{anti.name()}, similar to {y} ({similar.name()})",
+                            {x: synset, y: similar},
                         )
     return None
 
 
-def _pointer_link(wn, x: str, y: str) -> str | None:
+def _pointer_link(wn, x: str, y: str) -> tuple[str, dict] | None:
     """Evidence of a WordNet semantic pointer from a sense of ``x`` to a sense of ``y`` (senses
-    in which they are common words, not names)."""
+    in which they are common words, not names), with the synsets used (``{x: synset, y:
+    synset}``), or None."""
     targets = set(_common_synsets(wn, y))
     if not targets:
         return None
     for synset in _common_synsets(wn, x):
         if synset in targets:
-            return f"WordNet: {x} and {y} are synonyms ({synset.name()}: {synset.definition()})"
+            return (
+                f"WordNet: {x} and {y} are synonyms ({synset.name()}: {synset.definition()})",
+                {x: synset, y: synset},
+            )
         for method, label in _POINTERS:
             # nltk keeps a synset's pointers in a set: read them in name order
             for other in sorted(getattr(synset, method)(), key=_name):
                 if other in targets:
-                    return f"WordNet: {synset.name()} --{label}--> {other.name()}"
+                    return (
+                        f"WordNet: {synset.name()} --{label}--> {other.name()}",
+                        {x: synset, y: other},
+                    )
         for lemma in synset.lemmas():
             for other in lemma.derivationally_related_forms() + lemma.pertainyms():
                 if other.synset() in targets and other.name().lower() == y:
                     return (
-                        f"WordNet: {lemma.name()} ({synset.name()}) is derived from/related to {y}"
+                        f"WordNet: {lemma.name()} ({synset.name()}) is derived from/related to {y}",
+                        {x: synset, y: other.synset()},
                     )
     return None
 
