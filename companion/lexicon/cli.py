@@ -240,7 +240,9 @@ def _info(args: argparse.Namespace) -> int:
     params = scowl.parse_name(lex.name)
     if args.short:
         if params is not None:
-            short = scowl.short_entries(params)
+            from companion.lexicon.screen import screen
+
+            short = scowl.short_entries(params, screen=screen().why)
         else:
             short = {"accepted": sorted(w for w in lex if len(w) <= 2)}
         info["short"] = short

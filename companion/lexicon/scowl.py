@@ -10,13 +10,18 @@ units and symbols SCOWL files as lower-case words: a word of two or more letters
 
 Spelling categories read (SCOWL README: "the english spelling category should be used as well as
 one of american, british, ..."; variant_1 holds "variants which are considered almost equal",
-which a standard dictionary lists too):
+variant_2 "variants which are generally considered good": a standard dictionary lists both, and
+they hold most of the classical plurals, strong past forms and variant inflections SCOWL knows,
+APICES, HERNIAE, COMBATTING):
 
-- ``american``: english, american, variant_1
-- ``british``: english, british, british_z (Oxford -ize spellings), british_variant_1
+- ``american``: english, american, variant_1, variant_2
+- ``british``: english, british, british_z (Oxford -ize spellings), british_variant_1,
+  british_variant_2
 - ``both``: all of the above
 
-``variants`` 0 leaves the variant files out, 2 adds variant_2 (and british_variant_2).
+``variants`` (default 2) 0 leaves the variant files out, 1 reads variant_1 only. Proper names,
+abbreviations and foreign words that SCOWL files as lower-case words are left out by the screen
+(:mod:`companion.lexicon.screen`, a second look with WordNet and GCIDE).
 Upstream files are ISO-8859-1; Debian ships them as UTF-8 (changelog: "Distribute all scowl files
 as utf-8"): each file is read as UTF-8 and, failing that, as ISO-8859-1.
 """
@@ -38,7 +43,7 @@ games", 95 insane)."""
 SPELLINGS = ("american", "british", "both")
 DEFAULT_SIZE = 70
 DEFAULT_SPELLING = "both"
-DEFAULT_VARIANTS = 1
+DEFAULT_VARIANTS = 2
 
 _CATEGORIES = {
     "american": (("english", 0), ("american", 0), ("variant_1", 1), ("variant_2", 2)),
@@ -64,7 +69,7 @@ class ScowlParams:
 
     @property
     def name(self) -> str:
-        """The lexicon's name: ``scowl-70-both``; ``-v0``/``-v2`` appended off the default."""
+        """The lexicon's name: ``scowl-70-both``; ``-v0``/``-v1`` appended off the default."""
         suffix = "" if self.variants == DEFAULT_VARIANTS else f"-v{self.variants}"
         return f"scowl-{self.size}-{self.spelling}{suffix}"
 
@@ -115,10 +120,10 @@ def read_text(path: Path) -> str:
         return data.decode("iso-8859-1")
 
 
-BUILD_RULE = 2
+BUILD_RULE = 3
 """Version of the rule for a ``words`` entry; part of a SCOWL lexicon's build parameters, so a
 change of rule rebuilds every index built under the old one. 1: plain a-z words; 2: also no
-vowelless abbreviations."""
+vowelless abbreviations; 3: also the screen's names, abbreviations and foreign words."""
 
 VOWELS = frozenset("aeiouy")
 
@@ -169,12 +174,17 @@ def reason_left_out(entry: str) -> str | None:
 
 
 def iter_words(
-    files: list[Path], tally: Counter | None = None, progress: Callable[[int], None] | None = None
+    files: list[Path],
+    tally: Counter | None = None,
+    progress: Callable[[int], None] | None = None,
+    screen: Callable[[str], str | None] | None = None,
 ) -> Iterator[str]:
     """Every kept word (lower-case a-z, accents folded) of ``files``, in file order, with repeats.
 
     ``tally`` (if given) counts ``"read"``, ``"kept"`` and each reason an entry was left out;
-    ``progress`` is called with the number of bytes of each file once it is read.
+    ``progress`` is called with the number of bytes of each file once it is read; ``screen``
+    (``Screen.why`` of :mod:`companion.lexicon.screen`) names a second reason to leave a plain
+    word out (``"name"``, ``"abbreviation"``, ``"foreign"``) or None to keep it.
     """
     for path in files:
         text = read_text(path)
@@ -184,6 +194,8 @@ def iter_words(
                 continue
             entry = fold(entry)
             why = reason_left_out(entry)
+            if why is None and screen is not None:
+                why = screen(entry)
             if tally is not None:
                 tally["read"] += 1
                 tally[why or "kept"] += 1
@@ -196,19 +208,23 @@ def iter_words(
 SUB_CATEGORIES = ("words", "upper", "proper-names", "abbreviations", "contractions")
 
 
-def short_entries(params: ScowlParams, root: Path | None = None) -> dict:
+def short_entries(
+    params: ScowlParams, root: Path | None = None, screen: Callable[[str], str | None] | None = None
+) -> dict:
     """The one- and two-letter entries of SCOWL for ``params``, every sub-category read.
 
     Returns ``{"accepted": [...], "left_out": {sub_category: [...]}, "rejected": [...]}``:
     ``accepted`` the one- and two-letter words the lexicon holds (upper case, sorted);
     ``left_out`` the entries of at most two letters (an apostrophe aside: ``A's``, ``I'd``) of each
-    sub-category that the lexicon leaves out, as SCOWL spells them; ``rejected`` the distinct
+    sub-category that the lexicon leaves out, as SCOWL spells them (``words`` entries left out by
+    ``screen``, as in :func:`iter_words`, under ``"screen"``); ``rejected`` the distinct
     one- and two-letter strings SCOWL has only in a left-out form (upper case, sorted).
     For the documentation and ``companion lexicon info --short``.
     """
     root = root or SCOWL_DIR
     kept: set[str] = set()
     left_out: dict[str, set[str]] = {sub: set() for sub in SUB_CATEGORIES}
+    left_out["screen"] = set()
     for cat in params.categories():
         for sub in SUB_CATEGORIES:
             for size in ALL_SIZES:
@@ -220,7 +236,10 @@ def short_entries(params: ScowlParams, root: Path | None = None) -> dict:
                     if not entry or sum(c.isalpha() for c in entry) > 2 or len(entry) > 3:
                         continue
                     if sub == "words" and reason_left_out(entry) is None:
-                        kept.add(entry)
+                        if screen is not None and screen(entry):
+                            left_out["screen"].add(entry)
+                        else:
+                            kept.add(entry)
                     else:
                         left_out[sub].add(entry)
     rejected = {

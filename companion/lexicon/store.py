@@ -12,8 +12,9 @@ Layout, in ``data_dir()/lexicons/``:
 
 An index is rebuilt only when its source changes: opening compares the sources' sizes and
 modification times (and the build parameters, which for SCOWL include ``scowl.BUILD_RULE``, the
-version of the rule for a word) with those recorded; when they differ, the sources'
-contents are hashed and only a different hash rebuilds (a touched file just refreshes the record).
+version of the rule for a word, and the stamp of the screen's sources, WordNet's and GCIDE's
+files) with those recorded; when they differ, the sources' contents (and what the screen leaves
+out) are hashed and only a different hash rebuilds (a touched file just refreshes the record).
 """
 
 from __future__ import annotations
@@ -192,7 +193,9 @@ class _Source:
 
     def words(self, tally: Counter, progress) -> Iterator[str]:
         if self.scowl is not None:
-            return scowl.iter_words(self.files, tally, progress)
+            from companion.lexicon.screen import screen
+
+            return scowl.iter_words(self.files, tally, progress, screen().why)
         return _iter_imported(self.files[0], tally, progress)
 
 
@@ -286,13 +289,38 @@ def _open_index(name: str, meta: dict) -> Lexicon | None:
     return Lexicon(name, trie, meta, path)
 
 
+def _screen_stamp(source: _Source) -> str | None:
+    """The stamp of the screen's sources (a few stats) for a SCOWL list, None for an imported one."""
+    if source.scowl is None:
+        return None
+    from companion.lexicon.screen import stamp
+
+    return stamp()
+
+
+def _screen_key(source: _Source) -> str | None:
+    """The hash of what the screen leaves out (building the screen if its sources changed)."""
+    if source.scowl is None:
+        return None
+    from companion.lexicon.screen import screen
+
+    return screen().key()
+
+
 def _fresh(source: _Source, meta: dict | None) -> bool | None:
-    """True if ``meta`` matches the sources by stat, None if only by content, False if stale."""
+    """True if ``meta`` matches the sources by stat, None if only by content, False if stale.
+
+    For a SCOWL list the screen (:mod:`companion.lexicon.screen`) is a source too: by its
+    sources' stamp, then by the hash of what it leaves out."""
     if meta is None or meta.get("params") != source.params:
         return False
-    if meta.get("stat_key") == _stat_key(source.params, source.files):
+    stats_same = meta.get("stat_key") == _stat_key(source.params, source.files)
+    if stats_same and meta.get("screen_stamp") == _screen_stamp(source):
         return True
-    if meta.get("content_key") == _content_key(source.params, source.files):
+    content_same = stats_same or meta.get("content_key") == _content_key(
+        source.params, source.files
+    )
+    if content_same and meta.get("screen_key") == _screen_key(source):
         return None
     return False
 
@@ -347,6 +375,8 @@ def _commit(source: _Source, compiled: _Compiled, extra: dict | None = None) -> 
         "sources": [str(f) for f in source.files],
         "stat_key": stat_key,
         "content_key": _content_key(source.params, source.files),
+        "screen_stamp": _screen_stamp(source),
+        "screen_key": _screen_key(source),
         "index": index,
         "words": compiled.words,
         "one_letter": compiled.lengths[1],
@@ -392,6 +422,7 @@ def build(name: str | None = None, *, force: bool = False, progress: bool | None
             state = False if force else _fresh(source, meta)
             if state is None:  # touched, same content: record the new stats, keep the index
                 meta["stat_key"] = _stat_key(source.params, source.files)
+                meta["screen_stamp"] = _screen_stamp(source)
                 _write_atomic(lexicon_dir() / f"{name}.json", json.dumps(meta, indent=1).encode())
             if state is False:
                 meta = _build(source, progress)
@@ -427,6 +458,7 @@ def open_lexicon(name: str | None = None) -> Lexicon:
     if meta is not None and meta.get("params") == source.params:
         try:
             fresh = meta.get("stat_key") == _stat_key(source.params, source.files)
+            fresh = fresh and meta.get("screen_stamp") == _screen_stamp(source)
         except OSError:
             fresh = False
         if fresh:

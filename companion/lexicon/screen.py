@@ -1,0 +1,346 @@
+"""The second look at SCOWL's words: proper names, abbreviations and foreign words that SCOWL files
+as lower-case words, found with two independent dictionaries.
+
+Iago's rulebook (Valid Words): "Not acceptable are proper nouns, foreign words, abbreviations and
+words requiring hyphens or apostrophes." SCOWL's ``words`` files are lower case, but not all their
+entries are common words: its size-95 file has some 11,000 names in lower case (``tuesday``,
+``london``), and every size has a few abbreviations and pieces of foreign phrases (``hoc`` of AD
+HOC, ``situ`` of IN SITU). SCOWL alone cannot tell them from words. WordNet 3.0 (Debian
+``wordnet-base``: its lemmas keep their capitals, so ``Tuesday`` is a name and ``turkey`` a common
+noun beside the name ``Turkey``) and GCIDE (Debian ``dict-gcide``, :mod:`companion.lexicon.gcide`:
+part-of-speech labels, forms, foreign phrases) can.
+
+The rules, each applied to every entry of SCOWL's ``words`` files (every size up to 95, every
+variant level up to 2, both spellings), in this order; the first that applies gives the reason:
+
+``name``
+    SCOWL lists the word in lower case only in its size-95 ("insane") files, it lists it
+    capitalised elsewhere (in a ``proper-names`` or ``upper`` file: ``Tuesday``, ``London``) or
+    WordNet knows it only capitalised (``Thebes``, ``Alabama``), and no source vouches for it as a
+    common word: WordNet has no lower-case lemma of it, itself or through a base form (``turkey``;
+    ``birds`` is ``bird``), and GCIDE has no entry of it that is not a noun (a name is a noun:
+    ``machiavellian`` is an adjective). Up to size 80 SCOWL's editors file names capitalised and
+    their lower-case entries are common words (``brock``, a badger; ``jo``, a sweetheart), which
+    WordNet often capitalises (``Shah``, ``Ladyship``), so they are kept. So TURKEY, MARCH and BIRDS
+    stay, and TUESDAY and LONDON, lower-case only at 95, go: no name is in any list.
+``abbreviation``
+    SCOWL's ``abbreviations`` files list it in capitals (``AMU``, ``ECU``), no dictionary knows
+    it as a word (neither WordNet, itself or through a base form, nor GCIDE, as a headword or a
+    form an entry names, nor lemminflect), and CMUdict does not say it as a word: it has no
+    pronunciation of it, or only the names of its letters (SRI as ``EH1 S AA1 R AY1``). Or every
+    WordNet sense of it has a phrase of which it is the initials (``mph``: ``miles_per_hour``)
+    and GCIDE does not know it.
+``foreign``
+    No dictionary knows it as a word of its own (as above), and it is a word of a foreign phrase
+    that GCIDE enters as such (``ad hoc``, ``in situ``, ``status quo``: a bare etymology, [L.],
+    [F.]..., after the headword).
+
+The screen is built once from the three sources (a few seconds) and kept in
+``data_dir()/cache/lexicon-screen-vN.json``, stamped with the sources' sizes and modification
+times; every SCOWL lexicon reads it, and its stamp is part of each index's build parameters, so a
+change of source or rule rebuilds the indexes. Without GCIDE or WordNet the rules that need them
+are skipped, and the screen's ``sources`` says which were read.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.lexicon import scowl
+from companion.lexicon.words import fold
+
+SCREEN_VERSION = 1
+"""Bump when a rule changes: the screen (and every SCOWL index) is then rebuilt."""
+
+RULES = ("name", "abbreviation", "foreign")
+"""The screen's reasons, in the order they are tried."""
+
+KEEP_UP_TO_SIZE = 80
+"""SCOWL's lower-case entries at this size or below are its editors' common words (SCOWL 80: "the
+strange and unusual words people like to use in word games"): the name rule reads only the words
+SCOWL lists in lower case at larger sizes (95, "insane")."""
+
+LETTER_NAMES = {
+    "a": "EY", "b": "B IY", "c": "S IY", "d": "D IY", "e": "IY", "f": "EH F", "g": "JH IY",
+    "h": "EY CH", "i": "AY", "j": "JH EY", "k": "K EY", "l": "EH L", "m": "EH M", "n": "EH N",
+    "o": "OW", "p": "P IY", "q": "K Y UW", "r": "AA R", "s": "EH S", "t": "T IY", "u": "Y UW",
+    "v": "V IY", "w": "D AH B AH L Y UW", "x": "EH K S", "y": "W AY", "z": "Z IY",
+}  # fmt: skip
+"""How CMUdict says each letter's name (stress dropped): an entry said letter by letter is an
+initialism (SRI: ``EH1 S AA1 R AY1``)."""
+
+_POS = ("n", "v", "a", "r")
+
+
+@dataclass
+class Screen:
+    """What the screen leaves out: ``reasons`` maps each left-out word (lower case) to its rule
+    (one of :data:`RULES`); ``sources`` names what was read; ``stamp`` identifies the sources and
+    rules it was built from."""
+
+    reasons: dict[str, str] = field(default_factory=dict)
+    sources: list[str] = field(default_factory=list)
+    stamp: str = ""
+
+    def why(self, word: str) -> str | None:
+        """The rule that leaves ``word`` (lower case) out, or None."""
+        return self.reasons.get(word)
+
+    def key(self) -> str:
+        """A hash of what the screen leaves out and why."""
+        text = json.dumps(self.reasons, sort_keys=True).encode()
+        return hashlib.sha256(text).hexdigest()[:16]
+
+    def counts(self) -> dict[str, int]:
+        """How many words each rule leaves out (over all sizes)."""
+        return dict(Counter(self.reasons.values()))
+
+
+# --- the sources ------------------------------------------------------------------------------
+
+
+def _scowl_universe(root: Path) -> tuple[dict[str, int], set[str], set[str]]:
+    """Every lower-case a-z entry of SCOWL's ``words`` files (all sizes, variants up to 2, both
+    spellings) with the smallest size it is listed at; the lower-cased a-z entries of its
+    ``proper-names`` and ``upper`` files that start with a capital; and those of its
+    ``abbreviations`` files written in capitals (``AMU``; a final full stop dropped)."""
+    params = scowl.ScowlParams(95, "both", 2)
+    first: dict[str, int] = {}
+    capitalised: set[str] = set()
+    abbreviations: set[str] = set()
+    for cat in params.categories():
+        for size in scowl.ALL_SIZES:
+            for sub in ("words", "proper-names", "upper", "abbreviations"):
+                path = root / f"{cat}-{sub}.{size}"
+                if not path.exists():
+                    continue
+                for line in scowl.read_text(path).splitlines():
+                    entry = fold(line.strip())
+                    if sub == "words":
+                        if scowl.reason_left_out(entry) is None and first.get(entry, 99) > size:
+                            first[entry] = size
+                        continue
+                    plain = entry.rstrip(".")
+                    if not plain.isascii() or not plain.isalpha():
+                        continue
+                    if sub == "abbreviations":
+                        if plain.isupper():
+                            abbreviations.add(plain.lower())
+                    elif plain[0].isupper():
+                        capitalised.add(plain.lower())
+    return first, capitalised, abbreviations
+
+
+@functools.cache
+def _wordnet_cases(root: Path) -> tuple[set[str], set[str], list[str]]:
+    """WordNet's one-word lemma names as its ``data.*`` files write them (wndb(5WN)): those it
+    has in lower case, the lower-cased ones it has only capitalised, and its multi-word lemmas
+    (lower case, words joined by ``_``)."""
+    lower, capital, phrases = set(), set(), []
+    for pos in ("noun", "verb", "adj", "adv"):
+        with (root / f"data.{pos}").open(encoding="latin-1") as f:
+            for raw in f:
+                if raw.startswith("  "):
+                    continue  # licence header
+                fields = raw.split()
+                count = int(fields[3], 16)
+                for name in fields[4 : 4 + 2 * count : 2]:
+                    name = name.split("(")[0]  # adjective markers: (a), (p), (ip)
+                    if "_" in name or "-" in name:
+                        phrases.append(name.lower().replace("-", "_"))
+                    elif name.isalpha() and name.isascii():
+                        (lower if name.islower() else capital).add(name.lower())
+    return lower, capital - lower, phrases
+
+
+def _said_as_letters(phones: str) -> bool:
+    """True when a CMUdict pronunciation is the names of letters one after another."""
+    plain = [p.rstrip("012") for p in phones.split()]
+    names = sorted((v.split() for v in LETTER_NAMES.values()), key=len, reverse=True)
+    i = 0
+    while i < len(plain):
+        for name in names:
+            if plain[i : i + len(name)] == name:
+                i += len(name)
+                break
+        else:
+            return False
+    return True
+
+
+CLASSICAL_PLURALS = (("a", "um"), ("a", "on"), ("ae", "a"), ("i", "us"), ("ices", "ex"),
+                     ("ices", "ix"), ("es", "is"), ("ata", "a"), ("ina", "en"))  # fmt: skip
+"""Latin and Greek plural endings and the singular endings they come from (ILEA, ILEUM; HERNIAE,
+HERNIA; APICES, APEX; STIGMATA, STIGMA; STAMINA, STAMEN)."""
+
+
+def classical_singulars(word: str) -> list[str]:
+    """The singulars ``word`` would be the Latin or Greek plural of (:data:`CLASSICAL_PLURALS`)."""
+    return [
+        word[: -len(plural)] + singular
+        for plural, singular in CLASSICAL_PLURALS
+        if word.endswith(plural) and len(word) > len(plural) + 1
+    ]
+
+
+def _initials_of(short: str, phrase: str) -> bool:
+    """True when ``short`` is the initials of the WordNet phrase ``phrase`` (``mph``,
+    ``miles_per_hour``)."""
+    words = [w for w in phrase.split("_") if w]
+    return len(words) > 1 and "".join(w[0] for w in words) == short
+
+
+def _stamp(files: list[Path]) -> str:
+    stats = []
+    for f in sorted(files):
+        st = f.stat()
+        stats.append([str(f), st.st_size, st.st_mtime_ns])
+    text = json.dumps([SCREEN_VERSION, scowl.BUILD_RULE, KEEP_UP_TO_SIZE, stats])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _source_files(root: Path) -> list[Path]:
+    """What the screen is stamped with: the folders of SCOWL, WordNet and GCIDE (a package
+    install or upgrade renames files into them, which changes the folder's modification time)
+    and WordNet's and GCIDE's data files. A few stats, so that opening a lexicon stays cheap."""
+    from companion.lexicon.gcide import DATA, GCIDE_DIR, INDEX
+    from companion.lexicon.wordnet import WORDNET_DIR
+
+    files = [root, WORDNET_DIR, GCIDE_DIR, WORDNET_DIR / "data.noun", GCIDE_DIR / INDEX]
+    files.append(GCIDE_DIR / DATA)
+    return [p for p in files if p.exists()]
+
+
+# --- building ---------------------------------------------------------------------------------
+
+
+def build_screen(root: Path | None = None) -> Screen:
+    """Apply the rules (module docstring) to every SCOWL ``words`` entry under ``root`` (default
+    ``scowl.SCOWL_DIR``), reading WordNet, GCIDE, lemminflect and CMUdict where installed. Takes
+    a few seconds (about 25 s of one core on a loaded PC)."""
+    from companion.lexicon.gcide import NOUN_LABELS, GcideUnavailable, gcide
+    from companion.lexicon.wordnet import WORDNET_DIR, WordNetUnavailable, wordnet
+
+    root = root or scowl.SCOWL_DIR
+    first, capitalised, abbreviations = _scowl_universe(root)
+    sources = ["scowl"]
+    try:
+        wn = wordnet()
+        wn_lower, wn_capital, wn_phrases = _wordnet_cases(WORDNET_DIR)
+        sources.append("wordnet")
+    except (WordNetUnavailable, OSError):
+        wn, wn_lower, wn_capital, wn_phrases = None, set(), set(), []
+    try:
+        gc = gcide()
+        sources.append("gcide")
+    except GcideUnavailable:
+        gc = None
+    from lemminflect import getAllLemmas
+
+    from companion.lexicon.phonetics import cmudict
+
+    cmu = cmudict()
+    sources += ["lemminflect", "cmudict"]
+    foreign_words = {w for phrase in (gc.phrases if gc else ()) for w in phrase}
+    initials: dict[str, list[str]] = {}
+    for phrase in wn_phrases:
+        words = [w for w in phrase.split("_") if w]
+        if len(words) > 1:
+            initials.setdefault("".join(w[0] for w in words), []).append(phrase)
+
+    def bases(word: str) -> set[str]:
+        out = {b for pos in _POS for b in wn._morphy(word, pos)} if wn is not None else set()
+        out |= {b.lower() for forms in getAllLemmas(word).values() for b in forms}
+        out.discard(word)
+        return out
+
+    @functools.cache
+    def wn_common(word: str) -> bool:
+        """WordNet has ``word`` as a lower-case lemma, itself or through a base form."""
+        return word in wn_lower or any(b in wn_lower for b in bases(word))
+
+    def known(word: str) -> bool:
+        """Some dictionary knows ``word`` as a word (WordNet, GCIDE, lemminflect), itself, through
+        a base form, or as the Latin or Greek plural of a word it knows (ILEA of ILEUM)."""
+        if wn_common(word) or word in wn_capital or getAllLemmas(word):
+            return True
+        if gc is not None and (gc.knows(word) or any(gc.knows(b) for b in bases(word))):
+            return True
+        return any(s in wn_lower or (gc and gc.knows(s)) for s in classical_singulars(word))
+
+    def not_a_noun_in_gcide(word: str) -> bool:
+        return gc is not None and any(
+            label and label not in NOUN_LABELS for label in gc.labels(word)
+        )
+
+    def said_as_a_word(word: str) -> bool:
+        phones = cmu.phones(word)
+        return bool(phones) and not all(_said_as_letters(p) for p in phones)
+
+    reasons: dict[str, str] = {}
+    for word, size in first.items():
+        if word in scowl.VOWELLESS_WORDS:
+            continue  # interjections and the like, already vouched for (scowl.py)
+        named = size > KEEP_UP_TO_SIZE and (word in capitalised or word in wn_capital)
+        if named and not wn_common(word) and not not_a_noun_in_gcide(word):
+            reasons[word] = "name"
+            continue
+        if word in abbreviations and not known(word) and not said_as_a_word(word):
+            reasons[word] = "abbreviation"
+            continue
+        if wn is not None and word in initials and word in wn_lower and not (gc and gc.knows(word)):
+            senses = [x for x in wn.synsets(word) if word in x.lemma_names()]
+            if senses and all(
+                any(_initials_of(word, n.lower()) for n in x.lemma_names()) for x in senses
+            ):
+                reasons[word] = "abbreviation"
+                continue
+        if word in foreign_words and not known(word):
+            reasons[word] = "foreign"
+    return Screen(reasons, sources, _stamp(_source_files(root)))
+
+
+def _cache_path(root: Path) -> Path:
+    from companion.lexicon.phonetics import cache_dir
+
+    tag = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:8]
+    return cache_dir() / f"lexicon-screen-v{SCREEN_VERSION}-{tag}.json"
+
+
+@functools.cache
+def _screen_for(stamp: str, root: Path) -> Screen:
+    path = _cache_path(root)
+    try:
+        data = json.loads(path.read_text())
+        if data.get("stamp") == stamp:
+            return Screen(data["reasons"], data["sources"], stamp)
+    except (OSError, ValueError, KeyError):
+        pass
+    found = build_screen(root)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        data = {"stamp": found.stamp, "sources": found.sources, "reasons": found.reasons}
+        tmp.write_text(json.dumps(data, sort_keys=True))
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only data directory: the screen is rebuilt next time
+    return found
+
+
+def screen(root: Path | None = None) -> Screen:
+    """The screen for SCOWL under ``root`` (default ``scowl.SCOWL_DIR``): read from its cache in
+    ``data_dir()/cache`` when the sources have not changed, else built (a few seconds) and saved."""
+    root = root or scowl.SCOWL_DIR
+    return _screen_for(_stamp(_source_files(root)), root)
+
+
+def stamp(root: Path | None = None) -> str:
+    """The stamp of the screen's sources and rules (cheap: a few file stats)."""
+    return _stamp(_source_files(root or scowl.SCOWL_DIR))
