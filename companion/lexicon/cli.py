@@ -34,7 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     j.add_argument("words", nargs="+", metavar="WORD", help="the words of the play")
     j.add_argument(
-        "--explain", action="store_true", help="for the arbiter: the answer for each word"
+        "--explain",
+        action="store_true",
+        help="for the arbiter: the answer for each word, where it was found (list and rule) "
+        "and its short definition (WordNet or GCIDE)",
     )
     j.add_argument(
         "--lexicon", metavar="NAME", default=None, help="the lexicon to use (default: the table's)"
@@ -118,16 +121,24 @@ def _judge(args: argparse.Namespace) -> int:
     lexicon = open_lexicon(args.lexicon)
     ruling = judge(args.words, lexicon)
     verdict = "VALID" if ruling.valid else "INVALID"
+    explained = {}
+    if args.explain:
+        from companion.lexicon.explain import explain
+
+        explained = {w: explain(w, lexicon) for w in ruling.words}
     if args.json:
         out = {"verdict": verdict, "valid": ruling.valid, "lexicon": lexicon.name}
         if args.explain:
             out["words"] = ruling.words
+            out["explain"] = {w: e.to_json() for w, e in explained.items()}
         print(json.dumps(out))
         return 0 if ruling.valid else 1
     print(verdict)
     if args.explain:
         for word, ok in ruling.words.items():
             print(f"{word}\t{'valid' if ok else 'invalid'}")
+            for line in explained[word].lines():
+                print(line)
         print(f"lexicon\t{lexicon.name}")
     return 0 if ruling.valid else 1
 

@@ -1,0 +1,163 @@
+"""What ``companion judge --explain`` tells the arbiter about each word: where the lexicon found it
+(which list and rule), or why it is not there, and a short definition when WordNet or GCIDE has
+one, so that players can settle an argument as they do with Zyzzyva's word judge, which shows
+definitions.
+
+For a SCOWL lexicon the word is looked up in the files the lexicon is built from (``found in``:
+``english-words.35``, ``variant_2-words.35``) and, when it is not there, in every other SCOWL file,
+so the answer says what SCOWL has instead: the word only at a larger size, only capitalised (a
+name: ``english-upper.35`` has ``Tuesday``), only as an abbreviation or contraction, or left out by
+a rule (no vowel, the screen's name, abbreviation or foreign word: :mod:`companion.lexicon.screen`).
+The definition is WordNet's first sense of the word or of its base form (APICES: APEX), else
+GCIDE's first sense. This reads files, so it is for the arbiter's call only, never the table's
+hot path (a tenth of a second or two; GCIDE takes about a second the first time).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion.lexicon import scowl
+
+
+@dataclass
+class WordExplanation:
+    """The arbiter's answer for one word.
+
+    ``found`` lists where the lexicon has the word (file names, or the imported list's name);
+    ``why`` says which rule kept it or left it out; ``elsewhere`` what other SCOWL files have
+    (``english-upper.35: Tuesday``); ``definition`` and ``definition_source`` (``wordnet`` or
+    ``gcide``) a short definition, or None.
+    """
+
+    word: str
+    valid: bool
+    found: list[str] = field(default_factory=list)
+    why: str = ""
+    elsewhere: list[str] = field(default_factory=list)
+    definition: str | None = None
+    definition_source: str | None = None
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict of every field."""
+        return {
+            "valid": self.valid,
+            "found": self.found,
+            "why": self.why,
+            "elsewhere": self.elsewhere,
+            "definition": self.definition,
+            "definition_source": self.definition_source,
+        }
+
+    def lines(self) -> list[str]:
+        """The indented lines printed under ``WORD<TAB>valid`` by ``--explain``."""
+        out = []
+        if self.found:
+            out.append(f"  found in: {', '.join(self.found)}")
+        if self.why:
+            out.append(f"  rule: {self.why}")
+        if self.elsewhere:
+            out.append(f"  SCOWL also has: {', '.join(self.elsewhere[:6])}")
+        if self.definition:
+            out.append(f"  definition ({self.definition_source}): {self.definition}")
+        else:
+            out.append("  definition: none in WordNet or GCIDE")
+        return out
+
+
+def _entries_in(path: Path, word: str) -> list[str]:
+    """The lines of SCOWL file ``path`` that are ``word`` in any case (accents folded)."""
+    from companion.lexicon.words import fold
+
+    text = scowl.read_text(path)
+    low = text.lower()
+    out = []
+    for m in re.finditer(rf"(?m)^{re.escape(word)}\.?$", low):
+        out.append(text[m.start() : m.end()])
+    if not out and not text.isascii():
+        out = [line for line in text.splitlines() if fold(line).lower() == word]
+    return out
+
+
+def _scowl_story(word: str, lexicon) -> tuple[list[str], str, list[str]]:
+    from companion.lexicon.screen import screen
+
+    params = scowl.parse_name(lexicon.name)
+    sources = [Path(p) for p in lexicon.meta.get("sources", [])]
+    found = [p.name for p in sources if word in _entries_in(p, word)]
+    elsewhere = []
+    for path in sorted(scowl.SCOWL_DIR.glob("*-*.*")):
+        if path in sources or not path.suffix[1:].isdigit():
+            continue
+        for entry in _entries_in(path, word):
+            elsewhere.append(f"{path.name}: {entry}")
+    why = ""
+    rule = scowl.reason_left_out(word) or screen().why(word)
+    if word in lexicon:
+        why = "a lower-case word of SCOWL's words files, kept by every rule"
+    elif found and rule:
+        why = {
+            "no vowel": "left out: no vowel, an abbreviation (unit or symbol)",
+            "name": "left out by the screen: a name (SCOWL lists it in lower case only at size "
+            "95, and capitalised elsewhere or WordNet only capitalised)",
+            "abbreviation": "left out by the screen: an abbreviation (SCOWL's abbreviations "
+            "files; no dictionary knows it as a word)",
+            "foreign": "left out by the screen: a word of a foreign phrase (GCIDE), not a word "
+            "of its own",
+        }.get(rule, f"left out: {rule}")
+    elif any("-words." in e for e in elsewhere):
+        size = params.size if params else "?"
+        why = f"not in SCOWL's words files up to size {size} in these spellings"
+    elif elsewhere:
+        why = "SCOWL has it only as a name, capitalised word, abbreviation or contraction"
+    else:
+        why = "not in SCOWL"
+    return found, why, elsewhere
+
+
+def _definition(word: str) -> tuple[str | None, str | None]:
+    try:
+        from companion.lexicon.wordnet import wordnet
+
+        wn = wordnet()
+        senses = wn.synsets(word)
+        common = [s for s in senses if any(n.lower() == word for n in s.lemma_names())]
+        chosen = (common or senses)[:1]
+        if chosen:
+            s = chosen[0]
+            names = {n.lower() for n in s.lemma_names()}
+            bases = [b for pos in ("n", "v", "a", "r") for b in wn._morphy(word, pos)]
+            base = word if word in names else next((b for b in bases if b in names), None)
+            base = base or s.lemma_names()[0].lower()
+            lead = "" if base == word else f"{base.replace('_', ' ').upper()}: "
+            return lead + s.definition(), "wordnet"
+    except Exception:  # WordNet missing or unreadable: try GCIDE
+        pass
+    try:
+        from companion.lexicon.gcide import gcide
+
+        for entry in gcide().entries(word):
+            text = entry.definition()
+            if text:
+                return text[:200] + ("..." if len(text) > 200 else ""), "gcide"
+    except Exception:  # GCIDE missing: no definition
+        pass
+    return None, None
+
+
+def explain(word: str, lexicon) -> WordExplanation:
+    """Explain the ruling on ``word`` (upper or lower case, letters A-Z) against ``lexicon`` (a
+    :class:`companion.lexicon.Lexicon`; an imported list is named as the place it was found)."""
+    w = word.lower()
+    valid = w in lexicon
+    out = WordExplanation(word.upper(), valid)
+    if scowl.parse_name(getattr(lexicon, "name", "")) is not None:
+        out.found, out.why, out.elsewhere = _scowl_story(w, lexicon)
+    elif valid:
+        out.found, out.why = [f"the imported list {lexicon.name}"], "taken as imported"
+    else:
+        out.why = f"not in the imported list {getattr(lexicon, 'name', '')}"
+    out.definition, out.definition_source = _definition(w)
+    return out
