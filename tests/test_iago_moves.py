@@ -369,6 +369,47 @@ def test_a_cross_link_letter_inside_a_stolen_word_turns_on_its_own(turn, legal):
         assert v.cells == (CELL_L, CELL_V, CELL_E)  # the O is judged with NOD, not with LOVER
 
 
+# red's CAT across row 6 and red's TAP down from its T; blue steals CAT as CUT (U for A)
+CAT_TAP = parse_board("11/11/11/11/11/4cat4/6a4/6p4/11/11/11")
+
+
+@pytest.mark.parametrize(
+    "after, legal",
+    [
+        ("11/11/11/11/11/4CUT4/6a4/6p4/11/11/11", True),  # all turned, TAP's T too
+        # the T is the link letter with red's TAP: left red, it is only noted (docs/iago.md;
+        # rulebook, "Cross-Link Letters": "the link-letter is turned to the new colour")
+        ("11/11/11/11/11/4CUt4/6a4/6p4/11/11/11", True),
+        # only the link letter turned: the steal's own old tile (C) is left, none turned: legal
+        ("11/11/11/11/11/4cUT4/6a4/6p4/11/11/11", True),
+    ],
+)
+def test_the_unturned_cross_link_letter_of_a_stolen_word(after, legal):
+    lexicon = WORDS | {"TAP"}
+    r = rule(CAT_TAP, parse_board(after), "blue", lexicon=lexicon)
+    assert [(w.word.text, w.kind) for w in r.words] == [("CUT", "steal")]
+    assert ("illegal-change" not in codes(r)) is legal
+    if after.startswith("11/11/11/11/11/4CUt"):
+        assert any("row 6, column 7" in n for n in r.notes)
+
+
+def test_a_regular_ly_adverb_is_a_grammatical_form_and_a_shifted_one_a_steal():
+    from companion.lexicon.morphology import is_inflection as morphology
+
+    lexicon = {"QUICK", "QUICKLY", "HARD", "HARDLY"}
+    for base, adverb, steal in (("quick", "QUICKLY", False), ("hard", "HARDLY", True)):
+        before = put(E, base, 5, 3)  # red's word over the centre
+        # the added LY in blue only: legal either way (an inflection or an unturned steal)
+        only_ly = put(before, base + "LY", 5, 3)
+        only_ly = only_ly.with_cells({(5, 3 + i): c for i, c in enumerate(base)})
+        r = rule_move(before, only_ly, "blue", lexicon=lexicon, is_inflection=morphology)
+        assert [w.kind for w in r.words] == ["steal" if steal else "inflection"], adverb
+        # every tile turned blue: a steal for HARDLY, no-meaning-change for QUICKLY
+        whole = put(before, adverb, 5, 3)
+        r = rule_move(before, whole, "blue", lexicon=lexicon, is_inflection=morphology)
+        assert ("no-meaning-change" in codes(r)) is not steal, adverb
+
+
 def test_an_inflection_turned_in_part_is_illegal_too():
     # red LOVE; blue adds the S and turns only the L: neither LOVES as it may stand (only the S
     # blue) nor a steal (all turned, which an inflection is not)

@@ -36,6 +36,12 @@ from companion.lexicon.morphology import is_inflection, readings
         ("BAD", "WORSE"),
         ("AXIS", "AXES"),
         ("DATUM", "DATA"),
+        # Iago's rulebook: "any grammatical form: plurals, participles, adverbial forms": a
+        # regular -LY adverb of the adjective (WordNet: it pertains to the adjective)
+        ("QUICK", "QUICKLY"),
+        ("HAPPY", "HAPPILY"),
+        ("GENTLE", "GENTLY"),
+        ("QUICKER", "QUICKLY"),  # two forms of one adjective
     ],
 )
 def test_inflections(base, other):
@@ -53,7 +59,11 @@ def test_inflections(base, other):
         ("TEACH", "TEACHER"),
         ("AXE", "AXIS"),
         ("GOOD", "GOODNESS"),
-        ("HAPPY", "HAPPILY"),  # adverb is derivation
+        # an adverb whose meaning moved on: HARDLY is "scarcely", LATELY "recently", not "in a
+        # hard/late manner" (WordNet has no pertainym from them to the adjective)
+        ("HARD", "HARDLY"),
+        ("LATE", "LATELY"),
+        ("NEAR", "NEARLY"),
     ],
 )
 def test_not_inflections(base, other):

@@ -77,6 +77,43 @@ def _exceptions() -> dict[str, dict[str, tuple[str, ...]]]:
     return out
 
 
+@functools.cache
+def _adverb_pertainyms() -> dict[str, frozenset[str]]:
+    """Each WordNet adverb in -LY and the adjectives it pertains to (the ``\\`` pointer of
+    wndb(5WN): QUICKLY -> QUICK, HAPPILY -> HAPPY; HARDLY, "scarcely", has none), read from
+    ``data.adv``, each target looked up by its byte offset in ``data.adj`` (a few milliseconds)."""
+    from companion.lexicon.wordnet import WORDNET_DIR
+
+    out: dict[str, set[str]] = {}
+    try:
+        adv = (WORDNET_DIR / "data.adv").read_text(encoding="latin-1")
+        adj = open(WORDNET_DIR / "data.adj", "rb")  # noqa: SIM115 - closed below
+    except OSError:
+        return {}
+    with adj:
+        for line in adv.splitlines():
+            if line.startswith("  "):
+                continue  # licence header
+            fields = line.split()
+            count = int(fields[3], 16)
+            names = [n.lower() for n in fields[4 : 4 + 2 * count : 2]]
+            i = 4 + 2 * count
+            for k in range(int(fields[i])):
+                symbol, offset, pos, st = fields[i + 1 + 4 * k : i + 5 + 4 * k]
+                if symbol != "\\" or pos not in "as":
+                    continue
+                source, target = int(st[:2], 16), int(st[2:], 16)
+                adj.seek(int(offset))
+                t = adj.readline().decode("latin-1").split()
+                adjectives = [n.split("(")[0].lower() for n in t[4 : 4 + 2 * int(t[3], 16) : 2]]
+                sources = names if source == 0 else [names[source - 1]]
+                targets = adjectives if target == 0 else [adjectives[target - 1]]
+                for a in sources:
+                    if a.endswith("ly") and a.isalpha():
+                        out.setdefault(a, set()).update(t for t in targets if t.isalpha())
+    return {a: frozenset(t) for a, t in out.items()}
+
+
 @functools.lru_cache(maxsize=4096)
 def readings(word: str) -> frozenset[tuple[str, str]]:
     """The (part of speech, lemma) pairs ``word`` (lower case a-z) can be a form of.
@@ -91,6 +128,9 @@ def readings(word: str) -> frozenset[tuple[str, str]]:
         if upos in _UPOS:
             out.update((_UPOS[upos], lemma.lower()) for lemma in lemmas)
     known = bool(out)
+    # Iago's rulebook: "any grammatical form: plurals, participles, adverbial forms, etc.": a
+    # regular -LY adverb of an adjective (WordNet: it pertains to it) is a form of that adjective
+    out.update(("a", adjective) for adjective in _adverb_pertainyms().get(word, ()))
     for pos, table in _exceptions().items():
         out.update((pos, base) for base in table.get(word, ()))
     if not known:

@@ -698,6 +698,14 @@ def _partial_turns(
     (new letters) and less the cells where a new, own or stolen word of the other direction
     crosses (cross-link letters, which turn because that word crosses there). They are all
     turned (a steal, which must qualify as one) or none; some but not all is illegal.
+
+    A stolen word's cross-link letters with any word of the other direction (an unchanged word
+    of the opponent's crossing it included) are not among its old tiles either: rulebook,
+    "Cross-Link Letters": "When a new word, or a stolen word, crosses a word of the other colour,
+    the link-letter is turned to the new colour". The link letter belongs to both words; turning
+    it is allowed, and leaving it unturned only costs the mover a tile (the ruling notes it), as
+    docs/iago.md says: red's CAT crossed by red's TAP at the T, stolen by blue as CUT with C and U
+    blue and the T left red, is legal.
     """
     opp = other(mover)
     reasons_of = {w.key: reasons for w, _, reasons in failed}
@@ -714,6 +722,8 @@ def _partial_turns(
                     continue
                 if cross in turn_dirs.get(c, ()):
                     continue  # a cross-link letter of a crossing word
+                if f.kind == "steal" and (cross, c) in after.word_at:
+                    continue  # the stolen word's link letter with a word of the other direction
                 olds.append(c)
         done = [c for c in olds if after.colour(*c) == mover]
         left = [c for c in olds if after.colour(*c) != mover]
