@@ -15,6 +15,8 @@ APT_PACKAGES := python3-venv scowl wordnet-base dict-gcide fonts-dejavu-core ope
 # The fonts the board reader's letter classifier is built from (only by `make vision-model`: the
 # model itself is shipped in the package, so every install reads with the same one).
 APT_PACKAGES += fonts-dejavu-extra fonts-open-sans fonts-roboto-unhinted fonts-lato fonts-croscore fonts-crosextra-carlito fonts-league-spartan fonts-cantarell
+# the OLED's font for names in Chinese, Japanese, Korean (5 MB; fonts-noto-cjk is 90 MB)
+APT_PACKAGES += fonts-wqy-microhei
 # The tournament: the MQTT broker, and the headless browser the director's pages are tested in.
 APT_PACKAGES += mosquitto mosquitto-clients chromium chromium-driver openssl
 # Extras installed only on a Raspberry Pi (ARM).

@@ -272,7 +272,9 @@ def test_verdict_frame_is_big_letters(sim):
     lit_rows = [y for y in range(40) if _row(img, y)]
     # NOT on top, ACCEPTABLE below: letters taller than 12 pixels each
     assert len(lit_rows) > 24
-    s.at(2 + 2.5)  # then the penalty page
+    from companion.daemon.modes.iago import PAGE_SECONDS
+
+    s.at(2 + PAGE_SECONDS)  # then the penalty page
     assert s.devices.display.image.tobytes() != img.tobytes()
 
 

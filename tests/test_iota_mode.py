@@ -219,8 +219,8 @@ def test_the_oled_highlights_the_player_on_turn():
     ]:
         mode.apply(ev)
     image = render(mode.view(3).frame)
-    # rows of 11 pixels from y = 12: the lit (inverted) row is the second player's
-    lit = [image.getpixel((1, 12 + 11 * i + 1)) != 0 for i in range(4)]
+    # four players: rows of 12 pixels from the top; the lit (inverted) row is the second player's
+    lit = [image.getpixel((1, 12 * i + 1)) != 0 for i in range(4)]
     assert lit == [False, True, False, False]
 
 

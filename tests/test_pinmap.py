@@ -216,3 +216,97 @@ def test_distinct_free_pins_load_and_any_repeat_fails(tmp_path_factory, pins, da
         PinMapError, match=rf"{section}\.{key} = {pins[j]}: GPIO {pins[j]} is already used"
     ):
         load_pinmap(dump(raw))
+
+
+# --- larger displays (issue 16): the SSD1309 128x64 and the SSD1322 256x64 ---------------------
+
+SSD1322 = """driver = "ssd1322"
+interface = "spi"
+spi_device = 0
+dc = 5
+reset = 6
+width = 256
+height = 64"""
+STANDARD_DISPLAY = """driver = "ssd1306"
+i2c_port = 1        # /dev/i2c-1; 3..6 are a Pi 4/5's extra buses (dtoverlay=i2cN)
+address = 0x3C      # most modules; 0x3D with the address jumper moved
+width = 128
+height = 64"""
+
+
+def test_a_2_42_inch_ssd1309_is_a_128x64_i2c_display(tmp_path):
+    pm = load_pinmap(edit(tmp_path, 'driver = "ssd1306"', 'driver = "ssd1309"'))
+    d = pm.display
+    assert (d.driver, d.interface, d.width, d.height) == ("ssd1309", "i2c", 128, 64)
+    path = edit(
+        tmp_path,
+        STANDARD_DISPLAY,
+        STANDARD_DISPLAY.replace("ssd1306", "ssd1309").replace("width = 128", "width = 256"),
+    )
+    with pytest.raises(PinMapError, match=r"256x64: accepted for ssd1309: 128x64"):
+        load_pinmap(path)
+
+
+def test_an_ssd1322_is_a_256x64_spi_display_with_its_pins_in_use(tmp_path):
+    pm = load_pinmap(edit(tmp_path, STANDARD_DISPLAY, SSD1322))
+    d = pm.display
+    assert (d.driver, d.interface, d.width, d.height, d.dc, d.reset) == (
+        "ssd1322",
+        "spi",
+        256,
+        64,
+        5,
+        6,
+    )
+    assert d.spi_pins() == {"MOSI": 10, "SCLK": 11, "CE0": 8, "DC": 5, "RST": 6}
+    assert pm.gpio_pins()["display.dc"] == 5 and pm.gpio_pins()["display.reset"] == 6
+    assert pm.i2c_pins() == {}  # no I2C bus is taken by it
+
+
+def test_an_ssd1322_display_is_the_simulators_size(tmp_path):
+    from companion.daemon.config import TableConfig
+    from companion.daemon.sim import ScriptedTable
+
+    path = edit(tmp_path, STANDARD_DISPLAY, SSD1322)
+    table = ScriptedTable(
+        TableConfig(), judge=lambda words: None, journal_file=tmp_path / "j.jsonl", pinmap=path
+    )
+    table.at(1)
+    assert table.devices.display.image.size == (256, 64)
+
+
+@pytest.mark.parametrize(
+    ("display", "problem"),
+    [
+        (
+            SSD1322.replace('interface = "spi"\n', ""),
+            r'driver = "ssd1322": the module is wired to SPI',
+        ),
+        (SSD1322.replace("dc = 5\n", ""), r"\[display\] dc is missing"),
+        (SSD1322.replace("dc = 5", "dc = 17"), r"GPIO 17 is already used by buttons.blue"),
+        (SSD1322.replace("dc = 5", "dc = 10"), r"GPIO 10 is the MOSI of SPI0"),
+        (SSD1322.replace("spi_device = 0", "spi_device = 2"), r"spi_device = 2: accepted 0 or 1"),
+        (
+            SSD1322.replace('interface = "spi"', 'interface = "usb"'),
+            r"interface = 'usb': accepted i2c or spi",
+        ),
+        (
+            SSD1322.replace("reset = 6", "reset = 40"),
+            r"reset = 40: accepted a BCM GPIO number 2 to 27",
+        ),
+    ],
+)
+def test_a_bad_spi_display_is_named(tmp_path, display, problem):
+    with pytest.raises(PinMapError, match=problem):
+        load_pinmap(edit(tmp_path, STANDARD_DISPLAY, display))
+
+
+def test_the_wiring_of_an_spi_display(tmp_path):
+    from companion.platform.wiring import connections
+
+    pm = load_pinmap(edit(tmp_path, STANDARD_DISPLAY, SSD1322))
+    oled = {w.terminal: w for w in connections(pm) if w.part == "OLED"}
+    # header pins (physical) of BCM 10, 11, 8, 5, 6: 19, 23, 24, 29, 31
+    assert {
+        s: w.pin.number for s, w in oled.items() if w.pin is not None and s not in ("VCC", "GND")
+    } == {"DIN (MOSI)": 19, "CLK": 23, "CE0": 24, "DC": 29, "RST": 31}

@@ -175,3 +175,48 @@ def test_script_with_inf_time_exits_2_naming_the_line(dirs, monkeypatch, capsys)
     err = capsys.readouterr().err
     assert code == 2
     assert "2: 'inf' is not a time" in err and "script-journal" not in err
+
+
+def test_frames_saves_every_frame_shown_as_png(dirs, monkeypatch, capsys):
+    from PIL import Image
+
+    tmp, words = dirs
+    folder = tmp / "frames"
+    script = "0 press red\n2 press blue\n3 pause\n4 resume\n5 state\n"
+    code, _ = run(monkeypatch, capsys, script, "--words", str(words), "--frames", str(folder))
+    assert code == 0
+    saved = sorted(folder.glob("*.png"))
+    assert len(saved) >= 4  # ready, blue's move, red's move, paused, running again...
+    names = [p.name for p in saved]
+    assert names[0].startswith("00001-") and names == sorted(names)
+    times = [float(n.split("-", 1)[1].removesuffix("s.png")) for n in names]
+    assert times == sorted(times) and times[-1] <= 5
+    images = [Image.open(p) for p in saved]
+    assert all(im.size == (128, 64) for im in images)
+    assert len({im.tobytes() for im in images}) >= 3  # ready, running, paused differ
+    # enlarged for documentation, pixels kept square
+    big = tmp / "big"
+    run(
+        monkeypatch,
+        capsys,
+        "0 state\n",
+        "--words",
+        str(words),
+        "--frames",
+        str(big),
+        "--frames-scale",
+        "3",
+    )
+    first = Image.open(sorted(big.glob("*.png"))[0])
+    assert first.size == (384, 192)
+    assert (
+        first.resize((128, 64), Image.Resampling.NEAREST).tobytes()
+        == images[0].convert(first.mode).tobytes()
+    )
+
+
+def test_frames_scale_out_of_range_is_bad_input(dirs, monkeypatch, capsys):
+    tmp, words = dirs
+    monkeypatch.setattr("sys.stdin", io.StringIO("0 state\n"))
+    code = main(["sim", "--frames", str(tmp / "f"), "--frames-scale", "20"])
+    assert code == 2 and "accepted a whole number from 1 to 8" in capsys.readouterr().err

@@ -30,7 +30,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", help="the game mode (default: table.toml's, else iago)")
     p.add_argument("--words", help="judge with this word list (one word a line) instead")
     p.add_argument(
-        "--render", choices=("half", "quadrant", "braille", "ascii"), help="how the OLED is drawn"
+        "--render",
+        choices=("half", "quadrant", "braille", "ascii"),
+        help="how the OLED is drawn in the terminal: half blocks (1x2 pixels a character, the "
+        "sharpest), quadrants (2x2), braille (2x4, the smallest), ascii (no UTF-8); default: the "
+        "sharpest that fits the terminal",
+    )
+    p.add_argument(
+        "--frames",
+        metavar="DIR",
+        help="save every OLED frame as a PNG in DIR (NNNNN-T.png: frame number, game seconds)",
+    )
+    p.add_argument(
+        "--frames-scale",
+        type=int,
+        default=1,
+        metavar="N",
+        help="enlarge the saved frames N times, pixels kept sharp (for documentation; 1 to 8)",
+    )
+    p.add_argument(
+        "--pinmap", help="pin map file: its [display] sets the OLED's size (default: the box's)"
     )
     p.add_argument(
         "--head",
@@ -108,12 +127,14 @@ def _sim(args: argparse.Namespace) -> int:
 
     table = sim.load_sim_table(args.minutes, args.minute_seconds, args.game)
     judge = sim.words_judge(args.words) if args.words else None
+    frames = sim.FrameSaver(args.frames, args.frames_scale) if args.frames else None
+    extra = {"frames": frames, "pinmap": args.pinmap}
     if args.script or not sys.stdin.isatty():
         lines, name = read_lines(args.script or "-", sim.SimScriptError)
-        return sim.run_script(lines, name, table, judge, head=args.head)
+        return sim.run_script(lines, name, table, judge, head=args.head, **extra)
     if not sys.stdout.isatty():
         raise sim.SimScriptError("the interactive simulator needs a terminal; use --script")
-    return sim.run_interactive(table, args.render, judge, head=args.head)
+    return sim.run_interactive(table, args.render, judge, head=args.head, **extra)
 
 
 def _daemon(args: argparse.Namespace) -> int:
@@ -170,7 +191,25 @@ def _setup(args: argparse.Namespace) -> int:
     )
     path = save_table(config, replace=args.replace)
     print(json.dumps({"written": str(path), "table": config.to_dict()}))
+    _warn_undrawable({"blue": config.blue, "red": config.red})
     return 0
+
+
+def _warn_undrawable(names: dict[str, str]) -> None:
+    """Warn (standard error) about a player's name with characters none of the OLED's fonts
+    draws (they would show as empty boxes); Chinese, Japanese and Korean names are drawn
+    (fonts-wqy-microhei)."""
+    from companion.daemon.screen import undrawable
+
+    for colour, name in names.items():
+        missing = undrawable(name)
+        if missing:
+            print(
+                f"companion table setup: warning: {colour} {name!r}: the OLED's fonts cannot draw "
+                f"{' '.join(missing)} (they would show as empty boxes); spell the name in another "
+                "script (e.g. in Latin letters) with --players or --" + colour,
+                file=sys.stderr,
+            )
 
 
 def _show(args: argparse.Namespace) -> int:

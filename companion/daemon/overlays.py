@@ -67,38 +67,47 @@ def unavailable_banner(what: str = "no count") -> Banner:
     return Banner(STRIP_TEXT, f"{what}; the clock runs on")
 
 
-BANNER_BOX = (0, 11, 127, 54)  # pixels (left, top, right, bottom): below the names, above the foot
+BANNER_BOX = (0, 12, 127, 52)  # pixels (left, top, right, bottom): below the names, above the foot
+STRIP_TOP = 52  # the strip covers the bottom line, rows 52-63 of a 64-row screen
 
 
-def draw_banner(draw, width: int, height: int, banner: Banner) -> None:
-    """Draw ``banner`` over the middle of the frame (between the header and the bottom line)."""
+def draw_banner(draw, width: int, height: int, banner: Banner, turn: int = 0) -> None:
+    """Draw ``banner`` over the middle of the frame (between the header and the bottom line): the
+    title in a lit box of two lines (``TIMER HEAD`` / ``DISCONNECTED`` on a 128-pixel screen), the
+    detail on the line under it, each in turns when it is longer (``turn``:
+    :func:`companion.daemon.screen.turn_at`). Every letter is at least screen.MIN_TEXT_PX high."""
     left, top, right, bottom = BANNER_BOX
-    right, bottom = min(right, width - 1), min(bottom, height - 1)
+    right, bottom = width - 1, min(bottom, height - 1)
     draw.rectangle((left, top, right, bottom), fill=0, outline=screen.LIT)
-    screen.inverted(draw, (left + 2, top + 2, right - 2, top + 21), banner.title, largest=16)
     if banner.detail:
-        screen.fitted(draw, (left + 3, top + 24, right - 2, bottom - 2), banner.detail, 12)
+        screen.inverted(draw, (left + 1, top + 1, right - 1, top + 25), banner.title, 16, turn)
+        box = (left + 2, top + 26, right - 2, bottom - 1)
+        screen.fitted(draw, box, banner.detail, 14, bold=False, turn=turn)
+    else:
+        screen.inverted(draw, (left + 1, top + 1, right - 1, bottom - 1), banner.title, 18, turn)
 
 
 def strip_box(width: int, height: int) -> tuple[int, int, int, int]:
-    """The bottom line's box in pixels (left, top, right, bottom): lines 55-63 of 64."""
-    return (0, height - 9, width - 1, height - 1)
+    """The bottom line's box in pixels (left, top, right, bottom): rows 52-63 of 64."""
+    return (0, height - (64 - STRIP_TOP), width - 1, height - 1)
 
 
-def draw_strip(draw, width: int, height: int, text: str = STRIP_TEXT) -> None:
-    """``text`` (default ``CAMERA UNAVAILABLE``) in a lit box on the bottom line."""
-    screen.inverted(draw, strip_box(width, height), text, largest=9)
+def draw_strip(draw, width: int, height: int, text: str = STRIP_TEXT, turn: int = 0) -> None:
+    """``text`` (default ``CAMERA UNAVAILABLE``) in a lit box on the bottom line, at least
+    screen.MIN_TEXT_PX high: in turns on a narrow screen (``turn``)."""
+    screen.inverted(draw, strip_box(width, height), text, turn=turn)
 
 
-def over(frame, banner: Banner | None, strip: bool | str):
+def over(frame, banner: Banner | None, strip: bool | str, turn: int = 0):
     """The frame ``frame`` with ``banner`` (if any) and a strip on top: the camera's (``strip``
-    True) or a fault's words (``strip`` a text)."""
+    True) or a fault's words (``strip`` a text); ``turn`` picks the part of a text too long for
+    its line."""
 
     def drawn(draw, width, height):
         frame(draw, width, height)
         if strip:
-            draw_strip(draw, width, height, strip if isinstance(strip, str) else STRIP_TEXT)
+            draw_strip(draw, width, height, strip if isinstance(strip, str) else STRIP_TEXT, turn)
         if banner is not None:
-            draw_banner(draw, width, height, banner)
+            draw_banner(draw, width, height, banner, turn)
 
     return drawn

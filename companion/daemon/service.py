@@ -49,6 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from companion.daemon import screen
 from companion.daemon.challenge import JudgeFn
 from companion.daemon.config import TableConfig, load_table, table_path, validate
 from companion.daemon.journal import Journal, JournalError, JournalIO
@@ -1116,8 +1117,10 @@ class TableService:
         if banner is not None and self._banner is not None and self._banner[1] is not None:
             until = self._banner[1]
             redraw = until if redraw is None else min(redraw, until)
-        key = None if view.key is None else (view.key, banner, strip)
-        frame = overlays.over(view.frame, banner, strip)
+        turn = screen.turn_at(g)  # a banner longer than its lines is shown in turns
+        redraw = min(x for x in (redraw, screen.next_turn_at(g)) if x is not None)
+        key = None if view.key is None else (view.key, banner, strip, turn)
+        frame = overlays.over(view.frame, banner, strip, turn)
         return replace(view, frame=frame, key=key, redraw_at=redraw), str(banner or ""), words
 
     def _publish(self, g: float) -> None:

@@ -156,6 +156,43 @@ def parse_sim_script(lines: list[str], name: str = "script") -> list[tuple[float
     return out
 
 
+class FrameSaver:
+    """Saves every OLED frame the service shows as a PNG (``companion sim --frames DIR``).
+
+    Files are ``DIR/NNNNN-T.png``: the frame's number from 1 and the game time in seconds when it
+    was shown (``00007-12.500s.png``), mode "1" at the display's size, or enlarged ``scale``
+    times with the pixels kept square (nearest neighbour) for documentation.
+
+    Raises:
+        SimScriptError: ``DIR`` cannot be made or ``scale`` is not 1 to 8.
+    """
+
+    def __init__(self, folder, scale: int = 1) -> None:
+        if not 1 <= int(scale) <= 8:
+            raise SimScriptError(f"--frames-scale {scale}: accepted a whole number from 1 to 8")
+        self.folder = Path(folder)
+        self.scale = int(scale)
+        self.count = 0
+        self.time = None  # a function giving the game time (the service's), set when it starts
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SimScriptError(
+                f"--frames {folder}: cannot make the folder ({exc.strerror})"
+            ) from None
+
+    def __call__(self, image, inputs=None) -> None:
+        """Save ``image`` (called by the service's display worker for every frame shown)."""
+        from PIL import Image
+
+        self.count += 1
+        t = self.time() if self.time is not None else 0.0
+        if self.scale > 1:
+            size = (image.width * self.scale, image.height * self.scale)
+            image = image.resize(size, Image.Resampling.NEAREST)
+        image.save(self.folder / f"{self.count:05d}-{t:.3f}s.png")
+
+
 class FakeClock:
     """A monotonic clock that only moves when told (seconds)."""
 
@@ -190,6 +227,7 @@ class ScriptedTable:
         resume: bool = False,
         pinmap=None,
         head: str | None = None,
+        frames: FrameSaver | None = None,
         **service_options,
     ) -> None:
         from companion.devices.backends import open_devices
@@ -198,6 +236,9 @@ class ScriptedTable:
         self.clock = FakeClock()
         self.table = table
         self.judge = judge
+        self.frames = frames
+        if isinstance(pinmap, str | Path):
+            pinmap = load_pinmap(pinmap, backend="mock")
         self.pinmap = pinmap or load_pinmap(backend="mock")
         self.journal_file = journal_file or sim_journal(scripted=True)
         if not resume and self.journal_file.exists():
@@ -222,8 +263,11 @@ class ScriptedTable:
             journal_file=self.journal_file,
             inline_outputs=True,
             fsync=False,
+            on_frame=self.frames,
             **self.service_options,
         )
+        if self.frames is not None:
+            self.frames.time = self.service.game_time
         self.service.step()
 
     def at(self, t: float) -> None:
@@ -323,15 +367,18 @@ class ScriptedTable:
         return final
 
 
-def run_script(lines: list[str], name: str, table: TableConfig, judge=None, head=None) -> int:
-    """Run a simulator script; returns the exit code. ``head="virtual"``: through the timer head."""
+def run_script(
+    lines: list[str], name: str, table: TableConfig, judge=None, head=None, frames=None, pinmap=None
+) -> int:
+    """Run a simulator script; returns the exit code. ``head="virtual"``: through the timer head;
+    ``frames`` a :class:`FrameSaver` (``--frames DIR``); ``pinmap`` a pin map file's path."""
     actions = parse_sim_script(lines, name)
     if judge is None:  # the script's clock does not wait: the lexicon is open before it starts
         from companion.daemon.challenge import lexicon_judge
 
         judge = lexicon_judge(table.lexicon or None)
         judge.wait(600)
-    ScriptedTable(table, judge, head=head).run(actions)
+    ScriptedTable(table, judge, head=head, frames=frames, pinmap=pinmap).run(actions)
     return 0
 
 
@@ -350,8 +397,11 @@ def pick_style(cols: int, rows: int, utf8: bool, width: int = 128, height: int =
     return "braille"
 
 
-def run_interactive(table: TableConfig, style: str | None = None, judge=None, head=None) -> int:
-    """The terminal simulator (curses). Returns the exit code."""
+def run_interactive(
+    table: TableConfig, style: str | None = None, judge=None, head=None, frames=None, pinmap=None
+) -> int:
+    """The terminal simulator (curses). Returns the exit code. ``frames``: a :class:`FrameSaver`
+    (``--frames DIR``); ``pinmap``: a pin map file's path (its display's size)."""
     import curses
     import locale
     import threading
@@ -361,7 +411,7 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
     with contextlib.suppress(locale.Error):  # a LANG naming a locale not installed
         locale.setlocale(locale.LC_ALL, "")
     utf8 = "utf" in (locale.getpreferredencoding(False) or "").lower()
-    pinmap = load_pinmap(backend="mock")
+    pinmap = load_pinmap(pinmap, backend="mock") if pinmap else load_pinmap(backend="mock")
     if judge is None:
         from companion.daemon.challenge import lexicon_judge
 
@@ -376,8 +426,15 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
         devices = open_devices(pinmap, backend="mock")
     adopt_old_journal()
     service = TableService(
-        devices, pinmap, table=table, judge=judge, journal_file=sim_journal(False, table.game)
+        devices,
+        pinmap,
+        table=table,
+        judge=judge,
+        journal_file=sim_journal(False, table.game),
+        on_frame=frames,
     )
+    if frames is not None:
+        frames.time = service.game_time
     notice = game_notice(service, table.game)
     thread = threading.Thread(target=service.run, name="clock", daemon=True)
     thread.start()
@@ -463,7 +520,8 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
 
     def draw(stdscr, pub) -> None:
         rows, cols = stdscr.getmaxyx()
-        kind = style or pick_style(cols, rows, utf8)
+        size = (pinmap.display.width, pinmap.display.height)
+        kind = style or pick_style(cols, rows, utf8, *size)
         stdscr.erase()
 
         def put(y: int, x: int, text: str, attr: int = 0) -> None:
@@ -471,7 +529,7 @@ def run_interactive(table: TableConfig, style: str | None = None, judge=None, he
                 with contextlib.suppress(curses.error):
                     stdscr.addstr(y, x, text[: max(0, cols - x - 1)], attr)
 
-        small = too_small(cols, rows, kind)
+        small = too_small(cols, rows, kind, *size)
         if small:
             for y, text in enumerate(textwrap.wrap(small, max(10, cols - 1))):
                 put(y, 0, text, curses.A_BOLD)
@@ -553,10 +611,10 @@ def status_lines(pub, typed: str, sounding: bool, cols: int, notice: str = "") -
     return out
 
 
-def too_small(cols: int, rows: int, style: str) -> str:
-    """A message when the terminal cannot show the frame in ``style`` and the key lines, else
-    ``""``."""
-    c, r = text_shape(style, 128, 64)
+def too_small(cols: int, rows: int, style: str, width: int = 128, height: int = 64) -> str:
+    """A message when the terminal cannot show the frame (``width`` x ``height`` pixels) in
+    ``style`` and the key lines, else ``""``."""
+    c, r = text_shape(style, width, height)
     need_cols, need_rows = c + 2, r + 2 + 6
     if cols >= need_cols and rows >= need_rows:
         return ""

@@ -32,13 +32,23 @@ I2C_PORTS = (1, 3, 4, 5, 6)
 # reserved: 0/1 are the HAT EEPROM I2C (ID_SD/ID_SC); 2/3 belong to I2C-1 (the display)
 RESERVED = {0: "HAT ID EEPROM (ID_SD)", 1: "HAT ID EEPROM (ID_SC)"}
 BACKENDS = ("gpio", "mock", "serial")
-DISPLAY_DRIVERS = ("ssd1306", "sh1106")
-# (width, height) in pixels that luma.oled's ssd1306 / sh1106 classes accept
+DISPLAY_DRIVERS = ("ssd1306", "sh1106", "ssd1309", "ssd1322")
+# (width, height) in pixels that luma.oled's classes accept for the modules sold (the 2.42"
+# SSD1309 is 128x64; the 3.12" SSD1322 is 256x64, 4-bit grey, driven here in black and white)
 DISPLAY_SIZES = {
     "ssd1306": ((128, 64), (128, 32), (96, 16), (64, 48), (64, 32)),
     "sh1106": ((128, 128), (128, 64), (128, 32)),
+    "ssd1309": ((128, 64),),
+    "ssd1322": ((256, 64), (256, 48), (256, 32), (128, 64)),
 }
+DISPLAY_INTERFACES = ("i2c", "spi")
+# SPI0 (/dev/spidev0.N): MOSI, SCLK and the chip enable of each device N, BCM pins
+SPI0_PINS = {"MOSI": 10, "SCLK": 11}
+SPI0_CE = {0: 8, 1: 7}
+SPI_ONLY = ("ssd1322",)  # modules with no I2C wiring
 CAMERA_KINDS = ("none", "picamera2", "opencv", "files")
+DISPLAY_KEYS = ("driver", "interface", "i2c_port", "address", "spi_device", "dc", "reset")
+DISPLAY_KEYS += ("width", "height")
 # the keys each known section may hold (others are reported, with a "did you mean")
 KNOWN_KEYS = {
     "backend": ("kind",),
@@ -53,8 +63,8 @@ KNOWN_KEYS = {
         "max_angle",
         "degrees_per_minute",
     ),
-    "display": ("driver", "i2c_port", "address", "width", "height"),
-    "display2": ("driver", "i2c_port", "address", "width", "height"),
+    "display": DISPLAY_KEYS,
+    "display2": DISPLAY_KEYS,
     "camera": ("kind", "camera_num", "device", "folder", "width", "height"),
 }
 
@@ -81,13 +91,32 @@ class ServoMap:
 
 @dataclass(frozen=True)
 class DisplayMap:
-    """An OLED: luma.oled ``driver``, I2C ``i2c_port`` and 7-bit ``address``, size in pixels."""
+    """An OLED: luma.oled ``driver``, I2C ``i2c_port`` and 7-bit ``address``, size in pixels.
+
+    With ``interface = "spi"`` (the SSD1322, or an SSD1309 wired for SPI) it is on SPI0:
+    ``spi_device`` 0 or 1 (chip enable CE0 = GPIO 8 or CE1 = GPIO 7), ``dc`` the data/command
+    GPIO and ``reset`` the reset GPIO (None: tied high); the I2C keys are then unused.
+    """
 
     driver: str
     i2c_port: int
     address: int
     width: int
     height: int
+    interface: str = "i2c"
+    spi_device: int = 0
+    dc: int | None = None
+    reset: int | None = None
+
+    def spi_pins(self) -> dict[str, int]:
+        """The SPI display's signals and their BCM pins ({} on I2C)."""
+        if self.interface != "spi":
+            return {}
+        pins = {**SPI0_PINS, f"CE{self.spi_device}": SPI0_CE[self.spi_device]}
+        pins["DC"] = self.dc  # type: ignore[assignment]
+        if self.reset is not None:
+            pins["RST"] = self.reset
+        return pins
 
 
 @dataclass(frozen=True)
@@ -112,8 +141,12 @@ class PinMap:
     display2: DisplayMap | None = None
 
     def gpio_pins(self) -> dict[str, int]:
-        """Every GPIO in use, keyed by its role (``buttons.blue``, ``servo.pin``...)."""
+        """Every GPIO in use, keyed by its role (``buttons.blue``, ``servo.pin``, an SPI display's
+        ``display.dc``...)."""
         pins = {f"buttons.{k}": v for k, v in self.buttons.items()}
+        for section, d in self.displays().items():
+            pins.update({f"{section}.{k}": getattr(d, k) for k in ("dc", "reset")})
+            pins = {k: v for k, v in pins.items() if v is not None}
         pins.update({f"leds.{k}": v for k, v in self.leds.items()})
         pins["buzzer.pin"] = self.buzzer
         pins["servo.pin"] = self.servo.pin
@@ -130,6 +163,8 @@ class PinMap:
         """The header pins of the I2C buses in use, keyed ``i2c<N>.sda`` / ``i2c<N>.scl``."""
         pins: dict[str, int] = {}
         for d in self.displays().values():
+            if d.interface != "i2c":
+                continue
             sda, scl = I2C_PINS[d.i2c_port]
             pins[f"i2c{d.i2c_port}.sda"] = sda
             pins[f"i2c{d.i2c_port}.scl"] = scl
@@ -269,9 +304,35 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
             errors.append(
                 f"[{section}] width x height = {width}x{height}: accepted for {driver}: {sizes}"
             )
-        if None in (driver, port, address, width, height):
+        interface = get(section, "interface", str, "i2c", "i2c or spi")
+        if interface is not None and interface not in DISPLAY_INTERFACES:
+            errors.append(f"[{section}] interface = {interface!r}: accepted i2c or spi")
+            interface = None
+        elif interface == "i2c" and driver in SPI_ONLY:
+            errors.append(
+                f'[{section}] driver = "{driver}": the module is wired to SPI; accepted with '
+                'interface = "spi" (and dc, the data/command GPIO)'
+            )
+        spi = {"spi_device": 0, "dc": None, "reset": None}
+        if interface == "spi":
+            spi["spi_device"] = get(section, "spi_device", int, 0, "0 (CE0) or 1 (CE1)")
+            if spi["spi_device"] not in (0, 1, None):
+                errors.append(f"[{section}] spi_device = {spi['spi_device']}: accepted 0 or 1")
+                spi["spi_device"] = None
+            keys = raw.get(section, {})
+            if "dc" not in keys:
+                errors.append(
+                    f"[{section}] dc is missing: an SPI display needs its data/command GPIO"
+                )
+            else:
+                spi["dc"] = gpio(section, "dc")
+            if "reset" in keys:
+                spi["reset"] = gpio(section, "reset")
+        if None in (driver, port, address, width, height, interface) or (
+            interface == "spi" and None in (spi["spi_device"], spi["dc"])
+        ):
             return None
-        return DisplayMap(driver, port, address, width, height)  # type: ignore[arg-type]
+        return DisplayMap(driver, port, address, width, height, interface, **spi)  # type: ignore[arg-type]
 
     display1 = display("display")
     display2 = display("display2") if "display2" in raw else None
@@ -316,9 +377,23 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
         **{f"leds.{k}": v for k, v in leds.items()},
     }
     roles.update({"buzzer.pin": buzzer, "servo.pin": servo_pin})
-    i2c: dict[int, str] = {}
+    i2c: dict[int, str] = {}  # the pins of the display buses in use (I2C, and SPI0)
+    spi_displays = [(s, d) for s, d in (("display", display1), ("display2", display2)) if d]
+    for section, d in spi_displays:
+        if d.interface == "spi":
+            roles.update({f"{section}.{k}": getattr(d, k) for k in ("dc", "reset")})
+            for signal, pin in d.spi_pins().items():
+                if signal not in ("DC", "RST"):
+                    i2c[pin] = f"{signal} of SPI0"
+    ces = [d.spi_device for _, d in spi_displays if d.interface == "spi"]
+    if len(ces) == 2 and ces[0] == ces[1]:
+        errors.append(
+            f"[display2] spi_device = {ces[1]}: the first display uses CE{ces[0]}; accepted the other"
+        )
     for section in ("display", "display2"):
         if section not in raw and section == "display2":
+            continue
+        if raw.get(section, {}).get("interface", "i2c") != "i2c":
             continue
         port = raw.get(section, {}).get("i2c_port", 1)
         if port in I2C_PORTS:

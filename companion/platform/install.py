@@ -59,6 +59,7 @@ APT_PACKAGES = (
     "scowl",
     "wordnet-base",
     "fonts-dejavu-core",
+    "fonts-wqy-microhei",  # the OLED's font for names in Chinese, Japanese, Korean
 )
 
 

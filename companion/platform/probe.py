@@ -56,17 +56,19 @@ def check_displays(pinmap, opener=None) -> list[Finding]:
 
     found = []
     for section, d in pinmap.displays().items():
-        where = f"{d.driver} at I2C bus {d.i2c_port} address {d.address:#04x}"
-        bus = Path(f"/dev/i2c-{d.i2c_port}")
+        spi = getattr(d, "interface", "i2c") == "spi"
+        if spi:  # the SSD1322 (or an SSD1309 wired for SPI) on SPI0
+            where = f"{d.driver} on SPI0 CE{d.spi_device}"
+            bus = Path(f"/dev/spidev0.{d.spi_device}")
+            off = "SPI is off: sudo raspi-config nonint do_spi 0, then reboot"
+            wires = "VCC, GND, DIN, CLK, CS, DC and RES"
+        else:
+            where = f"{d.driver} at I2C bus {d.i2c_port} address {d.address:#04x}"
+            bus = Path(f"/dev/i2c-{d.i2c_port}")
+            off = "I2C is off: sudo raspi-config nonint do_i2c 0, then reboot"
+            wires = f"VCC, GND, SDA, SCL and the address jumper; sudo i2cdetect -y {d.i2c_port}"
         if opener is None and not bus.exists():
-            found.append(
-                Finding(
-                    section,
-                    "missing",
-                    f"{where}: {bus} does not exist (I2C is off: "
-                    "sudo raspi-config nonint do_i2c 0, then reboot)",
-                )
-            )
+            found.append(Finding(section, "missing", f"{where}: {bus} does not exist ({off})"))
             continue
         display = ResilientDisplay((opener or open_oled)(d), d.width, d.height, name=where)
         if display.ok:
@@ -77,8 +79,7 @@ def check_displays(pinmap, opener=None) -> list[Finding]:
                 Finding(
                     section,
                     "missing",
-                    f"{display.problem} (check VCC, GND, SDA, SCL and "
-                    "the address jumper; sudo i2cdetect -y " + f"{d.i2c_port})",
+                    f"{display.problem} (check {wires})",
                 )
             )
     return found

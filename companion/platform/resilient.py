@@ -136,7 +136,8 @@ class ResilientDisplay:
 
 
 def open_oled(display_map) -> Callable[[], Any]:
-    """An opener for the pin map's OLED: luma.oled ``ssd1306`` or ``sh1106`` over I2C.
+    """An opener for the pin map's OLED: luma.oled ``ssd1306``, ``sh1106``, ``ssd1309`` or
+    ``ssd1322``, over I2C or (``interface = "spi"``) SPI0.
 
     Args:
         display_map: a :class:`~companion.devices.pinmap.DisplayMap` (driver, bus, address, size).
@@ -144,16 +145,23 @@ def open_oled(display_map) -> Callable[[], Any]:
     Returns a function that opens the device each time it is called (luma's ``i2c`` serial
     interface on ``/dev/i2c-<port>`` at the 7-bit address); it raises luma's
     ``DeviceNotFoundError`` / ``DevicePermissionError`` or ``OSError`` when the module does not
-    answer. Sources: luma.oled documentation, "Hardware": I2C; SSD1306 and SH1106 datasheets.
+    answer. Over SPI it is luma's ``spi`` interface on ``/dev/spidev0.<spi_device>`` with the
+    data/command and reset GPIOs of the pin map. The SSD1322 is a 4-bit greyscale controller: it is
+    opened in mode "1" (lit pixels at full brightness). Sources: luma.oled documentation,
+    "Hardware" (I2C, SPI) and its device classes; SSD1306, SH1106, SSD1309, SSD1322 datasheets.
     """
 
     def opener():
-        from luma.core.interface.serial import i2c
+        from luma.core.interface.serial import i2c, spi
         from luma.oled import device as oled
 
         d = display_map
-        serial = i2c(port=d.i2c_port, address=d.address)
-        return getattr(oled, d.driver)(serial, width=d.width, height=d.height)
+        if getattr(d, "interface", "i2c") == "spi":
+            serial = spi(port=0, device=d.spi_device, gpio_DC=d.dc, gpio_RST=d.reset)
+        else:
+            serial = i2c(port=d.i2c_port, address=d.address)
+        extra = {"mode": "1"} if d.driver == "ssd1322" else {}
+        return getattr(oled, d.driver)(serial, width=d.width, height=d.height, **extra)
 
     return opener
 
@@ -162,7 +170,10 @@ def resilient_oled(display_map, name: str = "display", **kwargs) -> ResilientDis
     """The pin map's OLED wrapped in :class:`ResilientDisplay` (a missing module is reported in
     its ``problem`` and retried, never raised)."""
     d = display_map
-    label = f"{name} ({d.driver} at I2C bus {d.i2c_port} address {d.address:#04x})"
+    if getattr(d, "interface", "i2c") == "spi":
+        label = f"{name} ({d.driver} on SPI0 CE{d.spi_device})"
+    else:
+        label = f"{name} ({d.driver} at I2C bus {d.i2c_port} address {d.address:#04x})"
     return ResilientDisplay(open_oled(d), d.width, d.height, "1", label, **kwargs)
 
 

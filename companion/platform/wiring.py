@@ -105,6 +105,21 @@ def connections(pinmap: PinMap) -> list[Wire]:
     wires: list[Wire] = []
     for section, display in pinmap.displays().items():
         part = "OLED" if section == "display" else "second OLED"
+        if display.interface == "spi":  # SSD1322 (or an SSD1309 wired for SPI): SPI0 + DC, RST
+            pins = display.spi_pins()
+            for signal, gpio in pins.items():
+                bus = "SPI0" if signal in ("MOSI", "SCLK") or signal.startswith("CE") else ""
+                wires.append(
+                    Wire(
+                        part,
+                        {"MOSI": "DIN (MOSI)", "SCLK": "CLK"}.get(signal, signal),
+                        physical_pin(gpio),
+                        bus,
+                    )
+                )
+            wires.append(Wire(part, "VCC", *supply.nearest("3V3", physical_pin(pins["MOSI"]))))
+            wires.append(Wire(part, "GND", *supply.nearest("GND", physical_pin(pins["MOSI"]))))
+            continue
         sda, scl = (physical_pin(g) for g in I2C_PINS[display.i2c_port])
         wires.append(Wire(part, "SDA", sda, f"I2C bus {display.i2c_port}"))
         wires.append(Wire(part, "SCL", scl, f"I2C bus {display.i2c_port}"))

@@ -55,10 +55,11 @@ from companion.daemon.modes import (
     View,
 )
 
-BAR = (0, 46, 127, 53)  # the sand bar's outline, pixels (left, top, right, bottom)
-BAR_INNER = 124  # pixels of bar inside the outline
-PAGE_SECONDS = 2.5  # the verdict and the penalty alternate on the screen
+BAR_TOP, BAR_BOTTOM = 46, 51  # the sand bar's outline, pixel rows; it spans the screen's width
+BAR_INNER = 124  # steps of the bar (its inner pixels on a 128-pixel screen)
+PAGE_SECONDS = 3.0  # the verdict and the penalty alternate, each up this long (seconds)
 MIN_REDRAW_SECONDS = 0.25
+NOTICE_SECONDS = 2 * screen.TURN_SECONDS  # a message (a typing error) stays up this long
 PHASE_WHO, PHASE_WORDS, PHASE_VERDICT = "who", "words", "verdict"
 
 
@@ -375,8 +376,10 @@ class IagoTimerMode(GameMode):
         fill = 0 if sand is None else round(BAR_INNER * max(0.0, min(sand, ms)) / ms)
         judge_name = getattr(self.context.judge, "name", "")  # known once the lexicon is open
         lexicon = judge_name or self.context.lexicon_name or table.lexicon or "default lexicon"
-        notice = self.notice if self.notice and t - self.notice_at < 4.0 else ""
+        notice = self.notice if self.notice and t - self.notice_at < NOTICE_SECONDS else ""
         data = {
+            "turn": screen.turn_at(t),
+            "start": start_text(table),
             "table": table.number,
             "round": table.round,
             "names": {"blue": table.blue, "red": table.red},
@@ -390,7 +393,7 @@ class IagoTimerMode(GameMode):
             "notice": notice,
             "setting": f"{table.minutes} min, {ms:g} s minute",
         }
-        redraw_at = None
+        redraw_at = screen.next_turn_at(t)  # texts too long for a line are shown in turns
         prompt = None
         word = str(status)
         key: tuple = (self.phase, tuple(sorted((k, repr(v)) for k, v in data.items())))
@@ -405,8 +408,9 @@ class IagoTimerMode(GameMode):
                 if status == Status.PAUSED:
                     prompt += " (taken while paused; resume to go on)"
             if self.phase == PHASE_VERDICT:
-                page = int((t - (rec.verdict_at or t)) // PAGE_SECONDS)
-                redraw_at = (rec.verdict_at or t) + (page + 1) * PAGE_SECONDS
+                since = rec.verdict_at if rec.verdict_at is not None else t
+                page = screen.turn_at(t, since, PAGE_SECONDS)
+                redraw_at = screen.next_turn_at(t, since, PAGE_SECONDS)
                 penalty = timer.penalty(rec.verdict or Verdict.REJECTED)
                 verdict = {
                     "acceptable": rec.verdict == Verdict.REJECTED,
@@ -417,6 +421,8 @@ class IagoTimerMode(GameMode):
                     "tiles": penalty.tiles,
                     "restore": penalty.restore_board,
                     "paused": status == Status.PAUSED,
+                    "turn": page // 2,  # the foot's turn: each part on both pages
+                    "restarted": self.restarted,
                 }
                 frame = _verdict_frame(verdict) if page % 2 == 0 else _penalty_frame(verdict)
                 key += (page % 2, repr(sorted(verdict.items())))
@@ -428,7 +434,7 @@ class IagoTimerMode(GameMode):
             frame = _clock_frame(data)
             if status == Status.RUNNING and sand is not None:
                 step = max(ms / BAR_INNER, MIN_REDRAW_SECONDS)
-                redraw_at = t + step
+                redraw_at = min(t + step, redraw_at)
         lights = {"blue": False, "red": False}
         if status == Status.READY:
             lights = {"blue": True, "red": True}
@@ -447,17 +453,43 @@ class IagoTimerMode(GameMode):
         )
 
 
+def start_text(table) -> str:
+    """Who presses to start whom, for the ready screen (rulebook, "How to Play": "The player who
+    does not have the first move turns the sand timer over, thereby starting the first player's
+    first move").
+
+    With the colours drawn by lot (``table setup --lot``) the same lot gave blue the first move:
+    ``RED PRESSES TO START BLUE``. Colours chosen by the players leave the first move to their own
+    lot, so the screen says the rule instead."""
+    if table.drawn_by_lot:
+        return "RED PRESSES TO START BLUE"
+    return "WHO MOVES SECOND PRESSES TO START"
+
+
 # --- frames (pure functions of plain data; run on the display worker) -------------------------
+# 64 pixel rows: four lines of 16 (0-15, 16-31, 32-47, 48-63) at least screen.MIN_TEXT_PX high;
+# the clock screen: names 0-12, allowances 13-44, the sand bar 46-51, the status line 52-63.
+
+LINES = ((0, 15), (16, 31), (32, 47), (48, 63))
+STATUS_TOP = 52
+
+
+def _line(n: int, width: int, height: int = 64) -> tuple[int, int, int, int]:
+    top, bottom = LINES[n]
+    return (0, top, width - 1, min(bottom, height - 1))
 
 
 def _header(draw, data: dict, width: int) -> None:
     half = width // 2
-    for colour, box in (("blue", (0, 0, half - 2, 10)), ("red", (half + 1, 0, width - 1, 10))):
-        label = _label(colour, data["names"][colour])
+    labels = {c: _label(c, data["names"][c]) for c in ("blue", "red")}
+    if not all(screen.fits(draw, label, half - 4, 13) for label in labels.values()):
+        labels = {c: c.upper() for c in labels}  # the names are on the ready screen
+    for colour, box in (("blue", (0, 0, half - 2, 12)), ("red", (half + 1, 0, width - 1, 12))):
+        label = labels[colour]
         if data["mover"] == colour and data["status"] != "finished":
-            screen.inverted(draw, box, label, largest=10)
+            screen.inverted(draw, box, label)
         else:
-            screen.fitted(draw, box, label, largest=10)
+            screen.fitted(draw, box, label, largest=13)
 
 
 def _label(colour: str, name: str) -> str:
@@ -465,32 +497,43 @@ def _label(colour: str, name: str) -> str:
     return colour.upper() if name.casefold() == colour else f"{colour.upper()} {name}"
 
 
+def _paused_label(restarted: bool) -> str:
+    return "PAUSED RESTARTED" if restarted else "PAUSED"
+
+
 def _setup_frame(data: dict):
+    """Two pages in turns: the table and its players; who presses to start whom."""
+
     def frame(draw, width, height):
-        title = f"TABLE {data['table']}"
-        if data.get("round"):  # a tournament's set-up (companion link)
-            title = f"ROUND {data['round']}  {title}"
-        screen.fitted(draw, (0, 0, width, 17), title, largest=17)
-        screen.fitted(draw, (0, 18, width, 30), _label("blue", data["names"]["blue"]), 12)
-        screen.fitted(draw, (0, 31, width, 43), _label("red", data["names"]["red"]), 12)
-        screen.fitted(draw, (0, 44, width, 53), data["setting"], 10, bold=False)
-        screen.fitted(draw, (0, 54, width, height), data["notice"] or data["lexicon"], 10, False)
+        turn = data["turn"]
+        if turn % 2 == 0:
+            title = f"TABLE {data['table']}"
+            if data.get("round"):  # a tournament's set-up (companion link)
+                title = f"ROUND {data['round']}  {title}"
+            screen.fitted(draw, _line(0, width), title, largest=16, turn=turn // 2)
+            screen.fitted(draw, _line(1, width), _label("blue", data["names"]["blue"]), 16)
+            screen.fitted(draw, _line(2, width), _label("red", data["names"]["red"]), 16)
+        else:
+            screen.fitted(draw, (0, 0, width - 1, 47), data["start"], largest=16, turn=turn // 2)
+        foot = data["notice"] or (data["setting"] if turn % 4 < 2 else data["lexicon"])
+        screen.fitted(draw, _line(3, width, height), foot, 14, False, turn=turn // 4)
 
     return frame
 
 
 def _figures(draw, data: dict, width: int) -> None:
     half = width // 2
-    big = screen.font(32)
-    for colour, box in (("blue", (0, 11, half, 45)), ("red", (half, 11, width, 45))):
+    big = screen.fit_font(draw, "10", half, 31, 32)
+    for colour, box in (("blue", (0, 13, half, 44)), ("red", (half, 13, width, 44))):
         screen.centred(draw, box, str(data["minutes"][colour]), big)
 
 
-def _bar(draw, fill: int) -> None:
-    left, top, right, bottom = BAR
-    draw.rectangle(BAR, outline=screen.LIT, fill=0)
-    if fill > 0:
-        draw.rectangle((left + 2, top + 2, left + 1 + fill, bottom - 2), fill=screen.LIT)
+def _bar(draw, fill: int, width: int) -> None:
+    draw.rectangle((0, BAR_TOP, width - 1, BAR_BOTTOM), outline=screen.LIT, fill=0)
+    inner = width - 4
+    lit = round(inner * fill / BAR_INNER)
+    if lit > 0:
+        draw.rectangle((2, BAR_TOP + 2, 1 + lit, BAR_BOTTOM - 2), fill=screen.LIT)
 
 
 def _clock_frame(data: dict):
@@ -499,7 +542,7 @@ def _clock_frame(data: dict):
     def frame(draw, width, height):
         # everything but the bar changes only on events: drawn once, then pasted
         draw.bitmap((0, 0), _clock_layer(key, width, height), fill=screen.LIT)
-        _bar(draw, data["fill"])
+        _bar(draw, data["fill"], width)
 
     return frame
 
@@ -515,48 +558,47 @@ def _clock_text(data: dict):
         _header(draw, data, width)
         _figures(draw, data, width)
         status = data["status"]
-        line = (0, 55, width - 1, height - 1)
+        line = (0, STATUS_TOP, width - 1, height - 1)
+        turn = data["turn"]
         if status == "paused":
-            label = "PAUSED - RESTARTED" if data["restarted"] else "PAUSED"
-            screen.inverted(draw, line, label, largest=9)
+            screen.inverted(draw, line, _paused_label(data["restarted"]), turn=turn)
         elif status == "challenge":
-            screen.inverted(draw, line, "CHALLENGE", largest=9)
+            screen.inverted(draw, line, "CHALLENGE", turn=turn)
         elif status == "finished":
-            screen.inverted(draw, line, f"{(data['loser'] or '').upper()} LOST ON TIME", 9)
+            loser = (data["loser"] or "").upper()
+            screen.inverted(draw, line, f"{loser} LOST ON TIME", turn=turn)
         else:
-            screen.fitted(draw, line, data["notice"] or data["lexicon"], 9, bold=False)
+            screen.fitted(draw, line, data["notice"] or data["lexicon"], 13, False, turn=turn)
 
     return frame
 
 
 def _who_frame(data: dict):
     def frame(draw, width, height):
-        screen.inverted(draw, (0, 0, width - 1, 15), "CHALLENGE", largest=14)
-        _figures_small(draw, data, width)
-        screen.fitted(draw, (0, 30, width, 42), "Challenger: press", 11)
-        screen.fitted(draw, (0, 43, width, 54), "your own button", 11)
-        screen.fitted(draw, (0, 55, width, height), "CHALLENGE again: call off", 9, False)
+        turn = data["turn"]
+        screen.inverted(draw, _line(0, width), "CHALLENGE", largest=15)
+        screen.fitted(draw, (0, 16, width - 1, 47), "Challenger: press your own button", 14)
+        m = data["minutes"]
+        foot = f"BLUE {m['blue']}  RED {m['red']}" if turn % 2 == 0 else "CHALLENGE again: call off"
+        screen.fitted(draw, _line(3, width, height), foot, 14, turn=turn // 2)
 
     return frame
 
 
-def _figures_small(draw, data: dict, width: int) -> None:
-    m = data["minutes"]
-    screen.fitted(draw, (0, 17, width, 29), f"BLUE {m['blue']}   RED {m['red']}", 11)
-
-
 def _words_frame(data: dict):
     def frame(draw, width, height):
+        turn = data["turn"]
         challenger = (data.get("challenger") or "").upper()
-        screen.inverted(draw, (0, 0, width - 1, 15), f"CHALLENGE BY {challenger}", 14)
-        _figures_small(draw, data, width)
-        screen.fitted(draw, (0, 30, width, 44), "Type the words", 13)
-        screen.fitted(draw, (0, 45, width, 54), data["notice"] or "then Enter", 10, False)
+        screen.inverted(draw, _line(0, width), f"{challenger} CHALLENGES", 15, turn=turn)
+        screen.fitted(draw, _line(1, width), "Type the words", 14)
+        notice = data["notice"] or "then Enter"
+        screen.fitted(draw, _line(2, width), notice, 14, False, turn=turn)
         if data["status"] == "paused":
-            label = "PAUSED - RESTARTED" if data["restarted"] else "PAUSED"
-            screen.inverted(draw, (0, 55, width - 1, height - 1), label, largest=9)
+            screen.inverted(
+                draw, _line(3, width, height), _paused_label(data["restarted"]), turn=turn
+            )
         else:
-            screen.fitted(draw, (0, 55, width, height), data["lexicon"], 9, False)
+            screen.fitted(draw, _line(3, width, height), data["lexicon"], 14, False, turn=turn)
 
     return frame
 
@@ -564,31 +606,34 @@ def _words_frame(data: dict):
 def _verdict_frame(v: dict):
     def frame(draw, width, height):
         if v["acceptable"]:
-            screen.fitted(draw, (0, 4, width, 40), "ACCEPTABLE", largest=30)
+            screen.fitted(draw, (0, 0, width - 1, 33), "ACCEPTABLE", largest=30)
         else:
-            screen.fitted(draw, (0, 0, width, 19), "NOT", largest=19)
-            screen.fitted(draw, (0, 20, width, 42), "ACCEPTABLE", largest=24)
+            screen.fitted(draw, (0, 0, width - 1, 15), "NOT", largest=16)
+            screen.fitted(draw, (0, 16, width - 1, 33), "ACCEPTABLE", largest=24)
         label = v["lexicon"] + (" (arbiter)" if v["overridden"] else "")
-        screen.fitted(draw, (0, 44, width, 54), label, 10, bold=False)
+        screen.fitted(draw, (0, 34, width - 1, 48), label, 14, bold=False, turn=v["turn"])
         _verdict_foot(draw, v, width, height)
 
     return frame
 
 
 def _verdict_foot(draw, v: dict, width: int, height: int) -> None:
+    box = (0, 49, width - 1, height - 1)
     if v["paused"]:
-        screen.inverted(draw, (0, 55, width - 1, height - 1), "PAUSED: CHALLENGE resumes", 9)
+        screen.inverted(draw, box, "PAUSED: CHALLENGE resumes", turn=v["turn"])
     else:
-        screen.fitted(draw, (0, 55, width, height), "CHALLENGE: resume clock", 9, False)
+        screen.fitted(draw, box, "CHALLENGE: resume clock", 14, False, turn=v["turn"])
 
 
 def _penalty_frame(v: dict):
     def frame(draw, width, height):
         turner, owner = v["turner"].upper(), v["owner"].upper()
-        screen.fitted(draw, (0, 0, width, 15), f"{turner} turns over", 15)
-        screen.fitted(draw, (0, 16, width, 33), f"{v['tiles']} {owner} tiles", 17)
+        screen.fitted(draw, (0, 0, width - 1, 15), f"{turner} turns over", 16)
+        screen.fitted(draw, (0, 16, width - 1, 32), f"{v['tiles']} {owner} tiles", 17)
         if v["restore"]:
-            screen.inverted(draw, (0, 35, width - 1, 52), f"{owner}: RESTORE BOARD", 12)
+            box = (0, 34, width - 1, 47)
+            text = screen.first_fitting(draw, (f"{owner}: RESTORE BOARD", "RESTORE BOARD"), width)
+            screen.inverted(draw, box, text, 14)
         _verdict_foot(draw, v, width, height)
 
     return frame

@@ -309,13 +309,19 @@ class IotaMode(GameMode):
             notice, redraw_at = "END GAME? yes / Enter", None
         elif self.pass_asked:
             notice, redraw_at = "PASS? press again", None
+        # a text too long for its line is shown in turns: draw again when the turn changes
+        since = self.notice_at if notice else 0.0
+        turn = screen.turn_at(t, since)
+        redraw_at = min(x for x in (redraw_at, screen.next_turn_at(t, since)) if x is not None)
         keeper = self.keeper
         lights = {"blue": False, "red": False}
         if phase == PHASE_PLAYERS:
-            frame = _setup_frame("IOTA", f"Type {MIN_PLAYERS}-{MAX_PLAYERS} players' names", notice)
+            frame = _setup_frame(
+                "IOTA", f"Type {MIN_PLAYERS}-{MAX_PLAYERS} players' names", notice, turn
+            )
             prompt = "Players in turn order (2 to 4 names, spaces between), then Enter"
         elif phase == PHASE_START:
-            frame = _setup_frame("IOTA", "Type the card turned up", notice)
+            frame = _setup_frame("IOTA", "Type the card turned up", notice, turn)
             prompt = "The starting card turned up from the pile (e.g. RT2), then Enter"
         else:
             assert keeper is not None
@@ -327,6 +333,7 @@ class IotaMode(GameMode):
                 "winners": keeper.winners,
                 "line": notice or self.pending_summary or self.last_summary,
                 "pending": self.pending is not None,
+                "turn": turn,
             }
             frame = _score_frame(data)
             prompt = None
@@ -385,51 +392,63 @@ def _describe(score: int, doublings: list[str]) -> str:
     return f"+{score}" + (f" ({why} x{2 ** len(doublings)})" if doublings else "")
 
 
-def _setup_frame(title: str, line: str, notice: str):
+def _setup_frame(title: str, line: str, notice: str, turn: int = 0):
     def frame(draw, width, height):
-        screen.inverted(draw, (0, 0, width - 1, 20), title, largest=18)
-        screen.fitted(draw, (0, 24, width, 40), line, 12)
+        screen.inverted(draw, (0, 0, width - 1, 15), title, largest=16)
         if notice:
-            screen.fitted(draw, (0, 44, width, height), notice, 10, bold=False)
+            screen.fitted(draw, (0, 16, width - 1, 31), line, 14, turn=turn)
+            screen.fitted(draw, (0, 32, width - 1, height - 1), notice, 14, False, turn=turn)
+        else:
+            screen.fitted(draw, (0, 16, width - 1, 47), line, 14, turn=turn)
 
     return frame
 
 
 def _score_frame(data: dict):
+    """The totals, one row a player (the player on turn lit), and a foot line: the entry's score
+    or the last turn's, and the pile. Two players: a head line with the pile; three or four: rows
+    of 12 pixels (capitals of 10) and the pile in turns on the foot line."""
+
     def frame(draw, width, height):
         players = data["players"]
-        if data["winners"]:
-            head = "WINNER " + " & ".join(data["winners"])
-        else:
-            head = f"IOTA   pile {data['pile']}"
-        screen.inverted(draw, (0, 0, width - 1, 10), head, largest=10)
-        row_h = 44 // len(players)
-        widest = max(("> " + n[:12] + "  " + str(data["scores"][n]) for n in players), key=len)
-        fnt = min(
-            screen.fit_font(draw, widest, width - 6, row_h, 13),
-            screen.fit_font(draw, "Ågy", width, row_h - 1, 13),  # room for accents, descenders
-            key=lambda f: f.size,
-        )
-        for i, name in enumerate(players):
-            top = 12 + i * row_h
-            box = (0, top, width - 1, top + row_h - 1)
-            _score_row(draw, box, fnt, name, data["scores"][name], name == data["current"])
+        turn = data["turn"]
+        winners = " & ".join(data["winners"])
+        head = f"WINNER {winners}" if winners else f"PILE {data['pile']}"
         line = data["line"] + ("  PRESS" if data["pending"] else "")
-        screen.fitted(draw, (0, 56, width - 1, height - 1), line, 8, bold=False)
+        if len(players) == 2:
+            screen.inverted(draw, (0, 0, width - 1, 15), head, largest=14, turn=turn)
+            rows, foot = [(16, 31), (32, 47)], line
+        else:
+            step = 48 // len(players)
+            rows = [(i * step, (i + 1) * step - 1) for i in range(len(players))]
+            foot = (head, line)[turn % 2] if line else head
+            turn //= 2
+        for (top, bottom), name in zip(rows, players, strict=True):
+            box = (0, top, width - 1, bottom)
+            fnt = screen.font(screen.min_size(True, name), True, True, name)  # CJK names too
+            _score_row(draw, box, fnt, name, data["scores"][name], name == data["current"])
+        screen.fitted(draw, (0, 48, width - 1, height - 1), foot, 14, bold=False, turn=turn)
 
     return frame
 
 
 def _score_row(draw, box, fnt, name: str, score: int, on_turn: bool) -> None:
-    """One player's row: the name on the left, the total on the right; lit when on turn."""
+    """One player's row: the name on the left (cut to what fits), the total on the right; lit
+    when on turn."""
     left, top, right, bottom = box
     ink = screen.LIT
     if on_turn:
         draw.rectangle(box, fill=screen.LIT)
         ink = 0
-    label = ("> " if on_turn else "  ") + name[:12]
-    for text, align_right in ((label, False), (str(score), True)):
+    total = str(score)
+    room = right - left - 8 - screen.text_size(draw, total, fnt)[0]
+    mark = "> " if on_turn else "  "
+    shown = name
+    while len(shown) > 1 and screen.text_size(draw, mark + shown, fnt)[0] > room:
+        shown = shown[:-1]
+    for text, align_right in ((mark + shown, False), (total, True)):
         x0, y0, x1, y1 = draw.textbbox((0, 0), text, font=fnt)
         x = right - 2 - (x1 - x0) if align_right else left + 2
-        y = top + (bottom - top - (y1 - y0)) // 2 - y0
+        asc = draw.textbbox((0, 0), "H", font=fnt)
+        y = top + (bottom - top + 1 - (asc[3] - asc[1])) // 2 - asc[1]  # capitals centred
         draw.text((x - x0, y), text, font=fnt, fill=ink)

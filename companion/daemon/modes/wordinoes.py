@@ -30,8 +30,9 @@ the challenge event, so a replay never asks it again.
 from __future__ import annotations
 
 import contextlib
+import functools
+import math
 import re
-import textwrap
 import threading
 from typing import ClassVar
 
@@ -526,7 +527,11 @@ class WordinoesMode(GameMode):
                 head, ends, f"{counts} bag:{len(game.bag)}", notice or self.last_line
             )
             word = str(status)
-        key = (word, notice, self.last_line, repr(game.snapshot("*")), redraw_at)
+        # texts too long for a line are shown in turns (screen.TURN_SECONDS each)
+        turn = screen.turn_at(t)
+        redraw_at = min(redraw_at or math.inf, screen.next_turn_at(t))
+        frame = functools.partial(frame, turn=turn)
+        key = (word, notice, self.last_line, repr(game.snapshot("*")), redraw_at, turn)
         return View(frame, lights, None, prompt, word, redraw_at, key)
 
 
@@ -570,45 +575,43 @@ def _evidence_line(advice: dict) -> str:
 
 
 def _message_frame(title: str, middle: str, foot: str):
-    def frame(draw, width, height):
-        screen.inverted(draw, (0, 0, width - 1, 15), title, largest=14)
-        screen.fitted(draw, (0, 18, width, 40), middle, largest=16)
-        screen.fitted(draw, (0, 44, width, height), foot, largest=11, bold=False)
+    def frame(draw, width, height, turn=0):
+        screen.inverted(draw, (0, 0, width - 1, 15), title, largest=16, turn=turn)
+        screen.fitted(draw, (0, 16, width - 1, 47), middle, largest=18, turn=turn)
+        screen.fitted(draw, (0, 48, width - 1, height - 1), foot, 14, bold=False, turn=turn)
 
     return frame
 
 
 def _play_frame(head: str, ends: str, counts: str, foot: str):
-    def frame(draw, width, height):
-        screen.inverted(draw, (0, 0, width - 1, 13), head, largest=12)
-        screen.fitted(draw, (0, 15, width, 36), ends, largest=18)
-        screen.fitted(draw, (0, 38, width, 50), counts, largest=10, bold=False)
-        screen.fitted(draw, (0, 52, width, height), foot, largest=10, bold=False)
+    def frame(draw, width, height, turn=0):
+        screen.inverted(draw, (0, 0, width - 1, 15), head, largest=14, turn=turn)
+        screen.fitted(draw, (0, 16, width - 1, 31), ends, largest=16, turn=turn)
+        screen.fitted(draw, (0, 32, width - 1, 47), counts, 14, bold=False, turn=turn)
+        screen.fitted(draw, (0, 48, width - 1, height - 1), foot, 14, bold=False, turn=turn)
 
     return frame
 
 
-def _evidence_pages(evidence: str, width: int = 22, pages: int = 3) -> list[tuple[str, ...]]:
-    """The evidence wrapped to lines of ``width`` characters, two lines a page."""
-    lines = textwrap.wrap(evidence, width)[: 2 * pages]
-    return [tuple(lines[i : i + 2]) for i in range(0, len(lines), 2)]
+EVIDENCE_BOX = (16, 47)  # pixel rows of the judge's summary and evidence on the vote screen
 
 
 def _vote_frame(words: str, summary: str, evidence: str, voter: str, page: int):
-    """Page 0 the judge's summary; the next pages the evidence, two lines each."""
-    pages = _evidence_pages(evidence)
-    shown = page % (1 + len(pages))
+    """Page 0 the judge's summary; the next pages the evidence, as many as it takes at the
+    least readable size (at most three)."""
 
-    def frame(draw, width, height):
-        screen.inverted(draw, (0, 0, width - 1, 13), words or "CHALLENGE", largest=12)
+    def frame(draw, width, height, turn=0):
+        top, bottom = EVIDENCE_BOX
+        box = (0, top, width - 1, bottom)
+        pages = min(3, screen.turns_needed(draw, box, evidence, bold=False))
+        shown = page % (1 + pages)
+        screen.inverted(draw, (0, 0, width - 1, 15), words or "CHALLENGE", 14, turn=page)
         if shown == 0:
-            screen.fitted(draw, (0, 15, width, 40), summary, largest=18)
+            screen.fitted(draw, box, summary, largest=18)
         else:
-            for i, line in enumerate(pages[shown - 1]):
-                top = 15 + 13 * i
-                screen.fitted(draw, (0, top, width, top + 12), line, largest=11, bold=False)
-        screen.fitted(draw, (0, 42, width, 52), f"{voter} votes:", largest=10)
-        screen.fitted(draw, (0, 53, width, height), "BLUE valid  RED not", largest=10, bold=False)
+            screen.fitted(draw, box, evidence, 14, bold=False, turn=shown - 1)
+        foot = f"{voter} votes:" if page % 2 == 0 else "BLUE valid  RED not"
+        screen.fitted(draw, (0, 48, width - 1, height - 1), foot, 14, turn=page // 2)
 
     return frame
 
