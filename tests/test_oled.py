@@ -115,8 +115,8 @@ def test_status_lines_too_long_for_a_line_are_shown_in_turns(monkeypatch):
     assert "PAUSED" in seen and "RESTARTED" in seen
     # one turn shows one part: the two words are never squeezed onto the line together
     assert all("PAUSED RESTARTED" not in t for t, _, _ in drawn(at(0), (128, 64), monkeypatch))
-    # the next part comes when the turn changes: the service is asked to draw again then
-    assert mode.view(5.0).redraw_at == pytest.approx(screen.next_turn_at(5.0))
+    # the next part comes a turn after the restart: the service is asked to draw again then
+    assert mode.view(5.0).redraw_at == pytest.approx(5.0 + screen.TURN_SECONDS)
     # on the 256-pixel SSD1322 it fits whole
     assert any("PAUSED RESTARTED" in t for t, _, _ in drawn(at(0), (256, 64), monkeypatch))
 

@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--frames",
         metavar="DIR",
-        help="save every OLED frame as a PNG in DIR (NNNNN-T.png: frame number, game seconds)",
+        help="save every OLED frame as a PNG in DIR (NNNNN-T.png: frame number, seconds of the "
+        "script, else of the game)",
     )
     p.add_argument(
         "--frames-scale",
@@ -192,6 +193,13 @@ def _setup(args: argparse.Namespace) -> int:
     path = save_table(config, replace=args.replace)
     print(json.dumps({"written": str(path), "table": config.to_dict()}))
     _warn_undrawable({"blue": config.blue, "red": config.red})
+    if lot:
+        # the same lot decides who starts (rulebook, "How to Play"): blue has the first move
+        print(
+            f"By lot: {config.blue} plays blue and has the first move; {config.red} (red) "
+            "presses to start it (the ready screen says RED PRESSES TO START BLUE)",
+            file=sys.stderr,
+        )
     return 0
 
 

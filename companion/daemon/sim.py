@@ -159,9 +159,10 @@ def parse_sim_script(lines: list[str], name: str = "script") -> list[tuple[float
 class FrameSaver:
     """Saves every OLED frame the service shows as a PNG (``companion sim --frames DIR``).
 
-    Files are ``DIR/NNNNN-T.png``: the frame's number from 1 and the game time in seconds when it
-    was shown (``00007-12.500s.png``), mode "1" at the display's size, or enlarged ``scale``
-    times with the pixels kept square (nearest neighbour) for documentation.
+    Files are ``DIR/NNNNN-T.png``: the frame's number from 1 and the time in seconds when it was
+    shown (``00007-12.500s.png``): the script's time with ``--script``, else the game's. Mode "1"
+    at the display's size, or enlarged ``scale`` times with the pixels kept square (nearest
+    neighbour) for documentation.
 
     Raises:
         SimScriptError: ``DIR`` cannot be made or ``scale`` is not 1 to 8.
@@ -266,8 +267,8 @@ class ScriptedTable:
             on_frame=self.frames,
             **self.service_options,
         )
-        if self.frames is not None:
-            self.frames.time = self.service.game_time
+        if self.frames is not None:  # named by the script's time (a restart shifts game time)
+            self.frames.time = lambda: self.clock() - START
         self.service.step()
 
     def at(self, t: float) -> None:

@@ -339,6 +339,7 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
     if (
         display1 is not None
         and display2 is not None
+        and display1.interface == display2.interface == "i2c"
         and (display1.i2c_port, display1.address) == (display2.i2c_port, display2.address)
     ):
         errors.append(

@@ -105,6 +105,7 @@ class IagoTimerMode(GameMode):
         self.restarted = False
         self.notice = ""  # a transient message for the screen (not game state)
         self.notice_at = 0.0
+        self.shown_since = 0.0  # when the screen last changed by an event: texts turn from then
 
     # -- events ---------------------------------------------------------------------------------
 
@@ -167,6 +168,7 @@ class IagoTimerMode(GameMode):
             raise ModeError(f"event {event!r}: unknown kind {kind!r} for the Iago timer")
         effects = self.advance(t)
         effects += self._effects(handler(t, event))
+        self.shown_since = t
         return effects
 
     def _on_press(self, t: float, ev: dict) -> list[Notice]:
@@ -301,6 +303,7 @@ class IagoTimerMode(GameMode):
             elif isinstance(n, LostOnTime):
                 eff.long_beep = True
                 eff.finished = True
+                self.shown_since = n.t  # LOST ON TIME shows its first part first
         return eff
 
     # -- time -----------------------------------------------------------------------------------
@@ -377,8 +380,9 @@ class IagoTimerMode(GameMode):
         judge_name = getattr(self.context.judge, "name", "")  # known once the lexicon is open
         lexicon = judge_name or self.context.lexicon_name or table.lexicon or "default lexicon"
         notice = self.notice if self.notice and t - self.notice_at < NOTICE_SECONDS else ""
+        since = self.shown_since
         data = {
-            "turn": screen.turn_at(t),
+            "turn": screen.turn_at(t, since),
             "start": start_text(table),
             "table": table.number,
             "round": table.round,
@@ -393,7 +397,7 @@ class IagoTimerMode(GameMode):
             "notice": notice,
             "setting": f"{table.minutes} min, {ms:g} s minute",
         }
-        redraw_at = screen.next_turn_at(t)  # texts too long for a line are shown in turns
+        redraw_at = screen.next_turn_at(t, since)  # texts too long for a line are shown in turns
         prompt = None
         word = str(status)
         key: tuple = (self.phase, tuple(sorted((k, repr(v)) for k, v in data.items())))
