@@ -509,7 +509,7 @@ def _setup_frame(data: dict):
     """Two pages in turns: the table and its players; who presses to start whom."""
 
     def frame(draw, width, height):
-        turn = data["turn"]
+        turn = data.get("turn", 0)
         if turn % 2 == 0:
             title = f"TABLE {data['table']}"
             if data.get("round"):  # a tournament's set-up (companion link)
@@ -518,7 +518,8 @@ def _setup_frame(data: dict):
             screen.fitted(draw, _line(1, width), _label("blue", data["names"]["blue"]), 16)
             screen.fitted(draw, _line(2, width), _label("red", data["names"]["red"]), 16)
         else:
-            screen.fitted(draw, (0, 0, width - 1, 47), data["start"], largest=16, turn=turn // 2)
+            start = data.get("start") or "WHO MOVES SECOND PRESSES TO START"
+            screen.fitted(draw, (0, 0, width - 1, 47), start, largest=16, turn=turn // 2)
         foot = data["notice"] or (data["setting"] if turn % 4 < 2 else data["lexicon"])
         screen.fitted(draw, _line(3, width, height), foot, 14, False, turn=turn // 4)
 
