@@ -18,6 +18,7 @@ from companion.cli import main
             "--last-card",
         ),
         (["iota", "score", "--lastcard"], "usage: companion iota score", "--last-card"),
+        (["lexicon", "build", "--forse"], "usage: companion lexicon build", "--force"),
     ],
 )
 def test_a_mistyped_option_gets_the_subcommands_usage_and_the_option_meant(

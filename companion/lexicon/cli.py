@@ -8,10 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 
+from companion.cliutil import CompanionParser
 
-class _ActionParser(argparse.ArgumentParser):
+
+class _ActionParser(CompanionParser):
     """A ``companion lexicon ACTION`` parser that reports an unknown option itself, with its own
-    usage (argparse otherwise hands it up to ``companion``, which prints the top-level usage)."""
+    usage and the option meant (argparse otherwise hands it up to ``companion``, which prints the
+    top-level usage)."""
 
     def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
