@@ -100,6 +100,14 @@ def text_size(draw: ImageDraw.ImageDraw, text: str, fnt) -> tuple[int, int]:
     return right - left, bottom - top
 
 
+@functools.lru_cache(maxsize=8192)
+def _measure(text: str, size: int, bold: bool, line: str = "") -> tuple[int, int]:
+    """Width and height in pixels of ``line`` (default ``text``) in the face :func:`_face` picks
+    for ``text`` at ``size``, as a mode-"1" frame draws it (cached: frames redraw the same texts)."""
+    left, top, right, bottom = _face(size, bold, text).getbbox(line or text, mode="1")
+    return right - left, bottom - top
+
+
 def cap_height(fnt) -> int:
     """The height in pixels of a capital letter (``H``) in ``fnt``."""
     left, top, right, bottom = fnt.getbbox("H")
@@ -128,7 +136,7 @@ def _face(size: int, bold: bool, text: str):
 
 def fits(draw, text: str, width: int, height: int, bold: bool = True) -> bool:
     """True when ``text`` fits ``width`` x ``height`` pixels at the least readable size."""
-    w, h = text_size(draw, text, _face(min_size(bold, text), bold, text))
+    w, h = _measure(text, min_size(bold, text), bold)
     return w <= width and h <= height
 
 
@@ -138,10 +146,9 @@ def fit_font(draw, text: str, width: int, height: int, largest: int = 40, bold: 
     the text in parts: :func:`parts`)."""
     smallest = min_size(bold, text)
     for size in range(max(largest, smallest), smallest, -1):
-        f = _face(size, bold, text)
-        w, h = text_size(draw, text, f)
+        w, h = _measure(text, size, bold)
         if w <= width and h <= height:
-            return f
+            return _face(size, bold, text)
     return _face(smallest, bold, text)
 
 
@@ -149,10 +156,10 @@ def parts(draw, text: str, width: int, bold: bool = True) -> list[str]:
     """``text`` cut at spaces into as few lines as fit ``width`` pixels each at the least readable
     size, the lines as even as can be (``CHALLENGE:`` / ``resume clock``, not ``CHALLENGE:
     resume`` / ``clock``); a word wider than a line is cut where it must be."""
-    fnt = _face(min_size(bold, text), bold, text)
+    size = min_size(bold, text)
 
     def w(s: str) -> int:
-        return text_size(draw, s, fnt)[0]
+        return _measure(text, size, bold, s)[0]
 
     words: list[str] = []
     for word in text.split():
@@ -196,7 +203,7 @@ def first_fitting(draw, texts, width: int, bold: bool = True) -> str:
     ``RESTORE BOARD`` on a narrow one."""
     texts = list(texts)
     for text in texts:
-        if text_size(draw, text, _face(min_size(bold, text), bold, text))[0] <= width:
+        if _measure(text, min_size(bold, text), bold)[0] <= width:
             return text
     return texts[-1]
 
@@ -221,7 +228,7 @@ def centred(draw, box: tuple[int, int, int, int], text: str, fnt, fill: int = LI
 
 
 def _lines_per_box(draw, text: str, height: int, bold: bool) -> int:
-    h = text_size(draw, "Hg", _face(min_size(bold, text), bold, text))[1]
+    h = _measure(text, min_size(bold, text), bold, "Hg")[1]
     return max(1, (height + 1) // (h + 1))
 
 
