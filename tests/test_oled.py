@@ -194,9 +194,14 @@ def test_banners_of_fault_length_are_legible(monkeypatch, size, banner):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_camera_strip_is_legible(monkeypatch, size):
+@pytest.mark.parametrize(
+    "text", [overlays.STRIP_TEXT, "TIMER HEAD DISCONNECTED", "NOT SAVING: storage"]
+)
+def test_the_bottom_strip_is_legible(monkeypatch, size, text):
     for turn in range(2):
-        texts = drawn(lambda d, w, h, n=turn: overlays.draw_strip(d, w, h, n), size, monkeypatch)
+        texts = drawn(
+            lambda d, w, h, n=turn: overlays.draw_strip(d, w, h, text, turn=n), size, monkeypatch
+        )
         assert_legible(texts, size)
 
 

@@ -1113,12 +1113,17 @@ class TableService:
                 turn = (page + 1) * FAULT_PAGE_SECONDS
                 redraw = turn if redraw is None else min(redraw, turn)
         if banner is None and not strip:
+            self._overlay_shown = None
             return view, "", words
         if banner is not None and self._banner is not None and self._banner[1] is not None:
             until = self._banner[1]
             redraw = until if redraw is None else min(redraw, until)
-        turn = screen.turn_at(g)  # a banner longer than its lines is shown in turns
-        redraw = min(x for x in (redraw, screen.next_turn_at(g)) if x is not None)
+        # a banner or strip longer than its lines is shown in turns, from when it went up
+        if (banner, strip) != getattr(self, "_overlay_shown", None):
+            self._overlay_shown, self._overlay_since = (banner, strip), g
+        turn = screen.turn_at(g, self._overlay_since)
+        next_turn = screen.next_turn_at(g, self._overlay_since)
+        redraw = next_turn if redraw is None else min(redraw, next_turn)
         key = None if view.key is None else (view.key, banner, strip, turn)
         frame = overlays.over(view.frame, banner, strip, turn)
         return replace(view, frame=frame, key=key, redraw_at=redraw), str(banner or ""), words
