@@ -44,3 +44,38 @@ def test_a_game_under_way_keeps_its_set_up_and_the_next_takes_the_new(tmp_path):
     cfg = svc.mode.context.table
     assert (cfg.round, cfg.blue, cfg.red) == (3, "Cy", "Di")
     table.close()
+
+
+def test_the_links_tail_sees_a_journal_cut_and_written_anew_with_a_header_as_long(tmp_path):
+    """The service takes a set-up by writing a fresh journal in place (same file). The new
+    header may be exactly as long as the old one (round 0 -> round 1): the link must read the new
+    game's header, not take its records for the old game's."""
+    import json
+
+    from companion.tournament.link import _JournalTail
+
+    path = tmp_path / "journal.jsonl"
+
+    def header(game_id: str, rnd: int) -> bytes:
+        rec = {"seq": 1, "t": 0.0, "kind": "_game", "game_id": game_id, "settings": {"round": rnd}}
+        return (json.dumps(rec) + "\n").encode()
+
+    old = header("a" * 32, 0)
+    path.write_bytes(old)
+    tail = _JournalTail(path)
+    first = tail.poll()
+    assert first == ([], False, [json.loads(old)])
+    new = header("b" * 32, 1)
+    assert len(new) == len(old)
+    with open(path, "r+b") as f:  # cut and written in place: the inode stays
+        f.truncate(0)
+        f.write(new)
+    old_rest, reset, records = tail.poll()
+    assert (old_rest, reset) == ([], True)
+    assert [r["settings"]["round"] for r in records] == [1]
+    # appends after it are read as the new game's, once each
+    with open(path, "ab") as f:
+        f.write(b'{"seq": 2, "t": 1.0, "kind": "press", "role": "red"}\n')
+    assert tail.poll() == ([{"seq": 2, "t": 1.0, "kind": "press", "role": "red"}], False, [])
+    assert tail.poll() == ([], False, [])
+    tail.close()

@@ -204,11 +204,26 @@ class _JournalTail:
         self.path = path
         self.file = None
         self.inode = None
+        self.head = b""  # the file's first line, once read
         self.buffer = b""
         self.records: list[dict] = []
 
+    def _rewritten(self) -> bool:
+        """Whether the file was cut and written anew in place since the last look: its first
+        line (a game's header, which names the game) is no longer the one read. A new game's
+        header may be as long as the old one, so the size alone does not tell, nor the
+        modification time (the kernel's is coarse: a few milliseconds). One small read."""
+        if not self.head:
+            return False
+        try:
+            return os.pread(self.file.fileno(), len(self.head), 0) != self.head
+        except OSError:
+            return True
+
     def _read(self) -> list[dict]:
         data = self.buffer + self.file.read()
+        if not self.head and b"\n" in data:
+            self.head = data[: data.index(b"\n") + 1]
         end = data.rfind(b"\n")
         if end < 0:
             self.buffer = data
@@ -233,13 +248,15 @@ class _JournalTail:
         except FileNotFoundError:
             st = None
         if self.file is not None:
-            if st is not None and st.st_ino == self.inode:
+            if st is not None and st.st_ino == self.inode and not self._rewritten():
                 done = self.file.tell()
                 if st.st_size == done:
                     return [], False, []  # nothing new: one stat, no read
                 if st.st_size > done:
                     return self._read(), False, []
-            old = self._read()  # the rest of the old file (renamed, or truncated)
+            old = self._read() if st is None or st.st_ino != self.inode else []
+            # the rest of the old file when it was renamed; a file cut and written anew in
+            # place (the service's fresh journal for a new set-up) has no rest to read
         else:
             old = []
             if st is None:
@@ -248,6 +265,7 @@ class _JournalTail:
         if self.file is not None:
             self.file.close()
         self.file, self.inode, self.buffer, self.records = None, None, b"", []
+        self.head = b""
         if st is None:
             return old, reset, []
         try:
