@@ -30,6 +30,8 @@ import math
 import time
 from collections.abc import Iterable
 
+from companion.textformats import is_number
+
 COLOURS = ("blue", "red")
 GAMES = ("iago", "iota", "wordinoes")
 STATUS_WORDS = {"challenge": "CHALLENGE", "paused": "PAUSED", "ready": "READY"}
@@ -40,9 +42,8 @@ def _dict(value) -> dict:
 
 
 def _num(value) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if math.isfinite(value) else None
+    # is_number: an int too large for a float (a table's state may hold anything) is none
+    return float(value) if is_number(value) else None
 
 
 def _str(value) -> str:
