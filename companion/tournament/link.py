@@ -303,8 +303,8 @@ class _Replica:
             self.t = max(self.t, float(t))
         if isinstance(rec.get("seq"), int):
             self.seq = max(self.seq, rec["seq"])
-        if str(rec.get("kind", "")).startswith("_") or self.problem:
-            return
+        if str(rec.get("kind", "")).startswith("_") or rec.get("kind") == "board" or self.problem:
+            return  # the service's own records; a board read is no clock event
         try:
             self.mode.apply(rec)
         except (KeyError, TypeError, ValueError) as exc:
@@ -615,6 +615,14 @@ class Link:
             self._replica.apply(rec)
         if self._game is not None and self.connected.is_set():
             self._publish_event(self._game, rec)
+            if rec.get("kind") == "board" and isinstance(rec.get("board"), str):
+                # a board the camera read, journaled: also on tables/N/board for the pages
+                board = {
+                    "game": self._game,
+                    "board": rec["board"],
+                    "trusted": rec.get("trusted") is True,
+                }
+                self.client.publish(self._topic("board"), protocol.encode(board), qos=1)
 
     def _finished_state(self) -> dict:
         """The last game's state once archived: the replica's, with the saved result's outcome
