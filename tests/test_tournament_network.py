@@ -153,11 +153,12 @@ def test_a_round_is_taken_between_games_and_its_result_arrives_once(hall):
     state = wait_until(
         lambda: (
             (hall.store.table(1)["state"] or {}).get("status") == "finished"
+            and (hall.store.table(1)["state"] or {}).get("round") == 1
             and hall.store.table(1)["state"]
         ),
         what="the finished state",
     )
-    assert state["loser"] == "red" and state["round"] == 1
+    assert state["loser"] == "red" and state["round"] == 1, state
 
 
 def view_lexicon(view, table):
