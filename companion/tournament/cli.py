@@ -48,6 +48,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the director's password for the web pages "
         "(default: $COMPANION_DIRECTOR_PASSWORD, else one made and printed)",
     )
+    d.add_argument(
+        "--viewer-pin",
+        help="a PIN for viewing the web pages too (default: $COMPANION_VIEWER_PIN, else "
+        "viewing is open on the hall's network)",
+    )
     d.set_defaults(func=_run)
     dsub = d.add_subparsers(dest="director_command", metavar="ACTION")
 

@@ -137,7 +137,13 @@ def _start_web(args, store, director, event: str):
         password = secrets.token_urlsafe(9)
         print(f"director: the web pages' director password is {password}", file=sys.stderr)
     server = web.WebServer(
-        store, host, port, director_password=password, publish=director.publish_round, event=event
+        store,
+        host,
+        port,
+        director_password=password,
+        viewer_pin=getattr(args, "viewer_pin", None) or os.environ.get("COMPANION_VIEWER_PIN"),
+        publish=director.publish_round,
+        event=event,
     )
     server.start()
     log.info("director: pages at http://%s:%d/", host, server.port)
