@@ -282,3 +282,28 @@ def test_an_open_page_gets_a_tables_change_as_a_server_sent_event(store):
     html = message["tiles"]["3"]
     assert 'id="tile-3"' in html and list(message["tiles"]) == ["3"]
     assert re.search(r"player red on-move.*?allowance[^>]*>2<", html, re.S)
+
+
+@pytest.mark.parametrize("nxt", ["//evil.example/", "/\\evil.example", "https://evil.example/"])
+def test_login_never_sends_the_director_to_another_site(store, nxt):
+    with client(store) as c:
+        token = csrf(c.get("/login").text)
+        r = c.post(
+            "/login",
+            data={"csrf": token, "secret": PASSWORD, "role": "director", "next": nxt},
+            follow_redirects=False,
+        )
+    assert r.status_code == 303 and r.headers["location"] == "/"
+
+
+def test_a_body_too_large_is_refused(store):
+    with client(store) as c:
+        login(c)
+        token = csrf(c.get("/round").text)
+        r = c.post(
+            "/round",
+            data={"csrf": token},
+            files={"csv": ("big.csv", b"1,A,B\n" * 200_000, "text/csv")},
+        )
+        assert r.status_code == 413
+    assert store.current_round() == 1

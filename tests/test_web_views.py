@@ -208,7 +208,7 @@ state_keys = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(
     state=st.dictionaries(state_keys, json_values, max_size=8) | json_values,
     setup=st.dictionaries(state_keys, json_values, max_size=4) | st.none(),
@@ -394,3 +394,84 @@ def test_iota_and_wordinoes_tiles_show_scores_and_the_player_on_turn():
 def test_a_setup_the_table_refused_is_said():
     t = views.tile(row(iago(status="ready", setup_problem="table.toml: minutes = 0")))
     assert "SET-UP NOT TAKEN: table.toml: minutes = 0" in t["words"] and "fault" in t["classes"]
+
+
+form_text = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            "1",
+            "0",
+            "2",
+            "999",
+            "1000",
+            "-3",
+            "abc",
+            "5.5",
+            "lot",
+            "balanced",
+            "fixed",
+            "robin",
+            "swiss",
+            "csv",
+            "iago",
+            "iota",
+            "scowl-70-both",
+            "x y",
+            "Ada\nBob",
+        ]
+    ),
+    st.text(max_size=30),
+)
+round_forms = st.fixed_dictionaries(
+    {},
+    optional={
+        k: form_text
+        for k in (
+            "round",
+            "method",
+            "players",
+            "colours",
+            "game",
+            "minutes",
+            "minute_seconds",
+            "lexicon",
+        )
+    },
+)
+
+
+@pytest.fixture(scope="module")
+def empty_store(tmp_path_factory):
+    from companion.tournament.store import Store
+
+    s = Store(tmp_path_factory.mktemp("forms") / "event.sqlite", durable=False)
+    yield s
+    s.close()
+
+
+@settings(max_examples=100, deadline=None)
+@given(form=round_forms, csv_text=st.text(max_size=80))
+def test_any_round_form_is_a_draft_or_a_clear_refusal(empty_store, form, csv_text):
+    try:
+        draft = make_draft(empty_store, Form(form), csv_text, "up.csv", [], {})
+    except FormError as exc:
+        assert exc.problems and all(isinstance(p, str) and p for p in exc.problems)
+        return
+    assert draft["setups"] and 1 <= draft["round"] <= 999
+    assert empty_store.current_round() is None  # a draft is never published by itself
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    form=st.fixed_dictionaries(
+        {}, optional={k: form_text for k in ("result", "change", "reason", "who")}
+    )
+)
+def test_any_correction_form_is_a_correction_or_a_clear_refusal(form):
+    try:
+        got = correction(Form(form), [{"table": 1, "game": "g"}])
+    except FormError as exc:
+        assert exc.problems
+        return
+    assert got["table"] == 1 and got["reason"] and got["who"]

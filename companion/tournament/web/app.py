@@ -58,6 +58,8 @@ SESSION_SECONDS = 30 * 60
 LOCKOUT_FAILURES = 5
 LOCKOUT_SECONDS = 30.0
 TV_CYCLE_SECONDS = 10
+MAX_BODY_BYTES = 1024 * 1024  # a form or a CSV file of pairings; anything larger is refused
+PAGE_OF = {"/corrections": "/standings", "/round/publish": "/round"}  # where a form came from
 
 
 class _Web:
@@ -184,7 +186,8 @@ def _page(request: Request, name: str, context: dict, status: int = 200) -> Resp
 
 
 def _refuse(request: Request, why: str, status: int = 403) -> Response:
-    return _page(request, "refused.html", {"why": why}, status=status)
+    page = PAGE_OF.get(request.url.path, request.url.path)
+    return _page(request, "refused.html", {"why": why, "page": page}, status=status)
 
 
 async def _change_allowed(request: Request) -> tuple[dict | None, Response | None]:
@@ -555,7 +558,10 @@ async def login_page(request: Request) -> Response:
 
 
 def _safe_next(nxt: str) -> str:
-    return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"
+    """Where to go after logging in: a path of these pages only (never another site: no
+    ``//host``, no backslash, no scheme)."""
+    ok = nxt.startswith("/") and not nxt.startswith("//") and "\\" not in nxt and ":" not in nxt
+    return nxt if ok else "/"
 
 
 async def login(request: Request) -> Response:
@@ -717,6 +723,8 @@ def create_app(
             same_site="strict",
         ),
     ]
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app = Starlette(
+        routes=routes, middleware=middleware, lifespan=lifespan, max_body_size=MAX_BODY_BYTES
+    )
     app.state.web = web
     return app
