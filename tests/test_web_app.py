@@ -307,3 +307,15 @@ def test_a_body_too_large_is_refused(store):
         )
         assert r.status_code == 413
     assert store.current_round() == 1
+
+
+def test_a_tables_qr_code_png_reads_back_as_its_page(store):
+    import cv2
+    import numpy as np
+
+    with client(store, base_url="http://10.42.0.1:8080") as c:
+        r = c.get("/table/3/qr.png")
+    assert r.headers["content-type"] == "image/png"
+    image = cv2.imdecode(np.frombuffer(r.content, np.uint8), cv2.IMREAD_GRAYSCALE)
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
+    assert text == "http://10.42.0.1:8080/table/3"

@@ -277,6 +277,26 @@ async def table_page(request: Request) -> Response:
 
 
 @viewer_page
+async def table_qr(request: Request) -> Response:
+    """A PNG of the QR code of table N's page (to print on a card for the table), drawn by
+    :func:`companion.tournament.qr.qr_image` with 8 pixels a module; the address is
+    ``base_url``'s, else the one this request came to."""
+    import io
+
+    from companion.tournament import qr
+
+    web: _Web = request.app.state.web
+    base = web.base_url or str(request.base_url)
+    try:
+        image = qr.qr_image(qr.table_url(base, request.path_params["n"]), size=8 * 64)
+    except qr.QRError as exc:
+        return PlainTextResponse(str(exc), status_code=400)
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    return Response(buf.getvalue(), media_type="image/png")
+
+
+@viewer_page
 async def events(request: Request) -> Response:
     """Server-sent events: the hall's tiles, or (``?table=N``) one table's page."""
     web: _Web = request.app.state.web
@@ -697,6 +717,7 @@ def create_app(
         Route("/", hall),
         Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/table/{n:int}", table_page),
+        Route("/table/{n:int}/qr.png", table_qr),
         Route("/events", events),
         Route("/progress", progress),
         Route("/round", round_page, methods=["GET"]),
