@@ -141,7 +141,7 @@ def test_a_round_published_from_the_page_is_taken_by_the_tables(network):
             lambda d, s=s, n=table.number: (
                 s["blue"] in text(d, f"#tile-{n}") and s["red"] in text(d, f"#tile-{n}")
             ),
-            15,
+            60,  # a set-up is taken at the table's next look between games, not timed here
             f"table {table.number} took it",
         )
         cfg = table.service.mode.context.table
