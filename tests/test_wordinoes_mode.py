@@ -236,3 +236,20 @@ def test_the_real_judge_answers_a_challenge(tmp_path, monkeypatch):
     assert final["challenges"][0]["words"] == ["HAND", "BAND"]
     assert final["judge"]["summary"] == "MATCH: rhyme"
     assert "AE N D" in final["judge"]["relations"][0]["evidence"]
+
+
+def test_a_missing_judge_cache_is_said_and_never_built_at_the_table(tmp_path, monkeypatch, capsys):
+    # a box whose install did not build the judge's cache: the table service says so and
+    # judges from the sources; building it (520 MB once, beside the clock) is the installer's job
+    from companion.games.wordinoes import judgecache, match
+
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "fresh-data"))
+    warmed = []
+    monkeypatch.setattr(match, "warm_up", lambda cached=True: warmed.append(cached))
+    mode = WordinoesMode(ModeContext(table=TableConfig(game="wordinoes")))
+    mode._warming.join(10)
+    assert "the Wordinoes judge's cache" in capsys.readouterr().err
+    assert "companion wordinoes warm" in judgecache.cache_problem()
+    assert warmed == [False]  # the sources are opened, no cache is built
+    assert mode._cached is False  # its judges are made uncached
+    assert not judgecache.cache_path().exists()

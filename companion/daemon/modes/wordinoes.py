@@ -33,6 +33,7 @@ import contextlib
 import functools
 import math
 import re
+import sys
 import threading
 from typing import ClassVar
 
@@ -162,11 +163,23 @@ class WordinoesMode(GameMode):
         self.notice_at = 0.0
         self._judges: dict[bool, object] = {}
         self._warming: threading.Thread | None = None
+        self._cached = True
         if type(self).judge_factory is None:
-            # the judge's sources take seconds to open: open them now, not at the first challenge
+            # the judge's sources take seconds to open: open them now, not at the first challenge.
+            # Its caches are built at install time (companion wordinoes warm), never here: when
+            # they are missing the judge reads the sources themselves (slower) and the log says so
+            from companion.games.wordinoes.judgecache import cache_problem
             from companion.games.wordinoes.match import warm_up
 
-            self._warming = threading.Thread(target=_quietly, args=(warm_up,), daemon=True)
+            problem = cache_problem()
+            if problem:
+                self._cached = False
+                print(
+                    f"companion daemon: {problem}; the judge is slower meanwhile", file=sys.stderr
+                )
+            self._warming = threading.Thread(
+                target=_quietly, args=(lambda: warm_up(cached=self._cached),), daemon=True
+            )
             self._warming.start()
 
     # -- inputs -> events -----------------------------------------------------------------------
@@ -356,7 +369,7 @@ class WordinoesMode(GameMode):
         from companion.lexicon import open_lexicon
 
         lexicon = open_lexicon(self.context.table.lexicon or None)
-        return MatchJudge(lexicon=lexicon, homonyms=homonyms)
+        return MatchJudge(lexicon=lexicon, homonyms=homonyms, cached=self._cached)
 
     # -- events -> state ------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,6 +38,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.set_defaults(func=_match)
 
+    w_ = wsub.add_parser(
+        "warm",
+        help="build the judge's caches (WordNet, lemminflect, CMUdict) if missing or stale",
+        description=(
+            "Build the match judge's caches in the data directory when they are missing or out "
+            "of date (a Raspberry Pi Zero 2 W can: the build peaks near 110 MB). make install "
+            "and make run call it; the table service never builds them itself."
+        ),
+    )
+    w_.set_defaults(func=_warm)
+
     r = wsub.add_parser(
         "replay",
         help="replay a game script (JSON lines) and print the game's state as JSON",
@@ -58,6 +70,24 @@ def _match(args: argparse.Namespace) -> int:
     result = MatchJudge(lexicon=lexicon, homonyms=args.homonyms).match(left, right)
     print(json.dumps(result.to_json(), indent=2))
     return 0 if result.match else 1
+
+
+def _warm(args: argparse.Namespace) -> int:
+    import time
+
+    from companion.games.wordinoes.judgecache import cache_path, cache_problem
+    from companion.games.wordinoes.match import warm_up
+
+    before = cache_problem()
+    start = time.perf_counter()
+    warm_up()
+    seconds = time.perf_counter() - start
+    after = cache_problem()
+    if after:
+        print(f"companion wordinoes warm: error: {after}", file=sys.stderr)
+        return 2
+    print(f"{'built' if before else 'up to date'}: {cache_path()} ({seconds:.1f} s)")
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import itertools
 import json
 import re
 import sqlite3
@@ -33,6 +34,7 @@ from array import array
 from collections import defaultdict
 from pathlib import Path
 
+from companion.errors import CompanionError
 from companion.games.wordinoes import sources
 from companion.lexicon import phonetics
 
@@ -344,11 +346,9 @@ def _parse_synsets(root: Path):
                 yield pos, offset, ss_type, definition, lemmas, pointers, lemma_pointers
 
 
-def _parse_index(root: Path, satellites: set[int]) -> dict[str, dict[str, list[int]]]:
-    """WordNet's ``index.*`` files as nltk 3.10's ``_load_lemma_pos_offset_map`` reads them:
-    lemma -> part of speech -> synset offsets in sense order; an adjective's satellites are also
-    listed under ``s``."""
-    index: dict[str, dict[str, list[int]]] = defaultdict(dict)
+def _index_lines(root: Path):
+    """WordNet's ``index.*`` files as nltk 3.10's ``_load_lemma_pos_offset_map`` reads them, one
+    line at a time: ``(lemma, pos, offsets)``, the synset offsets in sense order."""
     for name in _FILES.values():
         with (root / f"index.{name}").open(encoding="utf8") as f:
             for line in f:
@@ -356,11 +356,16 @@ def _parse_index(root: Path, satellites: set[int]) -> dict[str, dict[str, list[i
                     continue
                 t = line.split()
                 lemma, pos, count, pointers = t[0], t[1], int(t[2]), int(t[3])
-                offsets = [int(x) for x in t[6 + pointers : 6 + pointers + count]]
-                index[lemma][pos] = offsets
-                if pos == "a":
-                    index[lemma]["s"] = [o for o in offsets if o in satellites]
-    return index
+                yield lemma, pos, [int(x) for x in t[6 + pointers : 6 + pointers + count]]
+
+
+def _senses(root: Path, satellites: set[int]):
+    """``(lemma, pos, offsets)`` of every index line and, after an adjective's, the same lemma's
+    satellites as part of speech ``s`` (nltk lists them under both ``a`` and ``s``)."""
+    for lemma, pos, offsets in _index_lines(root):
+        yield lemma, pos, offsets
+        if pos == "a":
+            yield lemma, "s", [o for o in offsets if o in satellites]
 
 
 def _parse_exceptions(root: Path) -> dict[str, dict[str, list[str]]]:
@@ -375,109 +380,227 @@ def _parse_exceptions(root: Path) -> dict[str, dict[str, list[str]]]:
     return exceptions
 
 
+def _key(pos: str, offset: int) -> int:
+    # one int per synset: its data file (satellites live in the adjectives') and its offset
+    return offset * 4 + "nvar".index("a" if pos == "s" else pos)
+
+
+TOKEN = re.compile(r"[^\W_]+")
+r"""A token of the definitions index: a run of characters ``str.isalnum`` accepts (``\w`` is those
+and the underscore)."""
+
+
+def _synset_names(root: Path) -> tuple[dict[int, str], set[int]]:
+    """nltk's name (``dog.n.01``) of every synset, keyed by :func:`_key`, and the offsets of the
+    adjective satellites: the first lemma, the
+    synset type and the synset's place among that lemma's senses. Two passes that keep one short
+    string a synset: the data files for each synset's first lemma, then the index files."""
+    names: dict[int, str] = {}
+    satellites: set[int] = set()
+    for pos, offset, ss_type, _, lemmas, _, _ in _parse_synsets(root):
+        names[_key(pos, offset)] = f"{lemmas[0].lower()}\t{ss_type}"
+        if ss_type == "s":
+            satellites.add(offset)
+    for lemma, pos, offsets in _senses(root, satellites):
+        wanted = f"{lemma}\t{pos}"
+        for sense, offset in enumerate(offsets, 1):
+            key = _key(pos, offset)
+            if names.get(key) == wanted:
+                names[key] = f"{lemma}.{pos}.{sense:02d}"
+    unnamed = [k for k, v in names.items() if "\t" in v]
+    if unnamed:
+        raise ValueError(
+            f"WordNet in {root}: {len(unnamed)} synset(s) missing from their first lemma's "
+            f"index entry (the first at offset {unnamed[0] // 4}); is the data complete?"
+        )
+    return names, satellites
+
+
+BATCH_ROWS = 2000
+"""Rows handed to SQLite at a time while building (memory stays flat, whatever WordNet's size)."""
+
+
+def _insert(con: sqlite3.Connection, sql: str, rows) -> None:
+    batch: list = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= BATCH_ROWS:
+            con.executemany(sql, batch)
+            batch.clear()
+    if batch:
+        con.executemany(sql, batch)
+
+
 def _build(con: sqlite3.Connection, root: Path) -> None:
-    parsed = list(_parse_synsets(root))
-    satellites = {offset for pos, offset, ss_type, *_ in parsed if ss_type == "s"}
-    index = _parse_index(root, satellites)
-    names: dict[tuple[str, int], str] = {}
-    for pos, offset, ss_type, _, lemmas, _, _ in parsed:
-        first = lemmas[0].lower()
-        sense = index[first][ss_type].index(offset)
-        names[pos, offset] = f"{first}.{ss_type}.{sense + 1:02d}"
+    """Fill ``con`` with the cache's tables, reading WordNet and lemminflect as streams: rows go
+    to SQLite in batches, and only the synsets' names (one short string each) and the
+    definitions index's postings are held at once, so the peak stays near 100 MB (lemminflect's
+    own tables are most of it; ``bench/bench_judgecache.py`` measures it)."""
+    names, satellites = _synset_names(root)
 
     def name_of(tpos: str, offset: int) -> str:
-        return names["a" if tpos == "s" else tpos, offset]
+        return names[_key(tpos, offset)]
 
     wanted = set(SYNSET_POINTERS.values())
     lemma_wanted = set(LEMMA_POINTERS.values())
-    con.execute("CREATE TABLE synset (name TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
-    rows = []
-    for pos, offset, _, definition, lemmas, pointers, lemma_pointers in parsed:
-        p = {
-            sym: sorted(name_of(tp, off) for tp, off in targets)
-            for sym, targets in pointers.items()
-            if sym in wanted
-        }
-        lp = {
-            lemma: {
-                sym: [[name_of(tp, off), i] for tp, off, i in targets]
-                for sym, targets in by_symbol.items()
-                if sym in lemma_wanted
-            }
-            for lemma, by_symbol in lemma_pointers.items()
-        }
-        data = {"d": definition, "l": lemmas, "p": p, "lp": {k: v for k, v in lp.items() if v}}
-        rows.append((names[pos, offset], _pack(data)))
-    con.executemany("INSERT INTO synset VALUES (?, ?)", rows)
 
-    con.execute("CREATE TABLE idx (form TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
-    con.executemany(
-        "INSERT INTO idx VALUES (?, ?)",
+    def synset_rows():
+        for pos, offset, _, definition, lemmas, pointers, lemma_pointers in _parse_synsets(root):
+            p = {
+                sym: sorted(name_of(tp, off) for tp, off in targets)
+                for sym, targets in pointers.items()
+                if sym in wanted
+            }
+            lp = {
+                lemma: {
+                    sym: [[name_of(tp, off), i] for tp, off, i in targets]
+                    for sym, targets in by_symbol.items()
+                    if sym in lemma_wanted
+                }
+                for lemma, by_symbol in lemma_pointers.items()
+            }
+            data = {"d": definition, "l": lemmas, "p": p, "lp": {k: v for k, v in lp.items() if v}}
+            yield name_of(pos, offset), _pack(data)
+
+    con.execute("CREATE TABLE synset (name TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
+    _insert(con, "INSERT INTO synset VALUES (?, ?)", synset_rows())
+
+    # the lemma index: a lemma's parts of speech come from several files; SQLite sorts them
+    # together, so that each lemma's row is written from one group
+    con.execute("CREATE TEMP TABLE senses (form TEXT, pos TEXT, names TEXT)")
+    _insert(
+        con,
+        "INSERT INTO senses VALUES (?, ?, ?)",
         (
-            (form, json.dumps({p: [name_of(p, o) for o in offs] for p, offs in by_pos.items()}))
-            for form, by_pos in index.items()
+            (lemma, pos, json.dumps([name_of(pos, o) for o in offsets]))
+            for lemma, pos, offsets in _senses(root, satellites)
         ),
     )
+    con.execute("CREATE TABLE idx (form TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
+    rows = con.execute("SELECT form, pos, names FROM senses ORDER BY form, rowid")
+    by_form = itertools.groupby(rows, key=lambda r: r[0])
+    _insert(
+        con.cursor(),
+        "INSERT INTO idx VALUES (?, ?)",
+        ((form, json.dumps({p: json.loads(n) for _, p, n in group})) for form, group in by_form),
+    )
+    con.execute("DROP TABLE senses")
+    names.clear()
+
     exceptions = _parse_exceptions(root)
     con.execute("CREATE TABLE exc (form TEXT PRIMARY KEY, data TEXT) WITHOUT ROWID")
-    con.executemany(
-        "INSERT INTO exc VALUES (?, ?)", ((f, json.dumps(d)) for f, d in exceptions.items())
+    _insert(
+        con, "INSERT INTO exc VALUES (?, ?)", ((f, json.dumps(d)) for f, d in exceptions.items())
     )
+    del exceptions
 
     # the definitions index: entries, and for every token the entries using it
-    glosses = sources.read_glosses(root)
-    text = glosses.text
-    alnum = "".join(sorted({c for c in set(text) if c.isalnum()}))
-    token = re.compile("[" + re.escape(alnum) + "]+")
     postings: dict[str, array] = defaultdict(lambda: array("I"))
-    con.execute("CREATE TABLE line (id INTEGER PRIMARY KEY, gloss TEXT, name TEXT, lemmas TEXT)")
-    line_rows = []
-    for i in range(len(glosses.starts)):
-        line = glosses.line(i)
-        if i not in glosses.proper:  # names are not evidence
-            for t in set(token.findall(line)):
-                postings[t].append(i)
-        gloss = glosses.gloss(i)[:GLOSS_KEPT]
-        line_rows.append((i, gloss, glosses.names[i], json.dumps(glosses.lemmas[i])))
-    con.executemany("INSERT INTO line VALUES (?, ?, ?, ?)", line_rows)
-    con.execute("CREATE TABLE post (token TEXT PRIMARY KEY, ids BLOB) WITHOUT ROWID")
-    con.executemany(
-        "INSERT INTO post VALUES (?, ?)", ((t, ids.tobytes()) for t, ids in postings.items())
-    )
-    con.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
-    con.execute("INSERT INTO meta VALUES ('entries', ?)", (str(glosses.entries),))
+    entries = 0
 
-    # lemminflect: base forms and inflections of every word it knows
+    def line_rows():
+        nonlocal entries
+        for i, (line, name, lemmas, proper) in enumerate(sources.gloss_entries(root)):
+            if not proper:  # names are not evidence
+                entries += 1
+                for t in set(TOKEN.findall(line)):
+                    postings[t].append(i)
+            gloss = line.partition(" | ")[2][:GLOSS_KEPT]
+            yield i, gloss, name, json.dumps(lemmas)
+
+    con.execute("CREATE TABLE line (id INTEGER PRIMARY KEY, gloss TEXT, name TEXT, lemmas TEXT)")
+    _insert(con, "INSERT INTO line VALUES (?, ?, ?, ?)", line_rows())
+    con.execute("CREATE TABLE post (token TEXT PRIMARY KEY, ids BLOB) WITHOUT ROWID")
+    _insert(
+        con, "INSERT INTO post VALUES (?, ?)", ((t, ids.tobytes()) for t, ids in postings.items())
+    )
+    postings.clear()
+    con.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+    con.execute("INSERT INTO meta VALUES ('entries', ?)", (str(entries),))
+
+    # lemminflect: base forms and inflections of every word it knows (the readers' own, unwrapped
+    # from their per-process caches, which would keep every word's answer)
     from lemminflect import Inflections, Lemmatizer
 
     known = set(Lemmatizer()._getLemmaDict()) | set(Lemmatizer()._getOverridesDict())
     known |= set(Inflections()._getInflDict()) | set(Inflections()._getOverridesDict())
     words = sorted(w for w in known if w.isalpha() and w == w.lower())
+    del known
+    forms_of = getattr(sources.forms, "__wrapped__", sources.forms)
+    bases_of = getattr(sources.base_forms, "__wrapped__", sources.base_forms)
     con.execute("CREATE TABLE forms (word TEXT PRIMARY KEY, forms TEXT) WITHOUT ROWID")
     con.execute("CREATE TABLE bases (word TEXT PRIMARY KEY, bases TEXT) WITHOUT ROWID")
-    form_rows, base_rows = [], []
-    for w in words:
-        forms = sources.forms(w)
-        if forms != {w}:
-            form_rows.append((w, " ".join(sorted(forms))))
-        bases = sources.base_forms(w)
-        if bases != (w,):
-            base_rows.append((w, " ".join(bases)))
-    con.executemany("INSERT INTO forms VALUES (?, ?)", form_rows)
-    con.executemany("INSERT INTO bases VALUES (?, ?)", base_rows)
+
+    def form_rows():
+        for w in words:
+            forms = forms_of(w)
+            if forms != {w}:
+                yield w, " ".join(sorted(forms))
+
+    def base_rows():
+        for w in words:
+            bases = bases_of(w)
+            if bases != (w,):
+                yield w, " ".join(bases)
+
+    _insert(con, "INSERT INTO forms VALUES (?, ?)", form_rows())
+    _insert(con, "INSERT INTO bases VALUES (?, ?)", base_rows())
+
+
+def cache_path() -> Path:
+    """Where the judge's cache lives: ``data_dir()/cache/wordinoes-judge-vN.sqlite``."""
+    return phonetics.cache_dir() / f"wordinoes-judge-v{CACHE_VERSION}.sqlite"
+
+
+def _stamp_of(path: Path) -> str | None:
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = con.execute("SELECT value FROM meta WHERE key = 'stamp'").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
+def cache_problem(root: Path | None = None) -> str | None:
+    """None when the judge's caches (this one and CMUdict's) are built and current; else what
+    is missing, in words for the table's log. Only looks: nothing is built (the table service
+    asks this and, on a problem, judges from the sources themselves, slower, rather than build
+    a cache beside the clock; ``companion wordinoes warm`` builds them, as ``make install``
+    and ``make run`` do)."""
+    root = root or sources.WORDNET_DATA
+    how = "run `companion wordinoes warm` (make install does it)"
+    try:
+        current = _stamp(root)
+        cmu_stamp = phonetics.file_stamp(phonetics._cmudict_files(), phonetics.CACHE_VERSION)
+    except (OSError, CompanionError) as exc:
+        return f"the Wordinoes judge's sources cannot be read ({exc})"
+    path = cache_path()
+    if not path.exists():
+        return f"the Wordinoes judge's cache {path} is not built: {how}"
+    if _stamp_of(path) != current:
+        return f"the Wordinoes judge's cache {path} is out of date: {how}"
+    cmu = phonetics.cache_dir() / f"cmudict-v{phonetics.CACHE_VERSION}.sqlite"
+    if not cmu.exists() or _stamp_of(cmu) != cmu_stamp:
+        return f"the CMUdict cache {cmu} is not built or out of date: {how}"
+    return None
 
 
 @functools.cache
 def judge_cache(root: Path | None = None) -> JudgeCache:
     """The process-wide :class:`JudgeCache` over WordNet in ``root`` (default
-    ``/usr/share/wordnet``), built on first use (about ten seconds) in ``data_dir()/cache``.
+    ``/usr/share/wordnet``), built when missing or stale (about ten seconds on a PC, a peak
+    near 110 MB) in ``data_dir()/cache``. The table service never calls it to build: it asks
+    :func:`cache_problem` first; the build belongs to ``companion wordinoes warm``.
 
     Raises:
         OSError, sqlite3.Error: the cache can neither be read nor built (the judge then reads
             WordNet itself).
     """
     root = root or sources.WORDNET_DATA
-    path = phonetics.cache_dir() / f"wordinoes-judge-v{CACHE_VERSION}.sqlite"
+    path = cache_path()
     con = phonetics.open_cache_db(path, _stamp(root), lambda c: _build(c, root))
     phonetics.remove_old_versions(path, "wordinoes-judge-v*.sqlite")
     return JudgeCache(con)

@@ -800,12 +800,13 @@ def _definition_mention(wn, x: str, y: str, forms_of=None) -> str | None:
     return None
 
 
-def warm_up(wordnet_data: Path = WORDNET_DATA) -> None:
+def warm_up(wordnet_data: Path = WORDNET_DATA, cached: bool = True) -> None:
     """Open every source the judge reads (WordNet, its definitions, CMUdict, lemminflect), so the
     first challenge is answered at once: the caches in ``data_dir()/cache`` (milliseconds), built
-    first if they are missing or stale (10-15 s on a PC, longer on a Raspberry Pi). The table calls
-    it in a thread."""
-    judge = MatchJudge(wordnet_data=wordnet_data)
+    first if they are missing or stale (10-15 s on a PC, longer on a Raspberry Pi; ``companion
+    wordinoes warm`` does that at install time). The table calls it in a thread, with ``cached``
+    False when the caches are not built (the sources themselves are opened, never a build)."""
+    judge = MatchJudge(wordnet_data=wordnet_data, cached=cached)
     judge._wn().synsets("dog")
     judge._gloss_index().lines_with("dog")
     phonetics.homophones("sun", judge._cmu)

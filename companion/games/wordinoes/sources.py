@@ -111,12 +111,11 @@ class Glosses:
         return self.lemmas[i]
 
 
-@functools.cache
-def read_glosses(root: Path = WORDNET_DATA) -> Glosses:
-    lines: list[str] = []
-    names: list[str] = []
-    lemma_words: list[tuple[tuple[str, ...], ...]] = []
-    proper: set[int] = set()
+def gloss_entries(root: Path = WORDNET_DATA):
+    """WordNet's synsets one at a time, in the order of :class:`Glosses`' entries: ``(line, name,
+    lemmas, proper)`` as :meth:`Glosses.line`, :meth:`Glosses.name`, :meth:`Glosses.lemmas_of`
+    give them and whether the entry is a proper noun's. Read as it goes (for the judge's cache,
+    whose build must fit a Zero 2 W's memory)."""
     for pos in ("noun", "verb", "adj", "adv"):
         path = root / f"data.{pos}"
         with path.open(encoding="latin-1") as f:
@@ -127,13 +126,26 @@ def read_glosses(root: Path = WORDNET_DATA) -> Glosses:
                 fields = head.split()
                 count = int(fields[3], 16)
                 lemmas = [re.sub(r"\(.*\)$", "", n) for n in fields[4 : 4 + 2 * count : 2]]
-                if not any(map(is_common_name, lemmas)):
-                    proper.add(len(names))
-                names.append(lemmas[0].lower())
+                proper = not any(map(is_common_name, lemmas))
                 multi = (n.lower() for n in lemmas if ("_" in n or "-" in n) and is_common_name(n))
-                lemma_words.append(tuple(tuple(re.split(r"[_-]", n)) for n in multi))
+                words = tuple(tuple(re.split(r"[_-]", n)) for n in multi)
                 joined = " ".join(n.replace("_", " ").replace("-", " ") for n in lemmas)
-                lines.append(f"{joined} | {gloss.strip()}".lower())
+                yield f"{joined} | {gloss.strip()}".lower(), lemmas[0].lower(), words, proper
+
+
+@functools.cache
+def read_glosses(root: Path = WORDNET_DATA) -> Glosses:
+    """Every WordNet synset as one :class:`Glosses` (read once a process)."""
+    lines: list[str] = []
+    names: list[str] = []
+    lemma_words: list[tuple[tuple[str, ...], ...]] = []
+    proper: set[int] = set()
+    for line, name, words, is_proper in gloss_entries(root):
+        if is_proper:
+            proper.add(len(names))
+        names.append(name)
+        lemma_words.append(words)
+        lines.append(line)
     starts, pos_ = [], 0
     for line in lines:
         starts.append(pos_)

@@ -1,0 +1,72 @@
+"""Wordinoes: the peak memory and the time of building the judge's cache from scratch.
+
+Goal (issue 14): the build fits a Raspberry Pi Zero 2 W (512 MB, about 420 MB free on Raspberry
+Pi OS Lite): a peak under 150 MB resident. It runs at install time (``companion wordinoes warm``),
+never inside the table service. The build runs in a fresh subprocess with its own data directory;
+the peak is that process's ``ru_maxrss`` (``getrusage(RUSAGE_CHILDREN)``), so the interpreter,
+numpy-free imports and sqlite are all counted. ``--json`` prints the figures as one JSON line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+GOAL_MB = 150.0
+
+_BUILD = (
+    "from companion.games.wordinoes.judgecache import judge_cache; "
+    "cache = judge_cache(); "
+    "assert cache.wordnet.synsets('dog'), 'the built cache has no dog'"
+)
+
+
+def measure() -> dict:
+    """Build the cache in a subprocess; returns ``peak_mb`` (resident, MiB), ``seconds``,
+    ``size_mb`` (the sqlite file) and ``goal_mb``.
+
+    Raises:
+        RuntimeError: the build failed (its error output is in the message).
+    """
+    with tempfile.TemporaryDirectory(prefix="judgecache-bench-") as data:
+        env = dict(os.environ, COMPANION_DATA_DIR=data)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        start = time.perf_counter()
+        done = subprocess.run(
+            [sys.executable, "-c", _BUILD], env=env, capture_output=True, text=True, check=False
+        )
+        seconds = time.perf_counter() - start
+        peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        if done.returncode != 0:
+            raise RuntimeError(f"the cache build failed:\n{done.stderr[-2000:]}")
+        if peak_kb <= before:  # an earlier child of this process peaked higher: not measured
+            raise RuntimeError("ru_maxrss of the build is hidden by an earlier, larger child")
+        files = [os.path.join(r, f) for r, _, fs in os.walk(data) for f in fs if "judge" in f]
+        size = sum(os.path.getsize(f) for f in files)
+    return {
+        "peak_mb": peak_kb / 1024,
+        "seconds": seconds,
+        "size_mb": size / 2**20,
+        "goal_mb": GOAL_MB,
+    }
+
+
+def main() -> None:
+    figures = measure()
+    if "--json" in sys.argv[1:]:
+        print(json.dumps(figures))
+        return
+    verdict = "meets" if figures["peak_mb"] < GOAL_MB else "MISSES"
+    print(
+        f"judge cache build: peak {figures['peak_mb']:.0f} MB resident ({verdict} the goal, "
+        f"< {GOAL_MB:.0f} MB), {figures['seconds']:.1f} s, cache file {figures['size_mb']:.1f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()
