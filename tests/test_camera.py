@@ -1,5 +1,7 @@
 """Cameras: image files standing in for a camera, clear errors for a camera that is not there."""
 
+import sys
+
 import cv2
 import numpy as np
 import pytest
@@ -9,7 +11,9 @@ from companion.devices.camera import (
     FileCamera,
     OpenCVCamera,
     PiCamera,
+    explain_picamera2_failure,
     open_camera,
+    picamera2_problem,
 )
 from companion.errors import CompanionError
 
@@ -85,10 +89,57 @@ def test_pi_camera_without_picamera2():
     try:
         import picamera2  # noqa: F401
     except ImportError:
-        with pytest.raises(CameraError, match="picamera2 is not installed"):
+        with pytest.raises(CameraError, match="camera software is not installed"):
             PiCamera(0)
     else:  # pragma: no cover - on a Pi
         pytest.skip("picamera2 is installed")
+
+
+def _stage_picamera2(tmp_path, monkeypatch, body: str) -> None:
+    # a picamera2 package whose import fails as the real one does on a broken install
+    package = tmp_path / "staged" / "picamera2"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(body)
+    monkeypatch.syspath_prepend(str(package.parent))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+
+
+def test_a_numpy_abi_failure_is_explained_not_only_import_errors(tmp_path, monkeypatch):
+    # simplejpeg built against numpy 1.x, loaded under pip's numpy 2: Cython raises ValueError
+    _stage_picamera2(
+        tmp_path,
+        monkeypatch,
+        "raise ValueError('numpy.dtype size changed, may indicate binary incompatibility. "
+        "Expected 96 from C header, got 88 from PyObject')\n",
+    )
+    problem = picamera2_problem()
+    assert problem is not None
+    assert "hides Raspberry Pi OS's numpy 1.24" in problem and "sudo make install" in problem
+    with pytest.raises(CameraError) as caught:
+        PiCamera(0)
+    assert "numpy" in str(caught.value)
+    assert caught.value.args  # the screen's text is kept too
+
+
+def test_a_missing_libcamera_binding_is_named(tmp_path, monkeypatch):
+    monkeypatch.delitem(sys.modules, "libcamera", raising=False)
+    _stage_picamera2(tmp_path, monkeypatch, "import libcamera_not_here_either as libcamera\n")
+    assert "does not load" in picamera2_problem()
+    err = ModuleNotFoundError("No module named 'libcamera'", name="libcamera")
+    assert "python3-libcamera" in explain_picamera2_failure(err, "1.24.2")
+
+
+def test_numpy_2_importing_numpy_1_extensions_is_explained():
+    err = ImportError("numpy.core.multiarray failed to import")
+    text = explain_picamera2_failure(err, "2.2.6")
+    assert "numpy 2.2.6 from pip" in text
+    other = explain_picamera2_failure(OSError("libcamera.so.0.3: cannot open"), "1.24.2")
+    assert other.startswith("the camera software (picamera2) does not load: OSError")
+
+
+def test_picamera2_that_imports_is_no_problem(tmp_path, monkeypatch):
+    _stage_picamera2(tmp_path, monkeypatch, "class Picamera2: pass\n")
+    assert picamera2_problem() is None
 
 
 # -- cut and corrupt image files ---------------------------------------------------------------

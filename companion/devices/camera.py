@@ -294,6 +294,57 @@ def wait_for_exposure(next_metadata, max_frames: int = SETTLE_FRAMES) -> tuple[b
     return False, max_frames
 
 
+def _numpy_version() -> str:
+    return str(np.__version__)
+
+
+def explain_picamera2_failure(exc: BaseException, numpy_version: str | None = None) -> str:
+    """What a failed ``import picamera2`` means, in words a player (or the builder) can act on.
+
+    picamera2 comes from Raspberry Pi OS (``python3-picamera2``), seen from the service's venv
+    through ``--system-site-packages``. Its compiled parts (simplejpeg, PiDNG) are built against
+    Debian's numpy 1.24; a numpy 2 installed by pip into the venv hides that one and they fail,
+    not with an ImportError but with ``ValueError: numpy.dtype size changed`` (Cython's check) or
+    "compiled using NumPy 1.x cannot be run in NumPy 2" (picamera2 issue #1079).
+
+    Args:
+        exc: what the import raised.
+        numpy_version: the numpy loaded (default: this process's).
+    """
+    text = f"{type(exc).__name__}: {exc}"
+    numpy_version = numpy_version or _numpy_version()
+    missing = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
+    if missing == "picamera2":
+        return (
+            "the camera software is not installed: on Raspberry Pi OS run `sudo apt install "
+            "python3-picamera2`, then `sudo make install` (its venv sees it)"
+        )
+    if missing == "libcamera":
+        return (
+            "the camera's libcamera binding (python3-libcamera) is missing: it comes with "
+            "Raspberry Pi OS; run `sudo apt install python3-picamera2` there"
+        )
+    abi = ("dtype size changed", "NumPy 1.x cannot be run in NumPy 2", "multiarray failed to import",
+           "_ARRAY_API not found", "numpy.core")  # fmt: skip
+    if any(marker in text for marker in abi) or numpy_version.startswith("2"):
+        return (
+            f"the camera software does not load: numpy {numpy_version} from pip hides Raspberry "
+            "Pi OS's numpy 1.24, which picamera2's JPEG library is built for. Run `sudo make "
+            f"install` again (it keeps numpy below 2). ({text})"
+        )
+    return f"the camera software (picamera2) does not load: {text}"
+
+
+def picamera2_problem() -> str | None:
+    """None when picamera2 imports here, else what is wrong (:func:`explain_picamera2_failure`).
+    Any exception of the import is caught, not only ImportError."""
+    try:
+        import picamera2  # noqa: F401  Pi only: apt install python3-picamera2
+    except Exception as exc:  # noqa: BLE001 - a broken extension raises ValueError, OSError...
+        return explain_picamera2_failure(exc)
+    return None
+
+
 class PiCamera(_Base):
     """A Raspberry Pi Camera Module through picamera2 (imported here, lazily).
 
@@ -313,13 +364,11 @@ class PiCamera(_Base):
     def __init__(self, camera_num: int = 0, width: int | None = None, height: int | None = None):
         super().__init__()
         self.name = f"Pi camera {camera_num}"
-        try:
-            from picamera2 import Picamera2  # Pi only: apt install python3-picamera2
-        except ImportError:
-            raise self._fail(
-                "picamera2 is not installed (on Raspberry Pi OS: apt install python3-picamera2, "
-                "and create the venv with --system-site-packages)"
-            ) from None
+        problem = picamera2_problem()
+        if problem:
+            raise self._fail(problem)
+        from picamera2 import Picamera2  # Pi only: apt install python3-picamera2
+
         try:
             self._cam = Picamera2(camera_num)
             size = (int(width or 2304), int(height or 1296))
