@@ -139,3 +139,57 @@ def test_glitch_is_dropped_and_the_real_press_still_counts():
     f = PressFilter(bounce_seconds=0.02)
     edges = [(1.0, True), (1.0001, False), (1.005, True), (1.05, False)]  # a spike, then a press
     assert _feed(f, edges, 2.0) == [1.005]
+
+
+class Later:
+    """A scheduler run by hand: what ``schedule(delay, action)`` was asked to do later."""
+
+    def __init__(self):
+        self.pending = []
+
+    def __call__(self, delay, action):
+        self.pending.append((delay, action))
+
+    def run_all(self):
+        pending, self.pending = self.pending, []
+        for _, action in pending:
+            action()
+
+
+def _disc_on_mock_pwm(later):
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from companion.devices.gpio import SETTLE_SECONDS, GpioDisc
+
+    servo = load_pinmap(backend="mock").servo
+    factory = MockFactory(pin_class=MockPWMPin)
+    disc = GpioDisc(servo, pin_factory=factory, schedule=later)
+    return disc, factory.pin(servo.pin), servo, SETTLE_SECONDS
+
+
+def test_servo_pulses_stop_once_the_disc_is_at_rest():
+    later = Later()
+    disc, pin, servo, settle = _disc_on_mock_pwm(later)
+    assert disc.at_rest and pin.frequency is None  # never turned: no pulses
+    disc.turn_to(servo.max_angle)
+    # driven: 50 Hz pulses of the pin map's widest pulse (20 ms period)
+    assert pin.frequency == 50 and pin.state == pytest.approx(servo.max_pulse_seconds / 0.02)
+    assert later.pending[0][0] == settle and not disc.at_rest
+    later.run_all()
+    assert disc.at_rest and pin.frequency is None and pin.state == 0  # no pulses at rest
+    assert disc.angle == servo.max_angle  # the disc still knows where it stands
+    disc.close()
+
+
+def test_a_new_turn_keeps_the_pulses_until_it_has_settled():
+    later = Later()
+    disc, pin, servo, _ = _disc_on_mock_pwm(later)
+    disc.turn_to(servo.min_angle)
+    first_rest = later.pending.pop()[1]
+    disc.turn_to(servo.max_angle)  # the next minute before the first turn's rest came
+    first_rest()  # the first turn's rest is void: the servo is still moving
+    assert pin.frequency == 50 and not disc.at_rest
+    later.run_all()
+    assert pin.frequency is None
+    disc.close()
+    first_rest()  # a rest after closing does nothing

@@ -168,8 +168,26 @@ class GpioSounder:
         self.device.close()
 
 
+SETTLE_SECONDS = 0.6
+"""Seconds the servo is driven after each turn before its pulses stop: an SG90 sweeps 60 degrees
+in 0.1 s at 4.8 V (its datasheet), so its whole 180-degree travel in 0.3 s; twice that covers a
+slow servo and a heavy disc."""
+
+
+def _start_timer(delay: float, action: Callable[[], None]) -> None:
+    timer = threading.Timer(delay, action)
+    timer.daemon = True
+    timer.start()
+
+
 class GpioDisc:
     """The disc servo (gpiozero ``AngularServo``), calibrated from the pin map's ``[servo]``.
+
+    The pulses stop once the disc has reached its angle (``settle_seconds`` after each turn):
+    gpiozero's lgpio pin factory makes the servo's 50 Hz pulses in software on every pin, and
+    their jitter makes a hobby servo hum and twitch while it holds. Unpowered, the servo's gears
+    hold the light printed disc where it is; the next turn drives it again. The same on a Pi 4, a
+    Pi 5 and a Zero 2 W (docs/pi.md).
 
     Args:
         servo: a :class:`~companion.devices.pinmap.ServoMap` (pin, pulse widths in seconds, the
@@ -177,13 +195,28 @@ class GpioDisc:
         pin_factory: a PWM-capable factory (MockPWMPin in the simulator).
         calibration: a :class:`~companion.platform.calibration.ServoCalibration` (the pulse
             widths `companion servo calibrate` saved), or None for the pin map's linear pulses.
+        settle_seconds: how long each turn is driven before the pulses stop, in seconds (None:
+            pulses never stop).
+        schedule: ``schedule(delay_seconds, action)`` runs ``action`` later (default: a
+            :class:`threading.Timer`); tests pass one they run by hand.
     """
 
-    def __init__(self, servo, pin_factory=None, calibration=None) -> None:
+    def __init__(
+        self,
+        servo,
+        pin_factory=None,
+        calibration=None,
+        settle_seconds: float | None = SETTLE_SECONDS,
+        schedule: Callable[[float, Callable[[], None]], None] = _start_timer,
+    ) -> None:
         from gpiozero import AngularServo
 
         self.servo = servo
         self.calibration = calibration
+        self.settle_seconds = settle_seconds
+        self._schedule = schedule
+        self._turns = 0  # a rest scheduled by an earlier turn is void
+        self._lock = threading.Lock()
         self.min_angle = servo.min_angle
         self.max_angle = servo.max_angle
         self.device = AngularServo(
@@ -203,16 +236,32 @@ class GpioDisc:
         return self._angle
 
     def turn_to(self, angle: float) -> None:
-        """Turn to ``angle`` degrees, clamped to [min_angle, max_angle]."""
+        """Turn to ``angle`` degrees, clamped to [min_angle, max_angle]; the pulses stop
+        ``settle_seconds`` later."""
         angle = min(max(float(angle), self.min_angle), self.max_angle)
-        if self.calibration is None:
-            self.device.angle = angle
-        else:
-            from companion.platform.calibration import servo_value
+        with self._lock:
+            if self.calibration is None:
+                self.device.angle = angle
+            else:
+                from companion.platform.calibration import servo_value
 
-            pulse = self.calibration.pulse_for_angle(angle)
-            self.device.value = servo_value(self.servo, pulse)
-        self._angle = angle
+                pulse = self.calibration.pulse_for_angle(angle)
+                self.device.value = servo_value(self.servo, pulse)
+            self._angle = angle
+            self._turns += 1
+            turn = self._turns
+        if self.settle_seconds is not None:
+            self._schedule(self.settle_seconds, lambda: self._rest(turn))
+
+    def _rest(self, turn: int) -> None:
+        with self._lock:
+            if turn == self._turns and not self.device.closed:
+                self.device.detach()  # no more pulses: the pin is left low
+
+    @property
+    def at_rest(self) -> bool:
+        """True when no pulses are sent (the disc has settled, or was never turned)."""
+        return self.device.value is None
 
     @property
     def pulse_seconds(self) -> float | None:
@@ -221,4 +270,6 @@ class GpioDisc:
 
     def close(self) -> None:
         """Release the servo."""
-        self.device.close()
+        with self._lock:
+            self._turns += 1
+            self.device.close()
