@@ -3,6 +3,7 @@
 #   make test   lint, format check and the whole test suite
 #   make bench  the benchmarks in bench/
 #   make tournament  a broker, a director (pages on 127.0.0.1:8080) and eight simulated tables
+#   make pi-check  install and test as on a Raspberry Pi: arm64 Debian under qemu (slow, root)
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -19,17 +20,23 @@ APT_PACKAGES += fonts-dejavu-extra fonts-open-sans fonts-roboto-unhinted fonts-l
 APT_PACKAGES += fonts-wqy-microhei
 # The tournament: the MQTT broker, and the headless browser the director's pages are tested in.
 APT_PACKAGES += mosquitto mosquitto-clients chromium chromium-driver openssl
-# Extras installed only on a Raspberry Pi (ARM).
+# Extras installed only on a Raspberry Pi (64-bit Raspberry Pi OS).
 ARCH := $(shell uname -m)
-ifneq ($(filter aarch64 armv7l,$(ARCH)),)
+ifeq ($(ARCH),aarch64)
 PIP_EXTRAS := dev,pi
 else
 PIP_EXTRAS := dev
 endif
+# 32-bit ARM (armhf userland, even on a Pi 4/5's 64-bit kernel) is refused at once: numpy, Pillow,
+# OpenCV, marisa-trie and regex have no wheels for it, pip would compile for hours (docs/pi.md)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+ifneq ($(filter armhf armel,$(DEB_ARCH))$(filter armv6l armv7l,$(ARCH)),)
+$(error this is a 32-bit system ($(DEB_ARCH) $(ARCH)): the Table Companion needs Raspberry Pi OS (64-bit), bookworm; write it with Raspberry Pi Imager (Raspberry Pi OS (other) -> Raspberry Pi OS Lite (64-bit)). See docs/pi.md)
+endif
 
 LINT_DIRS = $(wildcard companion tests bench firmware)
 
-.PHONY: run test lint bench deps clean install firmware tournament vision-model
+.PHONY: run test lint bench deps clean install firmware tournament vision-model pi-check
 
 $(DEBSTAMP): Makefile
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -50,7 +57,9 @@ $(STAMP): pyproject.toml $(DEBSTAMP)
 
 deps: $(STAMP)
 
+# the Wordinoes judge's caches are built here, before the table service starts (never inside it)
 run: $(STAMP)
+	$(BIN)/companion wordinoes warm
 	$(BIN)/companion sim
 
 # a broker, a director and eight simulated tables playing rounds on this machine (docs/tournament.md)
@@ -80,6 +89,12 @@ firmware: $(STAMP)
 # `make install DRY_RUN=1` prints the steps only
 install:
 	$(if $(DRY_RUN),,$(SUDO)) $(PYTHON) -m companion.platform.install $(if $(DRY_RUN),--dry-run)
+
+# install and test as on a Raspberry Pi: an arm64 Debian bookworm root under qemu (kept in
+# /var/tmp/table-companion-pi, reused), `make install` there, the test suite, the camera's imports
+# and the judge cache's memory peak (companion/platform/pi_check.py; about 25 min the first time)
+pi-check:
+	$(SUDO) $(PYTHON) -m companion.platform.pi_check $(if $(PI_ROOT),--root $(PI_ROOT))
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -214,6 +214,8 @@ def fake_plan(tmp_path, **kwargs):
         groups_exist=lambda g: True,
         installed=lambda pkgs: set(),
         available=lambda pkgs: set(pkgs),
+        booted=lambda: True,
+        udev=lambda: True,
     )
     defaults.update(kwargs)
     return options, install.plan(options, **defaults)
@@ -234,7 +236,9 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
         "systemctl daemon-reload",
         "udevadm control --reload-rules",
         "companion lexicon build",
+        "companion wordinoes warm",
         "systemctl enable table-companion.service",
+        "systemctl restart table-companion.service",
     ):
         assert expected in text, expected
     assert not (tmp_path / "units").exists() and not (tmp_path / "opt").exists()
@@ -278,6 +282,73 @@ def test_a_failing_command_names_the_step(tmp_path):
     _, steps = fake_plan(tmp_path)
     with pytest.raises(install.InstallError, match=r"step 1 \(Debian packages\): `apt-get update`"):
         install.execute(steps, run=lambda argv: 100, say=lambda s: None)
+
+
+def test_the_code_in_the_prefix_is_roots_not_the_login_users(tmp_path):
+    _, steps = fake_plan(tmp_path)
+    copy = next(s for s in steps if s.title.startswith("code copied"))
+    argv = [" ".join(c) for c in copy.commands]
+    assert "-o root -g root" in argv[0]
+    assert "--chown=root:root" in argv[1] and "go-w" in argv[1]
+
+
+def test_the_unit_names_only_groups_this_system_has(tmp_path):
+    # a Debian PC has video and dialout but no gpio or i2c: systemd would refuse to start a unit
+    # naming them (status 216/GROUP)
+    pc = {"video", "dialout"}
+    options, steps = fake_plan(tmp_path, groups_exist=lambda g: g in pc)
+    install.execute(steps, run=lambda argv: 0, say=lambda s: None)
+    unit = (tmp_path / "units" / install.UNIT_NAME).read_text()
+    assert "SupplementaryGroups=video dialout\n" in unit
+    nothing = install.render_unit(
+        "User=companion\nSupplementaryGroups=gpio\n", options, lambda g: False
+    )
+    assert "SupplementaryGroups" not in nothing
+
+
+def test_in_a_chroot_the_unit_is_enabled_not_started(tmp_path):
+    _, steps = fake_plan(tmp_path, booted=lambda: False, udev=lambda: False)
+    lines: list[str] = []
+    install.execute(steps, dry_run=True, say=lines.append)
+    text = "\n".join(lines)
+    assert "systemctl enable table-companion.service" in text
+    assert "systemctl restart" not in text and "daemon-reload" not in text
+    assert "udevadm" not in text
+    assert "it starts at the next boot" in text
+
+
+def test_a_missing_program_fails_its_step_without_a_traceback(tmp_path):
+    step = install.Step("a tool", [["companion-no-such-program-here"]])
+    with pytest.raises(install.InstallError, match=r"exited with status 127"):
+        install.execute([step], say=lambda s: None)
+
+
+@pytest.mark.parametrize(
+    ("machine", "arch", "bits"),
+    [
+        ("armv7l", "armhf", 32),
+        ("aarch64", "armhf", 32),
+        ("armv6l", None, 32),
+        ("aarch64", "arm64", 32),
+    ],
+)
+def test_a_32_bit_system_is_refused_naming_the_64_bit_image(machine, arch, bits):
+    # a Pi 4/5 on 32-bit Raspberry Pi OS runs a 64-bit kernel: uname says aarch64, dpkg armhf
+    problem = install.thirty_two_bit_problem(machine, arch, bits)
+    assert problem is not None
+    assert "Raspberry Pi OS (64-bit)" in problem and "Zero 2 W" in problem
+
+
+def test_a_64_bit_system_is_accepted():
+    assert install.thirty_two_bit_problem("aarch64", "arm64", 64) is None
+    assert install.thirty_two_bit_problem("x86_64", "amd64", 64) is None
+
+
+def test_the_installer_refuses_32_bit_before_anything(monkeypatch):
+    monkeypatch.setattr(install, "thirty_two_bit_problem", lambda: "this is a 32-bit system")
+    monkeypatch.setattr(install, "plan", lambda *a, **k: pytest.fail("planned"))
+    code = install.main(["--dry-run"])
+    assert code == 2
 
 
 def test_installing_needs_root(monkeypatch):

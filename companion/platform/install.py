@@ -1,19 +1,30 @@
 """Install the table service on Raspberry Pi OS: ``make install`` / ``companion install``.
 
+It refuses at once a 32-bit system (armhf/armel userland, even on a 64-bit kernel): numpy, Pillow,
+OpenCV, marisa-trie and regex have no 32-bit ARM wheels on PyPI, so pip would compile for hours or
+fail; the message names the image to use instead, Raspberry Pi OS (64-bit), which runs on every
+supported board (Pi 4, Pi 5, Zero 2 W).
+
 The steps, each skipped when already done so the installer is safe to run twice:
 
 1. the Debian packages (Python, lgpio, picamera2, I2C tools, SCOWL, WordNet, fonts);
 2. I2C switched on (``raspi-config nonint do_i2c 0``);
 3. the service user ``companion`` (a system user, no login) in the gpio, i2c, video and dialout
    groups;
-4. the code copied to the prefix (``/opt/table-companion``) and a virtual environment there with
-   the package installed (``--system-site-packages`` so Debian's picamera2 and lgpio are seen);
+4. the code copied to the prefix (``/opt/table-companion``), owned by root and read-only to others
+   (never by the login user who cloned it), and a virtual environment there with the package
+   installed (``--system-site-packages`` so Debian's picamera2 and lgpio are seen; the ``pi`` extra
+   keeps numpy below 2 so that Debian's numpy 1.24, which picamera2's simplejpeg is built against,
+   is the one imported);
 5. the configuration directory ``/etc/table-companion`` with the standard pin map, never
    overwriting a box's own;
 6. the udev rule of the optional Pico timer head (firmware/99-companion-head.rules) and the
-   systemd unit (systemd/table-companion.service, prefix and user filled in);
-7. the lexicon index built in the state directory, as the service user;
-8. the service enabled and (re)started.
+   systemd unit (systemd/table-companion.service, prefix and user filled in, and only the
+   supplementary groups this system has: on a Debian PC without ``gpio`` the unit still starts);
+7. the lexicon index and the Wordinoes judge's cache built in the state directory, as the service
+   user (``companion lexicon build``, ``companion wordinoes warm``): the table service never builds
+   them itself;
+8. the service enabled and (re)started (in a chroot, where no systemd runs, enabled only).
 
 ``--dry-run`` prints the steps and their commands without running anything (it still looks, read
 only, at what is already done). This module imports only the standard library so that
@@ -28,6 +39,7 @@ import contextlib
 import grp
 import os
 import pwd
+import re
 import shlex
 import shutil
 import subprocess
@@ -63,8 +75,47 @@ APT_PACKAGES = (
 )
 
 
+SIXTY_FOUR_BIT_IMAGE = "Raspberry Pi OS (64-bit), bookworm (Lite is enough)"
+"""The image to use: named in the refusal on a 32-bit system, in docs/pi.md and the BOM."""
+
+
 class InstallError(CompanionError, RuntimeError):
     """The installer cannot go on: names the step and the command that failed."""
+
+
+def debian_architecture() -> str | None:
+    """dpkg's architecture of this system (``arm64``, ``armhf``, ``amd64``), or None without dpkg.
+    On a Pi 4 or 5 the 32-bit Raspberry Pi OS runs a 64-bit kernel (``uname -m`` says aarch64)
+    over an armhf userland, so the userland's own word is asked."""
+    try:
+        out = subprocess.run(
+            ["dpkg", "--print-architecture"], capture_output=True, text=True, check=False
+        ).stdout.strip()
+    except OSError:
+        return None
+    return out or None
+
+
+def thirty_two_bit_problem(
+    machine: str | None = None, arch: str | None = None, pointer_bits: int | None = None
+) -> str | None:
+    """Why this system cannot run the project, or None: a 32-bit ARM userland (armhf, armel,
+    armv6l/armv7l) or a 32-bit Python. The arguments default to this machine's
+    (``os.uname().machine``, :func:`debian_architecture`, the interpreter's pointer size)."""
+    machine = machine if machine is not None else os.uname().machine
+    arch = arch if arch is not None else debian_architecture()
+    pointer_bits = pointer_bits if pointer_bits is not None else sys.maxsize.bit_length() + 1
+    arm32 = arch in ("armhf", "armel") or machine in ("armv6l", "armv7l", "armv8l")
+    if not arm32 and pointer_bits >= 64:
+        return None
+    what = f"{arch or machine}, {pointer_bits}-bit Python"
+    return (
+        f"this is a 32-bit system ({what}). The Table Companion needs a 64-bit one: numpy, Pillow, "
+        "OpenCV, marisa-trie and regex have no 32-bit ARM wheels, so the install would compile "
+        f"for hours or fail. Write {SIXTY_FOUR_BIT_IMAGE} to the card with Raspberry Pi Imager "
+        "(Raspberry Pi OS (other) -> Raspberry Pi OS Lite (64-bit)); it runs on a Pi 4, a Pi 5 "
+        "and a Zero 2 W. See docs/pi.md."
+    )
 
 
 @dataclass
@@ -146,8 +197,12 @@ def _group_exists(name: str) -> bool:
     return True
 
 
-def render_unit(template: str, options: Options) -> str:
-    """The unit text with the install prefix, service user and directories filled in.
+def render_unit(
+    template: str, options: Options, groups_exist: Callable[[str], bool] = lambda g: True
+) -> str:
+    """The unit text with the install prefix, service user and directories filled in, and only
+    the supplementary groups that ``groups_exist`` (systemd refuses to start a unit naming a
+    group the system lacks: ``gpio`` and ``i2c`` exist only on Raspberry Pi OS).
 
     The template (systemd/table-companion.service) is written for the defaults; other choices
     replace them textually.
@@ -156,7 +211,12 @@ def render_unit(template: str, options: Options) -> str:
     if options.user != DEFAULT_USER:
         text = text.replace(f"User={DEFAULT_USER}\n", f"User={options.user}\n")
         text = text.replace(f"Group={DEFAULT_USER}\n", f"Group={options.user}\n")
-    return text
+
+    def keep_existing(match: re.Match) -> str:
+        kept = [g for g in match.group(1).split() if groups_exist(g)]
+        return f"SupplementaryGroups={' '.join(kept)}\n" if kept else ""
+
+    return re.sub(r"^SupplementaryGroups=(.*)\n", keep_existing, text, flags=re.M)
 
 
 def plan(
@@ -164,14 +224,17 @@ def plan(
     groups_exist: Callable[[str], bool] = _group_exists,
     installed: Callable[[Sequence[str]], set[str]] = installed_packages,
     available: Callable[[Sequence[str]], set[str]] = available_packages,
+    booted: Callable[[], bool] | None = None,
+    udev: Callable[[], bool] | None = None,
 ) -> list[Step]:
-    """The install steps for ``options``, in order (nothing is run; ``installed``, ``available``
-    and ``groups_exist`` look at the system, injected for tests)."""
+    """The install steps for ``options``, in order (nothing is run; ``installed``, ``available``,
+    ``groups_exist``, ``booted`` (:func:`systemd_running`) and ``udev`` (:func:`udev_running`)
+    look at the system, injected for tests)."""
     o = options
     venv = o.prefix / ".venv"
     unit_path = o.unit_dir / UNIT_NAME
     template = (o.source / "systemd" / UNIT_NAME).read_text(encoding="utf-8")
-    unit_text = render_unit(template, o)
+    unit_text = render_unit(template, o, groups_exist)
     steps: list[Step] = []
 
     have = installed(APT_PACKAGES)
@@ -240,11 +303,14 @@ def plan(
 
     same = o.source.resolve() == o.prefix.resolve() if o.prefix.exists() else False
     copy = [
-        ["install", "-d", "-m", "0755", str(o.prefix)],
+        ["install", "-d", "-m", "0755", "-o", "root", "-g", "root", str(o.prefix)],
         [
             "rsync",
             "-a",
             "--delete",
+            # root's files, read-only to the service: not the login user's who cloned it
+            "--chown=root:root",
+            "--chmod=u+rwX,go+rX,go-w",
             "--exclude=.venv/",
             "--exclude=.git/",
             "--exclude=__pycache__/",
@@ -266,7 +332,7 @@ def plan(
     venv_cmds = []
     if not (venv / "bin" / "python").exists():
         venv_cmds.append(["python3", "-m", "venv", "--system-site-packages", str(venv)])
-    extras = "pi" if os.uname().machine in ("aarch64", "armv7l") else ""
+    extras = "pi" if os.uname().machine == "aarch64" else ""
     target = f"{o.prefix}[{extras}]" if extras else str(o.prefix)
     venv_cmds.append(
         [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--editable", target]
@@ -298,13 +364,11 @@ def plan(
     rule = o.source / "firmware" / UDEV_RULE
     if rule.exists():  # the optional Pico timer head's stable serial port name
         installed_rule = o.udev_dir / UDEV_RULE
+        reload = [["udevadm", "control", "--reload-rules"]] if (udev or udev_running)() else []
         steps.append(
             Step(
                 f"udev rule {installed_rule} (the Pico timer head's port)",
-                [
-                    ["install", "-m", "0644", str(rule), str(installed_rule)],
-                    ["udevadm", "control", "--reload-rules"],
-                ],
+                [["install", "-D", "-m", "0644", str(rule), str(installed_rule)], *reload],
                 done=lambda: (
                     installed_rule.exists() and installed_rule.read_bytes() == rule.read_bytes()
                 ),
@@ -315,48 +379,64 @@ def plan(
         o.unit_dir.mkdir(parents=True, exist_ok=True)
         unit_path.write_text(unit_text, encoding="utf-8")
 
+    booted_now = (booted or systemd_running)()
     steps.append(
         Step(
             f"systemd unit {unit_path}",
-            [["systemctl", "daemon-reload"]],
+            [["systemctl", "daemon-reload"]] if booted_now else [],
             done=lambda: unit_path.exists() and unit_path.read_text(encoding="utf-8") == unit_text,
             action=write_unit,
         )
     )
 
+    as_service = [
+        "runuser",
+        "-u",
+        o.user,
+        "--",
+        "env",
+        f"STATE_DIRECTORY={o.state_dir}",
+        f"CONFIGURATION_DIRECTORY={o.config_dir}",
+        str(venv / "bin" / "companion"),
+    ]
     if o.lexicon:
         steps.append(
             Step(
-                "lexicon index built (as the service user, in the state directory)",
+                "lexicon index and the Wordinoes judge's cache built (as the service user, in "
+                "the state directory)",
                 [
                     ["install", "-d", "-m", "0750", "-o", o.user, "-g", o.user, str(o.state_dir)],
-                    [
-                        "runuser",
-                        "-u",
-                        o.user,
-                        "--",
-                        "env",
-                        f"STATE_DIRECTORY={o.state_dir}",
-                        f"CONFIGURATION_DIRECTORY={o.config_dir}",
-                        str(venv / "bin" / "companion"),
-                        "lexicon",
-                        "build",
-                    ],
+                    [*as_service, "lexicon", "build"],
+                    [*as_service, "wordinoes", "warm"],
                 ],
-                note="rebuilds only when the word lists changed",
+                note="each rebuilt only when its sources changed",
             )
         )
     if o.start:
         steps.append(
             Step(
-                "service enabled and restarted",
+                "service enabled and restarted" if booted_now else "service enabled",
                 [
                     ["systemctl", "enable", UNIT_NAME],
-                    ["systemctl", "restart", UNIT_NAME],
+                    *([["systemctl", "restart", UNIT_NAME]] if booted_now else []),
                 ],
+                note=""
+                if booted_now
+                else "systemd is not running here (a chroot?): it starts at the next boot",
             )
         )
     return steps
+
+
+def systemd_running() -> bool:
+    """True when systemd is the running init (sd_booted(3)): not in a chroot or a container
+    without it, where ``systemctl`` can enable a unit but not start one."""
+    return Path("/run/systemd/system").is_dir()
+
+
+def udev_running() -> bool:
+    """True when udevd listens (its control socket exists) and ``udevadm`` is installed."""
+    return Path("/run/udev/control").exists() and shutil.which("udevadm") is not None
 
 
 def _user_exists(user: str) -> bool:
@@ -382,7 +462,11 @@ Runner = Callable[[Sequence[str]], int]
 
 
 def _run(argv: Sequence[str]) -> int:
-    return subprocess.run(list(argv), check=False).returncode
+    try:
+        return subprocess.run(list(argv), check=False).returncode
+    except OSError as exc:  # the program is missing: the step's error names the command
+        print(f"    {argv[0]}: {exc.strerror}", file=sys.stderr)
+        return 127
 
 
 def execute(
@@ -446,6 +530,9 @@ def run_install(args: argparse.Namespace, say: Callable[[str], None] = print) ->
     Raises:
         InstallError: not root (and not a dry run), or a step failed.
     """
+    problem = thirty_two_bit_problem()
+    if problem:
+        raise InstallError(problem)
     if not args.dry_run and os.geteuid() != 0:
         raise InstallError(
             "installing needs root: run `sudo make install` (or `--dry-run` to see the steps)"
