@@ -12,9 +12,12 @@ module rounded_box(size, r) {
         translate([x, y, 0]) cylinder(r = r, h = size[2]);
 }
 
-// Raspberry Pi 4/5: M2.5 holes 58 x 49 apart, board 85 x 56
-pi_holes = [58, 49];
-pi_board = [85, 56];
+// the Raspberry Pi (pi_model in params.scad): Pi 4/5 M2.5 holes 58 x 49 apart on an 85 x 56
+// board, Zero 2 W 58 x 23 on 65 x 30; the long edge with the power (and the Zero's USB) ports
+// faces the front wall's slot
+pi = pi_dims(pi_model);
+pi_holes = [pi[2], pi[3]];
+pi_board = [pi[0], pi[1]];
 pi_origin = [-pi_board[0] / 2, -box_depth / 2 + wall + 4];  // front-left corner of the board
 
 module base() {
@@ -92,7 +95,12 @@ assert(oled_xs[0] - o[0] / 2 >= blue_button_x + button_bezel / 2, "the OLED hits
 assert(challenge_xy[1] - challenge_bezel / 2 >= -box_depth / 2, "the challenge button overhangs");
 assert(disc_bottom > wall + 10, "the box is too shallow for the servo under the disc");
 
+assert(pi_model == "pi4_5" || pi_model == "zero2w", "pi_model: pi4_5 or zero2w");
+
 echo("box", outer = [box_length, box_depth, box_height], lid_underside = lid_underside);
+echo("pi", holes = pi_holes, board = pi_board,
+     standoff_xs = [pi_origin[0] + 3.5, pi_origin[0] + 3.5 + pi_holes[0]],
+     standoff_ys = [pi_origin[1] + 3.5, pi_origin[1] + 3.5 + pi_holes[1]]);
 echo("disc_seat", centre = disc_centre, radius = disc_radius, top = disc_top);
 echo("windows", blue = blue_window, red = red_window, size = window);
 

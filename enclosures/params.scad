@@ -23,6 +23,9 @@ button_bezel = 60;            // outside diameter of the button's bezel on the l
 challenge_hole = 28;          // panel hole of the challenge button (30 mm arcade button: 28)
 margin = 5;                   // least material between two holes or a hole and an edge
 
+/* [Raspberry Pi] */
+pi_model = "pi4_5";           // pi4_5 (Pi 4 B or Pi 5: holes 58 x 49) or zero2w (Zero 2 W: holes 58 x 23)
+
 /* [OLED] */
 oled_model = "ssd1306_096";   // ssd1306_096 (0.96 inch) or sh1106_130 (1.3 inch)
 second_oled = false;          // a second OLED window beside the first (display2 in the pin map)
@@ -66,6 +69,13 @@ function servo(model) =
     model == "mg996r" ? [40.7, 19.7, 36.8, 54.0, 2.5, 26.6, 10.2, 46.5, 48.4, 24.0] :
     model == "mg90s" ? [22.8, 12.2, 22.5, 32.5, 2.5, 16.0, 5.5, 29.5, 27.8, 20.0] :
     [22.5, 12.2, 22.7, 32.2, 2.5, 15.9, 5.35, 29.0, 27.5, 20.0];  // sg90
+
+// Raspberry Pi boards: [board length, board width, hole spacing x, hole spacing y]; the M2.5
+// holes' centres are 3.5 mm from the board's edges on both (Raspberry Pi mechanical drawings:
+// Pi 4 B / Pi 5 85 x 56, holes 58 x 49; Zero 2 W 65 x 30, holes 58 x 23)
+function pi_dims(model) =
+    model == "zero2w" ? [65, 30, 58, 23] :
+    [85, 56, 58, 49];  // pi4_5
 
 // Camera Module 3: board 25 x 24, M2 holes 21 x 12.5 apart, 2 mm from the top and side edges,
 // the lens 9.5 mm from the top edge; field of view [horizontal, vertical] in degrees

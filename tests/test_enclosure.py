@@ -210,3 +210,19 @@ def test_camera_arm_holds_the_camera_over_the_board_centre(out, model, vertical_
     assert half_view >= board / 2 + margin - 0.01
     assert info["lens_z"] - thickness == pytest.approx(info["lens_above_board"])
     assert info["vertical_rod"] > 0 and info["horizontal_rod"] > 0
+
+
+@pytest.mark.parametrize(
+    ("model", "holes", "board"),
+    [("pi4_5", [58, 49], [85, 56]), ("zero2w", [58, 23], [65, 30])],
+)
+def test_the_base_takes_a_pi_4_5_or_a_zero_2_w(out, model, holes, board):
+    # Raspberry Pi mechanical drawings: M2.5 holes 3.5 mm in from the edges
+    base, log = render("box.scad", out, part="base", pi_model=model)
+    info = echoes(log, "pi")[0]
+    assert info["holes"] == holes and info["board"] == board
+    xs, ys = info["standoff_xs"], info["standoff_ys"]
+    assert xs[1] - xs[0] == pytest.approx(holes[0]) and ys[1] - ys[0] == pytest.approx(holes[1])
+    # the standoffs stand inside the walls
+    lo, hi, facets = stl_bounds(base)
+    assert lo[0] < xs[0] < xs[1] < hi[0] and lo[1] < ys[0] < ys[1] < hi[1] and facets > 100
