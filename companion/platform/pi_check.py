@@ -112,6 +112,8 @@ def __getattr__(name):
         raise AttributeError(name)
     return _Placeholder()
 '''
+HOST_CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
+ROOT_CA_BUNDLE = "/etc/ssl/certs/pi-check-host-bundle.crt"
 PROJECT_DIR = "/src/table-companion"
 PREFIX = "/opt/table-companion"
 
@@ -259,6 +261,9 @@ class Root:
             self._mounted.append(target)
         with contextlib.suppress(OSError):
             shutil.copyfile("/etc/resolv.conf", self.path / "etc/resolv.conf")
+        # this machine's trusted certificates, for pip in the root (a proxy's own CA included)
+        with contextlib.suppress(OSError):
+            shutil.copyfile(HOST_CA_BUNDLE, self.path / ROOT_CA_BUNDLE.lstrip("/"))
         return self
 
     def __exit__(self, *exc) -> None:
@@ -276,6 +281,9 @@ class Root:
             "DEBIAN_FRONTEND": "noninteractive",
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         }
+        if (self.path / ROOT_CA_BUNDLE.lstrip("/")).exists():
+            env.update(PIP_CERT=ROOT_CA_BUNDLE, SSL_CERT_FILE=ROOT_CA_BUNDLE,
+                       REQUESTS_CA_BUNDLE=ROOT_CA_BUNDLE)  # fmt: skip
         argv = ["chroot", str(self.path), "/bin/bash", "-euo", "pipefail", "-c", script]
         print("    [arm64] " + script.strip().replace("\n", "\n    [arm64] "), flush=True)
         done = subprocess.run(
