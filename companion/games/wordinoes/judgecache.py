@@ -2,8 +2,11 @@
 
 Opening nltk's WordNet reader takes about 1.5 s, reading WordNet's definitions for co-occurrence
 about as long, lemminflect's tables 0.4 s: too slow for a one-off ``companion wordinoes match``
-(a Raspberry Pi takes three times as long). The first use builds, once, a sqlite file in
-``data_dir()/cache/`` holding
+(a Raspberry Pi takes three times as long). ``companion wordinoes warm`` (run by ``make install``
+and ``make run``; a one-off command on a PC builds it at its first use too) writes, once, a sqlite
+file in ``data_dir()/cache/``; the table service never builds it (:func:`cache_problem`). The build
+streams WordNet into SQLite in batches, so its peak stays near 110 MB, inside a Zero 2 W's 512 MB
+(``bench/bench_judgecache.py``). It holds
 
 - WordNet's lemma index (lemma -> part of speech -> synset names, in WordNet's sense order) and its
   exception lists, so that nltk's ``morphy`` and ``synsets``/``lemmas`` are answered the same way;
