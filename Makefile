@@ -92,9 +92,10 @@ install:
 
 # install and test as on a Raspberry Pi: an arm64 Debian bookworm root under qemu (kept in
 # /var/tmp/table-companion-pi, reused), `make install` there, the test suite, the camera's imports
-# and the judge cache's memory peak (companion/platform/pi_check.py; about 25 min the first time)
+# and the judge cache's memory peak (companion/platform/pi_check.py); PI_TESTS="tests/test_x.py"
+# runs only those tests (the whole suite under qemu takes hours on a 2-core machine)
 pi-check:
-	$(SUDO) $(PYTHON) -m companion.platform.pi_check $(if $(PI_ROOT),--root $(PI_ROOT))
+	$(SUDO) $(PYTHON) -m companion.platform.pi_check $(if $(PI_ROOT),--root $(PI_ROOT)) $(if $(PI_TESTS),-- $(PI_TESTS))
 
 clean:
 	rm -rf $(VENV) build *.egg-info
