@@ -59,6 +59,18 @@ def test_damage_before_the_last_record_is_an_error_naming_the_line(tmp_path):
         Journal.open(path)
 
 
+@pytest.mark.parametrize(
+    "line", [b"[" * 100_000 + b"]" * 100_000, b'{"seq":2,"t":' + b"9" * 5000 + b"}"]
+)
+def test_a_record_nested_past_the_stack_or_with_a_huge_number_is_damage_not_a_crash(tmp_path, line):
+    """A journal line nested 100,000 deep (or with a 5,000-digit number) is named as damage at
+    its line, like any other bad line, not a RecursionError (or ValueError) from the parser."""
+    path = tmp_path / "j.jsonl"
+    path.write_bytes(b'{"seq":1,"t":0}\n' + line + b'\n{"seq":3,"t":1}\n')
+    with pytest.raises(JournalError, match=r"j.jsonl:2: damaged journal record"):
+        Journal.open(path)
+
+
 def test_unserialisable_record_is_refused_and_nothing_written(tmp_path):
     path = tmp_path / "j.jsonl"
     j = Journal.open(path)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.textformats import loads_json
 
 
 class JournalError(CompanionError, ValueError):
@@ -321,7 +322,7 @@ def read_journal(path: Path | str) -> JournalRead:
             return JournalRead(records, pos, bool(raw))
         problem = None
         try:
-            rec = json.loads(raw.decode("utf-8"))
+            rec = loads_json(raw)
             if not isinstance(rec, dict):
                 raise ValueError("not an object")
         except (UnicodeDecodeError, ValueError) as exc:

@@ -47,7 +47,7 @@ from companion.devices.pinmap import load_pinmap
 from companion.errors import CompanionError
 from companion.names import is_safe_name, path_in
 from companion.paths import data_dir
-from companion.textformats import shown
+from companion.textformats import loads_json, shown
 
 ACTIONS = ("press", "type", "state", "frame", "kill", "restart", "sleep")
 ACTIONS += ("pause", "resume", "override", "confirm", "cancel", "new", "abandon", "count")
@@ -79,7 +79,7 @@ def adopt_old_journal() -> Path | None:
         return None
     try:  # only its header matters here (earlier versions did not check sequence numbers)
         with open(old, encoding="utf-8") as f:
-            header = json.loads(f.readline())
+            header = loads_json(f.readline())
     except (OSError, UnicodeDecodeError, ValueError):
         return None
     ok = isinstance(header, dict) and header.get("kind") == "_game"

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.textformats import loads_json
 
 _HELD: dict[str, TableLock] = {}  # journal lock path -> the object holding it in this process
 
@@ -105,7 +106,7 @@ def _describe(fd: int) -> str:
     """The holder as its lock file names it: ``pid 1234, companion daemon, since ...``."""
     try:
         data = os.pread(fd, 4096, 0).decode("utf-8", "replace")
-        holder = json.loads(data)
+        holder = loads_json(data)
         return (
             f"pid {holder.get('pid')}, command {holder.get('command')!r}, "
             f"since {holder.get('since')}"
