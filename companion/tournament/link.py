@@ -365,6 +365,8 @@ class Link:
         self._game: str | None = None
         self._last_state: dict | None = None
         self._final: dict | None = None  # the state of the last game, once it is archived
+        self._board: dict | None = None  # the last board read journaled, for tables/N/board
+        self._board_sent: dict | None = None
         self._sent_events: dict[str, int] = {}  # game -> highest seq published
         self._saved: dict[str, Path] = {}  # finished game -> its record file
         self._records_seen: set[str] = set()
@@ -599,6 +601,7 @@ class Link:
         if resend_all or reset or now >= self._next_resend:
             self._resend(now, resend_all)
             self._next_resend = now + min(0.25, self.resend_seconds / 4)
+        self._publish_board(resend_all)
         if old or new or reset or self._last_state is None:
             self._publish_state()
 
@@ -613,16 +616,28 @@ class Link:
             self._final = None
         elif self._replica is not None:
             self._replica.apply(rec)
+        if (
+            self._game is not None
+            and rec.get("kind") == "board"
+            and isinstance(rec.get("board"), str)
+        ):
+            # a board the camera read, journaled: also on tables/N/board for the pages, sent
+            # once connected (see :meth:`_publish_board`)
+            self._board = {
+                "game": self._game,
+                "board": rec["board"],
+                "trusted": rec.get("trusted") is True,
+            }
         if self._game is not None and self.connected.is_set():
             self._publish_event(self._game, rec)
-            if rec.get("kind") == "board" and isinstance(rec.get("board"), str):
-                # a board the camera read, journaled: also on tables/N/board for the pages
-                board = {
-                    "game": self._game,
-                    "board": rec["board"],
-                    "trusted": rec.get("trusted") is True,
-                }
-                self.client.publish(self._topic("board"), protocol.encode(board), qos=1)
+
+    def _publish_board(self, again: bool) -> None:
+        """The last board read on ``tables/N/board`` when it is new since the last sent (or
+        ``again``, after a reconnect): a board read while the broker was away is not lost."""
+        if self._board is None or (self._board == self._board_sent and not again):
+            return
+        self.client.publish(self._topic("board"), protocol.encode(self._board), qos=1)
+        self._board_sent = self._board
 
     def _finished_state(self) -> dict:
         """The last game's state once archived: the replica's, with the saved result's outcome
