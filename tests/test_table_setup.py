@@ -225,3 +225,29 @@ def test_replace_starts_a_broken_file_afresh_keeping_nothing(cfg, capsys):
     assert set(written) == {"table"}  # the old [wordinoes] is gone too
     # the key given, the rest the rulebook's defaults (as for an absent file)
     assert load_table() == TableConfig(number=3)
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["http://10.42.0.1:8080/table/7", "https://hall.example.org/table/12", "http://[fd00::1]:80/"],
+)
+def test_a_tables_page_round_trips(cfg, page):
+    config = TableConfig(number=7, round=2, page=page)
+    (cfg / "table.toml").write_text(dump_table(config))
+    assert load_table() == config
+
+
+@pytest.mark.parametrize(
+    "page, what",
+    [
+        ("ftp://10.42.0.1/table/7", "accepted an http:// or https:// address"),
+        ("javascript:alert(1)", "accepted an http:// or https:// address"),
+        ("http://a b/table/7", "accepted an http:// or https:// address"),
+        (7, "accepted an http:// or https:// address"),
+        ("http://h/" + "x" * 150, "accepted at most 120"),
+    ],
+)
+def test_a_bad_page_address_is_refused_naming_what_is_accepted(page, what):
+    with pytest.raises(TableConfigError, match=r"\[table\] page") as exc:
+        validate({"page": page})
+    assert what in str(exc.value)

@@ -175,6 +175,35 @@ def same_frame(table, frame) -> bool:
     return ImageChops.difference(shown, image).getbbox() is None
 
 
+def decoded_qr(image) -> str:
+    """The text of the QR code on an OLED frame, read by OpenCV's detector as a phone's camera
+    would read the screen (enlarged, with a dark margin); "" when none is found."""
+    import cv2
+    import numpy as np
+
+    a = np.array(image.convert("L"))
+    k = max(1, 256 // min(a.shape))  # an OLED's 64 pixels enlarged 4 times; a PNG as it is
+    big = cv2.resize(a, (a.shape[1] * k, a.shape[0] * k), interpolation=cv2.INTER_NEAREST)
+    big = cv2.copyMakeBorder(big, 40, 40, 40, 40, cv2.BORDER_CONSTANT, value=0)
+    return cv2.QRCodeDetector().detectAndDecode(big)[0]
+
+
+def test_a_tables_ready_screen_shows_the_qr_code_of_its_page_on_the_directors_pages(hall):
+    table, link, _ = hall.add(3)
+    hall.director.pages = "http://10.42.0.1:8080"  # what 'director --http' sets
+    setups = make_round(hall.store, 2, [Pairing("Ada", "Bob", 3)], colours="fixed")
+    hall.director.publish_round(2, setups)
+    assert hall.store.round_setups(2)[3]["page"] == "http://10.42.0.1:8080/table/3"
+    wait_until(lambda: "page = " in table.table_toml.read_text(), what="the set-up")
+    seen = set()
+    for second in range(1, 13):  # the ready screen's pages in turns, 3 s each
+        table.service.run_until(START + second, table.clock.set)
+        seen.add(decoded_qr(table.devices.display.image))
+    assert table.service.mode.context.table.page == "http://10.42.0.1:8080/table/3"
+    assert seen - {""} == {"http://10.42.0.1:8080/table/3"}
+    assert "" in seen  # the names and who presses to start still have their turns
+
+
 def test_a_game_in_progress_keeps_its_set_up(hall):
     table, link, _ = hall.add(2)
     clock = table.clock

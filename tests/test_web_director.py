@@ -2,6 +2,8 @@
 its own (its own Mosquitto on a free port, its store in a fresh data directory), asked over
 HTTP, stopped by SIGTERM."""
 
+import io
+import json
 import os
 import re
 import shutil
@@ -12,8 +14,10 @@ import time
 
 import httpx
 import pytest
+from PIL import Image
 
 from companion.tournament import broker as brk
+from tests.test_tournament_network import decoded_qr
 
 pytestmark = pytest.mark.skipif(
     shutil.which("mosquitto") is None and not os.path.exists("/usr/sbin/mosquitto"),
@@ -67,6 +71,12 @@ def test_the_director_serves_its_pages_with_the_password_and_viewer_pin(tmp_path
             assert r.status_code == 303 and r.headers["location"] == "/round"
             page = c.get("/round").text
             assert 'id="pair"' in page and "No round published yet" in page
+            # the address the tables' QR codes carry: the pages as the command serves them
+            running = json.loads((tmp_path / "data" / "director" / "running.json").read_text())
+            assert running["pages"] == url
+            png = c.get("/table/3/qr.png")
+            assert png.status_code == 200
+            assert decoded_qr(Image.open(io.BytesIO(png.content))) == url + "/table/3"
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

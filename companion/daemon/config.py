@@ -12,6 +12,8 @@ Keys (all optional; the defaults are the rulebook's):
     lexicon = "scowl-70-both"  # a lexicon (companion lexicon list: SCOWL or imported); absent: the default
     game = "iago"              # the game mode the table service runs: iago, iota or wordinoes
     round = 2                  # a tournament's round (written by companion link); absent or 0: none
+    page = "http://10.42.0.1:8080/table/7"  # this table's page on the director's pages (written
+                               # by companion link); the ready screen shows it as a QR code
 
 Bad configuration gets one :class:`TableConfigError` listing every bad key with its range. Other
 sections of the file (``[wordinoes]``...) belong to other areas and are kept when
@@ -36,6 +38,9 @@ NAME_MAX = 16
 LEXICON_NAME = SAFE_NAME
 """A lexicon's name becomes a file name in the data directory: :data:`companion.names.SAFE_NAME`."""
 GAME_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
+PAGE_URL = re.compile(r"https?://[A-Za-z0-9.:\[\]-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%/-]*)?")
+"""A table page's address: http or https, a host (name, IPv4 or [IPv6]) and port, a plain path."""
+PAGE_MAX = 120  # characters: a QR code that a 64-pixel-high OLED draws with 2-pixel modules
 GAMES = ("iago", "iota", "wordinoes")
 """The games a table can keep: ``[table] game``. Each has its table mode in
 :mod:`companion.daemon.modes` (its ``MODES`` registry has exactly these names)."""
@@ -49,6 +54,7 @@ KEYS = (
     "lexicon",
     "game",
     "round",
+    "page",
 )
 
 
@@ -69,6 +75,7 @@ class TableConfig:
     lexicon: str = ""  # "" is the lexicon's default list
     game: str = "iago"
     round: int = 0  # a tournament's round (companion link writes it with the set-up); 0: none
+    page: str = ""  # this table's page on the director's pages (companion link); "": none
 
     def name_of(self, colour: str) -> str:
         """The player's name for ``colour`` ("blue" or "red")."""
@@ -119,8 +126,8 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
         if key not in values:
             return
         v = values[key]
-        if key == "lexicon" and v == "":
-            out[key] = ""  # the lexicon's default list
+        if key in ("lexicon", "page") and v == "":
+            out[key] = ""  # the lexicon's default list; no page
             return
         ok = isinstance(v, str) and v.strip() != ""
         if ok and pattern is not None:
@@ -145,6 +152,16 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
         f"a lexicon name (companion lexicon list): {SAFE_NAME_ACCEPTED}",
     )
     text("game", GAME_NAME, "a game mode name such as 'iago'")
+    if isinstance(values.get("page"), str) and len(values["page"]) > PAGE_MAX:
+        errors.append(
+            f"[table] page: {len(values['page'])} characters; accepted at most {PAGE_MAX}"
+        )
+    else:
+        text(
+            "page",
+            PAGE_URL,
+            "an http:// or https:// address such as 'http://10.42.0.1:8080/table/7', or \"\"",
+        )
     if check_names:
         _check_names(values, out, errors)
     if "drawn_by_lot" in values:
@@ -286,7 +303,7 @@ def dump_table(config: TableConfig) -> str:
     """The TOML text of ``config`` under ``[table]``."""
     lines = ["# Table Companion: this table's set-up (companion table setup)", "[table]"]
     for key, value in config.to_dict().items():
-        if key in ("lexicon", "round") and not value:
+        if key in ("lexicon", "round", "page") and not value:
             continue
         if isinstance(value, bool):
             text = "true" if value else "false"

@@ -351,3 +351,25 @@ def to_text(image: Image.Image, style: str = "braille") -> list[str]:
     else:
         raise ValueError(f"style {style!r}: accepted one of {', '.join(text_styles())}")
     return lines
+
+
+def qr_page(draw, width: int, height: int, address: str, title: str) -> None:
+    """A page with the QR code of ``address`` (a table's page on the director's pages) at the
+    left, as large as the screen's height allows in whole pixels a module, and ``title`` with
+    "SCAN ME" beside it, at least 10 px high. An address too long for the screen as a
+    code is shown as text instead (``companion.daemon.config.PAGE_MAX`` keeps it short).
+
+    The code is drawn by :func:`companion.tournament.qr.qr_image` (the ``qrcode`` library):
+    dark modules unlit on a lit quiet zone, so a phone reads it as a dark-on-light code."""
+    from companion.tournament.qr import QRError, qr_image
+
+    try:
+        code = qr_image(address, size=min(height, width // 2))
+    except QRError:
+        fitted(draw, (0, 0, width - 1, height - 1), address, largest=14)
+        return
+    top = (height - code.height) // 2
+    draw.bitmap((0, top), code, fill=LIT)
+    left = code.width + 4
+    fitted(draw, (left, 0, width - 1, height // 2 - 1), title, largest=16)
+    fitted(draw, (left, height // 2, width - 1, height - 1), "SCAN ME", largest=14)

@@ -44,6 +44,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     d.add_argument("--http", metavar="HOST:PORT", help="serve the director's web pages there")
     d.add_argument(
+        "--pages-url",
+        metavar="URL",
+        help="the pages' address as the players' phones reach it, for the QR code on each "
+        "table's ready screen (default: http://THIS-MACHINE'S-ADDRESS:PORT)",
+    )
+    d.add_argument(
         "--password",
         help="the director's password for the web pages "
         "(default: $COMPANION_DIRECTOR_PASSWORD, else one made and printed)",
@@ -382,7 +388,14 @@ def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
         timeout=5.0,
     )
     try:
-        rounds.publish_round(client, store, round_no, setups, prefix=protocol.prefix(event))
+        rounds.publish_round(
+            client,
+            store,
+            round_no,
+            setups,
+            prefix=protocol.prefix(event),
+            pages=_run_info().get("pages") or "",
+        )
     finally:
         client.disconnect()
         client.loop_stop()

@@ -92,6 +92,7 @@ class Director:
         self.batch = batch
         self.clock = clock
         self.stats = Stats()
+        self.pages = ""  # the director's pages as phones reach them (set with --http): QR codes
         self.connected = threading.Event()
         self._queue: queue.Queue = queue.Queue()
         self._stop = threading.Event()
@@ -309,4 +310,4 @@ class Director:
         """Keep and publish a round (:func:`companion.tournament.rounds.publish_round`)."""
         from companion.tournament.rounds import publish_round
 
-        publish_round(self, self.store, round, setups)
+        publish_round(self, self.store, round, setups, pages=self.pages)

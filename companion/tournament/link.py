@@ -527,6 +527,7 @@ class Link:
                 "lexicon",
                 "game",
                 "round",
+                "page",
             )
             if k in payload
         }

@@ -143,6 +143,7 @@ def publish_round(
     published: float | None = None,
     prefix: str | None = None,
     timeout: float = 10.0,
+    pages: str = "",
 ) -> None:
     """Keep round ``round``'s set-ups in ``store`` (it becomes the current round) and publish
     each to ``tables/N/setup`` (retained, QoS 1), waiting until the broker has every one.
@@ -155,12 +156,19 @@ def publish_round(
         setups: from :func:`make_round`.
         published: when, in seconds since the epoch (default: now).
         timeout: seconds to wait for the broker's acknowledgement of each set-up.
+        pages: the director's pages as the players' phones reach them (``http://HOST:PORT``;
+            "" when they are not served): each set-up then carries its table's ``page``
+            address, which the table's ready screen shows as a QR code.
 
     Raises:
         RoundError: the broker did not take a set-up within ``timeout`` (the store already
             has the round: publishing again is safe, a table takes a set-up once).
     """
     published = time.time() if published is None else published
+    if pages:
+        from companion.tournament.qr import table_url
+
+        setups = {t: {**s, "page": table_url(pages, t)} for t, s in setups.items()}
     store.set_round(round, setups, published)
     if hasattr(target, "publish_setup"):
         for table, setup in setups.items():

@@ -87,9 +87,12 @@ def run_director(args, event: str) -> int:
                 {"event": event, "broker": str(url), "pid": os.getpid(), "store": str(store.path)}
             )
         )
-        _republish(director, store)
         if args.http:
             web = _start_web(args, store, director, event)
+            running.write_text(
+                json.dumps({**json.loads(running.read_text()), "pages": director.pages})
+            )
+        _republish(director, store)
         where = f"broker {url}" + (f" (started here, log {broker.log})" if broker else "")
         log.info("director: event %s, %s, store %s", event, where, store.path)
         _wait_for_signal(_keep_broker(broker))
@@ -118,6 +121,10 @@ def _republish(director, store) -> None:
     if rnd is None:
         return
     for table, setup in store.round_setups(rnd).items():
+        if director.pages and "page" not in setup:  # a round stored while no pages were served
+            from companion.tournament.qr import table_url
+
+            setup = {**setup, "page": table_url(director.pages, table)}
         director.publish_setup(table, setup)
 
 
@@ -146,8 +153,32 @@ def _start_web(args, store, director, event: str):
         event=event,
     )
     server.start()
-    log.info("director: pages at http://%s:%d/", host, server.port)
+    pages = getattr(args, "pages_url", None) or pages_address(host, server.port)
+    server.app.state.web.base_url = pages
+    director.pages = pages  # each table's set-up carries its page, shown as a QR code
+    log.info(
+        "director: pages at http://%s:%d/ (the tables' QR codes: %s)", host, server.port, pages
+    )
     return server
+
+
+def pages_address(host: str, port: int) -> str:
+    """The director's pages as the players' phones reach them: ``http://HOST:PORT``, with a
+    listen-everywhere host (``0.0.0.0``, ``::``) replaced by this machine's address on the
+    network a table would reach (the one the default route leaves by; no packet is sent),
+    else its host name."""
+    import socket
+
+    if host in ("0.0.0.0", "::", ""):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect(("10.255.255.255", 1))  # UDP: picks the route, sends nothing
+                host = probe.getsockname()[0]
+        except OSError:
+            host = socket.gethostname()
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}"
 
 
 def run_link(args) -> int:

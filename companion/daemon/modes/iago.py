@@ -386,6 +386,7 @@ class IagoTimerMode(GameMode):
             "start": start_text(table),
             "table": table.number,
             "round": table.round,
+            "page": table.page,
             "names": {"blue": table.blue, "red": table.red},
             "minutes": dict(timer.allowance),
             "mover": timer.mover,
@@ -506,10 +507,17 @@ def _paused_label(restarted: bool) -> str:
 
 
 def _setup_frame(data: dict):
-    """Two pages in turns: the table and its players; who presses to start whom."""
+    """Two pages in turns: the table and its players; who presses to start whom. A table of a
+    tournament whose director serves its pages (``page`` in the set-up) has a third: the QR code
+    of the table's page, for a player's phone (:func:`screen.qr_page`)."""
 
     def frame(draw, width, height):
         turn = data.get("turn", 0)
+        if data.get("page") and turn % 3 == 2:
+            screen.qr_page(draw, width, height, data["page"], f"TABLE {data['table']}")
+            return
+        if data.get("page"):
+            turn -= turn // 3  # the two other pages take turns as without the code
         if turn % 2 == 0:
             title = f"TABLE {data['table']}"
             if data.get("round"):  # a tournament's set-up (companion link)
