@@ -52,7 +52,7 @@ def test_running_iago_tile_has_both_allowances_the_mover_and_the_sand():
     [
         (iago(status="challenge", challenge="words"), ["CHALLENGE"]),
         (iago(status="paused"), ["PAUSED"]),
-        (iago(status="paused", restarted=True), ["PAUSED - RESTARTED"]),
+        (iago(status="paused", restarted=True), ["PAUSED RESTARTED"]),
         (iago(status="finished", loser="red", mover=None), ["RED LOST ON TIME"]),
         (iago(faults=["CAMERA UNAVAILABLE"]), ["CAMERA UNAVAILABLE"]),
         (iago(status="paused", fault="CAMERA UNAVAILABLE"), ["PAUSED", "CAMERA UNAVAILABLE"]),

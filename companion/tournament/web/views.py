@@ -13,7 +13,7 @@ Readings chosen:
 - a table's players come from its state (what the table plays now), else from its set-up (what
   it was told to play next); names by colour (``{"blue": .., "red": ..}``), or a list when the
   colours are still to be drawn by lot;
-- the status words are the OLED's own (``CHALLENGE``, ``PAUSED``, ``PAUSED - RESTARTED``,
+- the status words are the OLED's own (``CHALLENGE``, ``PAUSED``, ``PAUSED RESTARTED``,
   ``... LOST ON TIME``, ``CAMERA UNAVAILABLE``), so a director reads what the players see;
 - the sand minute is drawn from ``sand_left`` at the state's arrival; the page runs it down
   between messages while the table is running (the table publishes on every change, not every
@@ -205,7 +205,7 @@ def tile(row: dict, *, now: float | None = None) -> dict:
     words: list[str] = []
     phase = _str(state.get("challenge") or state.get("challenge_phase"))
     if status == "paused":
-        words.append("PAUSED - RESTARTED" if state.get("restarted") else "PAUSED")
+        words.append("PAUSED RESTARTED" if state.get("restarted") else "PAUSED")
     if status == "challenge" or phase:
         words.append("CHALLENGE")
     if status == "finished":
@@ -354,7 +354,7 @@ def describe_event(record: dict) -> str:
     if kind == "cancel":
         return "challenge called off"
     if kind == "restart":
-        return "the table restarted (PAUSED - RESTARTED)"
+        return "the table restarted (PAUSED RESTARTED)"
     if kind == "entry":
         if rec.get("pass") is not None:
             return f"pass, exchange {rec.get('pass')}"
