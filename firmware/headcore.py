@@ -22,6 +22,8 @@ The configuration ``cfg`` (``board_config.py``) has ``SAMPLE_MS``, ``DEBOUNCE_SA
 import headproto as hp
 
 BLINK_MS = 250  # link-lost indication: both LEDs on, then off, this long each
+BEEP_MAX_COUNT = 10  # beeps in one BUZZER command, at most (the host sends 1 to 4)
+BEEP_MAX_MS = 2000  # a beep, or the silence after it, at most this long (ms)
 
 
 def ticks_diff_plain(a, b):
@@ -172,7 +174,12 @@ class Head:
                 if not self.showing_lost:
                     self.hw.set_led(index, bool(on))
         elif mtype == hp.T_BUZZER:
-            self.beeps, self.beep_on_ms, self.beep_off_ms = fields
+            # a CRC-valid frame of garbage must not sound for hours: at most BEEP_MAX_COUNT
+            # beeps of at most BEEP_MAX_MS on and off (the host's longest pattern is 1.5 s)
+            count, on_ms, off_ms = fields
+            self.beeps = min(count, BEEP_MAX_COUNT)
+            self.beep_on_ms = min(on_ms, BEEP_MAX_MS)
+            self.beep_off_ms = min(off_ms, BEEP_MAX_MS)
             self.beep_start = now
             self._set_buzz(False)
         elif mtype == hp.T_REPL:

@@ -158,3 +158,27 @@ def test_a_button_held_while_the_head_resets_is_not_a_new_press():
     for k in range(200, 400):
         head.step(k * 0.001)
     assert head.head.event == 1 and head.head.debouncers[2].level is False  # only the release
+
+
+def test_a_crc_valid_buzzer_frame_of_garbage_sounds_seconds_not_hours():
+    """A BUZZER command's fields are what the wire gives: 255 beeps of 65.5 s would sound for
+    nine hours. The head obeys at most 10 beeps of at most 2 s on and 2 s off (the host's
+    longest pattern is one beep of 1.5 s), so the buzzer is silent within 40 s."""
+    from companion.devices.head.virtual import DEFAULT_BOARD, SimHardware
+    from companion.devices.head.wire import core
+
+    hw = SimHardware(lambda frame: None)
+    head = core.Head(hw, DEFAULT_BOARD, 0x1234, 0, core.ticks_diff_plain, clock_ms=0)
+    head._apply(proto.T_BUZZER, (255, 0xFFFF, 0xFFFF), 0)
+    sounding = []
+    for ms in range(0, 60_000, 10):
+        hw.clock_ms = ms
+        head._buzzer(ms)
+        sounding.append(hw.buzzer)
+    last_on = max(i for i, on in enumerate(sounding) if on) * 10
+    assert 36_000 <= last_on < 40_000  # the 10th beep, 2 s on after 9 cycles of 4 s
+    rises = sum(1 for a, b in zip(sounding, sounding[1:], strict=False) if b and not a)
+    assert rises == 9  # and the first, sounding from 0
+    # the host's own patterns are obeyed as sent
+    head._apply(proto.T_BUZZER, (3, 60, 60), 60_000)
+    assert (head.beeps, head.beep_on_ms, head.beep_off_ms) == (3, 60, 60)
