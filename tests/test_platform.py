@@ -431,3 +431,24 @@ def test_hardware_check_command_off_a_pi(capsys, monkeypatch, tmp_path):
     assert parts["gpio"]["status"] == "missing"
     assert parts["camera"]["status"] == "skipped"  # the standard build has kind = "none"
     assert "not calibrated" in parts["servo"]["detail"]
+
+
+def test_the_link_unit_is_installed_and_enabled_only_for_a_tournament(tmp_path):
+    options, steps = fake_plan(tmp_path)
+    ran: list[str] = []
+    install.execute(steps, run=lambda argv: ran.append(" ".join(argv)) or 0, say=lambda s: None)
+    link = (tmp_path / "units" / install.LINK_UNIT_NAME).read_text()
+    assert f"ExecStart={tmp_path / 'opt'}/.venv/bin/companion link" in link
+    assert not any(install.LINK_UNIT_NAME in r for r in ran)  # no [tournament]: not enabled
+    (tmp_path / "etc").mkdir(exist_ok=True)
+    (tmp_path / "etc" / "table.toml").write_text(
+        '[table]\nnumber = 7\n[tournament]\nbroker = "mqtt://10.42.0.1:1883"\nevent = "spring"\n'
+    )
+    ran.clear()
+    _, steps = fake_plan(tmp_path)
+    install.execute(steps, run=lambda argv: ran.append(" ".join(argv)) or 0, say=lambda s: None)
+    assert f"systemctl enable {install.LINK_UNIT_NAME}" in ran
+    assert f"systemctl restart {install.LINK_UNIT_NAME}" in ran
+    # a file that is not TOML is no tournament, and no traceback
+    (tmp_path / "etc" / "table.toml").write_text("[tournament\n" + "[" * 5000)
+    assert install.in_tournament(tmp_path / "etc" / "table.toml") is False

@@ -19,12 +19,15 @@ The steps, each skipped when already done so the installer is safe to run twice:
 5. the configuration directory ``/etc/table-companion`` with the standard pin map, never
    overwriting a box's own;
 6. the udev rule of the optional Pico timer head (firmware/99-companion-head.rules) and the
-   systemd unit (systemd/table-companion.service, prefix and user filled in, and only the
-   supplementary groups this system has: on a Debian PC without ``gpio`` the unit still starts);
+   systemd units (systemd/table-companion.service, prefix and user filled in, and only the
+   supplementary groups this system has: on a Debian PC without ``gpio`` the unit still starts;
+   and systemd/table-companion-link.service, the tournament link);
 7. the lexicon index and the Wordinoes judge's cache built in the state directory, as the service
    user (``companion lexicon build``, ``companion wordinoes warm``): the table service never builds
    them itself;
-8. the service enabled and (re)started (in a chroot, where no systemd runs, enabled only).
+8. the service enabled and (re)started (in a chroot, where no systemd runs, enabled only), and
+   the tournament link too when ``table.toml`` has a ``[tournament]`` section (else it waits:
+   ``sudo systemctl enable --now table-companion-link`` once the box joins a tournament).
 
 ``--dry-run`` prints the steps and their commands without running anything (it still looks, read
 only, at what is already done). This module imports only the standard library so that
@@ -52,6 +55,7 @@ from companion.errors import CompanionError
 
 SOURCE = Path(__file__).resolve().parent.parent.parent
 UNIT_NAME = "table-companion.service"
+LINK_UNIT_NAME = "table-companion-link.service"
 DEFAULT_PREFIX = Path("/opt/table-companion")
 DEFAULT_USER = "companion"
 STATE_DIR = Path("/var/lib/table-companion")
@@ -235,6 +239,10 @@ def plan(
     unit_path = o.unit_dir / UNIT_NAME
     template = (o.source / "systemd" / UNIT_NAME).read_text(encoding="utf-8")
     unit_text = render_unit(template, o, groups_exist)
+    link_path = o.unit_dir / LINK_UNIT_NAME
+    link_template = (o.source / "systemd" / LINK_UNIT_NAME).read_text(encoding="utf-8")
+    link_text = render_unit(link_template, o, groups_exist)
+    tournament = in_tournament(o.config_dir / "table.toml")
     steps: list[Step] = []
 
     have = installed(APT_PACKAGES)
@@ -378,13 +386,17 @@ def plan(
     def write_unit() -> None:
         o.unit_dir.mkdir(parents=True, exist_ok=True)
         unit_path.write_text(unit_text, encoding="utf-8")
+        link_path.write_text(link_text, encoding="utf-8")
 
     booted_now = (booted or systemd_running)()
     steps.append(
         Step(
-            f"systemd unit {unit_path}",
+            f"systemd units {unit_path} and {link_path.name} (the tournament link)",
             [["systemctl", "daemon-reload"]] if booted_now else [],
-            done=lambda: unit_path.exists() and unit_path.read_text(encoding="utf-8") == unit_text,
+            done=lambda: all(
+                path.exists() and path.read_text(encoding="utf-8") == text
+                for path, text in ((unit_path, unit_text), (link_path, link_text))
+            ),
             action=write_unit,
         )
     )
@@ -425,7 +437,33 @@ def plan(
                 else "systemd is not running here (a chroot?): it starts at the next boot",
             )
         )
+        if tournament:  # table.toml names a tournament: its link runs beside the service
+            steps.append(
+                Step(
+                    "tournament link enabled and restarted"
+                    if booted_now
+                    else "tournament link enabled",
+                    [
+                        ["systemctl", "enable", LINK_UNIT_NAME],
+                        *([["systemctl", "restart", LINK_UNIT_NAME]] if booted_now else []),
+                    ],
+                )
+            )
     return steps
+
+
+def in_tournament(table_toml: Path) -> bool:
+    """Whether the box's ``table.toml`` has a ``[tournament]`` section (docs/tournament.md):
+    then ``companion link`` is enabled beside the table service. An unreadable file is no
+    tournament (the table service itself says what is wrong with it)."""
+    import tomllib
+
+    try:
+        return isinstance(
+            tomllib.loads(table_toml.read_text(encoding="utf-8")).get("tournament"), dict
+        )
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return False
 
 
 def systemd_running() -> bool:
