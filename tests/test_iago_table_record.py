@@ -186,6 +186,24 @@ def test_boards_in_the_journal_are_ruled():
     assert move.ruling is not None and move.ruling.legal and move.ruling.counts["blue"] == 3
 
 
+def test_the_services_camera_boards_are_the_records_boards_when_trusted():
+    """The table service journals the camera's board after each move as ``_board`` with the
+    reader's ``trusted``; a trusted one is ruled like a board event, an unsure one left out."""
+    pot = "11/11/11/11/11/4POT4/11/11/11/11/11"
+    wrong = "11/11/11/11/11/4PQT4/11/11/11/11/11"
+    data = journal(
+        {"t": 0, "kind": "press", "role": "red"},
+        {"t": 8, "kind": "_board", "board": wrong, "trusted": False},
+        {"t": 8.5, "kind": "_board", "board": pot, "trusted": True},
+        {"t": 9, "kind": "press", "role": "blue"},
+    )
+    record = from_table(data, "x.json").record
+    boards = [ev for ev in record.events if type(ev).__name__ == "BoardEvent"]
+    assert len(boards) == 1  # the unsure reading is not one of the record's boards
+    (move,) = replay_record(record).moves
+    assert move.ruling is not None and move.ruling.legal and move.ruling.counts["blue"] == 3
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

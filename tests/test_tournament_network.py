@@ -460,7 +460,7 @@ def test_a_set_up_with_colours_by_lot_is_drawn_at_the_table_once(hall):
 def test_a_journaled_board_reaches_the_directors_store(hall):
     table, link, _ = hall.add(7)
     notation = "11/11/11/11/11/4POT4/11/11/11/11/11"
-    table.service.journal.append({"t": 0.0, "kind": "board", "board": notation, "trusted": True})
+    table.service.journal.append({"t": 0.0, "kind": "_board", "board": notation, "trusted": True})
     board = wait_until(lambda: (hall.store.table(7) or {}).get("board"), what="the board")
     assert (board["board"], board["trusted"]) == (notation, True)
     assert (hall.store.table(7)["state"] or {}).get("fault") is None

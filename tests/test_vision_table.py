@@ -20,6 +20,7 @@ from companion.daemon.sim import ScriptedTable, parse_sim_script
 from companion.devices.camera import CameraError
 from companion.devices.pinmap import load_pinmap
 from companion.vision import glyphs
+from companion.vision.notation import parse_board
 from companion.vision.synth import render_photo
 from companion.vision.table import BoardCamera
 
@@ -138,8 +139,13 @@ def test_an_illegal_move_read_by_the_camera_is_warned_on_the_oled(tmp_path, clas
     assert pub.beeps == twin.service.published.beeps + 2
     assert pub.status == "running"
     assert clock_of(s) == clock_of(twin)  # only a warning: the players decide
-    kinds = {r["kind"] for r in s.service.journal.records}
-    assert kinds <= {"_game", "_alive", "press"}  # nothing of the camera's in the game's record
+    records = s.service.journal.records
+    kinds = {r["kind"] for r in records}
+    assert kinds <= {"_game", "_alive", "press", "_board"}  # no game event from the camera
+    # the board after each move, as read, journaled as the service's own record (for the
+    # game's record and the director's pages; the replay skips it)
+    boards = [(parse_board(r["board"]), r["trusted"]) for r in records if r["kind"] == "_board"]
+    assert boards == [(CAT, True), (CAT_DOG, True)]
 
     pub = run(s, "2 press challenge")  # the next input that does something: the banner goes
     assert pub.banner == ""

@@ -81,6 +81,7 @@ CLOCK_NICE = -10  # the clock thread's niceness when the system allows it
 FAILURE_BACKOFF = 0.1  # seconds: the least sleep after a step that raised
 HEADER = "_game"
 ALIVE = "_alive"
+BOARD = "_board"  # a board the camera read after a move: {"board": NOTATION, "trusted": bool}
 RETRY_SECONDS = 1.0  # a failing journal, display, servo or LEDs is tried again this often
 STORAGE_BEEP_SECONDS = 30.0  # while storage fails, its beep pattern sounds again this often
 STORAGE_BEEPS = (3, 0.06, 0.06)  # the pattern: 3 quick beeps (count, on, off seconds)
@@ -273,6 +274,7 @@ class TableService:
             self.camera_watcher.on_warning = self._camera_warning
             self.camera_watcher.on_count = self._camera_count
             self.camera_watcher.on_camera = self._camera_changed
+            self.camera_watcher.on_board = self._camera_board
         elif (getattr(pinmap, "camera", None) or {}).get("kind", "none") != "none":
             self.camera_problem = "camera unavailable: it could not be opened (see the log)"
         devices.buttons.on_press(self._on_press)
@@ -1026,6 +1028,9 @@ class TableService:
     def _camera_changed(self, problem: str | None) -> None:
         self._queue.put(("camera", ("state", None, problem), self.clock()))
 
+    def _camera_board(self, notation: str, trusted: bool) -> None:
+        self._queue.put(("camera", ("board", (notation, trusted), ""), self.clock()))
+
     def _camera_news(self, value: tuple, t_mono: float) -> None:
         """On the clock thread: news from the camera becomes a banner, the strip or a message.
         Not an input of the game: nothing is journaled and the clock is not touched."""
@@ -1034,6 +1039,13 @@ class TableService:
         what, data, text = value
         g = max(self.game_time(t_mono), self._last_g)
         until = g + overlays.BANNER_SECONDS
+        if what == "board":
+            # the board after a move, as read: journaled as the service's own record (BOARD,
+            # skipped by the replay), so the game's record and the director's pages have it
+            notation, trusted = data
+            if self.mode.started and not self.mode.finished and self.journal.records:
+                self.journal.append({"t": g, "kind": BOARD, "board": notation, "trusted": trusted})
+            return
         if what == "warning":
             mover, codes = data
             self._banner = (overlays.warning_banner(mover, codes), until)

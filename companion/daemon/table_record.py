@@ -21,8 +21,10 @@ and resumes, a challenge called off (the sand stopped then ran on: a pause and a
 restart (the clock paused where the journal last saw it alive: a pause; the resume follows).
 The challenged words and the judge's answers become ``words`` events. A journal record
 ``{"t": ..., "kind": "board", "board": NOTATION}`` (``"penalty": true`` optional) becomes a board
-event; today's table journals no boards (the camera only supplies challenged words), so the
-replay runs the clock and the challenges, and says that no boards were recorded.
+event. The table service journals each board its camera reads after a move as
+``{"kind": "_board", "board": NOTATION, "trusted": bool}``: a trusted one is a board event here
+too (an untrusted one is left out). Without a camera no boards are journaled, and the replay runs
+the clock and the challenges, and says that no boards were recorded.
 
 A game lost on time ends after its last event, when the mover's last minute runs out: the
 record's ``end`` is that instant, found by running the clock on from the last event. An
@@ -169,7 +171,11 @@ def from_table(data: dict, name: str = "record") -> TableGame:
     last_t = 0.0
     for i, ev in enumerate(journal, 1):
         kind = str(ev.get("kind", ""))
-        if kind.startswith("_"):
+        if kind == "_board" and ev.get("trusted") is not True:
+            continue  # a board the camera was not sure of is no board of the game's record
+        if kind == "_board":
+            kind = "board"  # the camera's board after a move, journaled by the table service
+        elif kind.startswith("_"):
             continue
         where = f"{name}: journal record {i}" + (f" (seq {ev['seq']})" if "seq" in ev else "")
         t = ev.get("t")

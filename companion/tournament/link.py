@@ -619,7 +619,7 @@ class Link:
             self._replica.apply(rec)
         if (
             self._game is not None
-            and rec.get("kind") == "board"
+            and rec.get("kind") in ("board", "_board")
             and isinstance(rec.get("board"), str)
         ):
             # a board the camera read, journaled: also on tables/N/board for the pages, sent

@@ -209,7 +209,9 @@ class ChallengeWatcher:
     A reading that is not ``trusted`` is kept as no board: it neither starts a move's board nor
     ends one (so it raises no warning) and gives a challenge no words.
     A camera or reading failure submits nothing (the words can still be typed) and keeps the
-    message in ``problem``. When a move ends, it is checked by the Iago rules (without the
+    message in ``problem``. Each board read when a move begins (the board after the move
+    before) is passed to ``on_board(notation, trusted)``, trusted or not, for the game's record
+    and the director's pages. When a move ends, it is checked by the Iago rules (without the
     lexicon): a broken rule is kept in ``warning`` (``warning_mover``, ``warning_codes``) and
     passed to ``on_warning`` if the table sets one. :meth:`request_count` reads the board and
     passes the colour count to ``on_count``. Whenever the camera stops or starts giving frames,
@@ -234,6 +236,7 @@ class ChallengeWatcher:
         self.on_warning = None  # called with the warning's text (any thread) if set
         self.on_count = None  # called with ({"blue": n, "red": n} or None, problem or None)
         self.on_camera = None  # called with the camera's problem, or None when it is back
+        self.on_board = None  # called with (notation, trusted) for each board read after a move
         self.camera_problem: str | None = None
         self.start_boards: dict[str, str] = {}
         self._mover: str | None = None
@@ -321,7 +324,13 @@ class ChallengeWatcher:
                 self.on_count(counts, None)
             return
         if kind == "start":
-            board = self.board_camera.board_now()
+            try:
+                reading = self.board_camera.read()
+            except CompanionError:
+                reading = None
+            if reading is not None and self.on_board is not None:
+                self.on_board(reading.notation, bool(reading.trusted))
+            board = reading.notation if reading is not None and reading.trusted else None
             if board is None:
                 self.problem = self.board_camera.problem
                 self.start_boards.pop(colour, None)
