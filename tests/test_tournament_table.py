@@ -79,3 +79,51 @@ def test_the_links_tail_sees_a_journal_cut_and_written_anew_with_a_header_as_lon
     assert tail.poll() == ([{"seq": 2, "t": 1.0, "kind": "press", "role": "red"}], False, [])
     assert tail.poll() == ([], False, [])
     tail.close()
+
+
+def _scripted(tmp_path, game):
+    from companion.daemon.challenge import set_judge
+    from companion.daemon.sim import ScriptedTable
+
+    table = TableConfig(number=7, game=game, round=2, blue="Ada", red="Bob")
+    return ScriptedTable(table, set_judge({"CAT"}), tmp_path / f"{game}.jsonl")
+
+
+def _run(sim, tmp_path, *lines):
+    import io
+
+    from companion.daemon.sim import parse_sim_script
+
+    return sim.run(parse_sim_script(list(lines)), out=io.StringIO())
+
+
+def test_an_iota_table_of_a_tournament_takes_the_rounds_players_with_enter(tmp_path):
+    """Iota's players are typed at the table; at a tournament's table an Enter takes the round's
+    two (blue first), so the director's result names them by colour."""
+    import json
+
+    from companion.tournament.link import tournament_record
+
+    sim = _scripted(tmp_path, "iota")
+    assert "Ada then Bob" in sim.service.published.prompt
+    final = _run(
+        sim, tmp_path, "0 confirm", "1 type RT2", "2 type GC2@0,1 BX2@0,2", "3 press blue",
+        "4 type end!",
+    )  # fmt: skip
+    assert final["players"] == ["Ada", "Bob"]
+    saved = json.loads(sim.service.last_record_path.read_text())
+    record = tournament_record(saved)
+    assert (record["round"], record["winner"], record["loser"]) == (2, "blue", "red")
+
+
+def test_a_wordinoes_table_of_a_tournament_takes_the_rounds_players_with_enter(tmp_path):
+    sim = _scripted(tmp_path, "wordinoes")
+    assert "Ada then Bob" in sim.service.published.prompt
+    final = _run(sim, tmp_path, "0 confirm")
+    assert final["players"] == ["Ada", "Bob"]
+
+
+def test_typed_players_still_override_the_rounds(tmp_path):
+    sim = _scripted(tmp_path, "iota")
+    final = _run(sim, tmp_path, "0 type Cy Di Eve")
+    assert final["players"] == ["Cy", "Di", "Eve"]

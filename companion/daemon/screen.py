@@ -373,3 +373,15 @@ def qr_page(draw, width: int, height: int, address: str, title: str) -> None:
     left = code.width + 4
     fitted(draw, (left, 0, width - 1, height // 2 - 1), title, largest=16)
     fitted(draw, (left, height // 2, width - 1, height - 1), "SCAN ME", largest=14)
+
+
+def with_qr_page(frame, address: str, title: str, turn: int):
+    """``frame``, or at every third turn the page of :func:`qr_page` when ``address`` (a
+    tournament table's page) is set: the ready screens of Iota and Wordinoes show it in turn."""
+    if not address or turn % 3 != 2:
+        return frame
+
+    def page(draw, width, height, *args, **kwargs):
+        qr_page(draw, width, height, address, title)
+
+    return page

@@ -174,6 +174,18 @@ def tournament_record(saved: dict) -> dict:
     winner = names.get(winner, winner)
     loser = result.get("loser")
     loser = names.get(loser, loser)
+    winners = result.get("winners")
+    tied = (
+        isinstance(winners, list)
+        and len(winners) == 2
+        and {names.get(w) for w in winners}
+        == {
+            "blue",
+            "red",
+        }
+    )
+    if loser is None and winner in ("blue", "red"):
+        loser = "red" if winner == "blue" else "blue"  # two players: the other lost (Iota)
     rec = {
         "mode": header.get("mode") or result.get("game") or settings.get("game"),
         "table": settings.get("number"),
@@ -181,7 +193,7 @@ def tournament_record(saved: dict) -> dict:
         "players": players,
         "winner": winner if winner in ("blue", "red") else None,
         "loser": loser if loser in ("blue", "red") else None,
-        "draw": bool(result.get("draw")),
+        "draw": bool(result.get("draw")) or tied,  # Iota: both players top scorers
         "how": result.get("how"),
         "abandoned": bool(result.get("abandoned")),
         "result": result,

@@ -221,6 +221,18 @@ MODES: dict[str, str] = {
 }
 
 
+def tournament_pair(table) -> list[str] | None:
+    """The two players of a tournament's set-up (``table.round`` > 0: the director's round,
+    written by ``companion link``), blue first, for a game whose players are typed at the table
+    (Iota, Wordinoes: an empty Enter takes them); None at a table of no tournament."""
+    return [table.blue, table.red] if getattr(table, "round", 0) else None
+
+
+def tournament_title(table, game: str) -> str:
+    """The ready screen's title: ``R2 T7 IOTA`` at a tournament's table, else ``IOTA``."""
+    return f"R{table.round} T{table.number} {game}" if getattr(table, "round", 0) else game
+
+
 def mode_class(name: str) -> type[GameMode]:
     """The mode class registered as ``name``.
 

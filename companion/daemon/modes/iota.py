@@ -41,6 +41,8 @@ from companion.daemon.modes import (
     ModeError,
     Press,
     View,
+    tournament_pair,
+    tournament_title,
 )
 from companion.games.iota.cards import IotaNotationError, parse_card
 from companion.games.iota.scorekeeper import (
@@ -114,7 +116,9 @@ class IotaMode(GameMode):
     def _decide_line(self, text: str, t: float) -> list[dict]:
         if self.keeper is None:
             if not self.players:
-                names = check_players([n for n in re.split(r"[\s,]+", text) if n])
+                typed = [n for n in re.split(r"[\s,]+", text) if n]
+                # nothing typed at a tournament's table: the round's two players
+                names = check_players(typed or tournament_pair(self.context.table) or [])
                 return [{"t": t, "kind": "players", "names": names}]
             card = parse_card(text, "the starting card")
             return [{"t": t, "kind": "start", "card": str(card)}]
@@ -176,6 +180,9 @@ class IotaMode(GameMode):
         if name == "cancel":
             return [{"t": t, "kind": "cancel"}] if self.pending else []
         if name == "confirm":
+            pair = tournament_pair(self.context.table)
+            if not self.players and pair:  # Enter at a tournament's table: the round's players
+                return [{"t": t, "kind": "players", "names": check_players(pair)}]
             if self.keeper is None:
                 raise IotaGameError("type the players' names, then the starting card")
             if self.pending is None and not self._ask_pass(t):
@@ -315,13 +322,23 @@ class IotaMode(GameMode):
         redraw_at = min(x for x in (redraw_at, screen.next_turn_at(t, since)) if x is not None)
         keeper = self.keeper
         lights = {"blue": False, "red": False}
-        if phase == PHASE_PLAYERS:
+        table = self.context.table
+        title = tournament_title(table, "IOTA")
+        pair = tournament_pair(table)
+        if phase == PHASE_PLAYERS and pair:
+            frame = _setup_frame(title, f"Enter: {pair[0]} & {pair[1]}", notice, turn)
+            frame = screen.with_qr_page(frame, table.page, f"TABLE {table.number}", turn)
+            prompt = (
+                f"Enter for the round's players, {pair[0]} then {pair[1]} (or type 2 to 4 "
+                "names in turn order)"
+            )
+        elif phase == PHASE_PLAYERS:
             frame = _setup_frame(
-                "IOTA", f"Type {MIN_PLAYERS}-{MAX_PLAYERS} players' names", notice, turn
+                title, f"Type {MIN_PLAYERS}-{MAX_PLAYERS} players' names", notice, turn
             )
             prompt = "Players in turn order (2 to 4 names, spaces between), then Enter"
         elif phase == PHASE_START:
-            frame = _setup_frame("IOTA", "Type the card turned up", notice, turn)
+            frame = _setup_frame(title, "Type the card turned up", notice, turn)
             prompt = "The starting card turned up from the pile (e.g. RT2), then Enter"
         else:
             assert keeper is not None

@@ -48,6 +48,8 @@ from companion.daemon.modes import (
     ModeError,
     Press,
     View,
+    tournament_pair,
+    tournament_title,
 )
 from companion.games.wordinoes.game import (
     UNKNOWN_TILE,
@@ -317,6 +319,11 @@ class WordinoesMode(GameMode):
 
     def _decide_command(self, name: str, t: float) -> list[dict]:
         game = self.game
+        pair = tournament_pair(self.context.table)
+        if name == "confirm" and game is None and pair:
+            # Enter at a tournament's table: the round's two players, blue first
+            setup = parse_setup_line(" ".join(f"P{i}" for i in range(len(pair))), table_settings())
+            return [{"t": t, "kind": "setup", **setup, "players": list(pair)}]
         if name == "confirm" and game is not None and game.status == Status.FINISHED:
             if not self.closed:
                 return [{"t": t, "kind": "close"}]
@@ -489,7 +496,22 @@ class WordinoesMode(GameMode):
         lights = {"blue": False, "red": False}
         redraw_at = None
         if game is None:
-            frame = _message_frame("WORDINOES", "Type the players", notice or "in seating order")
+            table = self.context.table
+            title = tournament_title(table, "WORDINOES")
+            pair = tournament_pair(table)
+            if pair:
+                turn = screen.turn_at(t)
+                pages = _message_frame(title, f"Enter: {pair[0]} & {pair[1]}", notice or "or type")
+
+                def names(draw, width, height, pages=pages, turn=turn):
+                    pages(draw, width, height, turn=turn)  # long names in turns
+
+                frame = screen.with_qr_page(names, table.page, f"TABLE {table.number}", turn)
+                prompt = f"Enter for the round's players, {pair[0]} then {pair[1]} (or type them)"
+                return View(
+                    frame, lights, None, prompt, "players", redraw_at=screen.next_turn_at(t)
+                )
+            frame = _message_frame(title, "Type the players", notice or "in seating order")
             return View(
                 frame, lights, None, "Players' names (seating order), then Enter", "players"
             )
