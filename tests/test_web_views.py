@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.tournament import qr
 from companion.tournament.web import WebError, parse_address, views
-from companion.tournament.web.forms import FormError, correction, make_draft
+from companion.tournament.web.forms import ROUND_FIELDS, FormError, correction, make_draft
 
 
 def row(state=None, setup=None, result=None, last_seen=100.0, table=5):
@@ -425,19 +425,7 @@ form_text = st.one_of(
 )
 round_forms = st.fixed_dictionaries(
     {},
-    optional={
-        k: form_text
-        for k in (
-            "round",
-            "method",
-            "players",
-            "colours",
-            "game",
-            "minutes",
-            "minute_seconds",
-            "lexicon",
-        )
-    },
+    optional={k: form_text for k in ROUND_FIELDS},
 )
 
 
