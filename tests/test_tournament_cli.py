@@ -236,9 +236,12 @@ def test_tournament_record_maps_names_to_colours():
     assert (rec["mode"], rec["winner"], rec["loser"], rec["held"]) == (
         "wordinoes",
         "red",
-        None,
+        "blue",  # two players: the one who did not win lost
         {"Ada": 3, "Bob": 0},
     )
+    # three at the table: the winner is named, no one loser
+    saved["result"] = {**saved["result"], "players": ["Ada", "Bob", "Cy"]}
+    assert tournament_record(saved)["loser"] is None
 
 
 @settings(max_examples=200, deadline=None)

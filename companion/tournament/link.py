@@ -184,8 +184,10 @@ def tournament_record(saved: dict) -> dict:
             "red",
         }
     )
-    if loser is None and winner in ("blue", "red"):
-        loser = "red" if winner == "blue" else "blue"  # two players: the other lost (Iota)
+    seated = result.get("players")
+    two = not isinstance(seated, list) or len(seated) == 2
+    if loser is None and winner in ("blue", "red") and two:
+        loser = "red" if winner == "blue" else "blue"  # two players: the other lost
     rec = {
         "mode": header.get("mode") or result.get("game") or settings.get("game"),
         "table": settings.get("number"),
