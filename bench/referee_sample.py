@@ -3,7 +3,9 @@
 The list is data (``tests/data/referee_words.tsv``), drawn once with this script and kept, so that
 the test over it (``tests/test_referee_words.py``) and the benchmark (``bench/bench_referee.py``)
 rule on the same words every time. Run it again only to draw a new list (``python -m
-bench.referee_sample``), and review the disagreements it brings.
+bench.referee_sample``), and review the disagreements it brings: a ruling a standard dictionary
+contradicts is corrected by hand in the list, its evidence followed by ``; reviewed: `` and the
+dictionary and sense that decide it; drawing again keeps those reviews.
 
 The reference is the two dictionaries, not SCOWL: WordNet 3.0 (Debian ``wordnet-base``) and GCIDE
 (Debian ``dict-gcide``, the 1913 Webster and its supplements). The rulebook (Iago, Valid Words):
@@ -234,8 +236,25 @@ def _capitals(wn) -> set[str]:
     return out
 
 
+def _reviewed() -> dict[str, tuple[str, str]]:
+    """The rulings of the list on disk that were reviewed by hand (``; reviewed: `` in the
+    evidence, with the dictionary and sense that decide it): kept when the list is drawn again."""
+    out = {}
+    if OUT.exists():
+        for line in OUT.read_text(encoding="utf-8").splitlines():
+            parts = line.split("\t")
+            if len(parts) == 4 and "; reviewed: " in parts[3]:
+                out[parts[0]] = (parts[2], parts[3].split("; reviewed: ", 1)[1])
+    return out
+
+
 def main() -> None:
-    rows = draw()
+    reviewed = _reviewed()
+    rows = [
+        (w, kind, reviewed[w][0], f"{why}; reviewed: {reviewed[w][1]}") if w in reviewed else
+        (w, kind, ref, why)
+        for w, kind, ref, why in draw()
+    ]  # fmt: skip
     OUT.parent.mkdir(parents=True, exist_ok=True)
     with OUT.open("w", encoding="utf-8") as fh:
         fh.write(

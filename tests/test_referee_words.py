@@ -3,11 +3,14 @@ drawn by bench/referee_sample.py), each ruled by a standard dictionary (WordNet 
 
 Iago's rulebook, "Valid Words": "All words found in a standard dictionary are acceptable, in any
 grammatical form ... Not acceptable are proper nouns, foreign words, abbreviations and words
-requiring hyphens or apostrophes." The default list must agree with the reference on at least 98%
-of the words (the goal is 99%: docs/lexicon.md gives the figure), and every disagreement must be
-one of those listed below with its reason, so that a new one is seen at once.
+requiring hyphens or apostrophes." The default list must agree with the reference on at least 99%
+of the words (docs/lexicon.md gives the figure), and every disagreement must be one of those
+listed below with its reason, so that a new one is seen at once. A reference ruling that a
+standard dictionary contradicts was reviewed by hand: its row says ``reviewed:``, the dictionary
+and the sense, and keeps the kind it was drawn as.
 """
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -18,20 +21,12 @@ from companion.lexicon import open_lexicon
 LIST = Path(__file__).with_name("data") / "referee_words.tsv"
 
 KNOWN_DISAGREEMENTS = {
-    # SCOWL has them only at size 80 or 95 (the default list is size 70)
-    "easter": "lower-case EASTER (a wind) only in SCOWL's size-80 list",
-    "lensed": "size 80", "guidances": "size 80", "sectoring": "size 80",
-    "marshall": "size 80", "quaker": "lower case only at size 80",
-    "janissary": "lower case only at size 80", "corinthian": "lower case only at size 95",
-    "humourous": "size 95 (a rare spelling)",
-    # variants SCOWL lists in no variant_1/variant_2 file (MANOEUVER only in variant_3)
-    "corraled": "not in SCOWL", "improvize": "not in SCOWL", "manoeuver": "SCOWL variant_3",
-    # the reference errs: words WordNet lists only capitalised or as an abbreviation, that
-    # SCOWL's editors list in lower case up to size 70 and a dictionary has as common words
-    "pow": "an interjection (POW in WordNet)", "anglicism": "a common noun too",
-    "abb": "a yarn (ABB)", "titian": "a colour (TITIAN)",
-    # WordNet's lower-case MIN is the abbreviation of minute: the box is right
-    "min": "an abbreviation",
+    # SCOWL has them only at size 95 (the default list reads up to 70, and takes the size-80
+    # words WordNet vouches for: the rule "second source", docs/lexicon.md)
+    "corinthian": "lower case only in SCOWL's size-95 list",
+    "humourous": "size 95 (a rare spelling of HUMOROUS)",
+    # a variant SCOWL lists in no file at any size
+    "improvize": "not in SCOWL",
 }  # fmt: skip
 
 
@@ -52,7 +47,12 @@ def test_the_list_is_1000_words_by_kind():
         "proper": 150, "foreign": 100, "homograph": 100,
     }  # fmt: skip
     valid = {"ordinary", "inflection", "variant", "homograph"}
-    assert all((r[2] == "VALID") == (r[1] in valid) for r in rows)
+    reviewed = [r for r in rows if "; reviewed: " in r[3]]
+    assert all((r[2] == "VALID") == (r[1] in valid) for r in rows if r not in reviewed)
+    # a reviewed ruling is the other one, and says which dictionary's sense decides it
+    assert all((r[2] == "VALID") != (r[1] in valid) for r in reviewed)
+    assert all(re.search(r"GCIDE|Merriam-Webster|Collins|WordNet", r[3]) for r in reviewed)
+    assert len(reviewed) <= 10
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +64,7 @@ def test_the_default_list_agrees_with_the_dictionaries(default_lexicon):
     rows = _rows()
     disagree = {w for w, _, ref, _ in rows if (w in default_lexicon) != (ref == "VALID")}
     assert disagree <= set(KNOWN_DISAGREEMENTS), sorted(disagree - set(KNOWN_DISAGREEMENTS))
-    assert 1 - len(disagree) / len(rows) >= 0.98
+    assert 1 - len(disagree) / len(rows) >= 0.99
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ For a SCOWL lexicon the word is looked up in the files the lexicon is built from
 so the answer says what SCOWL has instead: the word only at a larger size, only capitalised (a
 name: ``english-upper.35`` has ``Tuesday``), only as an abbreviation or contraction, or left out by
 a rule (no vowel, the screen's name, abbreviation or foreign word: :mod:`companion.lexicon.screen`).
+A word one of the screen's rules added says which (``second source``, ``GCIDE form``).
 The definition is WordNet's first sense of the word or of its base form (APICES: APEX), else
 GCIDE's first sense. This reads files, so it is for the arbiter's call only, never the table's
 hot path (a tenth of a second or two; GCIDE takes about a second the first time).
@@ -94,8 +95,22 @@ def _scowl_story(word: str, lexicon) -> tuple[list[str], str, list[str]]:
         for entry in _entries_in(path, word):
             elsewhere.append(f"{path.name}: {entry}")
     why = ""
-    rule = scowl.reason_left_out(word) or screen().why(word)
-    if word in lexicon:
+    sc = screen()
+    rule = scowl.reason_left_out(word) or sc.why(word)
+    extra = {p.name for p in params.vouched_files()} if params else set()
+    if word in lexicon and found and set(found) <= extra and sc.vouched_for(word):
+        lemma = sc.vouched_for(word)
+        of = "" if lemma == word else f" (a form of {lemma.upper()})"
+        why = (
+            "added by the rule second source: SCOWL lists it only at the next size up or as a "
+            f"seldom-used variant, and WordNet has it as a lower-case word{of}"
+        )
+    elif word in lexicon and not found and word in sc.forms:
+        why = (
+            f"added by the rule GCIDE form: GCIDE names it as a form of {sc.forms[word].upper()}"
+            ", and lemminflect spells that form so"
+        )
+    elif word in lexicon:
         why = "a lower-case word of SCOWL's words files, kept by every rule"
     elif found and rule:
         why = {
@@ -103,7 +118,9 @@ def _scowl_story(word: str, lexicon) -> tuple[list[str], str, list[str]]:
             "name": "left out by the screen: a name (SCOWL lists it in lower case only at size "
             "95, and capitalised elsewhere or WordNet only capitalised)",
             "abbreviation": "left out by the screen: an abbreviation (SCOWL's abbreviations "
-            "files; no dictionary knows it as a word)",
+            "files, no dictionary knows it as a word, and SCOWL ranks the abbreviation at least "
+            "as common, CMUdict says it letter by letter, or WordNet names a unit of those "
+            "initials; or WordNet has it only as initials)",
             "foreign": "left out by the screen: a word of a foreign phrase (GCIDE), not a word "
             "of its own",
         }.get(rule, f"left out: {rule}")

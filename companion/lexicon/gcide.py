@@ -48,6 +48,12 @@ _LABEL = re.compile(
 _FORMS = re.compile(r"\{([A-Za-z\[\]\"'`*-]+)\}")
 _ETYM_FIRST = re.compile(r"\\\s*(?:\([^)]*\)\s*)?[,.]?\s*\[([A-Za-z]+\.)")
 _ETYM_ANY = re.compile(r"\[([A-Za-z]+\.)[,\]]")
+FORM_AFTER_LABEL = re.compile(
+    r"(?:(?:pl\.|plural)[^{\]]{0,20}(?:L\.|Gr\.|It\.|Heb\.)\s*|(?:imp\.|p\. p\.)[^{\]]{0,20})"
+    r"\{([A-Za-z\[\]]+)\}"
+)
+"""A form GCIDE names in an entry's header as a classical plural (``pl. E. {Apexes}; L.
+{Apices}``) or as a past or participle (``imp. & p. p. {Corraled} or {Corralled}``)."""
 
 
 def _header(text: str) -> str:
@@ -127,6 +133,7 @@ class Gcide:
             raw = fh.read()
         self._entries: dict[str, list[Entry]] = {}
         self._forms: set[str] = set()
+        self.inflections: list[tuple[str, str]] = []
         self.phrases: list[tuple[str, ...]] = []
         seen: set[tuple[int, int]] = set()
         for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
@@ -165,7 +172,17 @@ class Gcide:
             for form in _FORMS.findall(header):
                 if " " not in form:
                     self._forms.add(_plain(form))
+            if key:
+                for form in FORM_AFTER_LABEL.findall(header[:500]):
+                    if _plain(form) and _plain(form) != key:
+                        self.inflections.append((key, _plain(form)))
         self._forms.discard("")
+
+    def inflection_forms(self) -> list[tuple[str, str]]:
+        """(headword, form) pairs, lower-case a-z, in the index's order: each form an entry's
+        header names as a past or participle (``imp. & p. p.``) or a classical plural (``pl.
+        ... L.``) of its one-word headword (CORRAL, CORRALED; APEX, APICES)."""
+        return list(self.inflections)
 
     def entries(self, word: str) -> list[Entry]:
         """The entries whose headword is ``word`` (any case; a-z only), in the index's order."""

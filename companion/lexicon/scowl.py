@@ -56,6 +56,9 @@ _CATEGORIES = {
     ),
 }
 _CATEGORIES["both"] = tuple(dict.fromkeys(_CATEGORIES["american"] + _CATEGORIES["british"]))
+VARIANT_3 = "variant_3"
+"""SCOWL's "variants which are seldom used" (MANOEUVER, ADVERTIZE): never read whole; the rule
+``second source`` (:mod:`companion.lexicon.screen`) takes those WordNet vouches for."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,37 @@ class ScowlParams:
                         out.append(path)
         return out
 
+    def vouched_files(self, root: Path | None = None) -> list[Path]:
+        """The ``words`` files outside the list whose entries the rule ``second source`` may add
+        (:mod:`companion.lexicon.screen`: those WordNet has as a lower-case lemma, or as an
+        inflection of one). Only for a list of size :data:`SECOND_SOURCE_FROM` or more: the
+        files of the next size up in the same categories (70: the size-80 files; 80: the size-95
+        files); and, with every variant level read (``variants`` 2, spellings ``american`` and
+        ``both``), the ``variant_3`` files up to the list's size. In reading order; empty for a
+        smaller list."""
+        root = root or SCOWL_DIR
+        out: list[Path] = []
+        if self.size < SECOND_SOURCE_FROM:
+            return out
+        larger = [s for s in ALL_SIZES if s > self.size]
+        if larger:
+            for cat in self.categories():
+                path = root / f"{cat}-words.{larger[0]}"
+                if path.exists():
+                    out.append(path)
+        if self.variants == 2 and self.spelling != "british":
+            for size in ALL_SIZES:
+                path = root / f"{VARIANT_3}-words.{size}"
+                if size <= self.size and path.exists():
+                    out.append(path)
+        return out
+
+
+SECOND_SOURCE_FROM = 70
+"""The smallest size whose lists take the words the screen's rules add (the next size's and
+variant_3's words WordNet vouches for, the forms GCIDE names): smaller lists are chosen for being
+small (a children's table, a quick game) and are read as SCOWL has them."""
+
 
 def parse_name(name: str) -> ScowlParams | None:
     """The parameters named by ``scowl-SIZE[-SPELLING][-vN]`` (e.g. ``scowl-80``,
@@ -120,10 +154,11 @@ def read_text(path: Path) -> str:
         return data.decode("iso-8859-1")
 
 
-BUILD_RULE = 3
+BUILD_RULE = 4
 """Version of the rule for a ``words`` entry; part of a SCOWL lexicon's build parameters, so a
 change of rule rebuilds every index built under the old one. 1: plain a-z words; 2: also no
-vowelless abbreviations; 3: also the screen's names, abbreviations and foreign words."""
+vowelless abbreviations; 3: also the screen's names, abbreviations and foreign words; 4: also
+the words the rules ``second source`` and ``GCIDE form`` add (:mod:`companion.lexicon.screen`)."""
 
 VOWELS = frozenset("aeiouy")
 

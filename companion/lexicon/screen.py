@@ -10,8 +10,9 @@ HOC, ``situ`` of IN SITU). SCOWL alone cannot tell them from words. WordNet 3.0 
 noun beside the name ``Turkey``) and GCIDE (Debian ``dict-gcide``, :mod:`companion.lexicon.gcide`:
 part-of-speech labels, forms, foreign phrases) can.
 
-The rules, each applied to every entry of SCOWL's ``words`` files (every size up to 95, every
-variant level up to 2, both spellings), in this order; the first that applies gives the reason:
+The rules that leave words out, each applied to every entry of SCOWL's ``words`` files (every
+size up to 95, every variant level up to 3, both spellings), in this order; the first that
+applies gives the reason:
 
 ``name``
     SCOWL lists the word in lower case only in its size-95 ("insane") files, it lists it
@@ -24,16 +25,37 @@ variant level up to 2, both spellings), in this order; the first that applies gi
     WordNet often capitalises (``Shah``, ``Ladyship``), so they are kept. So TURKEY, MARCH and BIRDS
     stay, and TUESDAY and LONDON, lower-case only at 95, go: no name is in any list.
 ``abbreviation``
-    SCOWL's ``abbreviations`` files list it in capitals (``AMU``, ``ECU``), no dictionary knows
+    SCOWL's ``abbreviations`` files list it in capitals (``AMU``, ``AMA``), no dictionary knows
     it as a word (neither WordNet, itself or through a base form, nor GCIDE, as a headword or a
-    form an entry names, nor lemminflect), and CMUdict does not say it as a word: it has no
-    pronunciation of it, or only the names of its letters (SRI as ``EH1 S AA1 R AY1``). Or every
+    form an entry names, nor lemminflect), CMUdict does not say it as a word (it has no
+    pronunciation of it, or only the names of its own letters, SRI as ``EH1 S AA1 R AY1``), and
+    something says it is an abbreviation: SCOWL lists the abbreviation at a size no larger than
+    the lower-case word (its editors hold the abbreviation at least as common: AMA at 50, ama at
+    80), CMUdict says it letter by letter, or it is the initials of a unit of measurement WordNet
+    names (``amu``: ``atomic_mass_unit``). The silence of the dictionaries alone is no evidence:
+    WordNet 3.0, the 1913 Webster and CMUdict miss many words that SCOWL's editors rank more
+    common than the capitalised abbreviation (CERMET, QWERTY, KIF, VAV, AGMA are kept). Or every
     WordNet sense of it has a phrase of which it is the initials (``mph``: ``miles_per_hour``)
     and GCIDE does not know it.
 ``foreign``
     No dictionary knows it as a word of its own (as above), and it is a word of a foreign phrase
     that GCIDE enters as such (``ad hoc``, ``in situ``, ``status quo``: a bare etymology, [L.],
     [F.]..., after the headword).
+
+The rules that add words, to the lists of size 70 and more (``scowl.SECOND_SOURCE_FROM``; the
+builder, ``store._scowl_words``, applies them):
+
+``second source`` (:attr:`Screen.vouched`)
+    An entry of SCOWL's files of the next size up (70: size 80; 80: size 95) or of its
+    ``variant_3`` files ("seldom used" spellings: MANOEUVER) up to the list's size, not left out
+    by a rule above, that WordNet has as a lower-case lemma (BEIGNET, EASTER the wind), or that
+    lemminflect's table of forms or WordNet's exception lists give as a form of a lower-case
+    WordNet lemma (LENSED of LENS, RUGAE of RUGA). SCOWL is one source, WordNet the second.
+``GCIDE form`` (:attr:`Screen.forms`)
+    A past, participle or classical plural that GCIDE's entry names in its header (``imp. & p.
+    p. {Corraled} or {Corralled}``), that lemminflect lists among the spellings of that
+    inflection of the headword, and that SCOWL does not list at any size: added when the list
+    holds the headword.
 
 The screen is built once from the three sources (a few seconds) and kept in
 ``data_dir()/cache/lexicon-screen-vN.json``, stamped with the sources' sizes and modification
@@ -55,7 +77,7 @@ from pathlib import Path
 from companion.lexicon import scowl
 from companion.lexicon.words import fold
 
-SCREEN_VERSION = 1
+SCREEN_VERSION = 4
 """Bump when a rule changes: the screen (and every SCOWL index) is then rebuilt."""
 
 RULES = ("name", "abbreviation", "foreign")
@@ -80,21 +102,32 @@ _POS = ("n", "v", "a", "r")
 
 @dataclass
 class Screen:
-    """What the screen leaves out: ``reasons`` maps each left-out word (lower case) to its rule
-    (one of :data:`RULES`); ``sources`` names what was read; ``stamp`` identifies the sources and
-    rules it was built from."""
+    """What the screen leaves out and what its rules may add (module docstring): ``reasons``
+    maps each left-out word (lower case) to its rule (one of :data:`RULES`); ``sources`` names
+    what was read; ``stamp`` identifies the sources and rules it was built from; ``vouched`` maps
+    each entry of SCOWL's larger sizes and variant_3 files that the rule ``second source`` may
+    add to the lower-case WordNet lemma that vouches for it (itself, or its base form);
+    ``forms`` maps each form the rule ``GCIDE form`` may add to its headword."""
 
     reasons: dict[str, str] = field(default_factory=dict)
     sources: list[str] = field(default_factory=list)
     stamp: str = ""
+    vouched: dict[str, str] = field(default_factory=dict)
+    forms: dict[str, str] = field(default_factory=dict)
 
     def why(self, word: str) -> str | None:
         """The rule that leaves ``word`` (lower case) out, or None."""
         return self.reasons.get(word)
 
+    def vouched_for(self, word: str) -> str | None:
+        """The WordNet lemma that vouches for ``word`` (itself or its base form) when ``word``
+        is an entry of SCOWL's size-80 or size-95 or variant_3 files that the rule ``second
+        source`` may add (module docstring), else None."""
+        return self.vouched.get(word)
+
     def key(self) -> str:
-        """A hash of what the screen leaves out and why."""
-        text = json.dumps(self.reasons, sort_keys=True).encode()
+        """A hash of what the screen leaves out and why, and of what its rules may add."""
+        text = json.dumps([self.reasons, self.vouched, self.forms], sort_keys=True).encode()
         return hashlib.sha256(text).hexdigest()[:16]
 
     def counts(self) -> dict[str, int]:
@@ -105,16 +138,17 @@ class Screen:
 # --- the sources ------------------------------------------------------------------------------
 
 
-def _scowl_universe(root: Path) -> tuple[dict[str, int], set[str], set[str]]:
-    """Every lower-case a-z entry of SCOWL's ``words`` files (all sizes, variants up to 2, both
-    spellings) with the smallest size it is listed at; the lower-cased a-z entries of its
-    ``proper-names`` and ``upper`` files that start with a capital; and those of its
-    ``abbreviations`` files written in capitals (``AMU``; a final full stop dropped)."""
+def _scowl_universe(root: Path) -> tuple[dict[str, int], set[str], dict[str, int]]:
+    """Every lower-case a-z entry of SCOWL's ``words`` files (all sizes, variants up to 3, both
+    spellings) with the smallest size it is listed at (a word only in ``variant_3`` files at
+    that size plus 1000); the lower-cased a-z entries of its ``proper-names`` and ``upper``
+    files that start with a capital; and those of its ``abbreviations`` files written in
+    capitals (``AMU``; a final full stop dropped), with the smallest size each is listed at."""
     params = scowl.ScowlParams(95, "both", 2)
     first: dict[str, int] = {}
     capitalised: set[str] = set()
-    abbreviations: set[str] = set()
-    for cat in params.categories():
+    abbreviations: dict[str, int] = {}
+    for cat in [*params.categories(), scowl.VARIANT_3]:
         for size in scowl.ALL_SIZES:
             for sub in ("words", "proper-names", "upper", "abbreviations"):
                 path = root / f"{cat}-{sub}.{size}"
@@ -123,15 +157,16 @@ def _scowl_universe(root: Path) -> tuple[dict[str, int], set[str], set[str]]:
                 for line in scowl.read_text(path).splitlines():
                     entry = fold(line.strip())
                     if sub == "words":
-                        if scowl.reason_left_out(entry) is None and first.get(entry, 99) > size:
-                            first[entry] = size
+                        at = size + (1000 if cat == scowl.VARIANT_3 else 0)
+                        if scowl.reason_left_out(entry) is None and first.get(entry, 9999) > at:
+                            first[entry] = at
                         continue
                     plain = entry.rstrip(".")
                     if not plain.isascii() or not plain.isalpha():
                         continue
                     if sub == "abbreviations":
-                        if plain.isupper():
-                            abbreviations.add(plain.lower())
+                        if plain.isupper() and abbreviations.get(plain.lower(), 99) > size:
+                            abbreviations[plain.lower()] = size
                     elif plain[0].isupper():
                         capitalised.add(plain.lower())
     return first, capitalised, abbreviations
@@ -159,19 +194,11 @@ def _wordnet_cases(root: Path) -> tuple[set[str], set[str], list[str]]:
     return lower, capital - lower, phrases
 
 
-def _said_as_letters(phones: str) -> bool:
-    """True when a CMUdict pronunciation is the names of letters one after another."""
-    plain = [p.rstrip("012") for p in phones.split()]
-    names = sorted((v.split() for v in LETTER_NAMES.values()), key=len, reverse=True)
-    i = 0
-    while i < len(plain):
-        for name in names:
-            if plain[i : i + len(name)] == name:
-                i += len(name)
-                break
-        else:
-            return False
-    return True
+def _said_as_letters(phones: str, word: str) -> bool:
+    """True when a CMUdict pronunciation of ``word`` is the names of its own letters, one after
+    another (SRI: ``EH1 S AA1 R AY1``; not EAU's ``OW1``, which is one letter's name)."""
+    plain = " ".join(p.rstrip("012") for p in phones.split())
+    return plain == " ".join(LETTER_NAMES.get(c, "?") for c in word)
 
 
 CLASSICAL_PLURALS = (("a", "um"), ("a", "on"), ("ae", "a"), ("i", "us"), ("ices", "ex"),
@@ -187,6 +214,12 @@ def classical_singulars(word: str) -> list[str]:
         for plural, singular in CLASSICAL_PLURALS
         if word.endswith(plural) and len(word) > len(plural) + 1
     ]
+
+
+def _initials(phrase: str) -> str | None:
+    """The initials of a WordNet phrase of two or more words (``atomic_mass_unit``: ``amu``)."""
+    words = [w for w in phrase.replace("-", "_").split("_") if w]
+    return "".join(w[0] for w in words) if len(words) > 1 else None
 
 
 def _initials_of(short: str, phrase: str) -> bool:
@@ -281,17 +314,43 @@ def build_screen(root: Path | None = None) -> Screen:
 
     def said_as_a_word(word: str) -> bool:
         phones = cmu.phones(word)
-        return bool(phones) and not all(_said_as_letters(p) for p in phones)
+        return bool(phones) and not all(_said_as_letters(p, word) for p in phones)
+
+    def said_letter_by_letter(word: str) -> bool:
+        return any(_said_as_letters(p, word) for p in cmu.phones(word))
+
+    units: set[str] = set()
+    if wn is not None:
+        top = wn.synset("unit_of_measurement.n.01")
+        for x in top.closure(lambda y: y.hyponyms() + y.instance_hyponyms()):
+            for n in x.lemma_names():
+                if _initials(n.lower()):
+                    units.add(_initials(n.lower()))
+
+    def abbreviated(word: str, size: int) -> bool:
+        """Positive evidence that ``word``, which SCOWL also lists in capitals among its
+        abbreviations and no dictionary knows, is that abbreviation and not a word the
+        dictionaries miss (CERMET, QWERTY, KIF, VAV): SCOWL lists the abbreviation at a size no
+        larger than the lower-case word (its editors hold it at least as common: AMA, ROK);
+        CMUdict says it letter by letter; or it is the initials of a unit of measurement
+        WordNet names (AMU: atomic mass unit)."""
+        return abbreviations[word] <= size or said_letter_by_letter(word) or word in units
 
     reasons: dict[str, str] = {}
-    for word, size in first.items():
+    for word, at in first.items():
         if word in scowl.VOWELLESS_WORDS:
             continue  # interjections and the like, already vouched for (scowl.py)
+        size = at % 1000
         named = size > KEEP_UP_TO_SIZE and (word in capitalised or word in wn_capital)
         if named and not wn_common(word) and not not_a_noun_in_gcide(word):
             reasons[word] = "name"
             continue
-        if word in abbreviations and not known(word) and not said_as_a_word(word):
+        if (
+            word in abbreviations
+            and not known(word)
+            and not said_as_a_word(word)
+            and abbreviated(word, size)
+        ):
             reasons[word] = "abbreviation"
             continue
         if wn is not None and word in initials and word in wn_lower and not (gc and gc.knows(word)):
@@ -303,7 +362,38 @@ def build_screen(root: Path | None = None) -> Screen:
                 continue
         if word in foreign_words and not known(word):
             reasons[word] = "foreign"
-    return Screen(reasons, sources, _stamp(_source_files(root)))
+    vouched: dict[str, str] = {}
+    from lemminflect import Lemmatizer
+
+    # lemminflect's own table of forms (what getAllLemmas reads, without its copy of each
+    # answer: a tenth of the time over SCOWL's 170,000 larger-size entries)
+    lemma_dict = Lemmatizer()._getLemmaDict()
+    exceptions: dict[str, list[str]] = {}
+    if wn is not None:
+        for pos in _POS:
+            for form, lemmas in wn._exception_map[pos].items():
+                exceptions.setdefault(form, []).extend(lemmas)
+    for word, at in first.items():
+        if at <= scowl.SECOND_SOURCE_FROM or word in reasons:
+            continue  # in the lists it could be added to already, or left out
+        lemma = word if word in wn_lower else None
+        if lemma is None:
+            bases_of = [b for forms in lemma_dict.get(word, {}).values() for b in forms]
+            bases_of += exceptions.get(word, ())
+            lemma = min((b for b in bases_of if b in wn_lower and b != word), default=None)
+        if lemma is not None:
+            vouched[word] = lemma
+    forms: dict[str, str] = {}
+    if gc is not None:
+        from lemminflect import getAllInflections
+
+        for base, form in gc.inflection_forms():
+            if form in first or form in forms or form in reasons:
+                continue  # SCOWL lists it: its own files rule
+            spellings = {v.lower() for vs in getAllInflections(base).values() for v in vs}
+            if form in spellings:
+                forms[form] = base
+    return Screen(reasons, sources, _stamp(_source_files(root)), vouched, forms)
 
 
 def _cache_path(root: Path) -> Path:
@@ -319,7 +409,7 @@ def _screen_for(stamp: str, root: Path) -> Screen:
     try:
         data = json.loads(path.read_text())
         if data.get("stamp") == stamp:
-            return Screen(data["reasons"], data["sources"], stamp)
+            return Screen(data["reasons"], data["sources"], stamp, data["vouched"], data["forms"])
     except (OSError, ValueError, KeyError):
         pass
     found = build_screen(root)
@@ -327,6 +417,7 @@ def _screen_for(stamp: str, root: Path) -> Screen:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         data = {"stamp": found.stamp, "sources": found.sources, "reasons": found.reasons}
+        data.update(vouched=found.vouched, forms=found.forms)
         tmp.write_text(json.dumps(data, sort_keys=True))
         tmp.replace(path)
     except OSError:

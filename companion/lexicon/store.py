@@ -195,8 +195,35 @@ class _Source:
         if self.scowl is not None:
             from companion.lexicon.screen import screen
 
-            return scowl.iter_words(self.files, tally, progress, screen().why)
+            return _scowl_words(self.scowl, self.files, screen(), tally, progress)
         return _iter_imported(self.files[0], tally, progress)
+
+
+def _scowl_words(params: scowl.ScowlParams, files: list[Path], sc, tally: Counter, progress):
+    """The words of a SCOWL list: its own files' words (``scowl.iter_words``, with the screen),
+    then the two rules that add words (:mod:`companion.lexicon.screen`): ``second source``, the
+    entries of ``params.vouched_files()`` (among ``files``) that WordNet vouches for, and ``GCIDE
+    form``, the forms GCIDE names of a word the list holds, that lemminflect also spells so.
+    ``tally`` counts each rule's additions under ``"added: second source"`` and ``"added: GCIDE
+    form"`` (words, not entries)."""
+    extra = set(params.vouched_files(files[0].parent)) if files else set()
+    own = [f for f in files if f not in extra]
+    kept: set[str] = set()
+    for word in scowl.iter_words(own, tally, progress, sc.why):
+        kept.add(word)
+        yield word
+    for word in scowl.iter_words([f for f in files if f in extra], None, progress, sc.why):
+        if word not in kept and sc.vouched_for(word):
+            kept.add(word)
+            tally["added: second source"] += 1
+            yield word
+    if params.size < scowl.SECOND_SOURCE_FROM:
+        return
+    for form, base in sorted(sc.forms.items()):
+        if base in kept and form not in kept:
+            kept.add(form)
+            tally["added: GCIDE form"] += 1
+            yield form
 
 
 def _iter_imported(path: Path, tally: Counter, progress) -> Iterator[str]:
@@ -213,6 +240,8 @@ def _iter_imported(path: Path, tally: Counter, progress) -> Iterator[str]:
 def _scowl_source(params: scowl.ScowlParams, root: Path | None = None) -> _Source:
     root = root or scowl.SCOWL_DIR
     files = params.files(root)
+    if files:
+        files += params.vouched_files(root)
     if not files:
         raise LexiconError(
             f"SCOWL word lists are not installed: no {root}/english-words.* files; "

@@ -1,0 +1,134 @@
+"""The rules that add words to a SCOWL list and the screen's abbreviation rule
+(companion/lexicon/screen.py, docs/lexicon.md "The rules and their counts").
+
+Iago's rulebook, "Valid Words": "All words found in a standard dictionary are acceptable, in any
+grammatical form ... Not acceptable are proper nouns, foreign words, abbreviations ...". None of
+the words below is in the referee's list (tests/data/referee_words.tsv): each is a further case of
+a kind the list measures.
+"""
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from companion.lexicon import open_lexicon, scowl
+from companion.lexicon.screen import Screen, _said_as_letters, screen
+from companion.lexicon.store import _scowl_words
+
+REFEREE_WORDS = {
+    line.split("\t")[0]
+    for line in (Path(__file__).with_name("data") / "referee_words.tsv")
+    .read_text(encoding="utf-8")
+    .splitlines()
+    if line and not line.startswith("#")
+}
+
+
+@pytest.fixture(scope="module")
+def default_lexicon():
+    return open_lexicon()
+
+
+# --- the screen's abbreviation rule: silence of the dictionaries is no evidence ---------------
+
+# SCOWL lists each in lower case in a words file at a smaller size than in capitals in its
+# abbreviations files; neither WordNet 3.0, GCIDE (1913), lemminflect nor CMUdict has it, and a
+# standard dictionary enters it as a word: cermet (a ceramic-metal composite), kif (cannabis),
+# QWERTY (the keyboard), vav (a Hebrew letter), agma (the letter eng), jato (jet-assisted
+# take-off, a word in word-game lists), oms (plural of om)
+WORDS_THE_DICTIONARIES_MISS = ["cermet", "kif", "qwerty", "vav", "agma", "jato", "oms"]
+
+
+@pytest.mark.parametrize("word", WORDS_THE_DICTIONARIES_MISS)
+def test_a_word_no_dictionary_here_knows_is_not_an_abbreviation_for_that(default_lexicon, word):
+    assert word not in REFEREE_WORDS
+    assert screen().why(word) is None
+    assert word in default_lexicon
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "amu",  # amu at 70: the initials of WordNet's unit atomic_mass_unit
+        "ama",  # AMA in SCOWL's abbreviations at 50, ama in its words at 80
+        "rok",  # ROK at 70, rok at 80
+        "rato",  # RATO at 70, rato at 80
+    ],
+)
+def test_an_abbreviation_with_evidence_is_still_left_out(default_lexicon, word):
+    assert word not in REFEREE_WORDS
+    assert screen().why(word) == "abbreviation"
+    assert word not in default_lexicon  # not added from size 80 either
+
+
+def test_said_letter_by_letter_means_its_own_letters():
+    assert _said_as_letters("EH1 S AA1 R AY1", "sri")
+    assert not _said_as_letters("OW1", "eau")  # one letter's name (O) is not E-A-U
+    assert not _said_as_letters("EH1 S AA1 R AY1", "sry")
+
+
+# --- the rule "second source": the next size's words WordNet vouches for ----------------------
+
+
+@pytest.mark.parametrize(
+    "word, lemma",
+    [
+        ("beignet", "beignet"),  # WordNet lemmas SCOWL lists only at size 80
+        ("lysosome", "lysosome"),
+        ("remuda", "remuda"),
+        ("squibbed", "squib"),  # lemminflect's forms of a lower-case WordNet lemma
+        ("rugae", "ruga"),
+        ("pronuclei", "pronucleus"),
+    ],
+)
+def test_a_size_80_word_wordnet_vouches_for_is_valid_at_70(default_lexicon, word, lemma):
+    assert word not in REFEREE_WORDS
+    assert scowl.ScowlParams(70).files()[-1].suffix == ".70"  # not read as a file of the list
+    assert screen().vouched_for(word) == lemma
+    assert word in default_lexicon
+
+
+def test_a_size_80_word_wordnet_lacks_stays_out(default_lexicon):
+    # in SCOWL's size-80 files, not in WordNet: quokka (WordNet 3.0 has no entry)
+    assert screen().vouched_for("quokka") is None
+    assert "quokka" in (scowl.SCOWL_DIR / "english-words.80").read_text("utf-8").split()
+    assert "quokka" not in default_lexicon
+
+
+def test_seldom_used_variants_wordnet_lists_are_taken(default_lexicon):
+    # SCOWL's variant_3 ("seldom used") spellings, WordNet lemmas, SCOWL lists at 10 to 55
+    for word in ("advertize", "annexe", "gaolbird"):
+        assert word not in REFEREE_WORDS and word in default_lexicon
+
+
+def test_the_files_the_rule_reads(tmp_path):
+    # smaller lists stay small: a size-60 list reads neither the next size nor variant_3
+    for name in ("english-words.70", "english-words.80", "english-words.95", "variant_3-words.35",
+                 "variant_3-words.80", "british-words.80", "american-words.80"):  # fmt: skip
+        (tmp_path / name).write_text("x\n")
+    names = [p.name for p in scowl.ScowlParams(70, "both", 2).vouched_files(tmp_path)]
+    assert names == ["english-words.80", "american-words.80", "british-words.80",
+                     "variant_3-words.35"]  # fmt: skip
+    names = [p.name for p in scowl.ScowlParams(80, "american", 2).vouched_files(tmp_path)]
+    assert names == ["english-words.95", "variant_3-words.35", "variant_3-words.80"]
+    assert scowl.ScowlParams(60, "both", 2).vouched_files(tmp_path) == []
+    assert scowl.ScowlParams(70, "british", 2).vouched_files(tmp_path)[-1].name == (
+        "british-words.80"
+    )  # british: no variant_3 (SCOWL's variant_3 is American)
+    assert scowl.ScowlParams(95, "both", 1).vouched_files(tmp_path) == []
+
+
+# --- the rule "GCIDE form": a form GCIDE names of a word the list holds ------------------------
+
+
+def test_a_form_gcide_names_is_added_only_with_its_base(tmp_path):
+    (tmp_path / "english-words.70").write_text("frab\nzorp\n")
+    (tmp_path / "english-words.80").write_text("quib\nquab\n")
+    sc = Screen(vouched={"quib": "quib"}, forms={"frabbed": "frab", "glimed": "glim"})
+    files = [tmp_path / "english-words.70", tmp_path / "english-words.80"]
+    tally = Counter()
+    words = list(_scowl_words(scowl.ScowlParams(70, "both", 2), files, sc, tally, None))
+    assert sorted(words) == ["frab", "frabbed", "quib", "zorp"]
+    assert tally["added: second source"] == 1 and tally["added: GCIDE form"] == 1
+    assert tally["read"] == 2  # the list's own entries; added words are counted apart
