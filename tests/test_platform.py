@@ -452,3 +452,28 @@ def test_the_link_unit_is_installed_and_enabled_only_for_a_tournament(tmp_path):
     # a file that is not TOML is no tournament, and no traceback
     (tmp_path / "etc" / "table.toml").write_text("[tournament\n" + "[" * 5000)
     assert install.in_tournament(tmp_path / "etc" / "table.toml") is False
+
+
+def test_dictd_is_masked_before_dict_gcide_installs_it(tmp_path):
+    # dict-gcide depends on dictd | dict-server (not a recommendation: --no-install-recommends
+    # cannot leave it out) and dictd's postinst starts the DICT server; the lexicon reads GCIDE's
+    # files itself, so the unit is masked first (invoke-rc.d starts no masked unit)
+    _, steps = fake_plan(tmp_path)
+    packages = steps[0].commands
+    install_at = next(i for i, c in enumerate(packages) if c[:2] == ["apt-get", "install"])
+    assert "dict-gcide" in packages[install_at]
+    assert ["systemctl", "mask", "dictd.service"] in packages[:install_at]
+    server = next(s for s in steps if s.title.startswith("unused servers masked"))
+    assert server.commands == [["systemctl", "mask", "dictd.service"]]  # not running: no stop
+    assert not server.done()
+
+
+def test_a_dictd_already_running_is_stopped_and_masked(tmp_path):
+    _, steps = fake_plan(tmp_path, installed=lambda pkgs: set(pkgs))
+    assert steps[0].commands == []  # every package there: nothing masked or installed
+    server = next(s for s in steps if s.title.startswith("unused servers masked"))
+    assert server.commands == [["systemctl", "mask", "dictd.service"],
+                               ["systemctl", "stop", "dictd.service"]]  # fmt: skip
+    (tmp_path / "units").mkdir()
+    (tmp_path / "units" / "dictd.service").symlink_to("/dev/null")
+    assert server.done()

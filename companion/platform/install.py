@@ -7,7 +7,9 @@ supported board (Pi 4, Pi 5, Zero 2 W).
 
 The steps, each skipped when already done so the installer is safe to run twice:
 
-1. the Debian packages (Python, lgpio, picamera2, I2C tools, SCOWL, WordNet, fonts);
+1. the Debian packages (Python, lgpio, picamera2, I2C tools, SCOWL, WordNet, GCIDE, fonts);
+   dictd, the DICT server dict-gcide depends on, is masked first so that it never starts, and
+   stopped and masked if it was already there (:data:`UNUSED_DAEMONS`);
 2. I2C switched on (``raspi-config nonint do_i2c 0``);
 3. the service user ``companion`` (a system user, no login) in the gpio, i2c, video and dialout
    groups;
@@ -74,10 +76,18 @@ APT_PACKAGES = (
     "rsync",
     "scowl",
     "wordnet-base",
+    "dict-gcide",  # GCIDE, read from its files by the lexicon's screen (docs/lexicon.md)
     "fonts-dejavu-core",
     "fonts-wqy-microhei",  # the OLED's font for names in Chinese, Japanese, Korean
 )
 
+
+UNUSED_DAEMONS = {"dict-gcide": ("dictd", "dictd.service")}
+"""Servers a package of APT_PACKAGES depends on that the table never uses: dict-gcide depends on
+``dictd | dict-server`` (a hard dependency, which ``--no-install-recommends`` cannot leave out),
+and dictd's postinst enables and starts the DICT server on port 2628. The lexicon reads GCIDE's
+files itself, so the unit is masked before the package is installed (invoke-rc.d starts no masked
+unit) and stopped and masked if it is already there: a Pi runs no idle server (docs/pi.md)."""
 
 SIXTY_FOUR_BIT_IMAGE = "Raspberry Pi OS (64-bit), bookworm (Lite is enough)"
 """The image to use: named in the refusal on a 32-bit system, in docs/pi.md and the BOM."""
@@ -250,11 +260,15 @@ def plan(
     known = available(missing) if missing else set()
     wanted = [p for p in missing if p in known or not p.startswith("python3-")]
     unknown = sorted(set(missing) - set(wanted))
+    daemons = [UNUSED_DAEMONS[p] for p in APT_PACKAGES if p in UNUSED_DAEMONS]
+    premask = [u for p, (_, u) in UNUSED_DAEMONS.items() if p in wanted]
+    servers = installed([d for d, _ in daemons])  # installed already: perhaps running
     steps.append(
         Step(
             "Debian packages",
             [
                 ["apt-get", "update"],
+                *[["systemctl", "mask", u] for u in premask],  # never started by the install
                 ["apt-get", "install", "-y", "--no-install-recommends", *wanted],
             ]
             if wanted
@@ -263,6 +277,23 @@ def plan(
             note=("not in this system's archive (Raspberry Pi OS only): " + ", ".join(unknown))
             if unknown
             else "",
+        )
+    )
+
+    booted_now = (booted or systemd_running)()
+
+    def masked() -> bool:
+        return all((o.unit_dir / u).resolve() == Path("/dev/null") for _, u in daemons)
+
+    steps.append(
+        Step(
+            f"unused servers masked ({', '.join(u for _, u in daemons)})",
+            [
+                *[["systemctl", "mask", u] for _, u in daemons],
+                *[["systemctl", "stop", u] for d, u in daemons if booted_now and d in servers],
+            ],
+            done=masked,
+            note="dict-gcide's dictionary server: the lexicon reads GCIDE's files itself",
         )
     )
 
@@ -388,7 +419,6 @@ def plan(
         unit_path.write_text(unit_text, encoding="utf-8")
         link_path.write_text(link_text, encoding="utf-8")
 
-    booted_now = (booted or systemd_running)()
     steps.append(
         Step(
             f"systemd units {unit_path} and {link_path.name} (the tournament link)",
