@@ -132,3 +132,19 @@ def test_a_form_gcide_names_is_added_only_with_its_base(tmp_path):
     assert sorted(words) == ["frab", "frabbed", "quib", "zorp"]
     assert tally["added: second source"] == 1 and tally["added: GCIDE form"] == 1
     assert tally["read"] == 2  # the list's own entries; added words are counted apart
+
+
+# --- the name rule at size 95: proper adjectives are names too --------------------------------
+
+
+@pytest.mark.parametrize("word", ["nigerian", "elizabethan", "zambian", "newtonian", "icelandic"])
+def test_a_proper_adjective_scowl_has_in_lower_case_at_95_is_a_name(word):
+    # lower case only in SCOWL's size-95 files, only capitalised in WordNet; GCIDE's adjective
+    # entry does not vouch for it (GCIDE capitalises every headword)
+    assert word not in REFEREE_WORDS
+    assert screen().why(word) == "name"
+
+
+def test_a_common_adjective_of_a_name_at_a_smaller_size_stays(default_lexicon):
+    # machiavellian: SCOWL's editors list it in lower case at size 70
+    assert screen().why("machiavellian") is None and "machiavellian" in default_lexicon

@@ -221,6 +221,10 @@ def _print_short(short: dict) -> None:
     for n in (1, 2):
         words = [w for w in accepted if len(w) == n]
         print(f"accepted {n}-letter words ({len(words)}): {' '.join(words)}")
+    if short.get("added"):
+        print(
+            f"of them added by the rules second source and GCIDE form: {' '.join(short['added'])}"
+        )
     if "left_out" in short:
         counts = ", ".join(f"{len(v)} {k}" for k, v in short["left_out"].items())
         print(f"one- or two-letter entries left out: {counts}")
@@ -257,6 +261,11 @@ def _info(args: argparse.Namespace) -> int:
             from companion.lexicon.screen import screen
 
             short = scowl.short_entries(params, screen=screen().why)
+            # the index also holds what the rules that add words added (second source: TE)
+            held = sorted(w for w in lex if len(w) <= 2)
+            short["added"] = sorted(set(held) - set(short["accepted"]))
+            short["accepted"] = held
+            short["rejected"] = [w for w in short["rejected"] if w not in set(held)]
         else:
             short = {"accepted": sorted(w for w in lex if len(w) <= 2)}
         info["short"] = short

@@ -19,11 +19,14 @@ applies gives the reason:
     capitalised elsewhere (in a ``proper-names`` or ``upper`` file: ``Tuesday``, ``London``) or
     WordNet knows it only capitalised (``Thebes``, ``Alabama``), and no source vouches for it as a
     common word: WordNet has no lower-case lemma of it, itself or through a base form (``turkey``;
-    ``birds`` is ``bird``), and GCIDE has no entry of it that is not a noun (a name is a noun:
-    ``machiavellian`` is an adjective). Up to size 80 SCOWL's editors file names capitalised and
-    their lower-case entries are common words (``brock``, a badger; ``jo``, a sweetheart), which
-    WordNet often capitalises (``Shah``, ``Ladyship``), so they are kept. So TURKEY, MARCH and BIRDS
-    stay, and TUESDAY and LONDON, lower-case only at 95, go: no name is in any list.
+    ``birds`` is ``bird``), and, for a word WordNet does not have capitalised, GCIDE has no entry
+    of it that is not a noun (a name is a noun). GCIDE capitalises every headword, so its
+    adjective entry does not vouch for a word WordNet has only capitalised: the proper
+    adjectives SCOWL lists in lower case at 95 (NIGERIAN, ELIZABETHAN, SCOTTISH) are names too.
+    Up to size 80 SCOWL's editors file names capitalised and their lower-case entries are common
+    words (``brock``, a badger; ``jo``, a sweetheart), which WordNet often capitalises (``Shah``,
+    ``Ladyship``), so they are kept. So TURKEY, MARCH and BIRDS stay, and TUESDAY and LONDON,
+    lower-case only at 95, go: no name is in any list.
 ``abbreviation``
     SCOWL's ``abbreviations`` files list it in capitals (``AMU``, ``AMA``), no dictionary knows
     it as a word (neither WordNet, itself or through a base form, nor GCIDE, as a headword or a
@@ -77,7 +80,7 @@ from pathlib import Path
 from companion.lexicon import scowl
 from companion.lexicon.words import fold
 
-SCREEN_VERSION = 4
+SCREEN_VERSION = 5
 """Bump when a rule changes: the screen (and every SCOWL index) is then rebuilt."""
 
 RULES = ("name", "abbreviation", "foreign")
@@ -342,7 +345,7 @@ def build_screen(root: Path | None = None) -> Screen:
             continue  # interjections and the like, already vouched for (scowl.py)
         size = at % 1000
         named = size > KEEP_UP_TO_SIZE and (word in capitalised or word in wn_capital)
-        if named and not wn_common(word) and not not_a_noun_in_gcide(word):
+        if named and not wn_common(word) and (word in wn_capital or not not_a_noun_in_gcide(word)):
             reasons[word] = "name"
             continue
         if (
