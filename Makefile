@@ -2,7 +2,7 @@
 #   make run    start the companion on its embedded defaults (simulated hardware)
 #   make test   lint, format check and the whole test suite
 #   make bench  the benchmarks in bench/
-#   make tournament  a broker, a director (pages on 127.0.0.1:8080) and eight simulated tables
+#   make tournament  a broker, a director (pages on HTTP=127.0.0.1:8080) and eight simulated tables
 #   make pi-check  install and test as on a Raspberry Pi: arm64 Debian under qemu (slow, root)
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -46,6 +46,10 @@ $(DEBSTAMP): Makefile
 	  echo "Installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	  if echo " $$missing " | grep -q " mosquitto " && [ -d /run/systemd/system ]; then \
+	    echo "Debian's mosquitto service stopped and disabled: companion director starts a broker of its own on 1883"; \
+	    $(SUDO) systemctl disable --now mosquitto.service >/dev/null 2>&1 || true; \
+	  fi; \
 	fi
 	@mkdir -p $(VENV) && touch $@
 
@@ -63,8 +67,9 @@ run: $(STAMP)
 	$(BIN)/companion sim
 
 # a broker, a director and eight simulated tables playing rounds on this machine (docs/tournament.md)
+HTTP ?= 127.0.0.1:8080
 tournament: $(STAMP)
-	$(BIN)/python -m companion.tournament.demo --tables 8 --http 127.0.0.1:8080
+	$(BIN)/python -m companion.tournament.demo --tables 8 --http $(HTTP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_DIRS)

@@ -464,3 +464,22 @@ def test_a_journaled_board_reaches_the_directors_store(hall):
     board = wait_until(lambda: (hall.store.table(7) or {}).get("board"), what="the board")
     assert (board["board"], board["trusted"]) == (notation, True)
     assert (hall.store.table(7)["state"] or {}).get("fault") is None
+
+
+def test_a_broker_port_already_taken_is_said_and_no_other_broker_is_used(tmp_path):
+    """Debian's own mosquitto.service (enabled by the package) holds 1883: the director's
+    broker must not start 'successfully' beside it and leave the director on a broker with no
+    ACL; it says the port is taken and what to do."""
+    accounts = brk.Accounts(tmp_path / "director")
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        broker = brk.Broker(accounts, EVENT, port)
+        with pytest.raises(brk.BrokerError, match=rf"port {port} is already in use") as exc:
+            broker.start()
+        assert "--broker-port" in str(exc.value) and "systemctl disable --now mosquitto" in str(
+            exc.value
+        )
+        assert not broker.running
+    assert brk.port_in_use(port) is False  # free again once its holder has gone

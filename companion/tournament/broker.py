@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import json
 import os
 import pwd
@@ -42,6 +43,18 @@ from companion.errors import CompanionError
 from companion.tournament import protocol
 
 DIRECTOR_USER = "director"
+
+
+def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether something on this machine already listens on TCP ``port`` at ``host`` (a bind
+    there is refused: EADDRINUSE). Nothing is sent."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # TIME_WAIT is no listener
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            return exc.errno == errno.EADDRINUSE
+    return False
 
 
 class BrokerError(CompanionError, RuntimeError):
@@ -311,6 +324,14 @@ class Broker:
         self.accounts.ensure()
         self.accounts.write_acl(self.event)
         self.conf.write_text(self.config_text(), encoding="utf-8")
+        for port in (self.port, self.tls_port if self.tls is not None else None):
+            if port is not None and port_in_use(port):
+                raise BrokerError(
+                    f"port {port} is already in use on this machine, so the director's own "
+                    "broker cannot listen there (often Debian's mosquitto service: `sudo "
+                    "systemctl disable --now mosquitto`); give another with --broker-port PORT, "
+                    f"or use that broker with --broker mqtt://127.0.0.1:{port}"
+                )
         errors = self.accounts.broker_dir / "mosquitto.stderr"
         with open(errors, "wb") as err:  # the child keeps its own copy of the descriptor
             self.process = subprocess.Popen(
@@ -331,9 +352,15 @@ class Broker:
                 )
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
+                    pass
             except OSError:
                 time.sleep(0.02)
+                continue
+            # the port answers; it is this broker's only if it is still running a moment later
+            # (a listener started elsewhere since the check above answers too)
+            time.sleep(0.1)
+            if self.process.poll() is None:
+                return
         self.stop()
         raise BrokerError(f"mosquitto did not listen on 127.0.0.1:{self.port} within {timeout} s")
 

@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -65,7 +66,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--http", help="serve the director's pages there (HOST:PORT)")
     p.add_argument("--minute-seconds", type=float, default=10.0, help="the sand minute (s)")
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--keep", action="store_true", help="keep the hall's files after the demo")
     args = p.parse_args(argv)
+    if args.http:
+        from companion.tournament.web import WebError, parse_address
+
+        try:
+            host, http_port = parse_address(args.http)
+        except WebError as exc:
+            print(f"make tournament: {exc}", file=sys.stderr)
+            return 2
+        if brk.port_in_use(http_port, "127.0.0.1" if host in ("0.0.0.0", "") else host):
+            print(
+                f"make tournament: port {http_port} is in use on this machine, so the "
+                f"director's pages cannot listen at {args.http}; choose another, e.g. "
+                f"`make tournament HTTP=127.0.0.1:{http_port + 1}`",
+                file=sys.stderr,
+            )
+            return 2
 
     root = Path(tempfile.mkdtemp(prefix="companion-tournament-"))
     home = root / "director-data"
@@ -86,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.http:
         cmd += ["--http", args.http]
         env.setdefault("COMPANION_DIRECTOR_PASSWORD", "director")
-    print(f"The hall's files: {root}")
+    print(f"The hall's files: {root} (Ctrl-C stops the demo)")
     log = open(root / "director.log", "wb")  # noqa: SIM115 - the director's, until it stops
     director = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
     stop = threading.Event()
@@ -97,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     hall = None
     try:
         running = home / "director" / "running.json"
-        while not running.exists():
+        while not _ready(running, bool(args.http)):
             if director.poll() is not None:
                 print((root / "director.log").read_text(), file=sys.stderr)
                 return 1
@@ -127,8 +145,10 @@ def main(argv: list[str] | None = None) -> int:
             env=env,
             capture_output=True,
             text=True,
-            check=True,
+            check=False,
         )
+        if out.returncode != 0:
+            return _failed("adding the tables' accounts", out.stderr, root)
         creds = json.loads(out.stdout)["tables"]
         for n in range(1, args.tables + 1):
             t = SimTable(root, n, minute_seconds=args.minute_seconds)
@@ -165,7 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         for round_no in range(1, args.rounds + 1):
             if stop.is_set():
                 break
-            subprocess.run(
+            published = subprocess.run(
                 [
                     sys.executable,
                     "-m",
@@ -185,8 +205,11 @@ def main(argv: list[str] | None = None) -> int:
                 ],
                 env=env,
                 capture_output=True,
-                check=True,
+                text=True,
+                check=False,
             )
+            if published.returncode != 0:
+                return _failed(f"publishing round {round_no}", published.stderr, root)
             while not stop.is_set() and not all(
                 t.service.mode.context.table.round == round_no for t in tables
             ):
@@ -233,8 +256,34 @@ def main(argv: list[str] | None = None) -> int:
             director.wait(15)
         except subprocess.TimeoutExpired:
             director.kill()
-        print(f"Stopped. The hall's files stay in {root}")
+        if args.keep:
+            print(f"Stopped. The hall's files stay in {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+            print("Stopped. (--keep keeps the hall's files: the store, logs and journals)")
     return 0
+
+
+def _ready(running: Path, pages: bool) -> bool:
+    """Whether the director is up: its running.json written, with its pages' address when it
+    serves pages (written once they listen)."""
+    try:
+        info = json.loads(running.read_text())
+    except (OSError, ValueError):
+        return False
+    return bool(info.get("pages")) or not pages
+
+
+def _failed(what: str, stderr: str, root: Path) -> int:
+    """Say what failed, with the director's log's last lines; exit status 1."""
+    try:
+        log = (root / "director.log").read_text(errors="replace").strip().splitlines()[-5:]
+    except OSError:
+        log = []
+    print(f"make tournament: {what} failed: {stderr.strip()}", file=sys.stderr)
+    if log:
+        print("the director's log ends:\n  " + "\n  ".join(log), file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":
