@@ -51,9 +51,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command line; returns the exit code (130 for Ctrl-C, at any moment: the
+    sub-commands' modules are imported while the parser is built, which takes a few seconds)."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
     try:
         return int(args.func(args) or 0)
     except CompanionError as exc:

@@ -56,3 +56,16 @@ def test_table_setup_takes_two_players_before_other_options(capsys, monkeypatch,
     monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path))
     assert main(["table", "setup", "--players", "Ada", "Bob", "--number", "4"]) == 0
     assert '"blue": "Ada"' in capsys.readouterr().out
+
+
+def test_ctrl_c_while_the_commands_load_is_a_quiet_exit_130(monkeypatch, capsys):
+    """The sub-commands' modules load while the parser is built (seconds on a Pi): a Ctrl-C then
+    ends the command with status 130 and no traceback, as it does later."""
+    from companion import cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["judge", "CAT"]) == 130
+    assert "Traceback" not in capsys.readouterr().err
