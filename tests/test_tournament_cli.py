@@ -176,6 +176,13 @@ def test_round_dry_run_and_stored_without_a_running_director(director_home, caps
     assert "No director is running" in captured.err
     with Store(store_path("spring")) as s:
         assert s.current_round() == 1 and sorted(s.round_setups(1)) == [1, 2]
+    # round 2 while round 1 has no result yet: said, and kept all the same
+    round2 = [a if a != "1" else "2" for a in args]
+    assert main(round2) == 0
+    err = capsys.readouterr().err
+    assert "round 1 has 0 / 2 results reported (tables 1, 2 still playing)" in err
+    with Store(store_path("spring")) as s:
+        assert s.current_round() == 2
 
 
 def test_link_configuration_errors_all_at_once(tmp_path):

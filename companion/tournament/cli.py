@@ -353,12 +353,32 @@ def _round(args) -> int:
         if args.dry_run:
             print(json.dumps(out))
             return 0
+        _warn_unfinished(store, args.round)
         published = _publish(args, store, event, args.round, setups)
         out["published"] = published
         print(json.dumps(out))
         return 0
     finally:
         store.close()
+
+
+def _warn_unfinished(store, round_no: int) -> None:
+    """Say on stderr when the round published before ``round_no`` has tables still to report:
+    publishing goes on (a table takes its new set-up only once its game is over)."""
+    current = store.current_round()
+    if current is None or current == round_no:
+        return
+    tables = set(store.round_setups(current))
+    reported = {r["table"] for r in store.results() if r["round"] == current} & tables
+    if len(reported) < len(tables):
+        waiting = sorted(tables - reported)
+        shown_tables = ", ".join(map(str, waiting[:10])) + (" ..." if len(waiting) > 10 else "")
+        print(
+            f"note: round {current} has {len(reported)} / {len(tables)} results reported "
+            f"(tables {shown_tables} still playing); each takes round {round_no}'s set-up once "
+            "its game is over",
+            file=sys.stderr,
+        )
 
 
 def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
