@@ -153,6 +153,7 @@ def _setup(args: argparse.Namespace) -> int:
         draw_colours,
         read_table_values,
         save_table,
+        table_path,
         updated,
     )
 
@@ -179,8 +180,20 @@ def _setup(args: argparse.Namespace) -> int:
         lot = True
     elif blue or red:
         lot = False
+    options = {
+        "number": "--number",
+        "drawn_by_lot": "--lot",
+        "minutes": "--minutes",
+        "minute_seconds": "--minute-seconds",
+        "lexicon": "--lexicon",
+        "game": "--game",
+    }
+    for colour in ("blue", "red"):
+        options[colour] = "--players" if args.players else f"--{colour}"
     config = updated(
         values,
+        source=str(table_path()),
+        options=options,
         number=args.number,
         blue=blue,
         red=red,
