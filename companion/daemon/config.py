@@ -8,7 +8,8 @@ Keys (all optional; the defaults are the rulebook's):
     red = "Bob"                # the player with the red tiles
     drawn_by_lot = false       # true when ``companion table setup --lot`` drew the colours
     minutes = 5                # each player's allowance in minutes, 1 to 99 (rulebook: 5)
-    minute_seconds = 60.0      # the sand minute in seconds, 1 to 600 (rulebook: 60)
+    minute_seconds = 60.0      # the sand minute in seconds, 1 to 600 (rulebook: 60; the one
+                               # range of companion.clock.timer.MIN/MAX_MINUTE_SECONDS)
     lexicon = "scowl-70-both"  # a lexicon (companion lexicon list: SCOWL or imported); absent: the default
     game = "iago"              # the game mode the table service runs: iago, iota or wordinoes
     round = 2                  # a tournament's round (written by companion link); absent or 0: none
@@ -29,6 +30,7 @@ import shlex
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from companion.clock.timer import MAX_MINUTE_SECONDS, MIN_MINUTE_SECONDS
 from companion.errors import CompanionError
 from companion.names import ACCEPTED as SAFE_NAME_ACCEPTED
 from companion.names import SAFE_NAME
@@ -160,7 +162,7 @@ def validate(
 
     number("number", 1, 999, True)
     number("minutes", 1, 99, True)
-    number("minute_seconds", 1, 600, False)
+    number("minute_seconds", MIN_MINUTE_SECONDS, MAX_MINUTE_SECONDS, False)
     number("round", 0, 999, True)
     name_rule = f"a name of 1 to {NAME_MAX} printable characters"
     text("blue", None, name_rule)

@@ -44,6 +44,9 @@ from dataclasses import dataclass, field
 
 from companion.clock.replay import ClockEvent, parse_event
 from companion.clock.timer import (
+    MAX_MINUTE_SECONDS,
+    MIN_MINUTE_SECONDS,
+    MINUTE_SECONDS_ACCEPTED,
     ChallengeRuled,
     ChallengeStarted,
     ClockError,
@@ -243,8 +246,8 @@ def parse_record(data: str | dict, name: str = "record") -> GameRecord:
     else:
         rec.minutes = minutes
     ms = data.get("minute_seconds", 60.0)
-    if not is_number(ms, 0.0) or ms <= 0:
-        errors.append(f'"minute_seconds" is {shown(ms)}; accepted: a number of seconds above 0')
+    if not is_number(ms, MIN_MINUTE_SECONDS, MAX_MINUTE_SECONDS):
+        errors.append(f'"minute_seconds" is {shown(ms)}; accepted: {MINUTE_SECONDS_ACCEPTED}')
     else:
         rec.minute_seconds = float(ms)
     lex = data.get("lexicon")
