@@ -157,10 +157,12 @@ def _pinmap_toml(text: str) -> None:
 
 
 def _word_list(text: str) -> None:
+    from companion.lexicon.listfile import decode_list
     from companion.lexicon.store import parse_word_list
     from companion.lexicon.words import is_plain_word
 
-    parsed = parse_word_list(text.splitlines())
+    parse_word_list(text.splitlines())  # the lines as given, then the file's bytes as read
+    parsed = parse_word_list(decode_list(text.encode("utf-8", "surrogatepass")))
     assert all(is_plain_word(w) for w in parsed.words), parsed.words
 
 

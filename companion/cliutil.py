@@ -42,13 +42,40 @@ def read_lines(arg: str, error_cls: type[Exception], what: str = "script") -> tu
     return text.splitlines(), name
 
 
+def nearest_choice(value: str, choices) -> str | None:
+    """The choice of ``choices`` (strings) nearest to the mistyped ``value`` (any case), or None
+    when none is near (difflib's ratio 0.6, as for options): ``nearest_choice("jugde", ["judge",
+    "iago"]) == "judge"``."""
+    names = [str(c) for c in choices]
+    by_lower = {n.lower(): n for n in names}
+    near = difflib.get_close_matches(value.lower(), list(by_lower), n=1, cutoff=0.6)
+    return by_lower[near[0]] if near else None
+
+
 class CompanionParser(argparse.ArgumentParser):
     """The ``companion`` command's parser, and (inherited by ``add_subparsers``) every
     sub-command's: an unknown option is reported by the sub-command it was given to, with that
     sub-command's usage and the nearest option it has (``unrecognized arguments: --lexicn (did
     you mean --lexicon?)``), exit 2. Plain argparse hands it up to ``companion``, whose usage
-    names no option of the sub-command.
+    names no option of the sub-command. A mistyped sub-command (at any level) or choice gets the
+    nearest one the same way (``invalid choice: 'jugde' (did you mean judge?); choose from ...``).
     """
+
+    def _check_value(self, action, value):
+        """argparse's check of a value against ``action.choices`` (sub-commands are choices too),
+        with a "did you mean" for a string near one of them."""
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        listed = ", ".join(map(str, choices))
+        hint = ""
+        if isinstance(value, str) and all(isinstance(c, str) for c in choices):
+            near = nearest_choice(value, choices)
+            if near is not None:
+                hint = f" (did you mean {near}?)"
+        raise argparse.ArgumentError(
+            action, f"invalid choice: {value!r}{hint}; choose from {listed}"
+        )
 
     def parse_known_args(self, args=None, namespace=None):
         self._given = list(sys.argv[1:] if args is None else args)

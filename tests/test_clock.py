@@ -266,7 +266,7 @@ def test_replay_function_matches_manual_steps():
     }
 
 
-@pytest.mark.parametrize("ms,k", [(1.1, 3), (0.1, 3), (0.2, 3), (0.7, 6), (60.0, 4)])
+@pytest.mark.parametrize("ms,k", [(1.1, 3), (1.3, 7), (2.7, 6), (10.1, 3), (60.0, 4)])
 def test_a_minute_runs_out_at_its_instant_whatever_the_float_rounding(ms, k):
     # k minutes of ms seconds: k * ms in decimal is the instant the k-th minute runs out
     at = float(f"{k * ms:.6f}")
@@ -304,7 +304,60 @@ def test_replay_at_a_time_before_later_events_shows_the_state_then(tmp_path):
     assert state["sand_left"] == pytest.approx(40.0)
 
 
-@pytest.mark.parametrize("bad", [0, -1.0, float("inf"), float("nan"), 1e300, True])
+@pytest.mark.parametrize(
+    "bad", [0, -1.0, 0.5, 600.5, 3600, float("inf"), float("nan"), 1e300, True]
+)
 def test_minute_length_out_of_range_is_refused_with_the_range(bad):
-    with pytest.raises(ClockError, match="accepted: more than 0 and at most 3600 seconds"):
+    with pytest.raises(ClockError, match="accepted: a number of seconds from 1 to 600"):
         DifferentialTimer(minute_seconds=bad)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.floats(0.5, 1.5),
+        st.floats(599.5, 600.5),
+        st.sampled_from([1, 1.0, 600, 600.0, 0.999999, 600.000001, 3600]),
+    )
+)
+def test_every_way_of_giving_the_sand_minute_takes_the_one_range(ms):
+    """The clock, [table] minute_seconds (table setup, sim) and a game record's "minute_seconds"
+    accept the same lengths: MIN_MINUTE_SECONDS to MAX_MINUTE_SECONDS (1 to 600 s)."""
+    from companion.clock.timer import MAX_MINUTE_SECONDS, MIN_MINUTE_SECONDS
+    from companion.daemon.config import TableConfigError, validate
+    from companion.games.iago.record import RecordError, parse_record
+
+    def takes(make, error) -> bool:
+        try:
+            make()
+        except error:
+            return False
+        return True
+
+    expected = MIN_MINUTE_SECONDS <= ms <= MAX_MINUTE_SECONDS  # False for nan
+    assert (MIN_MINUTE_SECONDS, MAX_MINUTE_SECONDS) == (1.0, 600.0)  # docs/clock.md, daemon.md
+    assert takes(lambda: DifferentialTimer(minute_seconds=ms), ClockError) == expected
+    assert (
+        takes(lambda: validate({"minute_seconds": ms}, check_names=False), TableConfigError)
+        == expected
+    )
+    assert (
+        takes(lambda: parse_record({"minute_seconds": ms, "events": []}), RecordError) == expected
+    )
+
+
+@pytest.mark.parametrize(
+    ("ms", "code"), [("1", 0), ("600", 0), ("0.5", 2), ("601", 2), ("3600", 2)]
+)
+def test_clock_replay_takes_the_one_range_naming_the_option(tmp_path, capsys, ms, code):
+    from companion.cli import main
+
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"t": 0, "press": "red"}\n')
+    assert main(["clock", "replay", str(script), "--minute-seconds", ms]) == code
+    if code:
+        assert (
+            f"--minute-seconds {ms}: accepted a number of seconds from 1 to 600"
+            in capsys.readouterr().err
+        )

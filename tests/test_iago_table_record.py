@@ -278,3 +278,26 @@ def test_words_events_and_end_in_a_hand_written_record_are_checked():
     with pytest.raises(RecordError) as err:
         parse_record(bad, "g.json")
     assert '"end" 3.0 is earlier' in str(err.value) and "event 2" in str(err.value)
+
+
+def test_an_abandoned_game_says_so_in_its_result_line_with_the_game_time(tmp_path, capsys):
+    table = TableConfig(number=2, blue="Ada", red="Bob", minutes=2, minute_seconds=60)
+    s = ScriptedTable(table, set_judge({"CAT"}, "testwords"), tmp_path / "journal.jsonl")
+    script = "0 press red\n20 press blue\n70 abandon\n71 state\n"
+    s.run(parse_sim_script(script.splitlines()), out=io.StringIO())
+    path = s.service.last_record_path
+    assert path is not None and json.loads(path.read_text())["result"]["abandoned_at"] == 70
+    assert main(["iago", "replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    # abandoned at 70 s of game time = 1:10, while red's sand ran: never "not finished"
+    assert "Result: the game was abandoned at 1:10 (game time); no winner" in out
+    assert "not finished" not in out
+    assert "Saved result (the table's): the game was abandoned; the replay agrees" in out
+
+
+def test_a_plain_record_no_one_lost_is_not_finished():
+    game = replay_record(parse_record({"events": [{"t": 0, "press": "red"}]}))
+    assert summary(game).endswith("Result: not finished (clock running)")
+    assert summary(game, "the game was abandoned").endswith(
+        "Result: the game was abandoned; no winner"
+    )

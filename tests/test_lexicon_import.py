@@ -1,14 +1,18 @@
 """Tournament lists: one word a line, any case, comments allowed; every rejected line reported with
 its number and reason; never half-imported."""
 
+import codecs
 import json
+import random
+import unicodedata
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
 from companion.lexicon import LexiconError, LexiconNotFound, open_lexicon, store
+from companion.lexicon.listfile import ACCEPTED, NotText, decode_list
 from companion.lexicon.store import RejectedLine, import_list, parse_word_list
 
 LISTING = """\
@@ -97,6 +101,7 @@ def test_strict_import_takes_nothing_if_any_line_is_rejected(tmp_path):
         (b"# only a comment\n\n", "no word to take"),
         (b"12\n34\n", "no word to take"),
         (b"\x00\x01binary\x00", "not a text file"),
+        (b"\xff\xfe\n", "not a text file: it starts with the UTF-16"),
     ],
 )
 def test_a_list_with_nothing_to_take_is_refused(tmp_path, content, why):
@@ -211,3 +216,100 @@ def test_cli_remove_deletes_an_imported_list_only(tmp_path, capsys):
     assert main(["lexicon", "remove", "club"]) == 2
     assert main(["lexicon", "remove", "scowl-70-both"]) == 2
     assert "reserved" in capsys.readouterr().err
+
+
+# what is a text file: encodings decoded, binaries refused (companion/lexicon/listfile.py)
+
+_WORDS = st.lists(st.text(alphabet="abzAZéïñøÆ", min_size=1, max_size=8), min_size=1, max_size=20)
+
+
+@settings(deadline=None)  # the first call loads unicodedata's tables
+@given(
+    _WORDS,
+    st.sampled_from(
+        [
+            "utf-8",
+            "utf-8-sig",
+            "utf-16",
+            "utf-16-le",
+            "utf-16-be",
+            "utf-32",
+            "utf-32-le",
+            "utf-32-be",
+            "iso-8859-1",
+        ]
+    ),
+)
+def test_a_list_in_any_accepted_encoding_reads_as_the_same_lines(words, encoding):
+    text = "\n".join(words) + "\n"
+    assert decode_list(text.encode(encoding)) == words
+
+
+@settings(deadline=None)  # the first call loads unicodedata's tables
+@given(st.binary(max_size=300))
+def test_any_bytes_are_lines_of_text_or_refused_saying_what_is_accepted(data):
+    try:
+        lines = decode_list(data)
+    except NotText as exc:
+        assert "line" in str(exc) or "bytes" in str(exc) or "byte-order mark" in str(exc)
+        assert str(exc).endswith(ACCEPTED)
+        return
+    for line in lines:
+        assert not any(unicodedata.category(c) == "Cc" and c != "\t" for c in line), line
+
+
+@settings(deadline=None)  # the first call loads unicodedata's tables
+@given(_WORDS, st.data())
+def test_a_control_character_on_any_line_refuses_the_file_at_that_line(words, data):
+    at = data.draw(st.integers(0, len(words) - 1))
+    control = data.draw(st.sampled_from(["\x01", "\x08", "\x1b", "\x7f", "\x85"]))
+    words = words[:at] + [words[at] + control] + words[at + 1 :]
+    with pytest.raises(NotText, match=rf"line {at + 1} holds the control character"):
+        decode_list(("\n".join(words) + "\n").encode())
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        # a UTF-16 byte-order mark on a file that is not UTF-16 (once read as the word YTH)
+        (b"\xff\xfecat\ndog\n", r"UTF-16 \(little-endian\) byte-order mark.*iconv -f UTF-16"),
+        (b"cat\n\xff\xfedog\n", "line 2 holds the bytes FF FE, a UTF-16 byte-order mark"),
+        (b"cat\n\xfe\xffdog\n", "line 2 holds the bytes FE FF"),
+        # a UTF-16 file that does not decode (a lone surrogate), or of odd length
+        (b"\xff\xfe" + "cat\n".encode("utf-16-le") + b"\x00\xd8", r"UTF-16.*do not decode"),
+        (codecs.BOM_UTF32_LE + b"\x00\x00\x11\x00", r"UTF-32.*iconv -f UTF-32"),
+        # NULs out of any UTF-16 pattern
+        (b"cat\n\x00\x00dog\n", "line 2 holds a NUL byte"),
+        # Latin-1 that is not text: high bytes that are not letters
+        (b"cat\n" + bytes(range(0xA0, 0xC0)) + b"\n", "not ISO-8859-1 text either"),
+        # printable but mostly not letters, outside comments
+        (b"!@$%^&*()_+{}|:<>?~" * 3 + b"\n", "not letters .the first at line 1.: a binary"),
+        (b"cat\n\xef\xbb\xbfdog\n", "line 2 holds a byte-order mark"),
+    ],
+)
+def test_bytes_that_are_not_a_text_file_are_refused_naming_why(content, why):
+    with pytest.raises(NotText, match=why):
+        decode_list(content)
+
+
+def _jpeg_without_nuls() -> bytes:
+    rng = random.Random(12)
+    body = bytes(rng.randrange(256) for _ in range(4000))
+    return (b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01" + body + b"\xff\xd9").replace(b"\0", b"")
+
+
+def test_a_binary_with_its_nuls_stripped_is_refused_and_nothing_imported(tmp_path, capsys):
+    path = tmp_path / "photo.txt"
+    path.write_bytes(_jpeg_without_nuls())
+    assert main(["lexicon", "import", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"word list {path} is not a text file: line " in err
+    assert "control character" in err and "accepted: a text file of one word a line" in err
+    assert "Traceback" not in err and not list(store.lexicon_dir().glob("photo*"))
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32-be"])
+def test_a_utf16_or_utf32_list_is_imported_as_text(tmp_path, encoding):
+    path = tmp_path / "wide.txt"
+    path.write_bytes("# club\ncafé\nzebra\n".encode(encoding))
+    assert set(open_lexicon(import_list(path).name)) == {"CAFE", "ZEBRA"}

@@ -279,7 +279,7 @@ def test_an_ssd1322_display_is_the_simulators_size(tmp_path):
     ("display", "problem"),
     [
         (
-            SSD1322.replace('interface = "spi"\n', ""),
+            SSD1322.replace('interface = "spi"', 'interface = "i2c"'),
             r'driver = "ssd1322": the module is wired to SPI',
         ),
         (SSD1322.replace("dc = 5\n", ""), r"\[display\] dc is missing"),
@@ -310,3 +310,120 @@ def test_the_wiring_of_an_spi_display(tmp_path):
     assert {
         s: w.pin.number for s, w in oled.items() if w.pin is not None and s not in ("VCC", "GND")
     } == {"DIN (MOSI)": 19, "CLK": 23, "CE0": 24, "DC": 29, "RST": 31}
+
+
+# --- a user's pin map names only what differs (issue 12a) ---------------------------------------
+
+
+def _standard_fields(pm):
+    return {k: v for k, v in vars(pm).items() if k not in ("source", "raw")}
+
+
+def test_a_pin_map_of_only_its_display_takes_every_other_value_from_the_standard(tmp_path):
+    path = write(tmp_path, '[display]\ndriver = "ssd1322"\ndc = 5\n')
+    pm, standard = load_pinmap(path), load_pinmap(DEFAULT_PINMAP)
+    assert pm.source == path
+    # the new driver brings its own size and interface, not the standard SSD1306's 128x64 on I2C
+    d = pm.display
+    assert (d.driver, d.interface, d.width, d.height, d.dc) == ("ssd1322", "spi", 256, 64, 5)
+    assert pm.i2c_pins() == {}
+    assert {**_standard_fields(pm), "display": None} == {
+        **_standard_fields(standard),
+        "display": None,
+    }
+    assert pm.raw["head"] == standard.raw["head"]  # sections owned elsewhere too
+
+
+def test_a_display_driver_alone_is_told_what_it_lacks_never_none(tmp_path):
+    with pytest.raises(PinMapError) as info:
+        load_pinmap(write(tmp_path, '[display]\ndriver = "ssd1322"\n'))
+    message = str(info.value)
+    assert message == (
+        f"{tmp_path / 'pinmap.toml'}: [display] dc is missing: an SPI display needs its "
+        "data/command GPIO"
+    )
+
+
+def test_an_empty_pin_map_is_the_standard_one(tmp_path):
+    pm = load_pinmap(write(tmp_path, "# nothing differs\n"))
+    assert _standard_fields(pm) == _standard_fields(load_pinmap(DEFAULT_PINMAP))
+
+
+def test_the_box_override_names_only_what_differs(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path))
+    write(tmp_path, "[buzzer]\npin = 5\n")
+    pm = load_pinmap()
+    assert pm.buzzer == 5 and pm.buttons == {"blue": 17, "red": 27, "challenge": 22}
+
+
+def test_a_new_camera_kind_keeps_none_of_the_standard_cameras_keys(tmp_path):
+    with pytest.raises(PinMapError, match=r"\[camera\] folder is missing: kind 'files' needs"):
+        load_pinmap(write(tmp_path, '[camera]\nkind = "files"\n'))
+    pm = load_pinmap(write(tmp_path, '[camera]\nkind = "files"\nfolder = "/srv/shots"\n'))
+    assert pm.camera == {"kind": "files", "folder": "/srv/shots"}
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[buttons]\nblue = true\n", "[buttons] blue = true: accepted a BCM GPIO number"),
+        ("[display]\nwidth = {a = 1}\n", "[display] width = a table: accepted a width"),
+        ("[buttons]\nblue = 40\n", "[buttons] blue = 40: accepted a BCM GPIO number 2 to 27"),
+    ],
+)
+def test_a_bad_value_is_quoted_the_toml_way(tmp_path, text, said):
+    with pytest.raises(PinMapError) as info:
+        load_pinmap(write(tmp_path, text))
+    assert said in str(info.value) and "None" not in str(info.value)
+
+
+def test_a_whole_pin_map_without_its_keys_says_they_are_missing():
+    from companion.devices.pinmap import parse_pinmap
+
+    with pytest.raises(PinMapError) as info:
+        parse_pinmap("", "bare.toml")
+    message = str(info.value)
+    for key in ("[buttons] blue", "[leds] red", "[buzzer] pin", "[servo] pin"):
+        assert f"{key} is missing: accepted a BCM GPIO number 2 to 27" in message
+    assert "None" not in message
+
+
+STANDARD_RAW = tomllib.loads(DEFAULT_PINMAP.read_text(encoding="utf-8"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                (s, k)
+                for s, t in STANDARD_RAW.items()
+                for k, v in t.items()
+                if not isinstance(v, dict)
+            ]
+        ),
+        unique=True,
+    )
+)
+def test_any_part_of_the_standard_pin_map_loads_as_the_whole(tmp_path_factory, keys):
+    """Invariant: a user's pin map that names any subset of the standard's keys (with their
+    standard values) is the standard pin map: what it leaves out takes the standard's value."""
+    from companion.devices.pinmap import overlay
+
+    user: dict = {}
+    for section, key in keys:
+        user.setdefault(section, {})[key] = STANDARD_RAW[section][key]
+    assert overlay(STANDARD_RAW, user) == STANDARD_RAW
+    lines = []
+    for section, table in user.items():
+        lines.append(f"[{section}]")
+        lines.extend(f"{k} = {v!r}".replace("'", '"') for k, v in table.items())
+    path = write(tmp_path_factory.mktemp("pm"), "\n".join(lines) + "\n")
+    assert _standard_fields(load_pinmap(path)) == _standard_fields(load_pinmap(DEFAULT_PINMAP))
+
+
+def test_wiring_checks_a_pin_map_of_only_what_differs(tmp_path, capsys):
+    from companion.cli import main
+
+    path = write(tmp_path, '[display]\ndriver = "ssd1322"\ndc = 5\nreset = 6\n')
+    assert main(["wiring", "--check", "--pinmap", str(path)]) == 0

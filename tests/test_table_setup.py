@@ -70,14 +70,11 @@ def test_every_bad_key_in_one_error(cfg, capsys):
     )
     assert code == 2
     err = capsys.readouterr().err
-    for piece in (
-        "number = 0",
-        "1 to 999",
-        "minutes = 100",
-        "1 to 99",
-        "minute_seconds = 0.5",
-        "1 to 600",
-        "lexicon = 'bad name!'",
+    for piece in (  # each named as typed (issue 12a), not as a key of table.toml
+        "--number 0: accepted a whole number from 1 to 999",
+        "--minutes 100: accepted a whole number from 1 to 99",
+        "--minute-seconds 0.5: accepted a number from 1 to 600",
+        "--lexicon 'bad name!': accepted a lexicon name",
     ):
         assert piece in err
     assert not (cfg / "table.toml").exists()
@@ -126,8 +123,9 @@ def test_unknown_game_and_lexicon_reported_with_every_other_bad_key(cfg, capsys)
     )
     assert code == 2
     err = capsys.readouterr().err
-    for piece in ("number = 0", "minutes = -3", "lexicon = 'nosuch'", "game = 'chess'"):
+    for piece in ("--number 0", "--minutes -3", "--lexicon nosuch", "--game chess"):
         assert piece in err
+    assert "[table]" not in err  # nothing of the file is to blame
     # what is accepted: the registered modes, the SCOWL names, the imported lists
     assert "iago, iota, wordinoes" in err and "scowl-SIZE" in err and "imported" in err
     assert not (cfg / "table.toml").exists()
@@ -251,3 +249,39 @@ def test_a_bad_page_address_is_refused_naming_what_is_accepted(page, what):
     with pytest.raises(TableConfigError, match=r"\[table\] page") as exc:
         validate({"page": page})
     assert what in str(exc.value)
+
+
+# --- a bad option is named as typed, a bad key of the file by the file (issue 12a) -----------
+
+
+def test_sim_names_the_option_typed_and_the_games_accepted(cfg, capsys):
+    assert main(["sim", "--game", "chess", "--script", "-"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == "companion sim: error: --game chess: no such game mode; accepted: iago, iota, wordinoes\n"
+    )
+
+
+def test_setup_names_the_bad_option_and_the_bad_key_of_the_file_apart(cfg, capsys):
+    (cfg / "table.toml").write_text('[table]\nlexicon = "gone"\n')
+    assert main(["table", "setup", "--game", "chess", "--minute-seconds", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--game chess: no such game mode; accepted: iago, iota, wordinoes" in err
+    assert "--minute-seconds 0: accepted a number from 1 to 600" in err
+    assert f"{cfg / 'table.toml'}: [table] lexicon = 'gone': no such lexicon" in err
+    assert "[table] game" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--players", "Ada", "ada"], "--players: blue and red are both 'Ada'"),
+        (["--blue", "Bob", "--red", "BOB"], "--blue/--red: blue and red are both 'Bob'"),
+        (["--blue", "   "], "--blue '   ': accepted a name of 1 to 16"),
+        (["--game", ""], "--game '': accepted a game mode: iago, iota, wordinoes"),
+    ],
+)
+def test_every_option_of_setup_is_named_as_typed(cfg, capsys, argv, said):
+    assert main(["table", "setup", *argv]) == 2
+    assert said in capsys.readouterr().err

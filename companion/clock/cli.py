@@ -7,6 +7,12 @@ import json
 
 from companion.cliutil import read_lines
 from companion.clock.replay import ScriptError, parse_script, replay
+from companion.clock.timer import (
+    MAX_MINUTE_SECONDS,
+    MIN_MINUTE_SECONDS,
+    MINUTE_SECONDS_ACCEPTED,
+    ClockError,
+)
 from companion.textformats import is_number
 
 
@@ -26,7 +32,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("script", help="the script file, or - for standard input")
     p.add_argument("--minutes", type=int, default=5, help="each player's allowance (default 5)")
     p.add_argument(
-        "--minute-seconds", type=float, default=60.0, help="the sand minute in seconds (default 60)"
+        "--minute-seconds",
+        type=float,
+        default=60.0,
+        help=f"the sand minute in seconds, {MIN_MINUTE_SECONDS:g} to {MAX_MINUTE_SECONDS:g} "
+        "(default 60)",
     )
     p.add_argument(
         "--at",
@@ -43,7 +53,12 @@ def _replay(args: argparse.Namespace) -> int:
     at = args.at
     if at is not None and not is_number(at, 0.0):
         raise ScriptError(f"--at {at}: accepted a time in seconds, a finite number 0 or more")
-    timer = replay(events, args.minutes, args.minute_seconds, at)
+    ms = args.minute_seconds
+    if not is_number(ms, MIN_MINUTE_SECONDS, MAX_MINUTE_SECONDS):
+        raise ClockError(f"--minute-seconds {ms:g}: accepted {MINUTE_SECONDS_ACCEPTED}")
+    if not 1 <= args.minutes <= 99:
+        raise ClockError(f"--minutes {args.minutes}: accepted a whole number from 1 to 99")
+    timer = replay(events, args.minutes, ms, at)
     t = at if at is not None else (events[-1].t if events else 0.0)
     print(json.dumps(timer.snapshot(t)))
     return 0

@@ -21,7 +21,17 @@ from enum import StrEnum
 from companion.errors import CompanionError
 
 COLOURS = ("blue", "red")
-MAX_MINUTE_SECONDS = 3600.0  # an hour-long "minute" is already no game; inf or nan never is
+MIN_MINUTE_SECONDS = 1.0
+MAX_MINUTE_SECONDS = 600.0
+"""The sand minute's length in seconds, from MIN to MAX: the one range of ``minute_seconds``
+wherever it is given (``[table] minute_seconds``, ``table setup``, ``sim`` and ``clock replay``'s
+``--minute-seconds``, a game record's ``"minute_seconds"``). The rulebook's is 60 s ("The Timer");
+a shorter one is for trying things, a ten-minute "minute" is already no game, inf or nan never
+is."""
+MINUTE_SECONDS_ACCEPTED = (
+    f"a number of seconds from {MIN_MINUTE_SECONDS:g} to {MAX_MINUTE_SECONDS:g}"
+)
+"""What ``minute_seconds`` may be, said in every refusal."""
 
 
 class Status(StrEnum):
@@ -193,7 +203,8 @@ class DifferentialTimer:
 
     Args:
         minutes: each player's starting allowance, in minutes (rulebook: 5). 1 to 99.
-        minute_seconds: the length of the sand minute, in seconds (rulebook: 60). Above 0.
+        minute_seconds: the length of the sand minute, in seconds (rulebook: 60).
+            :data:`MIN_MINUTE_SECONDS` to :data:`MAX_MINUTE_SECONDS`.
 
     Raises:
         ClockError: a setting out of range, or (from the methods) a time earlier than the last
@@ -234,11 +245,10 @@ class DifferentialTimer:
         if (
             isinstance(ms, bool)
             or not isinstance(ms, int | float)
-            or not 0 < ms <= MAX_MINUTE_SECONDS
+            or not MIN_MINUTE_SECONDS <= ms <= MAX_MINUTE_SECONDS
         ):
             errors.append(
-                f"minute_seconds {ms!r} is out of range; accepted: more than 0 and at most "
-                f"{MAX_MINUTE_SECONDS:g} seconds"
+                f"minute_seconds {ms!r} is out of range; accepted: {MINUTE_SECONDS_ACCEPTED}"
             )
         if errors:
             raise ClockError("; ".join(errors))

@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from companion.clock.timer import MAX_MINUTE_SECONDS, MIN_MINUTE_SECONDS
+
+MINUTE_RANGE = f"{MIN_MINUTE_SECONDS:g} to {MAX_MINUTE_SECONDS:g}"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the table service's commands to the ``companion`` parser."""
@@ -26,7 +30,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--script", help="a script file, or - for standard input")
     p.add_argument("--minutes", type=int, help="each player's allowance (default: table.toml)")
-    p.add_argument("--minute-seconds", type=float, help="the sand minute in seconds")
+    p.add_argument(
+        "--minute-seconds",
+        type=float,
+        help=f"the sand minute in seconds, {MINUTE_RANGE} (default: table.toml's, else 60)",
+    )
     p.add_argument("--game", help="the game mode (default: table.toml's, else iago)")
     p.add_argument("--words", help="judge with this word list (one word a line) instead")
     p.add_argument(
@@ -108,7 +116,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--red", help="the red player's name")
     s.add_argument("--lot", action="store_true", help="draw the colours by lot")
     s.add_argument("--minutes", type=int, help="each player's allowance in minutes, 1 to 99")
-    s.add_argument("--minute-seconds", type=float, help="the sand minute in seconds, 1 to 600")
+    s.add_argument(
+        "--minute-seconds", type=float, help=f"the sand minute in seconds, {MINUTE_RANGE}"
+    )
     s.add_argument("--lexicon", help="the lexicon's name (companion lexicon list)")
     s.add_argument("--game", help="the game mode (iago, iota, wordinoes)")
     s.add_argument(
@@ -153,6 +163,7 @@ def _setup(args: argparse.Namespace) -> int:
         draw_colours,
         read_table_values,
         save_table,
+        table_path,
         updated,
     )
 
@@ -179,8 +190,20 @@ def _setup(args: argparse.Namespace) -> int:
         lot = True
     elif blue or red:
         lot = False
+    options = {
+        "number": "--number",
+        "drawn_by_lot": "--lot",
+        "minutes": "--minutes",
+        "minute_seconds": "--minute-seconds",
+        "lexicon": "--lexicon",
+        "game": "--game",
+    }
+    for colour in ("blue", "red"):
+        options[colour] = "--players" if args.players else f"--{colour}"
     config = updated(
         values,
+        source=str(table_path()),
+        options=options,
         number=args.number,
         blue=blue,
         red=red,

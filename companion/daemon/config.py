@@ -8,7 +8,8 @@ Keys (all optional; the defaults are the rulebook's):
     red = "Bob"                # the player with the red tiles
     drawn_by_lot = false       # true when ``companion table setup --lot`` drew the colours
     minutes = 5                # each player's allowance in minutes, 1 to 99 (rulebook: 5)
-    minute_seconds = 60.0      # the sand minute in seconds, 1 to 600 (rulebook: 60)
+    minute_seconds = 60.0      # the sand minute in seconds, 1 to 600 (rulebook: 60; the one
+                               # range of companion.clock.timer.MIN/MAX_MINUTE_SECONDS)
     lexicon = "scowl-70-both"  # a lexicon (companion lexicon list: SCOWL or imported); absent: the default
     game = "iago"              # the game mode the table service runs: iago, iota or wordinoes
     round = 2                  # a tournament's round (written by companion link); absent or 0: none
@@ -25,9 +26,11 @@ from __future__ import annotations
 import json
 import random
 import re
+import shlex
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from companion.clock.timer import MAX_MINUTE_SECONDS, MIN_MINUTE_SECONDS
 from companion.errors import CompanionError
 from companion.names import ACCEPTED as SAFE_NAME_ACCEPTED
 from companion.names import SAFE_NAME
@@ -91,12 +94,20 @@ def table_path() -> Path:
     return config_dir(create=False) / "table.toml"
 
 
-def validate(values: dict, source: str = "table.toml", check_names: bool = True) -> TableConfig:
+def validate(
+    values: dict,
+    source: str = "table.toml",
+    check_names: bool = True,
+    options: dict[str, str] | None = None,
+) -> TableConfig:
     """Check ``values`` (the ``[table]`` keys) and return a :class:`TableConfig`.
 
     Args:
         values: the ``[table]`` keys.
         source: where they come from, for the message.
+        options: the keys given on the command line, each with the option it was given by
+            (``{"game": "--game"}``): a bad one is named as typed (``--game chess``), not as a
+            key of ``source`` (which then names only the bad keys of the file).
         check_names: also check that ``game`` is one of :data:`GAMES` and ``lexicon`` a lexicon that can be opened
             (a SCOWL name or an imported list, :func:`companion.lexicon.canonical_name`; stored
             by its full name, ``scowl-80`` -> ``scowl-80-both``). A journal's header is read with
@@ -105,7 +116,17 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
     Raises:
         TableConfigError: every unknown or bad key at once, each with what is accepted.
     """
-    errors: list[str] = []
+    options = options or {}
+    errors: list[str] = []  # the file's keys (``source``)
+    typed: list[str] = []  # the command line's options
+
+    def bad(key: str, what: str) -> None:
+        """Report key ``key`` with ``what`` is wrong and accepted (``": accepted 1 to 99"``)."""
+        if key in options:
+            typed.append(f"{options[key]} {_typed(values[key])}{what}")
+        else:
+            errors.append(f"[table] {key} = {_shown(values[key])}{what}")
+
     out: dict = {}
     for key in values:
         if key not in KEYS:
@@ -118,7 +139,7 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
         kind_ok = isinstance(v, int) if whole else isinstance(v, int | float)
         if isinstance(v, bool) or not kind_ok or not (lo <= v <= hi):
             what = "a whole number" if whole else "a number"
-            errors.append(f"[table] {key} = {_shown(v)}: accepted {what} from {lo:g} to {hi:g}")
+            bad(key, f": accepted {what} from {lo:g} to {hi:g}")
         else:
             out[key] = v if whole else float(v)
 
@@ -135,13 +156,13 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
         if ok and pattern is None:
             ok = len(v.strip()) <= NAME_MAX and v.isprintable()
         if not ok:
-            errors.append(f"[table] {key} = {_shown(v)}: accepted {accepted}")
+            bad(key, f": accepted {accepted}")
         else:
             out[key] = v.strip()
 
     number("number", 1, 999, True)
     number("minutes", 1, 99, True)
-    number("minute_seconds", 1, 600, False)
+    number("minute_seconds", MIN_MINUTE_SECONDS, MAX_MINUTE_SECONDS, False)
     number("round", 0, 999, True)
     name_rule = f"a name of 1 to {NAME_MAX} printable characters"
     text("blue", None, name_rule)
@@ -151,7 +172,7 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
         LEXICON_NAME,
         f"a lexicon name (companion lexicon list): {SAFE_NAME_ACCEPTED}",
     )
-    text("game", GAME_NAME, "a game mode name such as 'iago'")
+    text("game", GAME_NAME, f"a game mode: {', '.join(GAMES)}")
     if isinstance(values.get("page"), str) and len(values["page"]) > PAGE_MAX:
         errors.append(
             f"[table] page: {len(values['page'])} characters; accepted at most {PAGE_MAX}"
@@ -163,7 +184,7 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
             "an http:// or https:// address such as 'http://10.42.0.1:8080/table/7', or \"\"",
         )
     if check_names:
-        _check_names(values, out, errors)
+        _check_names(values, out, bad)
     if "drawn_by_lot" in values:
         if isinstance(values["drawn_by_lot"], bool):
             out["drawn_by_lot"] = values["drawn_by_lot"]
@@ -172,12 +193,25 @@ def validate(values: dict, source: str = "table.toml", check_names: bool = True)
                 f"[table] drawn_by_lot = {_shown(values['drawn_by_lot'])}: accepted true or false"
             )
     if "blue" in out and "red" in out and out["blue"].casefold() == out["red"].casefold():
-        errors.append(
-            f"[table] blue and red are both {out['blue']!r}: accepted two different names"
+        given = sorted({options[k] for k in ("blue", "red") if k in options})
+        (typed if given else errors).append(
+            f"{'/'.join(given) or '[table]'}: blue and red are both {out['blue']!r}: "
+            "accepted two different names"
         )
-    if errors:
-        raise TableConfigError(f"{source}: " + "; ".join(errors))
+    if errors or typed:
+        raise TableConfigError(
+            "; ".join(typed + ([f"{source}: " + "; ".join(errors)] if errors else []))
+        )
     return TableConfig(**out)
+
+
+def _typed(value) -> str:
+    """A value as it is typed after its option (``chess``, ``'bad name!'``, ``0.5``, ``60``)."""
+    if isinstance(value, str):
+        return shlex.quote(value) if value else "''"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
 
 
 def _shown(value) -> str:
@@ -195,15 +229,12 @@ def _shown(value) -> str:
     return str(value)
 
 
-def _check_names(values: dict, out: dict, errors: list[str]) -> None:
-    """Add to ``errors`` a ``game`` that is not a registered mode and a ``lexicon`` that names no
-    lexicon; put the lexicon's full name in ``out``."""
+def _check_names(values: dict, out: dict, bad) -> None:
+    """Report (``bad(key, what)``) a ``game`` that is not a registered mode and a ``lexicon``
+    that names no lexicon; put the lexicon's full name in ``out``."""
     game = out.get("game")
     if game is not None and game not in GAMES:
-        errors.append(
-            f"[table] game = {shown(values['game'])}: no such game mode; "
-            f"accepted: {', '.join(sorted(GAMES))}"
-        )
+        bad("game", f": no such game mode; accepted: {', '.join(sorted(GAMES))}")
     lexicon = out.get("lexicon")
     if lexicon:
         from companion.lexicon import LexiconError, LexiconNotFound, canonical_name
@@ -211,7 +242,7 @@ def _check_names(values: dict, out: dict, errors: list[str]) -> None:
         try:
             out["lexicon"] = canonical_name(lexicon)
         except LexiconNotFound:
-            errors.append(f"[table] lexicon = {shown(values['lexicon'])}: {_lexicon_choices()}")
+            bad("lexicon", f": {_lexicon_choices()}")
         except LexiconError:
             pass  # a well-formed SCOWL name while SCOWL is not installed: opening says so
 
@@ -383,16 +414,26 @@ def save_table(config: TableConfig, path: Path | str | None = None, replace: boo
     return path
 
 
-def updated(config: TableConfig | dict, **changes) -> TableConfig:
-    """``config`` (a set-up, or ``[table]`` keys as read) with ``changes`` (None values
-    ignored), validated as a whole, the game and lexicon names included.
+def updated(
+    config: TableConfig | dict,
+    *,
+    source: str = "table setup",
+    options: dict[str, str] | None = None,
+    **changes,
+) -> TableConfig:
+    """``config`` (a set-up, or ``[table]`` keys as read from ``source``) with ``changes`` (None
+    values ignored), validated as a whole, the game and lexicon names included. ``options`` names
+    the command-line option each change was given by (``{"game": "--game"}``, see
+    :func:`validate`): a bad change is named as the user typed it.
 
     Raises:
         TableConfigError: every bad key at once.
     """
     values = config.to_dict() if isinstance(config, TableConfig) else dict(config)
-    values.update({k: v for k, v in changes.items() if v is not None})
-    return validate(values, "table setup")
+    given = {k: v for k, v in changes.items() if v is not None}
+    values.update(given)
+    named = {k: o for k, o in (options or {}).items() if k in given}
+    return validate(values, source, options=named)
 
 
 __all__ = [

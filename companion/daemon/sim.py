@@ -626,10 +626,24 @@ def too_small(cols: int, rows: int, style: str, width: int = 128, height: int = 
 
 
 def load_sim_table(minutes: int | None, minute_seconds: float | None, game: str | None):
-    """The table's set-up with the simulator's overrides applied (validated)."""
+    """The table's set-up with the simulator's overrides applied (validated).
+
+    Raises:
+        TableConfigError: table.toml is bad, or an override is (named as typed: ``--game chess``).
+    """
     from companion.daemon.config import updated
 
-    return updated(load_table(), minutes=minutes, minute_seconds=minute_seconds, game=game)
+    return updated(
+        load_table(),
+        options=SIM_OPTIONS,
+        minutes=minutes,
+        minute_seconds=minute_seconds,
+        game=game,
+    )
+
+
+SIM_OPTIONS = {"minutes": "--minutes", "minute_seconds": "--minute-seconds", "game": "--game"}
+"""The ``[table]`` keys ``companion sim`` takes as options, by option."""
 
 
 def words_judge(path: str):

@@ -289,6 +289,18 @@ def _words(words: object) -> list:
     return [] if not words else [words]
 
 
+def ending(result: dict) -> str | None:
+    """How a table's saved game ended when no one lost, for the summary's result line:
+    ``"the game was abandoned at 1:10 (game time)"`` (the time when the table saved it), else
+    None (lost on time, or not ended: the replay says)."""
+    if not result.get("abandoned"):
+        return None
+    at = result.get("abandoned_at")
+    if is_number(at, 0.0):
+        return f"the game was abandoned at {_clock_time(at)} (game time)"
+    return "the game was abandoned"
+
+
 def result_line(result: dict, disagreements: list[str]) -> str:
     """One line on the table's saved result for the summary."""
     if result.get("abandoned"):

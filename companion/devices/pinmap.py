@@ -6,6 +6,14 @@ checks: every GPIO on the header and not reserved, no pin used twice, no GPIO on
 I2C bus in use, known display drivers and sizes, distinct I2C addresses for the two OLEDs, a
 camera kind with the keys it needs, and no unknown key in a known section (with a "did you mean").
 
+A pin map the user gives (``--pinmap FILE``, or a box's own ``<config dir>/pinmap.toml``) names only
+what differs from the standard one (hardware/pinmap.toml): :func:`overlay` lays it over the
+standard's tables key by key, so every section or key it leaves out keeps the standard's value.
+Where a key chooses what the others mean (``[display] driver``, ``[camera] kind``), a new choice
+takes none of the standard's keys that belong to the old one (:data:`CHOICE_KEYS`): a
+``[display] driver = "ssd1322"`` gets that module's own size and interface (256x64 on SPI), not the
+standard SSD1306's 128x64 on I2C.
+
 GPIO numbers are Broadcom (BCM) numbers of the 40-pin header. Sources: Raspberry Pi documentation,
 "GPIO and the 40-pin header" and the ``i2c3``..``i2c6`` overlays of /boot/firmware/overlays/README
 (extra I2C buses of the BCM2711 and RP1); the HAT specification (GPIO 0/1 belong to the HAT's ID
@@ -66,6 +74,15 @@ KNOWN_KEYS = {
     "display": DISPLAY_KEYS,
     "display2": DISPLAY_KEYS,
     "camera": ("kind", "camera_num", "device", "folder", "width", "height"),
+}
+
+
+# section -> (the key that chooses, the keys that belong to the choice): a user's pin map that
+# changes the choice inherits none of them from the standard pin map
+CHOICE_KEYS = {
+    "display": ("driver", ("interface", "width", "height", "spi_device", "dc", "reset")),
+    "display2": ("driver", ("interface", "width", "height", "spi_device", "dc", "reset")),
+    "camera": ("kind", ("camera_num", "device", "folder", "width", "height")),
 }
 
 
@@ -177,6 +194,49 @@ def default_pinmap_path() -> Path:
     return override if override.exists() else DEFAULT_PINMAP
 
 
+def overlay(base: dict, user: dict) -> dict:
+    """``user``'s pin map laid over ``base`` (both as TOML reads them): a table of ``user`` is
+    merged into ``base``'s table of that name key by key (tables within tables too), any other
+    value replaces ``base``'s. A section of :data:`CHOICE_KEYS` whose choosing key ``user`` sets to
+    another value keeps none of ``base``'s keys that belong to the old choice. Pure; neither
+    argument is changed.
+    """
+    out = dict(base)
+    for key, value in user.items():
+        old = base.get(key)
+        if isinstance(value, dict) and isinstance(old, dict):
+            if key in CHOICE_KEYS:
+                chooser, belonging = CHOICE_KEYS[key]
+                if chooser in value and value[chooser] != old.get(chooser):
+                    old = {k: v for k, v in old.items() if k not in belonging}
+            out[key] = overlay(old, value)
+        else:
+            out[key] = value
+    return out
+
+
+def standard_raw() -> dict:
+    """The standard pin map (hardware/pinmap.toml) as TOML reads it, unvalidated.
+
+    Raises:
+        PinMapError: the file cannot be read or is not TOML (a broken checkout).
+    """
+    try:
+        return loads_toml(DEFAULT_PINMAP.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, TomlError) as exc:
+        raise PinMapError(f"{DEFAULT_PINMAP}: the standard pin map cannot be read: {exc}") from None
+
+
+def _shown(value: object) -> str:
+    """A value as a pin map message quotes it: TOML's ``true``/``false``, ``a table``, else
+    :func:`shown` (a value that is missing is said so by the caller, never ``None``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    return shown(value)
+
+
 def _did_you_mean(key: str, choices) -> str:
     close = difflib.get_close_matches(key, list(choices), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
@@ -186,7 +246,9 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
     """Read and validate a pin map.
 
     Args:
-        path: a TOML file; default :func:`default_pinmap_path`.
+        path: a TOML file; default :func:`default_pinmap_path`. Any file but the standard
+            hardware/pinmap.toml is laid over the standard one (:func:`overlay`): it needs to name
+            only what differs.
         backend: overrides ``[backend] kind`` (the simulator passes ``"mock"``).
 
     Raises:
@@ -200,12 +262,20 @@ def load_pinmap(path: Path | str | None = None, backend: str | None = None) -> P
         raise PinMapError(f"{path}: cannot read the pin map: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise PinMapError(f"{path}: the pin map is not UTF-8 text") from None
-    return parse_pinmap(text, path, backend)
+    standard = path.resolve() == DEFAULT_PINMAP.resolve()
+    return parse_pinmap(text, path, backend, base=None if standard else standard_raw())
 
 
-def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | None = None) -> PinMap:
+def parse_pinmap(
+    text: str,
+    path: Path | str = "pinmap.toml",
+    backend: str | None = None,
+    base: dict | None = None,
+) -> PinMap:
     """Validate the text of a pin map (as :func:`load_pinmap` does, without reading a file);
-    ``path`` names it in messages.
+    ``path`` names it in messages. With ``base`` (a pin map as TOML reads it, e.g.
+    :func:`standard_raw`), ``text`` is laid over it (:func:`overlay`); without, ``text`` is the
+    whole pin map and every key it lacks is reported missing.
 
     Raises:
         PinMapError: not TOML, or every invalid key at once (see :func:`load_pinmap`).
@@ -215,12 +285,14 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
         raw = loads_toml(text)
     except TomlError as exc:
         raise PinMapError(f"{path}: not valid TOML: {exc}") from None
+    if base is not None:
+        raw = overlay(base, raw)
     errors: list[str] = []
 
     for section, keys in KNOWN_KEYS.items():
         table = raw.get(section, {})
         if not isinstance(table, dict):
-            errors.append(f"[{section}] must be a table of keys, not {shown(table)}")
+            errors.append(f"[{section}] must be a table of keys, not {_shown(table)}")
             raw[section] = {}
             continue
         for key in table:
@@ -232,10 +304,13 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
 
     def get(section: str, key: str, kind, default=None, accepted: str = ""):
         value = raw.get(section, {}).get(key, default)
+        if value is None:
+            errors.append(f"[{section}] {key} is missing: accepted {accepted or kind.__name__}")
+            return None
         ok = isinstance(value, kind) and not (isinstance(value, bool) and kind is not bool)
         if not ok:
             errors.append(
-                f"[{section}] {key} = {shown(value)}: accepted {accepted or kind.__name__}"
+                f"[{section}] {key} = {_shown(value)}: accepted {accepted or kind.__name__}"
             )
             return None
         return value
@@ -252,7 +327,7 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
 
     kind = backend or get("backend", "kind", str, "gpio", accepted="one of " + ", ".join(BACKENDS))
     if kind is not None and kind not in BACKENDS:
-        errors.append(f"[backend] kind = {shown(kind)}: accepted one of {', '.join(BACKENDS)}")
+        errors.append(f"[backend] kind = {_shown(kind)}: accepted one of {', '.join(BACKENDS)}")
     buttons = {k: gpio("buttons", k) for k in ("blue", "red", "challenge")}
     bounce = get("buttons", "bounce_seconds", (int, float), 0.02, "seconds between 0 and 0.2")
     if bounce is not None and not 0 <= bounce <= 0.2:
@@ -283,7 +358,7 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
         accepted = "one of " + ", ".join(DISPLAY_DRIVERS)
         driver = get(section, "driver", str, "ssd1306", accepted)
         if driver is not None and driver not in DISPLAY_DRIVERS:
-            errors.append(f"[{section}] driver = {shown(driver)}: accepted {accepted}")
+            errors.append(f"[{section}] driver = {_shown(driver)}: accepted {accepted}")
             driver = None
         ports = ", ".join(map(str, I2C_PORTS))
         port = get(section, "i2c_port", int, 1, f"an I2C bus number: {ports}")
@@ -297,14 +372,19 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
                 f"[{section}] address = {address:#x}: accepted a 7-bit I2C address 0x03 to 0x77"
             )
             address = None
-        width = get(section, "width", int, 128, "a width in pixels")
-        height = get(section, "height", int, 64, "a height in pixels")
+        # a driver's own size and interface where the map gives none (its first size is the
+        # module sold: 128x64, 256x64 for the SSD1322; SPI for the modules wired only to SPI)
+        size = DISPLAY_SIZES[driver][0] if driver is not None else (128, 64)
+        width = get(section, "width", int, size[0], "a width in pixels")
+        height = get(section, "height", int, size[1], "a height in pixels")
         if None not in (driver, width, height) and (width, height) not in DISPLAY_SIZES[driver]:
             sizes = ", ".join(f"{w}x{h}" for w, h in DISPLAY_SIZES[driver])
             errors.append(
                 f"[{section}] width x height = {width}x{height}: accepted for {driver}: {sizes}"
             )
-        interface = get(section, "interface", str, "i2c", "i2c or spi")
+        interface = get(
+            section, "interface", str, "spi" if driver in SPI_ONLY else "i2c", "i2c or spi"
+        )
         if interface is not None and interface not in DISPLAY_INTERFACES:
             errors.append(f"[{section}] interface = {interface!r}: accepted i2c or spi")
             interface = None
@@ -353,18 +433,18 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
     cam_kind = camera["kind"]
     if cam_kind not in CAMERA_KINDS:
         errors.append(
-            f"[camera] kind = {shown(cam_kind)}: accepted one of {', '.join(CAMERA_KINDS)}"
+            f"[camera] kind = {_shown(cam_kind)}: accepted one of {', '.join(CAMERA_KINDS)}"
         )
     if "camera_num" in camera:
         get("camera", "camera_num", int, accepted="a camera number 0 or more (picamera2)")
     if "device" in camera and not isinstance(camera["device"], int | str):
         errors.append(
-            f"[camera] device = {shown(camera['device'])}: accepted an index (0) or a path (/dev/video0)"
+            f"[camera] device = {_shown(camera['device'])}: accepted an index (0) or a path (/dev/video0)"
         )
     if cam_kind == "files" and not isinstance(camera.get("folder"), str):
-        errors.append(
-            f"[camera] folder = {shown(camera.get('folder'))}: kind 'files' needs a folder of images"
-        )
+        folder = camera.get("folder")
+        said = "is missing" if folder is None else f"= {_shown(folder)}"
+        errors.append(f"[camera] folder {said}: kind 'files' needs a folder of images (a path)")
     for key in ("width", "height"):
         if key in camera:
             value = get("camera", key, int, accepted="pixels, a whole number from 16 to 8192")
@@ -394,9 +474,11 @@ def parse_pinmap(text: str, path: Path | str = "pinmap.toml", backend: str | Non
     for section in ("display", "display2"):
         if section not in raw and section == "display2":
             continue
-        if raw.get(section, {}).get("interface", "i2c") != "i2c":
+        table = raw.get(section, {})
+        default_interface = "spi" if table.get("driver") in SPI_ONLY else "i2c"
+        if table.get("interface", default_interface) != "i2c":
             continue
-        port = raw.get(section, {}).get("i2c_port", 1)
+        port = table.get("i2c_port", 1)
         if port in I2C_PORTS:
             sda, scl = I2C_PINS[port]
             i2c[sda] = f"SDA of I2C bus {port}"

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from companion.errors import CompanionError
 from companion.lexicon import scowl
+from companion.lexicon.listfile import NotText, decode_list
 from companion.lexicon.words import fold, is_plain_word, why_not_a_word
 from companion.names import check_name as check_safe_name
 from companion.names import path_in
@@ -620,13 +621,12 @@ def _read_list_file(path: Path) -> list[str]:
         data = path.read_bytes()
     except OSError as exc:
         raise LexiconError(f"cannot read word list {path}: {exc.strerror}") from None
-    if b"\0" in data:
-        raise LexiconError(f"word list {path} is not a text file (it contains NUL bytes)")
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("iso-8859-1")  # the encoding of SCOWL-style lists
-    return text.splitlines()
+        return decode_list(data)
+    except NotText as exc:
+        raise LexiconError(
+            f"word list {path} is not a text file: {exc}; nothing imported"
+        ) from None
 
 
 def check_name(name: str) -> str:

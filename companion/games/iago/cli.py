@@ -19,7 +19,7 @@ class IagoInputError(CompanionError, ValueError):
 
 TABLE_RECORDS: str | None = None
 """The module that reads a game saved by the table service (``is_table_record``, ``from_table``,
-``check_result``, ``result_line``), named by the table service's own command module
+``check_result``, ``result_line``, ``ending``), named by the table service's own command module
 (:mod:`companion.daemon.cli`) when the command line is built: games/ never imports daemon/."""
 
 
@@ -245,7 +245,7 @@ def _replay(args: argparse.Namespace) -> int:
             out["disagreements"] = disagreements
         print(json.dumps(out))
     else:
-        print(summary(game))
+        print(summary(game, tables.ending(table.result) if table is not None else None))
         if table is not None:
             print(tables.result_line(table.result, disagreements))
         for n in notes:

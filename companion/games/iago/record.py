@@ -44,6 +44,9 @@ from dataclasses import dataclass, field
 
 from companion.clock.replay import ClockEvent, parse_event
 from companion.clock.timer import (
+    MAX_MINUTE_SECONDS,
+    MIN_MINUTE_SECONDS,
+    MINUTE_SECONDS_ACCEPTED,
     ChallengeRuled,
     ChallengeStarted,
     ClockError,
@@ -243,8 +246,8 @@ def parse_record(data: str | dict, name: str = "record") -> GameRecord:
     else:
         rec.minutes = minutes
     ms = data.get("minute_seconds", 60.0)
-    if not is_number(ms, 0.0) or ms <= 0:
-        errors.append(f'"minute_seconds" is {shown(ms)}; accepted: a number of seconds above 0')
+    if not is_number(ms, MIN_MINUTE_SECONDS, MAX_MINUTE_SECONDS):
+        errors.append(f'"minute_seconds" is {shown(ms)}; accepted: {MINUTE_SECONDS_ACCEPTED}')
     else:
         rec.minute_seconds = float(ms)
     lex = data.get("lexicon")
@@ -669,10 +672,14 @@ def _challenge_line(ch: ChallengeReplay, withdrawn: bool) -> str:
     return text
 
 
-def summary(game: GameReplay) -> str:
+def summary(game: GameReplay, ending: str | None = None) -> str:
     """A readable account of the game: each move with its words, steals, counts and ruling,
     the challenges (words, the judge's answer, verdict, override), the final board, final counts
-    and the result. Without boards: each move's mover and time, the challenges and the result."""
+    and the result. Without boards: each move's mover and time, the challenges and the result.
+
+    ``ending`` says how a game that no one lost ended, when the record's keeper knows it (a
+    table's saved game: ``"the game was abandoned at 1:10 (game time)"``); without it such a game
+    is ``not finished`` with the clock's status."""
     rec = game.record
     names = {c: rec.players.get(c, c) for c in ("blue", "red")}
     lines = [
@@ -736,6 +743,8 @@ def summary(game: GameReplay) -> str:
             f"Result: {names[game.loser]} ({game.loser}) lost on time{at}; "
             f"{names[winner]} ({winner}) wins"
         )
+    elif ending:
+        lines.append(f"Result: {ending}; no winner")
     else:
         lines.append(f"Result: not finished (clock {game.clock['status']})")
     return "\n".join(lines)
