@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision.errors import VisionError
 from companion.vision.glyphs import (
+    MARGIN_FULL,
     MIN_CONTRAST,
     Glyph,
     LetterClassifier,
@@ -456,7 +457,7 @@ def read_cells(
         letters, share, margin = clf.classify_detail(glyph_features([g for _, _, g in found]))
         for (r, col, glyph), letter, sh, mg in zip(found, letters, share, margin, strict=True):
             kind[r, col] = 1
-            evidence = 0.5 * float(sh) + 0.5 * min(1.0, float(mg) / 0.3)
+            evidence = 0.5 * float(sh) + 0.5 * min(1.0, float(mg) / MARGIN_FULL)
             if (r, col) in relaxed:
                 # found only at a lower contrast: as sure as the contrast is near the usual
                 evidence *= min(1.0, float(glyph.contrast) / MIN_CONTRAST)
