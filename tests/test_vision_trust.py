@@ -156,6 +156,38 @@ def test_a_good_photo_is_trusted(good):
     assert reading.to_json()["trusted"] is True
 
 
+def test_no_wrong_board_is_trusted_whatever_the_kind_of_photo():
+    """One small photo of every kind (the profiles in turn), read with its corners and found:
+    a reading that is not exactly the truth is never trusted. Some of them are read wrong (a
+    camera bumped, a cut, pale tiles), so the check is not empty."""
+    from companion.vision.evaluate import right_cells
+
+    wrong = 0
+    for k, kind in enumerate(KINDS):
+        profile = get_profile(("iago", "scrabble")[k % 2])
+        photo = render_photo(profile, seed=700 + k, size=SMALL, kind=kind)
+        for corners in (photo.corners, None):
+            try:
+                reading = read_board(photo.image, profile, corners=corners)
+            except VisionError:
+                continue
+            right = right_cells(photo.grid, reading.grid, profile).all()
+            wrong += not right
+            assert right or not reading.trusted, (kind, reading.problems)
+    assert wrong >= 2
+
+
+def test_the_trust_levels_are_fitted_and_never_low():
+    levels = trust.trust_levels()
+    assert set(levels) == set(trust.CELL_KINDS)
+    assert all(0.9 <= v <= 1.0 for v in levels.values())
+    assert trust.trust_levels({})["letter"] == trust.TRUST_CELL
+    unsure = trust.unsure_cells(
+        np.float32([0.95, 0.95]), np.array([1, 2]), {"trust": {"letter": 0.97, "blank": 0.9}}
+    )
+    assert unsure.tolist() == [True, False]
+
+
 def test_a_camera_bumped_after_its_corners_were_set_is_not_trusted():
     photo = render_photo("iago", seed=63, size=SMALL, grid=CAT, kind="bumped")
     reading = read_board(photo.image, "iago", corners=photo.corners)
