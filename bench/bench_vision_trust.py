@@ -89,7 +89,9 @@ def _collect(photos, profile: str, records: dict, cells: list) -> None:
             wrong = int((~right).sum())
             # a board the photo and grid checks let through: its cells decide
             ev = reading.evidence
-            cells_only = all("read with confidence" in p for p in reading.problems)
+            cells_only = all(
+                "read with confidence" in p or "may hide a tile" in p for p in reading.problems
+            )
             cells_only = cells_only or not reading.problems
             evidence = (ev.raw, ev.kind) if cells_only else None
             records.setdefault((mode, kind), []).append((wrong, reading.trusted, True, evidence))
@@ -125,17 +127,12 @@ def _ece(cells: list, table: dict | str | None) -> float:
 
 
 LEVEL_FLOOR = 0.9  # no kind of cell is trusted under this calibrated confidence
-# an empty cell whose raw evidence is under this is never trusted, whatever the fit set says:
-# its colour is as near the tiles' as the squares' around it (or its contrast nearly a
-# letter's), as a blank's or a missed tile's is; the fit set's wrong boards are too few to show
-# every such cell (a blank read as empty in a check photo was at 0.68 of the table's 0.99)
-EMPTY_RAW_FLOOR = 0.75
 
 
 def _least_by_kind(rows: list, table: dict) -> np.ndarray:
     """For each board, the least calibrated confidence of each kind of cell (inf where the board
     has none of that kind; -inf where the photo or grid checks refused it): float (boards, 3)."""
-    from companion.vision.trust import CELL_KINDS, calibrated
+    from companion.vision.trust import CELL_KINDS, EMPTY_RAW_MIN, calibrated
 
     out = np.full((len(rows), len(CELL_KINDS)), -np.inf)
     for i, r in enumerate(rows):
@@ -146,6 +143,8 @@ def _least_by_kind(rows: list, table: dict) -> np.ndarray:
         for k in range(len(CELL_KINDS)):
             sel = kind == k
             out[i, k] = float(conf[sel].min()) if sel.any() else np.inf
+        if ((kind == 0) & (raw < EMPTY_RAW_MIN)).any():
+            out[i, 0] = -np.inf  # an empty cell that may be a tile: never trusted
     return out
 
 
@@ -162,15 +161,9 @@ def fit_levels(records: dict, table: dict) -> dict:
     rows = [r for group in records.values() for r in group]
     least = _least_by_kind(rows, table)
     wrong = np.array([r[0] > 0 for r in rows])
-    from companion.vision.trust import calibrated
-
-    floors = {
-        "empty": max(LEVEL_FLOOR, float(calibrated(np.float32([EMPTY_RAW_FLOOR]), [0], table)[0]))
-    }
     steps = []
     for name in CELL_KINDS:
-        floor = floors.get(name, LEVEL_FLOOR)
-        values = sorted({v for v in table[name]["right"] if v >= floor} | {1.0})
+        values = sorted({v for v in table[name]["right"] if v >= LEVEL_FLOOR} | {1.0})
         steps.append([values[0]] + values)  # the first: its own step lower
     best = None
     for idx in itertools.product(*(range(1, len(v)) for v in steps)):

@@ -689,6 +689,12 @@ def read_board(
                 f"{blank_like} empty cell(s) look like a tile (a blank or a pale tile?)"
             )
     unsure = trust.unsure_cells(conf, ev.kind) & ~cut
+    hiding = trust.unsure_cells(conf, ev.kind, raw=ev.raw) & ~unsure & ~cut
+    if hiding.any():
+        problems.append(
+            f"{int(hiding.sum())} empty cell(s) may hide a tile (colour or contrast nearly a "
+            "tile's)"
+        )
     if unsure.any():
         levels = trust.trust_levels()
         kinds = sorted({trust.CELL_KINDS[k] for k in ev.kind[unsure]})

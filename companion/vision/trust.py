@@ -45,6 +45,11 @@ GLARE_LEVEL = 250  # 8-bit: a pixel this bright in every channel is blown out
 GLARE_CELL = 0.04  # share of a cell's middle blown out that makes the cell glared
 SOFT_EDGE = 0.085  # of a cell: grid-line edges wider than this are too soft to trust
 TILE_LIKE_MAX = 4.0  # Lab: an empty cell this much nearer the tiles' colour than the squares'
+# an empty cell with raw evidence under this is never trusted: its colour is about as near the
+# tiles' as the squares' around it, or its contrast nearly a letter's, as a blank's or a missed
+# tile's is (the calibration table pools such cells with clear ones: a blank read as empty at
+# 0.43 and 0.68 was put at 0.99)
+EMPTY_RAW_MIN = 0.75
 TILE_BOARD_MIN = 12.0  # Lab: tiles' faces nearer the squares' than this cannot be told apart
 PREMIUM_MIN = 6.0  # Lab distance: premium squares at least this far from the plain squares
 PREMIUM_MARGIN = 3.0  # the layout where it should be beats any shifted one by this much
@@ -226,12 +231,19 @@ def trust_levels(table: dict | None = None) -> dict[str, float]:
     return {name: float(levels.get(name, TRUST_CELL)) for name in CELL_KINDS}
 
 
-def unsure_cells(conf: np.ndarray, kind: np.ndarray, table: dict | None = None) -> np.ndarray:
+def unsure_cells(
+    conf: np.ndarray, kind: np.ndarray, table: dict | None = None, raw: np.ndarray | None = None
+) -> np.ndarray:
     """Which cells are read with a confidence under their kind's trust level (bool, the shape
-    of ``conf``; ``kind`` int, index in ``CELL_KINDS``)."""
+    of ``conf``; ``kind`` int, index in ``CELL_KINDS``), and, given their raw evidence, the
+    empty cells whose raw evidence is under ``EMPTY_RAW_MIN``."""
     levels = trust_levels(table)
-    need = np.array([levels[name] for name in CELL_KINDS], np.float32)[np.asarray(kind)]
-    return np.asarray(conf, np.float32) < need
+    kind = np.asarray(kind)
+    need = np.array([levels[name] for name in CELL_KINDS], np.float32)[kind]
+    out = np.asarray(conf, np.float32) < need
+    if raw is not None:
+        out |= (kind == 0) & (np.asarray(raw, np.float32) < EMPTY_RAW_MIN)
+    return out
 
 
 def calibrated(raw: np.ndarray, kind: np.ndarray, table: dict | None = None) -> np.ndarray:
