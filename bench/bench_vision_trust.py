@@ -10,7 +10,8 @@ error of the cells' confidence before and after the table.
 
     .venv/bin/python -m bench vision_trust             # figures (renders cached in a temp dir)
     BENCH_TRUST_WRITE=1 .venv/bin/python -m bench vision_trust   # also refit the shipped table
-    BENCH_TRUST_PHOTOS=18 ...                          # photos per profile and set (default 36)
+    BENCH_TRUST_PHOTOS=18 ...          # photos per profile in the check set (default 54)
+    BENCH_TRUST_FIT=36 ...             # photos per profile in the fit set (default 72)
 """
 
 from __future__ import annotations
@@ -88,7 +89,9 @@ def _collect(photos, profile: str, records: dict, cells: list) -> None:
             wrong = int((~right).sum())
             # a board the photo and grid checks let through: its cells decide
             ev = reading.evidence
-            cells_only = all("read with confidence" in p for p in reading.problems)
+            cells_only = all(
+                "read with confidence" in p or "may hide a tile" in p for p in reading.problems
+            )
             cells_only = cells_only or not reading.problems
             evidence = (ev.raw, ev.kind) if cells_only else None
             records.setdefault((mode, kind), []).append((wrong, reading.trusted, True, evidence))
@@ -123,6 +126,59 @@ def _ece(cells: list, table: dict | str | None) -> float:
     return expected_calibration_error(conf, right)
 
 
+LEVEL_FLOOR = 0.9  # no kind of cell is trusted under this calibrated confidence
+
+
+def _least_by_kind(rows: list, table: dict) -> np.ndarray:
+    """For each board, the least calibrated confidence of each kind of cell (inf where the board
+    has none of that kind; -inf where the photo or grid checks refused it): float (boards, 3)."""
+    from companion.vision.trust import CELL_KINDS, EMPTY_RAW_MIN, calibrated
+
+    out = np.full((len(rows), len(CELL_KINDS)), -np.inf)
+    for i, r in enumerate(rows):
+        if r[3] is None:
+            continue
+        raw, kind = r[3]
+        conf = calibrated(raw, kind, table)
+        for k in range(len(CELL_KINDS)):
+            sel = kind == k
+            out[i, k] = float(conf[sel].min()) if sel.any() else np.inf
+        if ((kind == 0) & (raw < EMPTY_RAW_MIN)).any():
+            out[i, 0] = -np.inf  # an empty cell that may be a tile: never trusted
+    return out
+
+
+def fit_levels(records: dict, table: dict) -> dict:
+    """The trust level of each kind of cell (the least calibrated confidence a trusted board's
+    cells of that kind may have), from the fit set's boards: of the levels at or over
+    ``LEVEL_FLOOR`` at which no wrong board is trusted, and none either with every level one
+    step (one value of the table) lower, those that trust the most perfect boards; of equals,
+    the highest."""
+    import itertools
+
+    from companion.vision.trust import CELL_KINDS
+
+    rows = [r for group in records.values() for r in group]
+    least = _least_by_kind(rows, table)
+    wrong = np.array([r[0] > 0 for r in rows])
+    steps = []
+    for name in CELL_KINDS:
+        values = sorted({v for v in table[name]["right"] if v >= LEVEL_FLOOR} | {1.0})
+        steps.append([values[0]] + values)  # the first: its own step lower
+    best = None
+    for idx in itertools.product(*(range(1, len(v)) for v in steps)):
+        levels = np.array([steps[k][i] for k, i in enumerate(idx)])
+        lower = np.array([steps[k][i - 1] for k, i in enumerate(idx)])
+        if ((least >= lower).all(axis=1) & wrong).any():
+            continue
+        kept = int(((least >= levels).all(axis=1) & ~wrong).sum())
+        key = (kept, float(levels.sum()))
+        if best is None or key > best[0]:
+            best = (key, levels)
+    levels = best[1] if best else np.ones(len(CELL_KINDS))
+    return {name: round(float(v), 5) for name, v in zip(CELL_KINDS, levels, strict=True)}
+
+
 def _threshold(records: dict, table: dict) -> None:
     """Print the least-cell confidence a board needs to be trusted without trusting any wrong
     board of ``records``, and the share of perfect boards it keeps, with ``table``."""
@@ -136,7 +192,7 @@ def _threshold(records: dict, table: dict) -> None:
     wrong = [least(r) for r in rows if r[0] > 0]
     perfect = [least(r) for r in rows if r[0] == 0]
     worst = max(wrong, default=0.0)
-    print(f"  the most confident wrong board's least cell: {worst:.4f} (TRUST_CELL must be above)")
+    print(f"  the most confident wrong board's least cell: {worst:.4f} (one level for all kinds)")
     for t in (0.9, 0.95, 0.97, 0.98, 0.99, 0.995):
         kept = sum(p >= t for p in perfect) / max(len(perfect), 1)
         bad = sum(w >= t for w in wrong)
@@ -168,13 +224,14 @@ def main() -> None:
     os.environ.setdefault("COMPANION_DATA_DIR", tempfile.mkdtemp(prefix="bench-trust-"))
     from companion.vision import trust
 
-    count = int(os.environ.get("BENCH_TRUST_PHOTOS", "36"))
+    count = int(os.environ.get("BENCH_TRUST_PHOTOS", "54"))
+    fit_count = int(os.environ.get("BENCH_TRUST_FIT", "72"))
     cache = Path(os.environ.get("BENCH_TRUST_CACHE", Path(tempfile.gettempdir()) / "bench-trust"))
     fit_cells: list = []
     fit_records: dict = {}
     for profile in ("iago", "scrabble"):
         _collect(
-            _photos(profile, FIT_SEEDS[profile], count, cache), profile, fit_records, fit_cells
+            _photos(profile, FIT_SEEDS[profile], fit_count, cache), profile, fit_records, fit_cells
         )
     _collect(_real_photos(), "scrabble", fit_records, fit_cells)
     table = _table_from(fit_cells)
@@ -185,6 +242,16 @@ def main() -> None:
     )
     print("  fit set, with the table:")
     _threshold(fit_records, table)
+    table["trust"] = fit_levels(fit_records, table)
+    rows = [r for group in fit_records.values() for r in group]
+    least = _least_by_kind(rows, table)
+    levels = np.array(list(table["trust"].values()))
+    trusted = (least >= levels).all(axis=1)
+    wrong = np.array([r[0] > 0 for r in rows])
+    print(
+        f"  trust levels fitted: {table['trust']}: perfect boards trusted "
+        f"{100 * trusted[~wrong].mean():.0f}%, wrong boards trusted {int(trusted[wrong].sum())}"
+    )
     if os.environ.get("BENCH_TRUST_WRITE"):
         trust.CALIBRATION_FILE.write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
         trust._table.cache_clear()

@@ -536,6 +536,7 @@ class LetterClassifier:
             self._train = feats
         self._labels = np.asarray(labels, np.int32)
         self._norms = (self._train**2).sum(1)
+        self._experts = pair_experts(self._train, self._labels)
 
     def _project(self, feats: np.ndarray) -> np.ndarray:
         return (np.asarray(feats, np.float32) - self.mean) @ self.vecs.T
@@ -544,7 +545,10 @@ class LetterClassifier:
         """Letters, the weighted share of the k nearest neighbours that agree (0-1; a
         neighbour's vote is exp(-(d - d_nearest) / ``VOTE_SCALE``)) and the distance
         margin (0-1: how much farther the nearest glyph of another letter is than the nearest of
-        the letter named; 0 when they are as near) for feature rows (float32 (n, d))."""
+        the letter named; 0 when they are as near) for feature rows (float32 (n, d)). When the
+        nearest other letter makes an ``EXPERT_PAIRS`` pair with the one named, the pair's
+        discriminant (:func:`pair_experts`) names the letter, and share and margin are no more
+        than its certainty."""
         if len(feats) == 0:
             return [], np.zeros(0, np.float32), np.zeros(0, np.float32)
         q = self._project(feats)
@@ -566,6 +570,21 @@ class LetterClassifier:
             d_win = float(d[i, same].min())
             d_other = float(d[i, ~same].min()) if (~same).any() else d_win * 2 + 1
             margin[i] = max(0.0, min(1.0, (d_other - d_win) / (d_other + 1e-6)))
+            if (~same).any():
+                # two letters that differ by a small stroke (O and Q's tail, C and G's bar): the
+                # pair's own discriminant decides, and says how clearly
+                other = int(self._labels[~same][np.argmin(d[i, ~same])])
+                expert = self._experts.get((winner, other))
+                if expert is not None:
+                    w, threshold, spread = expert
+                    z = (float(q[i] @ w) - threshold) / spread  # > 0: the other letter
+                    certainty = min(1.0, abs(z) / EXPERT_CLEAR)
+                    if z > 0:
+                        letters[i] = LETTERS[other]
+                        share[i] = certainty
+                        margin[i] = MARGIN_FULL * certainty
+                    else:
+                        margin[i] = min(float(margin[i]), MARGIN_FULL * certainty)
         return letters, share, margin
 
     def classify(self, feats: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -584,6 +603,48 @@ class LetterClassifier:
             mean=self.mean,
             vecs=self.vecs,
         )
+
+
+# Pairs of letters one small stroke apart, that the nearest neighbours confuse (in a face not
+# trained on, a Q with a short tail is nearer some font's O than any Q): each pair has a linear
+# discriminant of its own (Fisher's, in the PCA space), and its threshold is put the stated share
+# of the way from the first letter's mean towards the second's (the tail, the bar: a little of it
+# is enough).
+EXPERT_PAIRS = (
+    ("O", "Q", 0.4),
+    ("C", "G", 0.4),
+    ("E", "F", 0.5),
+    ("P", "R", 0.5),
+    ("H", "R", 0.5),
+    ("V", "Y", 0.5),
+    ("U", "V", 0.5),
+    ("M", "N", 0.5),
+)
+EXPERT_CLEAR = 2.0  # spreads from the threshold at which a pair's discriminant is sure
+MARGIN_FULL = 0.3  # the distance margin that counts as full evidence (reader.read_cells)
+
+
+def pair_experts(train: np.ndarray, labels: np.ndarray) -> dict:
+    """Each ``EXPERT_PAIRS`` pair's discriminant from projected training samples (float32 (n,
+    dims)) and their letters (int (n,)): {(winner, other): (w float64 (dims,), threshold, spread)},
+    both orders, oriented so that a projection above the threshold is ``other``; spread is the
+    two letters' mean standard deviation along w. Pairs with under 10 samples a letter are
+    left out."""
+    out = {}
+    for first, second, share in EXPERT_PAIRS:
+        a, b = LETTERS.index(first), LETTERS.index(second)
+        xa = np.asarray(train[labels == a], np.float64)
+        xb = np.asarray(train[labels == b], np.float64)
+        if len(xa) < 10 or len(xb) < 10:
+            continue
+        within = np.cov(xa.T) + np.cov(xb.T) + 1e-3 * np.eye(train.shape[1])
+        w = np.linalg.solve(within, xb.mean(0) - xa.mean(0))
+        pa, pb = xa @ w, xb @ w
+        threshold = float(pa.mean() + share * (pb.mean() - pa.mean()))
+        spread = float(0.5 * (pa.std() + pb.std())) + 1e-9
+        out[(a, b)] = (w, threshold, spread)
+        out[(b, a)] = (-w, -threshold, spread)
+    return out
 
 
 _CACHE: dict[tuple[str, int], LetterClassifier] = {}

@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision.errors import VisionError
 from companion.vision.glyphs import (
+    MARGIN_FULL,
     MIN_CONTRAST,
     Glyph,
     LetterClassifier,
@@ -29,10 +30,13 @@ from companion.vision.glyphs import (
 )
 from companion.vision.notation import format_board
 from companion.vision.profiles import Profile, get_profile
-from companion.vision.trust import cell_colours
 
 COLOURS = ("blue", "red")
 BORDER_WEIGHT = 0.5  # of the border-minus-centre lightness, in the blank finder's colour space
+# Lab weighed so when a tile is compared with a square: a lettered tile's face seems darker than
+# a blank's (its ink and the ink's blur reach into the lightest pixels), and light falls off
+# across a board, while the hue of the wood stays
+LAB_WEIGHT = np.float32([0.5, 1.0, 1.0])
 
 
 @dataclass
@@ -224,27 +228,14 @@ def _ink_colour(window_bgr: np.ndarray, lightness: np.ndarray, glyph: Glyph) -> 
     return ("red" if score > 0 else "blue"), float(min(1.0, abs(score) / 0.4))
 
 
-def _blank_tiles(
-    warp: np.ndarray, profile: Profile, glyph_cells: list[tuple[int, int]], empty: list
-) -> dict[tuple[int, int], float]:
-    """Cells without a letter that look like the game's tiles (Scrabble's blanks), with a
-    confidence.
-
-    The tiles that do have a letter are the model: their face colour (Lab, middle of the cell)
-    and how much lighter or darker the cell's border is than its middle (a tile hides the grid
-    lines along the border; a square shows them). A letterless cell is a blank when it has a
-    lettered tile beside it (a blank is part of a word), is much nearer that model than the
-    board's squares around it (the median of the letterless cells in its row and column within
-    three cells, else within two cells all round: light falls off across a board), and is as
-    even as a tile's face (no printed label, no grid line).
-    """
-    if len(glyph_cells) < 3 or not empty:
-        return {}
-    c, n = profile.cell_px, profile.size
-    lab = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab).astype(np.float32)
-    # every cell at once: the middle's colour, the border's lightness, the middle's evenness
+def tile_features(lab: np.ndarray, colours: np.ndarray, n: int, c: int):
+    """What tells a tile from a square, for every cell: its face colour (Lab, ``colours``) and
+    how much lighter or darker the cell's border is than its middle (a tile hides the grid lines
+    along the border; a square shows them), weighed ``LAB_WEIGHT`` and ``BORDER_WEIGHT``:
+    float32 (n, n, 4); and
+    how even the middle is (lightness standard deviation, float32 (n, n): a printed label or a
+    grid line is not even). ``lab``: float32 (board_px, board_px, 3) of the warped board."""
     grid = lab[c // 2 : c // 2 + n * c, c // 2 : c // 2 + n * c].reshape(n, c, n, c, 3)
-    colour = cell_colours(lab, n, c)  # the face's colour, not the letter's
     b = c // 6
     evenness = grid[:, b : c - b, :, b : c - b, 0].std(axis=(1, 3))
     windows = np.lib.stride_tricks.sliding_window_view(lab[:, :, 0], (c + 6, c + 6))
@@ -258,9 +249,29 @@ def _blank_tiles(
         ],
         axis=2,
     )
-    border = np.median(ring, axis=2) - colour[:, :, 0]
-    # a tile hides the grid lines along the cell's border; a square shows them
-    feature = np.concatenate([colour, BORDER_WEIGHT * border[:, :, None]], axis=2)
+    border = np.median(ring, axis=2) - colours[:, :, 0]
+    feature = np.concatenate([colours * LAB_WEIGHT, BORDER_WEIGHT * border[:, :, None]], axis=2)
+    return feature.astype(np.float32), evenness.astype(np.float32)
+
+
+def _blank_tiles(
+    feature: np.ndarray,
+    evenness: np.ndarray,
+    glyph_cells: list[tuple[int, int]],
+    empty: list,
+) -> dict[tuple[int, int], float]:
+    """Cells without a letter that look like the game's tiles (Scrabble's blanks), with a
+    confidence.
+
+    The tiles that do have a letter are the model (``feature``, :func:`tile_features`: face
+    colour and border). A letterless cell is a blank when it has a lettered tile beside it (a
+    blank is part of a word), is much nearer that model than the board's squares around it (the
+    median of the letterless cells in its row and column within three cells, else within two
+    cells all round: light falls off across a board), and is as even as a tile's face
+    (``evenness``: no printed label, no grid line).
+    """
+    if len(glyph_cells) < 3 or not empty:
+        return {}
 
     def centre(r: int, col: int) -> np.ndarray:
         return feature[r, col]
@@ -302,11 +313,15 @@ def _blank_tiles(
 
 
 RELAXED_CONTRAST = 25  # a cell coloured like the tiles is searched for a letter down to this
+NEAR_MISS_CONTRAST = 10  # any cell this close under the letter contrast is searched again
 
 
-def _neighbourhood_median(values: np.ndarray, valid: np.ndarray, reach: int = 2) -> np.ndarray:
+def _neighbourhood_median(
+    values: np.ndarray, valid: np.ndarray, reach: int = 2, inline: bool = False, least: int = 3
+) -> np.ndarray:
     """For every cell, the median of ``values`` (float32 (n, n, k)) over the valid cells within
-    ``reach`` cells all round, the cell itself left out (NaN where none is valid)."""
+    ``reach`` cells all round (``inline``: only in its row and column), the cell itself left
+    out; NaN where under ``least`` are valid."""
     n = values.shape[0]
     pad = np.full((n + 2 * reach, n + 2 * reach, values.shape[2]), np.nan, np.float32)
     pad[reach : reach + n, reach : reach + n] = np.where(valid[..., None], values, np.nan)
@@ -314,10 +329,10 @@ def _neighbourhood_median(values: np.ndarray, valid: np.ndarray, reach: int = 2)
         pad[reach + dr : reach + dr + n, reach + dc : reach + dc + n]
         for dr in range(-reach, reach + 1)
         for dc in range(-reach, reach + 1)
-        if (dr, dc) != (0, 0)
+        if (dr, dc) != (0, 0) and (not inline or dr == 0 or dc == 0)
     ]
     stack = np.stack(stack)
-    enough = (~np.isnan(stack[..., 0])).sum(axis=0) >= 3
+    enough = (~np.isnan(stack[..., 0])).sum(axis=0) >= least
     with np.errstate(all="ignore"):
         import warnings
 
@@ -329,20 +344,26 @@ def _neighbourhood_median(values: np.ndarray, valid: np.ndarray, reach: int = 2)
 
 
 def _tile_like(colours: np.ndarray, lettered: np.ndarray, empty: np.ndarray) -> np.ndarray:
-    """For each cell, how much nearer its colour (Lab) is to the lettered tiles' than to the
-    board's empty squares around it (> 0: nearer the tiles); float32 (n, n), -inf everywhere
-    with under 3 lettered tiles.
+    """For each cell, how much nearer its colour (Lab, weighed ``LAB_WEIGHT``) is to the lettered
+    tiles' than to the board's empty squares around it (in its row and column within three cells, else within two
+    all round, else the board's) (> 0: nearer the tiles); float32 (n, n), -inf everywhere with
+    under 3 lettered tiles.
 
     Args:
-        colours: float32 (n, n, 3), the cells' median colours.
+        colours: float32 (n, n, 3), the cells' face colours (:func:`trust.cell_colours`).
         lettered, empty: bool (n, n).
     """
     n = colours.shape[0]
     if lettered.sum() < 3 or not empty.any():
         return np.full((n, n), -np.inf, np.float32)
+    colours = colours * LAB_WEIGHT
     tile_model = np.median(colours[lettered], axis=0)
-    local = _neighbourhood_median(colours, empty)
+    # the squares in line with the cell first (light falls off across a board, and a frame's
+    # shadow darkens its edge rows), else those all round, else the board's
+    local = _neighbourhood_median(colours, empty, reach=3, inline=True, least=2)
+    around = _neighbourhood_median(colours, empty)
     overall = np.median(colours[empty], axis=0)
+    local = np.where(np.isnan(local), around, local)
     local = np.where(np.isnan(local), overall, local)
     d_board = np.linalg.norm(colours - local, axis=2)
     d_tile = np.linalg.norm(colours - tile_model, axis=2)
@@ -368,6 +389,8 @@ class CellEvidence:
             tiles' than to the squares around it, Lab units (> 0: nearer the tiles).
         colours: float32 (size, size, 3): each cell's face colour, Lab
             (:func:`companion.vision.trust.cell_colours`).
+        separation: how far the lettered tiles' face colour is from the empty squares', Lab
+            (:func:`companion.vision.trust.tile_separation`; inf with too few of either).
     """
 
     raw: np.ndarray
@@ -380,6 +403,7 @@ class CellEvidence:
     level: float = 255.0
     softness: float = 0.0
     premium: dict = field(default_factory=dict)
+    separation: float = float("inf")
 
 
 def read_cells(
@@ -412,6 +436,7 @@ def read_cells(
     glare = trust.glare_cells(lightness, n, c)
     lab = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab).astype(np.float32)
     colours = trust.cell_colours(lab, n, c)
+    feature, evenness = tile_features(lab, colours, n, c)
     cells = [["."] * n for _ in range(n)]
     raw = np.ones((n, n), np.float32)
     kind = np.zeros((n, n), np.int8)
@@ -438,9 +463,13 @@ def read_cells(
         lettered[r, col] = True
     tile_like = _tile_like(colours, lettered, ~lettered)
     relaxed = set()
-    again = (~lettered) & (tile_like > 0) & (contrasts >= RELAXED_CONTRAST)
+    # a cell whose contrast only just missed the letter contrast is searched again too, whatever
+    # its colour (light ink on a tile coloured like its neighbours' squares)
+    near_miss = contrasts >= MIN_CONTRAST - NEAR_MISS_CONTRAST
+    again = (~lettered) & (((tile_like > 0) & (contrasts >= RELAXED_CONTRAST)) | near_miss)
     for r, col in zip(*np.nonzero(again), strict=True):
-        glyph = find_glyph(window(int(r), int(col)), c, min_contrast=RELAXED_CONTRAST)
+        floor = RELAXED_CONTRAST if tile_like[r, col] > 0 else MIN_CONTRAST - NEAR_MISS_CONTRAST
+        glyph = find_glyph(window(int(r), int(col)), c, min_contrast=floor)
         if glyph is not None:
             found.append((int(r), int(col), glyph))
             empty.remove((int(r), int(col)))
@@ -449,6 +478,10 @@ def read_cells(
     # an empty cell: how unlike a tile its colour is (a blank, a pale tile), less when its
     # contrast is near the letter contrast (a faded letter the finder only just missed)
     unlike_tile = np.clip(0.5 - tile_like / 20.0, 0.0, 1.0)
+    if profile.premium:
+        # a coloured premium square is unlike the plain squares around it, and so may seem
+        # nearer the tiles: one that looks like the other premium squares is not tile-like
+        unlike_tile[trust.like_premium(colours, ~lettered, profile.premium)] = 1.0
     near_letter = np.exp(-(((contrasts - MIN_CONTRAST) / 12.0) ** 2))
     raw[:] = unlike_tile * (1.0 - 0.8 * near_letter)
     if found:
@@ -456,7 +489,7 @@ def read_cells(
         letters, share, margin = clf.classify_detail(glyph_features([g for _, _, g in found]))
         for (r, col, glyph), letter, sh, mg in zip(found, letters, share, margin, strict=True):
             kind[r, col] = 1
-            evidence = 0.5 * float(sh) + 0.5 * min(1.0, float(mg) / 0.3)
+            evidence = 0.5 * float(sh) + 0.5 * min(1.0, float(mg) / MARGIN_FULL)
             if (r, col) in relaxed:
                 # found only at a lower contrast: as sure as the contrast is near the usual
                 evidence *= min(1.0, float(glyph.contrast) / MIN_CONTRAST)
@@ -470,8 +503,10 @@ def read_cells(
             else:
                 cells[r][col] = letter
             raw[r, col] = evidence
-    if profile.blank_tiles:
-        blanks = _blank_tiles(warp, profile, [(r, col) for r, col, _ in found], empty)
+    separation = trust.tile_separation(feature, kind == 1, kind == 0)
+    if profile.blank_tiles and separation >= trust.TILE_BOARD_MIN:
+        # (tiles that look like the squares: a blank would be a guess, so none is claimed)
+        blanks = _blank_tiles(feature, evenness, [(r, col) for r, col, _ in found], empty)
         for (r, col), bc in blanks.items():
             cells[r][col] = "?"
             raw[r, col] = bc
@@ -482,6 +517,7 @@ def read_cells(
     grid = ["".join(row) for row in cells]
     evidence = CellEvidence(raw, kind, glare, contrasts, tile_like, colours, gain, level)
     evidence.softness = trust.edge_width(lightness, n, c)
+    evidence.separation = separation
     if profile.premium:
         is_empty = np.array([[ch == "." for ch in row] for row in grid])
         evidence.premium = trust.premium_fit(colours, is_empty, profile.premium)
@@ -636,6 +672,11 @@ def read_board(
     glared = int(trust.glared_cells(ev.glare, ev.kind, ev.raw).sum())
     if glared:
         problems.append(f"glare hides {glared} cell(s)")
+    if ev.separation < trust.TILE_BOARD_MIN:
+        problems.append(
+            "the tiles look like the board's squares: a blank or a tile whose letter was not "
+            "seen would look empty"
+        )
     if ev.tile_like is not None:
         suspect = (ev.kind == 0) & (ev.tile_like > trust.TILE_LIKE_MAX)
         if profile.premium and ev.colours is not None:
@@ -647,9 +688,18 @@ def read_board(
             problems.append(
                 f"{blank_like} empty cell(s) look like a tile (a blank or a pale tile?)"
             )
-    unsure = int((conf < trust.TRUST_CELL).sum())
-    if unsure:
-        problems.append(f"{unsure} cell(s) read with confidence under {trust.TRUST_CELL}")
+    unsure = trust.unsure_cells(conf, ev.kind) & ~cut
+    hiding = trust.unsure_cells(conf, ev.kind, raw=ev.raw) & ~unsure & ~cut
+    if hiding.any():
+        problems.append(
+            f"{int(hiding.sum())} empty cell(s) may hide a tile (colour or contrast nearly a "
+            "tile's)"
+        )
+    if unsure.any():
+        levels = trust.trust_levels()
+        kinds = sorted({trust.CELL_KINDS[k] for k in ev.kind[unsure]})
+        need = ", ".join(f"{levels[k]:.2f} {'an' if k == 'empty' else 'a'} {k}" for k in kinds)
+        problems.append(f"{int(unsure.sum())} cell(s) read with confidence under {need}")
     reading = BoardReading(profile, grid, conf, pts, how, timings)
     reading.problems = problems
     reading.notes = notes

@@ -1,7 +1,8 @@
 """How far a reading can be trusted (DESIGN.md, "The board reader's trust").
 
 A reading is ``trusted`` only when nothing about the photo or the grid is in doubt and every cell's
-confidence is at least ``TRUST_CELL``. What puts a reading in doubt (each becomes a ``problems``
+confidence is at least its kind's trust level (:func:`trust_levels`, fitted with the confidence
+table; ``TRUST_CELL`` without one). What puts a reading in doubt (each becomes a ``problems``
 entry, in words a player understands):
 
 - the photo: too dark to read (the board's brightest tenth under ``DARK_LEVEL`` even after the
@@ -12,6 +13,8 @@ entry, in words a player understands):
   and refuses it when no layout fits); the grid's lines do not stand out where the corners put
   them (the camera was bumped after its corners were set); a full grid line one cell beyond an
   edge (the grid found is a part of the grid);
+- the lettered tiles look like the empty squares (:func:`tile_separation` under
+  ``TILE_BOARD_MIN``): a blank or a tile whose letter was missed would look empty;
 - an empty cell whose colour is nearer the lettered tiles' than the squares around it by more
   than ``TILE_LIKE_MAX`` (a blank the blank finder did not take, a pale tile whose letter was
   not seen);
@@ -34,7 +37,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-TRUST_CELL = 0.97  # least calibrated cell confidence of a trusted reading
+TRUST_CELL = 0.97  # least calibrated cell confidence of a trusted reading (without a fitted level)
 DARK_LEVEL = 40.0  # 8-bit lightness of the board's brightest tenth under which it is refused
 GAIN_TARGET = 200.0  # the reader brightens a dim board so its brightest tenth reaches this
 MAX_GAIN = 5.0
@@ -42,6 +45,12 @@ GLARE_LEVEL = 250  # 8-bit: a pixel this bright in every channel is blown out
 GLARE_CELL = 0.04  # share of a cell's middle blown out that makes the cell glared
 SOFT_EDGE = 0.085  # of a cell: grid-line edges wider than this are too soft to trust
 TILE_LIKE_MAX = 4.0  # Lab: an empty cell this much nearer the tiles' colour than the squares'
+# an empty cell with raw evidence under this is never trusted: its colour is about as near the
+# tiles' as the squares' around it, or its contrast nearly a letter's, as a blank's or a missed
+# tile's is (the calibration table pools such cells with clear ones: a blank read as empty at
+# 0.43 and 0.68 was put at 0.99)
+EMPTY_RAW_MIN = 0.75
+TILE_BOARD_MIN = 12.0  # Lab: tiles' faces nearer the squares' than this cannot be told apart
 PREMIUM_MIN = 6.0  # Lab distance: premium squares at least this far from the plain squares
 PREMIUM_MARGIN = 3.0  # the layout where it should be beats any shifted one by this much
 
@@ -106,19 +115,39 @@ def edge_width(lightness: np.ndarray, size: int, cell_px: int) -> float:
 
 
 def cell_colours(lab: np.ndarray, size: int, cell_px: int) -> np.ndarray:
-    """The colour of each cell's face (float32 (size, size, 3), Lab): the mean of the lighter
-    half of its middle's pixels, so a tile's colour is its face's, not its letter's (a bold
-    letter darkens the median), from a warped board's Lab image (float32 (board_px, board_px,
-    3))."""
+    """The colour of each cell's face (float32 (size, size, 3), Lab): the mean of the lightest
+    quarter of its middle's pixels, so a tile's colour is its face's, not its letter's (a bold,
+    wide letter covers half the middle or more, and its ink would darken a lighter half: a
+    blank then looked unlike the lettered tiles), from a warped board's Lab image (float32
+    (board_px, board_px, 3))."""
     c = cell_px
     a = c // 5
     grid = lab[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c].reshape(size, c, size, c, 3)
     middle = grid[:, a : c - a : 2, :, a : c - a : 2].transpose(0, 2, 1, 3, 4)
     middle = middle.reshape(size, size, -1, 3)
     light = middle[..., 0]
-    half = np.median(light, axis=2, keepdims=True)
-    keep = (light >= half)[..., None]
+    k = light.shape[2]
+    quarter = np.partition(light, int(0.75 * (k - 1)), axis=2)[..., int(0.75 * (k - 1))]
+    keep = (light >= quarter[..., None])[..., None]
     return ((middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)).astype(np.float32)
+
+
+def tile_separation(colours: np.ndarray, lettered: np.ndarray, empty: np.ndarray) -> float:
+    """How far the lettered tiles (their median) are from the empty squares (their median) in
+    what tells a tile from a square (face colour, Lab, and the border's lightness:
+    ``reader.tile_features``); inf with under 3 lettered tiles or 10 empty squares. Under
+    ``TILE_BOARD_MIN`` a tile is told from a square by its letter alone: an empty cell's look
+    says nothing, a blank cannot be found and a tile whose letter was missed looks empty.
+
+    Args:
+        colours: float32 (n, n, k): the cells' features (k = 4), or face colours (k = 3).
+        lettered, empty: bool (n, n): cells read as letters and as empty.
+    """
+    if lettered.sum() < 3 or empty.sum() < 10:
+        return float("inf")
+    tiles = np.median(colours[lettered], axis=0)
+    squares = np.median(colours[empty], axis=0)
+    return float(np.linalg.norm(tiles - squares))
 
 
 def like_premium(
@@ -192,6 +221,31 @@ def _table() -> dict:
         return {}
 
 
+def trust_levels(table: dict | None = None) -> dict[str, float]:
+    """The least calibrated confidence a cell of each kind (``CELL_KINDS``) may have in a trusted
+    reading: the shipped table's ``trust`` levels (fitted with it by ``python -m bench
+    vision_trust``: the lowest at which no wrong board of the fit set, nor one a bin lower, is
+    trusted), else ``TRUST_CELL``."""
+    table = _table() if table is None else table
+    levels = table.get("trust") or {}
+    return {name: float(levels.get(name, TRUST_CELL)) for name in CELL_KINDS}
+
+
+def unsure_cells(
+    conf: np.ndarray, kind: np.ndarray, table: dict | None = None, raw: np.ndarray | None = None
+) -> np.ndarray:
+    """Which cells are read with a confidence under their kind's trust level (bool, the shape
+    of ``conf``; ``kind`` int, index in ``CELL_KINDS``), and, given their raw evidence, the
+    empty cells whose raw evidence is under ``EMPTY_RAW_MIN``."""
+    levels = trust_levels(table)
+    kind = np.asarray(kind)
+    need = np.array([levels[name] for name in CELL_KINDS], np.float32)[kind]
+    out = np.asarray(conf, np.float32) < need
+    if raw is not None:
+        out |= (kind == 0) & (np.asarray(raw, np.float32) < EMPTY_RAW_MIN)
+    return out
+
+
 def calibrated(raw: np.ndarray, kind: np.ndarray, table: dict | None = None) -> np.ndarray:
     """Calibrated confidences (float32, 0-1) of cells from their raw evidence (float, 0-1) and
     kind (int: index in ``CELL_KINDS``): each kind's table gives the share of cells read right
@@ -203,7 +257,7 @@ def calibrated(raw: np.ndarray, kind: np.ndarray, table: dict | None = None) -> 
     out = raw.copy()
     for k, name in enumerate(CELL_KINDS):
         spec = table.get(name)
-        if not spec:
+        if not spec or "edges" not in spec:
             continue
         edges = np.asarray(spec["edges"], np.float32)
         values = np.asarray(spec["right"], np.float32)
