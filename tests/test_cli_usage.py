@@ -71,6 +71,8 @@ def test_ctrl_c_while_the_commands_load_is_a_quiet_exit_130(monkeypatch, capsys)
     monkeypatch.setattr(cli, "build_parser", interrupted)
     assert cli.main(["judge", "CAT"]) == 130
     assert "Traceback" not in capsys.readouterr().err
+
+
 # --- a mistyped sub-command, at every level, gets the one meant (issue 12a) ---------------------
 
 
