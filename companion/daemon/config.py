@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import shlex
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -208,7 +207,9 @@ def validate(
 def _typed(value) -> str:
     """A value as it is typed after its option (``chess``, ``'bad name!'``, ``0.5``, ``60``)."""
     if isinstance(value, str):
-        return shlex.quote(value) if value else "''"
+        if re.fullmatch(r"[\w-]+", value):
+            return value  # a plain word as typed
+        return "'" + value.replace("'", "'\"'\"'") + "'"  # quoted as a shell would take it
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
