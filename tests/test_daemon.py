@@ -85,7 +85,8 @@ def test_lost_on_time_ends_the_game_and_saves_the_record(sim):
     saved = json.loads(s.service.last_record_path.read_text())
     assert saved["result"]["loser"] == "red" and saved["result"]["winner"] == "blue"
     assert [r["kind"] for r in saved["record"]][:2] == ["_game", "press"]
-    assert s.service.last_record_path.parent == data_dir() / "records"
+    # a scripted table's games are kept apart from the real ones (data_dir()/records)
+    assert s.service.last_record_path.parent == data_dir() / "sim" / "records"
     # the challenge button starts a new game: clean allowances, nobody on move
     s.at(70)
     s.press("challenge")

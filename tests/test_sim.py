@@ -30,10 +30,10 @@ def test_script_from_stdin_plays_moves_and_prints_states(dirs, monkeypatch, caps
     script = "0 press red\n61 state\n61.5 press blue\n75 state\n"
     code, states = run(monkeypatch, capsys, script, "--words", str(words))
     assert code == 0
-    first, second, final = states
+    first, second = states  # the script ends on "state": the final state is not printed again
     assert first["minutes"] == {"blue": 4, "red": 6} and first["mover"] == "blue"
     assert second["mover"] == "red" and second["sand_left"] == pytest.approx(60 - 13.5)
-    assert final["t"] == 75
+    assert second["t"] == 75
 
 
 def test_script_challenge_kill_and_restart(dirs, monkeypatch, capsys):
@@ -52,7 +52,7 @@ def test_script_challenge_kill_and_restart(dirs, monkeypatch, capsys):
     """
     code, states = run(monkeypatch, capsys, script, "--words", str(words), "--minute-seconds", "60")
     assert code == 0
-    after_restart, later, _ = states
+    after_restart, later = states
     # sand stopped from 10 to 13 s: 10 + (20 - 13) = 17 s used when the last heartbeat was written
     assert after_restart["status"] == "paused"
     assert after_restart["sand_left"] == pytest.approx(60 - 17)
@@ -220,3 +220,37 @@ def test_frames_scale_out_of_range_is_bad_input(dirs, monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("0 state\n"))
     code = main(["sim", "--frames", str(tmp / "f"), "--frames-scale", "20"])
     assert code == 2 and "accepted a whole number from 1 to 8" in capsys.readouterr().err
+
+
+def test_a_scripted_run_keeps_its_records_apart_and_prints_its_final_state_once(
+    tmp_path, monkeypatch, capsys
+):
+    from companion.cli import main
+    from companion.paths import data_dir
+
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\n")
+    script = tmp_path / "s.txt"
+    script.write_text("0 press red\n10 press blue\n20 abandon\n30 state\n")
+    assert main(["sim", "--script", str(script), "--words", str(words)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 1  # the script's "state", not again as the final state
+    assert not (data_dir() / "records").exists() or not list((data_dir() / "records").iterdir())
+    saved = list((data_dir() / "sim" / "records").glob("*-table*.json"))
+    assert len(saved) == 1
+
+
+def test_a_script_not_ending_on_state_prints_the_final_state(tmp_path, monkeypatch, capsys):
+    from companion.cli import main
+
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
+    words = tmp_path / "words.txt"
+    words.write_text("CAT\n")
+    script = tmp_path / "s.txt"
+    script.write_text("0 state\n5 press red\n")
+    assert main(["sim", "--script", str(script), "--words", str(words)]) == 0
+    first, final = capsys.readouterr().out.splitlines()
+    assert json.loads(first)["status"] == "ready" and json.loads(final)["status"] == "running"

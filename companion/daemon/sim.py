@@ -71,6 +71,12 @@ def sim_journal(scripted: bool, game: str = "iago") -> Path:
     return path_in(data_dir() / "sim", game, "-journal.jsonl", "game mode")
 
 
+def sim_records_dir() -> Path:
+    """data_dir()/sim/records: where the games of scripted runs (``companion sim --script``) are
+    saved, apart from the real games of data_dir()/records."""
+    return data_dir() / "sim" / "records"
+
+
 def adopt_old_journal() -> Path | None:
     """Give the single journal of earlier versions (data_dir()/sim/journal.jsonl) to its game:
     renamed to that game's journal unless it has one already. Returns the new path, or None."""
@@ -233,7 +239,9 @@ class ScriptedTable:
     ) -> None:
         from companion.devices.backends import open_devices
 
-        self.service_options = service_options  # more TableService arguments (journal_io...)
+        # more TableService arguments (journal_io...); a scripted game's records are kept apart
+        # from the table's real games (data_dir()/records), in data_dir()/sim/records
+        self.service_options = {"records_path": sim_records_dir(), **service_options}
         self.clock = FakeClock()
         self.table = table
         self.judge = judge
@@ -331,8 +339,10 @@ class ScriptedTable:
         """Perform the script's actions; prints what ``state``/``frame`` ask for (to ``out``,
         default standard output)."""
         out = out if out is not None else sys.stdout
+        printed = None  # the state the last action printed, if nothing happened since
         for t, action, args in actions:
             self.at(t)
+            printed = None
             if action in ("sleep",):
                 continue
             if action == "press":
@@ -342,7 +352,8 @@ class ScriptedTable:
                 if self.service is not None:
                     self.service.line(" ".join(args))
             elif action == "state":
-                print(json.dumps(self.state()), file=out)
+                printed = self.state()
+                print(json.dumps(printed), file=out)
                 continue
             elif action == "frame":
                 image = self.devices.display.image
@@ -364,7 +375,8 @@ class ScriptedTable:
             if self.service is not None:
                 self.settle()
         final = self.state()
-        print(json.dumps(final), file=out)
+        if final != printed:  # a script ending on "state" has printed it already: once
+            print(json.dumps(final), file=out)
         return final
 
 
