@@ -392,23 +392,9 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
 def grid_beyond(grey: np.ndarray, corners: np.ndarray, n: int) -> float:
     """How much grid there is one cell beyond the edges of a grid at ``corners``: the strongest
     of the four lines there over the mean of the grid's own lines, both less the level between
-    lines (0: nothing beyond; 1: a line as strong as the grid's own)."""
-    c = _CELL
-    rect, _ = _rectify(grey, corners, n * c, margin=2 * c)
-    horiz, vert = _line_responses(rect)
-    span = slice(2 * c, 2 * c + n * c + 1)
-    rows, cols = horiz[:, span].mean(1), vert[span, :].mean(0)
-
-    def peak(profile: np.ndarray, at: int) -> float:
-        return float(profile[max(at - 2, 0) : at + 3].max())
-
-    lines = 2 * c + np.arange(n + 1) * c
-    own = 0.5 * (np.mean([peak(rows, y) for y in lines]) + np.mean([peak(cols, x) for x in lines]))
-    mids = lines[:-1] + c // 2
-    floor = 0.5 * (np.median(rows[mids]) + np.median(cols[mids]))
-    far = 2 * c + (n + 1) * c
-    outside = [peak(rows, c), peak(rows, far), peak(cols, c), peak(cols, far)]
-    return float(max(0.0, (max(outside) - floor) / max(own - floor, 1e-6)))
+    lines (0: nothing beyond; 1: a line as strong as the grid's own); the largest of
+    :func:`beyond_sides`."""
+    return max(beyond_sides(grey, corners, n))
 
 
 def find_board(
