@@ -134,6 +134,14 @@ def byes(pairings: Sequence[Pairing]) -> list[str]:
     return [p.blue for p in pairings if p.bye]
 
 
+def with_page(setup: dict, table: int, pages: str) -> dict:
+    """``setup`` with its table's ``page`` on the director's pages at ``pages``
+    (``http://HOST:PORT``): the address its ready screen shows as a QR code."""
+    from companion.tournament.qr import table_url
+
+    return {**setup, "page": table_url(pages, table)}
+
+
 def publish_round(
     target,
     store,
@@ -166,9 +174,7 @@ def publish_round(
     """
     published = time.time() if published is None else published
     if pages:
-        from companion.tournament.qr import table_url
-
-        setups = {t: {**s, "page": table_url(pages, t)} for t, s in setups.items()}
+        setups = {t: with_page(s, t, pages) for t, s in setups.items()}
     store.set_round(round, setups, published)
     if hasattr(target, "publish_setup"):
         for table, setup in setups.items():

@@ -122,9 +122,9 @@ def _republish(director, store) -> None:
         return
     for table, setup in store.round_setups(rnd).items():
         if director.pages and "page" not in setup:  # a round stored while no pages were served
-            from companion.tournament.qr import table_url
+            from companion.tournament.rounds import with_page
 
-            setup = {**setup, "page": table_url(director.pages, table)}
+            setup = with_page(setup, table, director.pages)
         director.publish_setup(table, setup)
 
 
