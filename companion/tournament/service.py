@@ -82,16 +82,11 @@ def run_director(args, event: str) -> int:
     try:
         director.start()
         running = home / "running.json"
-        running.write_text(
-            json.dumps(
-                {"event": event, "broker": str(url), "pid": os.getpid(), "store": str(store.path)}
-            )
-        )
+        info = {"event": event, "broker": str(url), "pid": os.getpid(), "store": str(store.path)}
+        running.write_text(json.dumps(info))
         if args.http:
             web = _start_web(args, store, director, event)
-            running.write_text(
-                json.dumps({**json.loads(running.read_text()), "pages": director.pages})
-            )
+            running.write_text(json.dumps({**info, "pages": director.pages}))
         _republish(director, store)
         where = f"broker {url}" + (f" (started here, log {broker.log})" if broker else "")
         log.info("director: event %s, %s, store %s", event, where, store.path)
