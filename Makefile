@@ -96,9 +96,10 @@ install:
 	$(if $(DRY_RUN),,$(SUDO)) $(PYTHON) -m companion.platform.install $(if $(DRY_RUN),--dry-run)
 
 # install and test as on a Raspberry Pi: an arm64 Debian bookworm root under qemu (kept in
-# /var/tmp/table-companion-pi, reused), `make install` there, the test suite, the camera's imports
-# and the judge cache's memory peak (companion/platform/pi_check.py); PI_TESTS="tests/test_x.py"
-# runs only those tests (the whole suite under qemu takes hours on a 2-core machine)
+# /var/tmp/table-companion-pi, reused), `make install` there, the tests of what the box runs
+# (pi_check.PI_SELECTION), the camera's imports and the judge cache's memory peak
+# (companion/platform/pi_check.py); PI_TESTS="tests/test_x.py" runs those tests instead,
+# PI_TESTS=tests the whole suite (hours under qemu on a 2-core machine)
 pi-check:
 	$(SUDO) $(PYTHON) -m companion.platform.pi_check $(if $(PI_ROOT),--root $(PI_ROOT)) $(if $(PI_TESTS),-- $(PI_TESTS))
 

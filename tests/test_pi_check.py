@@ -75,3 +75,10 @@ def test_pi_check_needs_root(monkeypatch, capsys):
     monkeypatch.setattr(pi_check.os, "geteuid", lambda: 1000)
     assert pi_check.main([]) == 2
     assert "needs root" in capsys.readouterr().err
+
+
+def test_the_default_selection_names_test_files_that_exist():
+    root = pi_check.SOURCE
+    missing = [name for name in pi_check.PI_SELECTION if not (root / name).is_file()]
+    assert missing == []
+    assert len(set(pi_check.PI_SELECTION)) == len(pi_check.PI_SELECTION)

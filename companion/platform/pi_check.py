@@ -21,7 +21,10 @@ What it does, each step reused when already done (the root is kept in ``--root``
 4. imports picamera2 and cv2 together in the service's venv, and, as a control, shows the failure
    this prevents: in a venv with pip's numpy 2, simplejpeg fails with "numpy.dtype size changed"
    and :func:`companion.devices.camera.picamera2_problem` explains it;
-5. adds the test tools to the service's venv and runs the whole test suite there;
+5. adds the test tools to the service's venv and runs the tests of what a box runs there
+   (:data:`PI_SELECTION`: the clock, the table service and its faults, the devices, the OLED,
+   the board reader, the judges and the lexicon's reading; under qemu they take about 30
+   minutes); ``make pi-check PI_TESTS=tests`` runs the whole suite (hours under qemu);
 6. measures the Wordinoes judge's cache build (peak resident memory of a fresh build, as
    ``bench/bench_judgecache.py`` does);
 7. prints a summary and exits 0 only when every test passed and picamera2 and cv2 import together.
@@ -409,6 +412,51 @@ def camera_checks(root: Root) -> tuple[dict, dict]:
     return together, control
 
 
+PI_SELECTION = (
+    # the clock and the table service as a box runs them: the rulebook's timer, the service, its
+    # journal, its faults staged on the real process, kill -9, the sim's scripts
+    "tests/test_clock.py",
+    "tests/test_daemon.py",
+    "tests/test_daemon_gpio.py",
+    "tests/test_daemon_paths.py",
+    "tests/test_journal.py",
+    "tests/test_faults.py",
+    "tests/test_kill9.py",
+    "tests/test_sim.py",
+    # the hardware: gpiozero's pins, the pin map, the OLED (luma, Pillow), the camera's module,
+    # the Pico timer head's serial protocol, the platform checks, the systemd units
+    "tests/test_devices.py",
+    "tests/test_camera.py",
+    "tests/test_oled.py",
+    "tests/test_pinmap.py",
+    "tests/test_platform.py",
+    "tests/test_platform_wiring.py",
+    "tests/test_hil.py",
+    "tests/test_head_link.py",
+    "tests/test_protocol_head.py",
+    "tests/test_systemd.py",
+    "tests/test_least_privilege.py",
+    "tests/test_layout.py",
+    # the board reader (numpy, OpenCV, the shipped classifier: the same reading whatever fonts
+    # the machine has) and the table's use of it
+    "tests/test_vision.py",
+    "tests/test_vision_trust.py",
+    "tests/test_vision_table.py",
+    # the rules and the judges on the box (marisa-trie, regex, the judge's cache)
+    "tests/test_iago_board.py",
+    "tests/test_iago_moves.py",
+    "tests/test_judge.py",
+    "tests/test_iota.py",
+    "tests/test_wordinoes_game.py",
+    "tests/test_tournament_table.py",
+    "tests/test_pi_check.py",
+)
+"""The tests pi-check runs by default: those of what runs on the box itself, the parts whose
+builds differ on arm64 (numpy, OpenCV, Pillow, marisa-trie, lgpio through gpiozero). Left to the
+PC: the director's pages in a browser, the tournament's network, the lexicon's build from the word
+lists, the enclosure's OpenSCAD renders and the command lines' wording (no arm64 build of theirs
+differs), each of which takes minutes under qemu."""
+
 EMULATED_PLUGIN = """# pi-check: under qemu-user every test runs 10-30 times slower than on the machine
 # it was written on; hypothesis's per-example deadline (200 ms) and its too-slow health checks
 # measure the emulator, not the code, so they are off here
@@ -420,8 +468,10 @@ settings.load_profile("pi-check")
 
 
 def run_tests(root: Root, pytest_args: list[str]) -> dict:
-    """The test tools added to the service's venv, then the whole suite run in the prefix
-    (hypothesis's deadlines off: :data:`EMULATED_PLUGIN`)."""
+    """The test tools added to the service's venv, then ``pytest_args`` (by default
+    :data:`PI_SELECTION`) run in the prefix (hypothesis's deadlines off: :data:`EMULATED_PLUGIN`).
+    Returns counts: passed, failed, errors, skipped, seconds, the failing tests' names."""
+    pytest_args = list(pytest_args) or list(PI_SELECTION)
     root.sh(f"cd {PREFIX} && .venv/bin/python -m pip install --quiet -e '.[pi,dev]'")
     (root.path / "var/tmp/pi_check_emulated.py").write_text(EMULATED_PLUGIN)
     start = time.monotonic()
@@ -450,7 +500,11 @@ def run_tests(root: Root, pytest_args: list[str]) -> dict:
             if case.find("failure") is not None or case.find("error") is not None
         ]
     counts["exit"] = done.returncode
-    counts["selection"] = " ".join(pytest_args) or "the whole suite"
+    counts["selection"] = (
+        f"the box's {len(PI_SELECTION)} test files"
+        if pytest_args == list(PI_SELECTION)
+        else " ".join(pytest_args)
+    )
     return counts
 
 
