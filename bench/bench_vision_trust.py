@@ -89,10 +89,7 @@ def _collect(photos, profile: str, records: dict, cells: list) -> None:
             wrong = int((~right).sum())
             # a board the photo and grid checks let through: its cells decide
             ev = reading.evidence
-            cells_only = all(
-                "read with confidence" in p or "may hide a tile" in p for p in reading.problems
-            )
-            cells_only = cells_only or not reading.problems
+            cells_only = all("read with confidence" in p for p in reading.problems)
             evidence = (ev.raw, ev.kind) if cells_only else None
             records.setdefault((mode, kind), []).append((wrong, reading.trusted, True, evidence))
             if not _grid_in_doubt(reading.problems):
@@ -132,7 +129,7 @@ LEVEL_FLOOR = 0.9  # no kind of cell is trusted under this calibrated confidence
 def _least_by_kind(rows: list, table: dict) -> np.ndarray:
     """For each board, the least calibrated confidence of each kind of cell (inf where the board
     has none of that kind; -inf where the photo or grid checks refused it): float (boards, 3)."""
-    from companion.vision.trust import CELL_KINDS, EMPTY_RAW_MIN, calibrated
+    from companion.vision.trust import CELL_KINDS, calibrated
 
     out = np.full((len(rows), len(CELL_KINDS)), -np.inf)
     for i, r in enumerate(rows):
@@ -143,8 +140,6 @@ def _least_by_kind(rows: list, table: dict) -> np.ndarray:
         for k in range(len(CELL_KINDS)):
             sel = kind == k
             out[i, k] = float(conf[sel].min()) if sel.any() else np.inf
-        if ((kind == 0) & (raw < EMPTY_RAW_MIN)).any():
-            out[i, 0] = -np.inf  # an empty cell that may be a tile: never trusted
     return out
 
 
@@ -228,30 +223,35 @@ def main() -> None:
     fit_count = int(os.environ.get("BENCH_TRUST_FIT", "72"))
     cache = Path(os.environ.get("BENCH_TRUST_CACHE", Path(tempfile.gettempdir()) / "bench-trust"))
     fit_cells: list = []
-    fit_records: dict = {}
+    fit_by_profile: dict = {"iago": {}, "scrabble": {}}
     for profile in ("iago", "scrabble"):
         _collect(
-            _photos(profile, FIT_SEEDS[profile], fit_count, cache), profile, fit_records, fit_cells
+            _photos(profile, FIT_SEEDS[profile], fit_count, cache),
+            profile,
+            fit_by_profile[profile],
+            fit_cells,
         )
-    _collect(_real_photos(), "scrabble", fit_records, fit_cells)
+    _collect(_real_photos(), "scrabble", fit_by_profile["scrabble"], fit_cells)
     table = _table_from(fit_cells)
     print(f"  fit set: {sum(len(c[0]) for c in fit_cells)} cells")
     print(
         f"  expected calibration error on the fit set: raw evidence {_ece(fit_cells, None):.4f}, "
         f"calibrated {_ece(fit_cells, table):.4f}"
     )
-    print("  fit set, with the table:")
-    _threshold(fit_records, table)
-    table["trust"] = fit_levels(fit_records, table)
-    rows = [r for group in fit_records.values() for r in group]
-    least = _least_by_kind(rows, table)
-    levels = np.array(list(table["trust"].values()))
-    trusted = (least >= levels).all(axis=1)
-    wrong = np.array([r[0] > 0 for r in rows])
-    print(
-        f"  trust levels fitted: {table['trust']}: perfect boards trusted "
-        f"{100 * trusted[~wrong].mean():.0f}%, wrong boards trusted {int(trusted[wrong].sum())}"
-    )
+    table["trust"] = {}
+    for profile, fit_records in fit_by_profile.items():
+        print(f"  {profile}: fit set, with the table:")
+        _threshold(fit_records, table)
+        levels = fit_levels(fit_records, table)
+        table["trust"][profile] = levels
+        rows = [r for group in fit_records.values() for r in group]
+        least = _least_by_kind(rows, table)
+        trusted = (least >= np.array(list(levels.values()))).all(axis=1)
+        wrong = np.array([r[0] > 0 for r in rows])
+        print(
+            f"  {profile}: trust levels fitted: {levels}: perfect boards trusted "
+            f"{100 * trusted[~wrong].mean():.0f}%, wrong boards trusted {int(trusted[wrong].sum())}"
+        )
     if os.environ.get("BENCH_TRUST_WRITE"):
         trust.CALIBRATION_FILE.write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
         trust._table.cache_clear()

@@ -177,15 +177,22 @@ def test_no_wrong_board_is_trusted_whatever_the_kind_of_photo():
     assert wrong >= 2
 
 
-def test_the_trust_levels_are_fitted_and_never_low():
-    levels = trust.trust_levels()
-    assert set(levels) == set(trust.CELL_KINDS)
-    assert all(0.9 <= v <= 1.0 for v in levels.values())
+def test_the_trust_levels_are_fitted_per_profile_and_never_low():
+    shipped = json.loads(trust.CALIBRATION_FILE.read_text())["trust"]
+    assert set(shipped) == {"iago", "scrabble"}
+    for profile in ("iago", "scrabble"):
+        levels = trust.trust_levels(profile=profile)
+        assert levels == {k: pytest.approx(v) for k, v in shipped[profile].items()}
+        assert all(0.9 <= v <= 1.0 for v in levels.values())
     assert trust.trust_levels({})["letter"] == trust.TRUST_CELL
-    unsure = trust.unsure_cells(
-        np.float32([0.95, 0.95]), np.array([1, 2]), {"trust": {"letter": 0.97, "blank": 0.9}}
-    )
+    assert trust.trust_levels(profile="chess")["letter"] == trust.TRUST_CELL
+    one_set = {"trust": {"letter": 0.97, "blank": 0.9}}  # one set of levels for every profile
+    unsure = trust.unsure_cells(np.float32([0.95, 0.95]), np.array([1, 2]), one_set)
     assert unsure.tolist() == [True, False]
+    per_profile = {"trust": {"iago": {"letter": 0.9}, "scrabble": {"letter": 0.99}}}
+    conf, kind = np.float32([0.95]), np.array([1])
+    assert not trust.unsure_cells(conf, kind, per_profile, profile="iago").any()
+    assert trust.unsure_cells(conf, kind, per_profile, profile="scrabble").all()
 
 
 def test_a_camera_bumped_after_its_corners_were_set_is_not_trusted():

@@ -688,15 +688,9 @@ def read_board(
             problems.append(
                 f"{blank_like} empty cell(s) look like a tile (a blank or a pale tile?)"
             )
-    unsure = trust.unsure_cells(conf, ev.kind) & ~cut
-    hiding = trust.unsure_cells(conf, ev.kind, raw=ev.raw) & ~unsure & ~cut
-    if hiding.any():
-        problems.append(
-            f"{int(hiding.sum())} empty cell(s) may hide a tile (colour or contrast nearly a "
-            "tile's)"
-        )
+    unsure = trust.unsure_cells(conf, ev.kind, profile=profile.name) & ~cut
     if unsure.any():
-        levels = trust.trust_levels()
+        levels = trust.trust_levels(profile=profile.name)
         kinds = sorted({trust.CELL_KINDS[k] for k in ev.kind[unsure]})
         need = ", ".join(f"{levels[k]:.2f} {'an' if k == 'empty' else 'a'} {k}" for k in kinds)
         problems.append(f"{int(unsure.sum())} cell(s) read with confidence under {need}")

@@ -1,8 +1,8 @@
 """How far a reading can be trusted (DESIGN.md, "The board reader's trust").
 
 A reading is ``trusted`` only when nothing about the photo or the grid is in doubt and every cell's
-confidence is at least its kind's trust level (:func:`trust_levels`, fitted with the confidence
-table; ``TRUST_CELL`` without one). What puts a reading in doubt (each becomes a ``problems``
+confidence is at least its kind's trust level (:func:`trust_levels`, fitted per profile with the
+confidence table; ``TRUST_CELL`` without one). What puts a reading in doubt (each becomes a ``problems``
 entry, in words a player understands):
 
 - the photo: too dark to read (the board's brightest tenth under ``DARK_LEVEL`` even after the
@@ -15,9 +15,9 @@ entry, in words a player understands):
   edge (the grid found is a part of the grid);
 - the lettered tiles look like the empty squares (:func:`tile_separation` under
   ``TILE_BOARD_MIN``): a blank or a tile whose letter was missed would look empty;
-- an empty cell whose colour is nearer the lettered tiles' than the squares around it by more
-  than ``TILE_LIKE_MAX`` (a blank the blank finder did not take, a pale tile whose letter was
-  not seen);
+- an empty cell (not a premium square like the others) whose colour is nearly as near the
+  lettered tiles' as the squares around it, or nearer (``tile_like`` over ``TILE_LIKE_MAX``): a
+  blank the blank finder did not take, a pale tile whose letter was not seen;
 - a cell: its confidence is a calibrated probability that the cell is read right
   (:func:`calibrated`), from the evidence the reader has (how clearly an empty cell is empty,
   how many of the letter's nearest training glyphs agree and by how much, glare over it). The
@@ -44,12 +44,13 @@ MAX_GAIN = 5.0
 GLARE_LEVEL = 250  # 8-bit: a pixel this bright in every channel is blown out
 GLARE_CELL = 0.04  # share of a cell's middle blown out that makes the cell glared
 SOFT_EDGE = 0.085  # of a cell: grid-line edges wider than this are too soft to trust
-TILE_LIKE_MAX = 4.0  # Lab: an empty cell this much nearer the tiles' colour than the squares'
-# an empty cell with raw evidence under this is never trusted: its colour is about as near the
-# tiles' as the squares' around it, or its contrast nearly a letter's, as a blank's or a missed
-# tile's is (the calibration table pools such cells with clear ones: a blank read as empty at
-# 0.43 and 0.68 was put at 0.99)
-EMPTY_RAW_MIN = 0.75
+# Lab: an empty cell less than 2 units nearer the squares' colour than the tiles' (or nearer
+# the tiles') looks like a tile. The calibration table cannot catch it: it pools such cells with
+# the many clear ones of the same raw evidence (blanks read as empty at raw 0.22-0.43 were put
+# at 0.99). Fitted on the bench's fit set: every empty cell read wrong on a board no other
+# check refused was over -2 (the nearest at +1.2), and one in four perfect Scrabble boards has
+# a cell between -2 and 0.
+TILE_LIKE_MAX = -2.0
 TILE_BOARD_MIN = 12.0  # Lab: tiles' faces nearer the squares' than this cannot be told apart
 PREMIUM_MIN = 6.0  # Lab distance: premium squares at least this far from the plain squares
 PREMIUM_MARGIN = 3.0  # the layout where it should be beats any shifted one by this much
@@ -221,29 +222,30 @@ def _table() -> dict:
         return {}
 
 
-def trust_levels(table: dict | None = None) -> dict[str, float]:
+def trust_levels(table: dict | None = None, profile: str | None = None) -> dict[str, float]:
     """The least calibrated confidence a cell of each kind (``CELL_KINDS``) may have in a trusted
-    reading: the shipped table's ``trust`` levels (fitted with it by ``python -m bench
-    vision_trust``: the lowest at which no wrong board of the fit set, nor one a bin lower, is
-    trusted), else ``TRUST_CELL``."""
+    reading of a board of ``profile`` (its name: ``iago``, ``scrabble``): the shipped table's
+    ``trust`` levels for that profile (fitted with it by ``python -m bench vision_trust``: the
+    lowest at which no wrong board of the fit set, nor one a bin lower, is trusted), else
+    ``TRUST_CELL``. The levels are per profile: a full Iago board has no empty cell, so its fit
+    says nothing of empty squares; a Scrabble board's errors are mostly there. ``trust`` may
+    also hold one set of levels for every profile (``{"letter": 0.97, ...}``)."""
     table = _table() if table is None else table
     levels = table.get("trust") or {}
+    if levels and all(isinstance(v, dict) for v in levels.values()):
+        levels = levels.get(profile or "", {})
     return {name: float(levels.get(name, TRUST_CELL)) for name in CELL_KINDS}
 
 
 def unsure_cells(
-    conf: np.ndarray, kind: np.ndarray, table: dict | None = None, raw: np.ndarray | None = None
+    conf: np.ndarray, kind: np.ndarray, table: dict | None = None, profile: str | None = None
 ) -> np.ndarray:
-    """Which cells are read with a confidence under their kind's trust level (bool, the shape
-    of ``conf``; ``kind`` int, index in ``CELL_KINDS``), and, given their raw evidence, the
-    empty cells whose raw evidence is under ``EMPTY_RAW_MIN``."""
-    levels = trust_levels(table)
+    """Which cells are read with a confidence under their kind's trust level for ``profile``
+    (bool, the shape of ``conf``; ``kind`` int, index in ``CELL_KINDS``)."""
+    levels = trust_levels(table, profile)
     kind = np.asarray(kind)
     need = np.array([levels[name] for name in CELL_KINDS], np.float32)[kind]
-    out = np.asarray(conf, np.float32) < need
-    if raw is not None:
-        out |= (kind == 0) & (np.asarray(raw, np.float32) < EMPTY_RAW_MIN)
-    return out
+    return np.asarray(conf, np.float32) < need
 
 
 def calibrated(raw: np.ndarray, kind: np.ndarray, table: dict | None = None) -> np.ndarray:
