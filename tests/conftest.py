@@ -6,6 +6,7 @@ its own sets ``COMPANION_DATA_DIR`` / ``COMPANION_CONFIG_DIR`` with ``monkeypatc
 """
 
 import os
+import threading
 
 import pytest
 
@@ -21,3 +22,20 @@ def _isolated_dirs(tmp_path_factory):
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
+
+
+@pytest.fixture(autouse=True)
+def _stop_gpiozero_threads():
+    """Stop the gpiozero threads a test left running (each button opened starts a hold thread
+    that wakes 10 times a second until the button is closed; tests that drop a table without
+    closing its devices used to leave some 300 of them, which slowed the whole suite)."""
+    from gpiozero import threads
+
+    before = set(threads._THREADS)
+    yield
+    left = [t for t in threads._THREADS.copy() if t not in before]
+    for thread in left:
+        thread.stopping.set()
+    for thread in left:
+        threading.Thread.join(thread, 2.0)  # gpiozero's own join raises if it outlives this
+        threads._THREADS.discard(thread)

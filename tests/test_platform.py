@@ -216,6 +216,7 @@ def fake_plan(tmp_path, **kwargs):
         available=lambda pkgs: set(pkgs),
         booted=lambda: True,
         udev=lambda: True,
+        user_exists=lambda user: False,  # a fresh box (on an installed one the user exists)
     )
     defaults.update(kwargs)
     return options, install.plan(options, **defaults)
@@ -242,6 +243,15 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
     ):
         assert expected in text, expected
     assert not (tmp_path / "units").exists() and not (tmp_path / "opt").exists()
+
+
+def test_an_existing_service_user_is_not_added_again(tmp_path):
+    _, steps = fake_plan(tmp_path, user_exists=lambda user: user == "companion")
+    lines: list[str] = []
+    install.execute(steps, dry_run=True, run=lambda argv: pytest.fail("ran"), say=lines.append)
+    text = "\n".join(lines)
+    assert "useradd" not in text
+    assert "usermod --append --groups gpio,i2c,video,dialout companion" in text
 
 
 def test_dry_run_command(capsys):

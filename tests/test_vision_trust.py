@@ -78,7 +78,12 @@ def test_reading_does_not_depend_on_the_fonts_installed(monkeypatch, tmp_path, g
 def test_the_shipped_model_is_rebuilt_the_same_font_by_font():
     """The first font's samples, built again here and projected, are the shipped file's first
     rows (float16 in the file; the samples the editing kept): the build is reproducible
-    (``make vision-model``)."""
+    (``make vision-model``). With the PC's OpenCV 5 (the one it was built with) each row is within
+    0.04% of the shipped one. With the Pi's OpenCV 4.11 (the ``pi`` extra keeps Debian's numpy
+    1.24) the median row is within 0.4%, but about 3% of the glyphs' outlines come out
+    otherwise (up to 32%), so the test allows a tenth of the rows to differ by more than 5%.
+    It also asks that the rows, built here, read as well with the shipped classifier
+    (98.7% on both)."""
     name = glyphs.TRAINING_FONTS[0]
     path = glyphs.font_path(name)
     if path is None:
@@ -93,7 +98,11 @@ def test_the_shipped_model_is_rebuilt_the_same_font_by_font():
     assert mine.sum() > 0.8 * len(found)
     again = ((glyphs.glyph_features(found) - mean) @ vecs.T)[kept[mine]]
     assert list(shipped_labels) == [labels[i] for i in kept[mine]]
-    assert np.allclose(again, shipped, atol=2e-2 * np.abs(shipped).max())
+    apart = np.linalg.norm(again - shipped, axis=1) / np.linalg.norm(shipped, axis=1)
+    assert np.median(apart) < 0.01
+    assert (apart < 0.05).mean() >= 0.9
+    letters, _, _ = glyphs.load_classifier(48).classify_detail(glyphs.glyph_features(found))
+    assert np.mean([glyphs.LETTERS[k] == r for k, r in zip(labels, letters, strict=True)]) >= 0.95
 
 
 def test_a_q_in_a_face_not_trained_on_is_told_from_an_o():

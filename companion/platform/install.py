@@ -240,10 +240,12 @@ def plan(
     available: Callable[[Sequence[str]], set[str]] = available_packages,
     booted: Callable[[], bool] | None = None,
     udev: Callable[[], bool] | None = None,
+    user_exists: Callable[[str], bool] | None = None,
 ) -> list[Step]:
     """The install steps for ``options``, in order (nothing is run; ``installed``, ``available``,
-    ``groups_exist``, ``booted`` (:func:`systemd_running`) and ``udev`` (:func:`udev_running`)
-    look at the system, injected for tests)."""
+    ``groups_exist``, ``booted`` (:func:`systemd_running`), ``udev`` (:func:`udev_running`) and
+    ``user_exists`` look at the system, injected for tests)."""
+    user_exists = user_exists or _user_exists
     o = options
     venv = o.prefix / ".venv"
     unit_path = o.unit_dir / UNIT_NAME
@@ -313,7 +315,7 @@ def plan(
     groups = [g for g in GROUPS if groups_exist(g)]
     absent = [g for g in GROUPS if g not in groups]
     user_cmds = []
-    if not _user_exists(o.user):
+    if not user_exists(o.user):
         user_cmds.append(
             [
                 "useradd",
@@ -335,7 +337,7 @@ def plan(
         Step(
             f"service user {o.user} in groups {', '.join(groups) or '(none)'}",
             user_cmds,
-            done=lambda: _user_exists(o.user) and set(groups) <= _user_groups(o.user),
+            done=lambda: user_exists(o.user) and set(groups) <= _user_groups(o.user),
             note=f"groups missing on this system: {', '.join(absent)}" if absent else "",
         )
     )
