@@ -81,11 +81,11 @@ def test_the_links_tail_sees_a_journal_cut_and_written_anew_with_a_header_as_lon
     tail.close()
 
 
-def _scripted(tmp_path, game):
+def _scripted(tmp_path, game, blue="Ada", red="Bob"):
     from companion.daemon.challenge import set_judge
     from companion.daemon.sim import ScriptedTable
 
-    table = TableConfig(number=7, game=game, round=2, blue="Ada", red="Bob")
+    table = TableConfig(number=7, game=game, round=2, blue=blue, red=red)
     return ScriptedTable(table, set_judge({"CAT"}), tmp_path / f"{game}.jsonl")
 
 
@@ -121,6 +121,24 @@ def test_a_wordinoes_table_of_a_tournament_takes_the_rounds_players_with_enter(t
     assert "Ada then Bob" in sim.service.published.prompt
     final = _run(sim, tmp_path, "0 confirm")
     assert final["players"] == ["Ada", "Bob"]
+
+
+def test_wordinoes_players_named_with_spaces_are_typed_by_full_or_first_name(tmp_path):
+    """A tournament's names may have spaces ("Ada Lovelace"); at the table the starter and the
+    challenger are typed by the full name or, when no other player shares it, the first word,
+    in any case."""
+    sim = _scripted(tmp_path, "wordinoes", blue="Ada Lovelace", red="Bob de Vries")
+    final = _run(sim, tmp_path, "0 confirm", "1 type bob de vries APPLE PIE")
+    assert final["players"] == ["Ada Lovelace", "Bob de Vries"]
+    assert final["turn"] == "Ada Lovelace" and final["chains"]["table"]["length"] == 1
+    final = _run(sim, tmp_path, "2 type DOG PIE left", "3 type challenge bob")
+    (challenge,) = final["challenges"]
+    assert challenge["challenger"] == "Bob de Vries"
+    sim2 = _scripted(tmp_path / "2", "wordinoes", blue="Ada Lovelace", red="Ada King")
+    final = _run(sim2, tmp_path, "0 confirm", "1 type Ada APPLE PIE")  # two Adas: not a name
+    assert final["status"] == "start" and "Ada" in sim2.service.published.message
+    final = _run(sim2, tmp_path, "2 type ada king APPLE PIE")
+    assert final["turn"] == "Ada Lovelace"
 
 
 def test_typed_players_still_override_the_rounds(tmp_path):

@@ -227,6 +227,25 @@ class WordinoesMode(GameMode):
         _apply_to(trial, event)
         return event
 
+    def _named(self, words: list[str]) -> tuple[str, list[str]]:
+        """The player a typed line starts with, and the words after the name. A name may have
+        spaces (a tournament's "Ada Lovelace"): the players' full names are tried first, then
+        the first word alone when it is one player's name or the first word of only one
+        player's name, in any case ("ada"). Otherwise the first word as typed (the game's
+        check names it)."""
+        players = list(self.game.players) if self.game is not None else []
+        low = [w.lower() for w in words]
+        for name in sorted(players, key=len, reverse=True):
+            parts = name.lower().split()
+            if parts and low[: len(parts)] == parts:
+                return name, words[len(parts) :]
+        if words:
+            same = [p for p in players if p.lower() == low[0]]
+            first = [p for p in players if p.lower().split()[:1] == [low[0]]]
+            if len(same) == 1 or (not same and len(first) == 1):
+                return (same or first)[0], words[1:]
+        return (words[0] if words else ""), words[1:]
+
     def _decide_line(self, text: str, t: float) -> list[dict]:
         words = [w for w in re.split(r"[\s,]+", text) if w]
         if not words:
@@ -237,11 +256,12 @@ class WordinoesMode(GameMode):
             setup = parse_setup_line(text, table_settings())
             return [{"t": t, "kind": "setup", **setup}]
         if self.phase == PHASE_WHO:
-            return [self._challenge_event(words[0], t)]
+            return [self._challenge_event(self._named(words)[0], t)]
         if low[0] == "challenge":
-            if len(words) != 2:
+            challenger, rest = self._named(words[1:])
+            if not challenger or rest:
                 raise WordinoesInputError("challenge: type challenge NAME (the challenger)")
-            return [self._challenge_event(words[1], t)]
+            return [self._challenge_event(challenger, t)]
         status = game.status
         if status == Status.CHALLENGE:
             if len(low) == 1 and low[0] in _YES | _NO:
@@ -254,16 +274,12 @@ class WordinoesMode(GameMode):
                 return self._decide_command("confirm", t)
             raise WordinoesInputError("the game is over: Enter ends it (CHALLENGE contests it)")
         if status == Status.START:
-            if len(words) != 3:
+            starter, tile = self._named(words)
+            if len(tile) != 2:
                 raise WordinoesInputError(
                     "start: type the starter's name and his tile, e.g. Bob APPLE PIE"
                 )
-            ev = {
-                "t": t,
-                "kind": "start",
-                "player": words[0],
-                "tile": _tile_words(words[1:], "start"),
-            }
+            ev = {"t": t, "kind": "start", "player": starter, "tile": _tile_words(tile, "start")}
             return [self._try(ev)]
         if status == Status.ALL_KNOCKED:
             text2 = text.replace("/", " / ")
