@@ -20,8 +20,9 @@ MAX_EDGE_AGE = 1.0  # seconds: an edge stamp further back than this is not trust
 
 
 class GpioButtons:
-    """The three push buttons (gpiozero ``Button``), acting on press with a glitch filter and
-    debounce that match real contacts (:mod:`companion.devices.debounce`).
+    """The three push buttons (gpiozero ``DigitalInputDevice``, pulled up: a ``Button`` without
+    its hold thread), acting on press with a glitch filter and debounce that match real contacts
+    (:mod:`companion.devices.debounce`).
 
     Args:
         pins: role -> BCM pin (``{"blue": 17, "red": 27, "challenge": 22}``).
@@ -49,7 +50,9 @@ class GpioButtons:
         hardware_bounce: bool = False,
         timer=None,
     ) -> None:
-        from gpiozero import Button
+        # a DigitalInputDevice is gpiozero's Button without its hold thread (the box has no
+        # long press): each Button starts a thread that wakes 10 times a second for ever
+        from gpiozero import DigitalInputDevice
 
         from companion.devices.timers import ThreadTimer
 
@@ -60,16 +63,16 @@ class GpioButtons:
         self.devices = {}
         self._filters: dict[str, PressFilter] = {}
         for role, pin in pins.items():
-            button = Button(
+            button = DigitalInputDevice(
                 pin,
                 pull_up=True,
                 bounce_time=bounce_seconds if hardware_bounce and bounce_seconds else None,
                 pin_factory=pin_factory,
             )
             # a button held now (the box restarting with a finger on it) is down, not a press
-            self._filters[role] = PressFilter(bounce_seconds, down=bool(button.is_pressed))
-            button.when_pressed = self._callback(role, True)
-            button.when_released = self._callback(role, False)
+            self._filters[role] = PressFilter(bounce_seconds, down=bool(button.is_active))
+            button.when_activated = self._callback(role, True)
+            button.when_deactivated = self._callback(role, False)
             self.devices[role] = button
 
     def _callback(self, role: str, pressed: bool) -> Callable[[], None]:
@@ -92,7 +95,7 @@ class GpioButtons:
             if button is None or button.closed:
                 return
             with self._lock:
-                accepted = self._filters[role].check(now, bool(button.is_pressed))
+                accepted = self._filters[role].check(now, bool(button.is_active))
                 handler = self._handler
             if accepted is not None and handler is not None:
                 handler(role, accepted)
