@@ -78,6 +78,14 @@ def _script(seed: int, round_no: int, table: int):
 # --- a worker process: some tables and their links ---------------------------------------------
 
 
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader waiting for the file sees all of it or none
+    (written beside it, then renamed)."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(text)
+    os.replace(part, path)
+
+
 def worker(config_path: str) -> int:
     """Run the tables of one worker (see the module docstring); files tell it when to play."""
     from companion.tournament.sim import Hall, SimTable
@@ -131,8 +139,8 @@ def worker(config_path: str) -> int:
                         sock.shutdown(2)  # SHUT_RDWR: the Wi-Fi is gone, no goodbye
             while not all(len(t.records()) >= round_no for t in tables):
                 time.sleep(0.05)
-            (root / f"presses-{cfg['index']}-{round_no}.json").write_text(
-                json.dumps(hall.press_times)
+            _write_whole(
+                root / f"presses-{cfg['index']}-{round_no}.json", json.dumps(hall.press_times)
             )
         stop = root / "stop"
         while not stop.exists():
@@ -323,7 +331,7 @@ def main() -> None:
                 others = [t for t in numbers if t not in victims]
                 dropped = rng.sample(others, min(DROPS, len(others)))
                 plan["drops"] = {str(t): round(rng.uniform(1.0, 22.0), 2) for t in dropped}
-            (root / f"go-{round_no}").write_text(json.dumps(plan))
+            _write_whole(root / f"go-{round_no}", json.dumps(plan))
             begin = time.monotonic() + (start - time.time())
             if faults:
                 events = [
@@ -349,6 +357,10 @@ def main() -> None:
                         broker.start()
                         bcpu0 = _proc_cpu(broker.process.pid) - bcpu_before
             while not all((root / f"presses-{i}-{round_no}.json").exists() for i in range(WORKERS)):
+                for i, w in enumerate(workers):
+                    if w.poll() is not None:
+                        log = (root / f"worker-{i}.log").read_text(errors="replace")[-2000:]
+                        raise RuntimeError(f"worker {i} exited with {w.returncode}: {log}")
                 time.sleep(0.1)
             games_end = time.monotonic() - begin
             store = Store(home / "director" / f"{EVENT}.sqlite")
