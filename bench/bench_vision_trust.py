@@ -89,7 +89,7 @@ def _collect(photos, profile: str, records: dict, cells: list) -> None:
             wrong = int((~right).sum())
             # a board the photo and grid checks let through: its cells decide
             ev = reading.evidence
-            cells_only = all("read with confidence" in p for p in reading.problems)
+            cells_only = all("read with a confidence under" in p for p in reading.problems)
             evidence = (ev.raw, ev.kind) if cells_only else None
             records.setdefault((mode, kind), []).append((wrong, reading.trusted, True, evidence))
             if not _grid_in_doubt(reading.problems):

@@ -172,3 +172,30 @@ def test_words_sharing_a_pronunciation_never_rhyme():
     assert are_homophones("whit", "wit")
     assert rhyme("whit", "wit") is None and rhyme("wit", "whit") is None
     assert rhyme("frustrated", "inflated") is not None
+
+
+def test_a_cache_build_killed_outright_leaves_nothing_behind_the_next_one(tmp_path):
+    """A build stopped by SIGKILL or a power cut leaves ``NAME.PID.tmp`` and its journal; the
+    next build removes those of processes no longer running, and keeps a live one's."""
+    import subprocess
+    import sys
+
+    from companion.lexicon.phonetics import open_cache_db
+
+    path = tmp_path / "cache.sqlite"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
+    stale = [tmp_path / f"cache.sqlite.{dead}.tmp", tmp_path / f"cache.sqlite.{dead}.tmp-journal"]
+    live = tmp_path / "cache.sqlite.1.tmp"  # pid 1 is running (another user's or ours)
+    for part in [*stale, live]:
+        part.write_bytes(b"half a cache")
+
+    def build(con):
+        con.execute("CREATE TABLE t (x)")
+
+    con = open_cache_db(path, "v1", build)
+    con.close()
+    assert path.exists()
+    assert not any(p.exists() for p in stale)
+    assert live.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.sqlite", "cache.sqlite.1.tmp"]

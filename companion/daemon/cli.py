@@ -141,6 +141,12 @@ def _sim(args: argparse.Namespace) -> int:
     frames = sim.FrameSaver(args.frames, args.frames_scale) if args.frames else None
     extra = {"frames": frames, "pinmap": args.pinmap}
     if args.script or not sys.stdin.isatty():
+        if not args.script:
+            print(
+                "companion sim: standard input is not a terminal: reading it as a script (one "
+                "'SECONDS ACTION' per line; run in a terminal for the interactive simulator)",
+                file=sys.stderr,
+            )
         lines, name = read_lines(args.script or "-", sim.SimScriptError)
         return sim.run_script(lines, name, table, judge, head=args.head, **extra)
     if not sys.stdout.isatty():

@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     j.set_defaults(func=_judge)
 
-    lex = sub.add_parser("lexicon", help="word lists: list, build, import, info")
+    lex = sub.add_parser("lexicon", help="word lists: list, build, import, remove, info")
     lsub = lex.add_subparsers(dest="lexicon_command", metavar="ACTION", parser_class=_ActionParser)
     lsub.required = True
 

@@ -273,7 +273,9 @@ def _open_or_build(path: Path, stamp: str, build) -> sqlite3.Connection:
         except sqlite3.Error:
             pass
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_builds(path)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    journal = tmp.with_name(tmp.name + "-journal")
     tmp.unlink(missing_ok=True)
     try:
         con = sqlite3.connect(tmp)
@@ -285,7 +287,27 @@ def _open_or_build(path: Path, stamp: str, build) -> sqlite3.Connection:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+        journal.unlink(missing_ok=True)
     return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+
+
+def _remove_stale_builds(path: Path) -> None:
+    """Delete the half-built copies of ``path`` (``NAME.PID.tmp`` and its ``-journal``) that a
+    build killed outright (SIGKILL, a power cut) left behind: those of processes no longer
+    running. Best effort."""
+    for part in path.parent.glob(f"{path.name}.*.tmp*"):
+        pid = part.name[len(path.name) + 1 :].split(".", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue  # still building
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue  # another user's live process
+        with contextlib.suppress(OSError):
+            part.unlink()
 
 
 def remove_old_versions(path: Path, pattern: str) -> None:

@@ -236,6 +236,13 @@ def _read(args: argparse.Namespace) -> int:
         print(json.dumps(reading.to_json()))
     else:
         print(reading.notation)
+        if not reading.trusted:
+            # the notation alone looks like any other reading: say it is not to be relied on
+            why = "; ".join(reading.problems) or "no reason given"
+            print(
+                f"companion vision read: not trusted ({reading.profile.name} board): {why}",
+                file=sys.stderr,
+            )
     return 0
 
 

@@ -692,8 +692,13 @@ def read_board(
     if unsure.any():
         levels = trust.trust_levels(profile=profile.name)
         kinds = sorted({trust.CELL_KINDS[k] for k in ev.kind[unsure]})
-        need = ", ".join(f"{levels[k]:.2f} {'an' if k == 'empty' else 'a'} {k}" for k in kinds)
-        problems.append(f"{int(unsure.sum())} cell(s) read with confidence under {need}")
+        need = ", ".join(
+            f"{levels[k]:.2f} for {'an' if k == 'empty' else 'a'} {k} cell" for k in kinds
+        )
+        problems.append(
+            f"{int(unsure.sum())} cell(s) read with a confidence under what a trusted reading "
+            f"needs ({need})"
+        )
     reading = BoardReading(profile, grid, conf, pts, how, timings)
     reading.problems = problems
     reading.notes = notes

@@ -82,7 +82,7 @@ def parse_placements(text: str) -> dict[Cell, Card]:
             problems.append(f"{item[:40]!r} is not CARD@ROW,COLUMN")
             continue
         try:
-            card = parse_card(m["card"], f"play, {item!r}")
+            card = parse_card(m["card"], repr(item))
         except IotaNotationError as exc:
             problems.append(str(exc).split("; accepted")[0])
             continue
@@ -119,14 +119,17 @@ def check_players(players: Sequence[str]) -> list[str]:
     names = [str(p).strip() for p in players]
     problems = []
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-        problems.append(f"{len(names)} players given; Iota is for 2 to 4")
+        count = f"{len(names)} player{'' if len(names) == 1 else 's'} given"
+        problems.append(f"{count}; Iota is for 2 to 4")
     if any(not n for n in names):
         problems.append("a player's name is empty")
     if len({n.casefold() for n in names}) != len(names):
         problems.append("two players have the same name")
     if problems:
         raise IotaGameError(
-            f"players {list(players)!r}: " + "; ".join(problems) + "; accepted: 2 to 4 "
+            f"players {', '.join(repr(n) for n in names) or '(none)'}: "
+            + "; ".join(problems)
+            + "; accepted: 2 to 4 "
             "different names"
         )
     return names

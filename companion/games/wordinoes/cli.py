@@ -73,11 +73,16 @@ def _match(args: argparse.Namespace) -> int:
 
 
 _BUILD_JUDGE_CACHE = (
+    "import signal, sys\n"
+    "def _stop(signum, frame):\n"
+    "    raise SystemExit(128 + signum)  # the half-built file is removed on the way out\n"
+    "signal.signal(signal.SIGTERM, _stop)\n"
     "from companion.games.wordinoes.judgecache import judge_cache\n"
     "from companion.errors import CompanionError\n"
-    "import sys\n"
     "try:\n"
     "    judge_cache()\n"
+    "except KeyboardInterrupt:\n"
+    "    sys.exit(130)\n"
     "except (CompanionError, OSError) as exc:\n"
     "    sys.exit(f'companion wordinoes warm: error: {exc}')\n"
 )
@@ -104,6 +109,13 @@ def _warm(args: argparse.Namespace) -> int:
         built = subprocess.run(
             [sys.executable, "-c", _BUILD_JUDGE_CACHE], stdout=subprocess.DEVNULL, check=False
         )
+        if built.returncode in (130, 143, -2, -15):
+            print(
+                "companion wordinoes warm: stopped before the cache was built; nothing is "
+                "left half-built (run it again to build it)",
+                file=sys.stderr,
+            )
+            return 130
         if built.returncode != 0:
             print(
                 f"companion wordinoes warm: error: the cache build stopped (status "
