@@ -440,7 +440,17 @@ def test_hardware_check_command_off_a_pi(capsys, monkeypatch, tmp_path):
     parts = {f["part"]: f for f in json.loads(capsys.readouterr().out)}
     assert parts["gpio"]["status"] == "missing"
     assert parts["camera"]["status"] == "skipped"  # the standard build has kind = "none"
-    assert "not calibrated" in parts["servo"]["detail"]
+    # the servo's pulses come from the GPIO pins: with none it cannot be "ok"
+    assert parts["servo"]["status"] == "missing" and "no GPIO pins" in parts["servo"]["detail"]
+
+
+def test_the_servo_check_says_its_calibration_when_the_pins_open(monkeypatch, tmp_path):
+    from companion.platform import probe
+
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path))
+    pins = probe.Finding("gpio", "ok", "pin factory MockFactory")
+    found = probe.check_servo(load_pinmap(DEFAULT_PINMAP), pins)
+    assert found.status == "ok" and "not calibrated" in found.detail
 
 
 def test_the_link_unit_is_installed_and_enabled_only_for_a_tournament(tmp_path):

@@ -634,7 +634,8 @@ def check_name(name: str) -> str:
 
     Raises:
         LexiconError: not a safe name (:func:`companion.names.check_name`: 1-64 characters
-            a-z, 0-9, ``_``, ``-`` starting with a letter or digit), or it starts with ``scowl-`` (reserved for the SCOWL lists).
+            a-z, 0-9, ``_``, ``-`` starting with a letter or digit), or it starts with
+            ``scowl-`` (reserved for the SCOWL lists).
     """
     low = check_safe_name(name, "lexicon name", LexiconError).lower()
     if low.startswith("scowl-") or low == "scowl":
@@ -725,6 +726,12 @@ def remove(name: str) -> None:
     Raises:
         LexiconError: ``name`` is a SCOWL list or no imported list has that name.
     """
+    low = name.strip().lower()
+    if low.startswith("scowl-") or low == "scowl":
+        raise LexiconError(
+            f"lexicon {name!r} is one of the SCOWL lists, which come with Debian's scowl "
+            "package and cannot be removed: only imported lists can"
+        )
     name = check_name(name)
     d = lexicon_dir()
     if not (d / f"{name}.words.txt").exists():

@@ -101,9 +101,14 @@ def check_camera(pinmap) -> Finding:
     return Finding("camera", "ok", f"kind {kind}")
 
 
-def check_servo(pinmap) -> Finding:
-    """The servo has no feedback: report its pin and whether it is calibrated."""
+def check_servo(pinmap, pins: Finding | None = None) -> Finding:
+    """The servo has no feedback: report its pin and whether it is calibrated; ``missing`` when
+    the GPIO pins (``pins``, :func:`check_pins`'s finding) cannot be opened, since its pulses
+    come from them."""
     from companion.platform.calibration import calibration_path, load_calibration
+
+    if pins is not None and pins.status == "missing":
+        return Finding("servo", "missing", f"GPIO {pinmap.servo.pin}: no GPIO pins (see gpio)")
 
     try:
         cal = load_calibration()
@@ -121,9 +126,5 @@ def check_servo(pinmap) -> Finding:
 
 def check_all(pinmap) -> list[Finding]:
     """Every part, each checked on its own."""
-    return [
-        check_pins(pinmap),
-        *check_displays(pinmap),
-        check_servo(pinmap),
-        check_camera(pinmap),
-    ]
+    pins = check_pins(pinmap)
+    return [pins, *check_displays(pinmap), check_servo(pinmap, pins), check_camera(pinmap)]
