@@ -222,20 +222,29 @@ def test_frames_scale_out_of_range_is_bad_input(dirs, monkeypatch, capsys):
     assert code == 2 and "accepted a whole number from 1 to 8" in capsys.readouterr().err
 
 
-def test_a_scripted_run_keeps_its_records_apart_and_prints_its_final_state_once(
-    tmp_path, monkeypatch, capsys
-):
+def _scripted_sim(tmp_path, monkeypatch, capsys, script_text: str) -> list[str]:
+    """Run ``companion sim --script`` on ``script_text`` with folders of its own and a one-word
+    list; returns its standard output's lines (it must exit 0)."""
     from companion.cli import main
-    from companion.paths import data_dir
 
     monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
     words = tmp_path / "words.txt"
     words.write_text("CAT\n")
     script = tmp_path / "s.txt"
-    script.write_text("0 press red\n10 press blue\n20 abandon\n30 state\n")
+    script.write_text(script_text)
     assert main(["sim", "--script", str(script), "--words", str(words)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    return capsys.readouterr().out.splitlines()
+
+
+def test_a_scripted_run_keeps_its_records_apart_and_prints_its_final_state_once(
+    tmp_path, monkeypatch, capsys
+):
+    from companion.paths import data_dir
+
+    lines = _scripted_sim(
+        tmp_path, monkeypatch, capsys, "0 press red\n10 press blue\n20 abandon\n30 state\n"
+    )
     assert len(lines) == 1  # the script's "state", not again as the final state
     assert not (data_dir() / "records").exists() or not list((data_dir() / "records").iterdir())
     saved = list((data_dir() / "sim" / "records").glob("*-table*.json"))
@@ -243,14 +252,5 @@ def test_a_scripted_run_keeps_its_records_apart_and_prints_its_final_state_once(
 
 
 def test_a_script_not_ending_on_state_prints_the_final_state(tmp_path, monkeypatch, capsys):
-    from companion.cli import main
-
-    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(tmp_path / "cfg"))
-    words = tmp_path / "words.txt"
-    words.write_text("CAT\n")
-    script = tmp_path / "s.txt"
-    script.write_text("0 state\n5 press red\n")
-    assert main(["sim", "--script", str(script), "--words", str(words)]) == 0
-    first, final = capsys.readouterr().out.splitlines()
+    first, final = _scripted_sim(tmp_path, monkeypatch, capsys, "0 state\n5 press red\n")
     assert json.loads(first)["status"] == "ready" and json.loads(final)["status"] == "running"
