@@ -629,6 +629,11 @@ def _read_list_file(path: Path) -> list[str]:
         ) from None
 
 
+def _is_scowl_name(low: str) -> bool:
+    """A lower-case name reserved for the SCOWL lists (``scowl`` and ``scowl-...``)."""
+    return low == "scowl" or low.startswith("scowl-")
+
+
 def check_name(name: str) -> str:
     """``name`` in lower case if it can name an imported list.
 
@@ -638,7 +643,7 @@ def check_name(name: str) -> str:
             ``scowl-`` (reserved for the SCOWL lists).
     """
     low = check_safe_name(name, "lexicon name", LexiconError).lower()
-    if low.startswith("scowl-") or low == "scowl":
+    if _is_scowl_name(low):
         raise LexiconError(f"lexicon name {name!r} is reserved for the SCOWL lists: choose another")
     return low
 
@@ -726,8 +731,7 @@ def remove(name: str) -> None:
     Raises:
         LexiconError: ``name`` is a SCOWL list or no imported list has that name.
     """
-    low = name.strip().lower()
-    if low.startswith("scowl-") or low == "scowl":
+    if _is_scowl_name(name.strip().lower()):
         raise LexiconError(
             f"lexicon {name!r} is one of the SCOWL lists, which come with Debian's scowl "
             "package and cannot be removed: only imported lists can"

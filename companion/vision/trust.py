@@ -2,8 +2,8 @@
 
 A reading is ``trusted`` only when nothing about the photo or the grid is in doubt and every cell's
 confidence is at least its kind's trust level (:func:`trust_levels`, fitted per profile with the
-confidence table; ``TRUST_CELL`` without one). What puts a reading in doubt (each becomes a ``problems``
-entry, in words a player understands):
+confidence table; ``TRUST_CELL`` without one). What puts a reading in doubt (each becomes a
+``problems`` entry, in words a player understands):
 
 - the photo: too dark to read (the board's brightest tenth under ``DARK_LEVEL`` even after the
   reader's gain), a glare hotspot over the grid (blown-out pixels), too soft (the grid lines'
