@@ -26,9 +26,10 @@ def _isolated_dirs(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def _stop_gpiozero_threads():
-    """Stop the gpiozero threads a test left running (each button opened starts a hold thread
-    that wakes 10 times a second until the button is closed; tests that drop a table without
-    closing its devices used to leave some 300 of them, which slowed the whole suite)."""
+    """Stop the gpiozero threads a test left running (an LED's blink, the buzzer's beeps, a
+    Button's hold thread): tests that drop a table without closing its devices leave them
+    waking until the session ends. While the buttons were gpiozero Buttons that was some 300
+    threads, which slowed the whole suite; the box's own buttons have no thread now."""
     from gpiozero import threads
 
     before = set(threads._THREADS)
