@@ -537,6 +537,11 @@ class LetterClassifier:
         self._labels = np.asarray(labels, np.int32)
         self._norms = (self._train**2).sum(1)
         self._experts = pair_experts(self._train, self._labels)
+        # the samples in letter order, and where each letter's run starts: the nearest sample
+        # of every letter is then one np.minimum.reduceat over a row of distances
+        self._by_letter = np.argsort(self._labels, kind="stable")
+        present, starts = np.unique(self._labels[self._by_letter], return_index=True)
+        self._present, self._starts = present, starts
 
     def _project(self, feats: np.ndarray) -> np.ndarray:
         return (np.asarray(feats, np.float32) - self.mean) @ self.vecs.T
@@ -555,6 +560,9 @@ class LetterClassifier:
         d = self._norms[None, :] - 2.0 * (q @ self._train.T) + (q**2).sum(1)[:, None]
         d = np.sqrt(np.maximum(d, 0.0))
         near = np.argpartition(d, self.k, axis=1)[:, : self.k]
+        # the nearest sample of each letter: (n, 26), infinite for a letter with no sample
+        nearest = np.full((len(q), len(LETTERS)), np.inf)
+        nearest[:, self._present] = np.minimum.reduceat(d[:, self._by_letter], self._starts, axis=1)
         letters = []
         share = np.zeros(len(q), np.float32)
         margin = np.zeros(len(q), np.float32)
@@ -566,14 +574,16 @@ class LetterClassifier:
             winner = int(np.argmax(counts))
             letters.append(LETTERS[winner])
             share[i] = counts[winner] / counts.sum()
-            same = self._labels == winner
-            d_win = float(d[i, same].min())
-            d_other = float(d[i, ~same].min()) if (~same).any() else d_win * 2 + 1
+            others = nearest[i].copy()
+            others[winner] = np.inf
+            d_win = float(nearest[i, winner])
+            other = int(np.argmin(others))
+            has_other = bool(np.isfinite(others[other]))
+            d_other = float(others[other]) if has_other else d_win * 2 + 1
             margin[i] = max(0.0, min(1.0, (d_other - d_win) / (d_other + 1e-6)))
-            if (~same).any():
+            if has_other:
                 # two letters that differ by a small stroke (O and Q's tail, C and G's bar): the
                 # pair's own discriminant decides, and says how clearly
-                other = int(self._labels[~same][np.argmin(d[i, ~same])])
                 expert = self._experts.get((winner, other))
                 if expert is not None:
                     w, threshold, spread = expert
