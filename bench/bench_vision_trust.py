@@ -123,7 +123,7 @@ def _ece(cells: list, table: dict | str | None) -> float:
     return expected_calibration_error(conf, right)
 
 
-LEVEL_FLOOR = 0.9  # no kind of cell is trusted under this calibrated confidence
+LEVEL_FLOOR = 0.99  # no kind of cell is trusted under this calibrated confidence
 
 
 def _least_by_kind(rows: list, table: dict) -> np.ndarray:

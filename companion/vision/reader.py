@@ -462,6 +462,14 @@ def read_cells(
     for r, col, _ in found:
         lettered[r, col] = True
     tile_like = _tile_like(colours, lettered, ~lettered)
+    if profile.premium:
+        # a plain square is compared with the plain squares around it: the coloured premium
+        # squares are another colour by design (a dark triple-letter square among cream ones
+        # would make a cream square look unlike the board)
+        plain = np.ones((n, n), bool)
+        plain[tuple(np.array(sorted(profile.premium)).T)] = False
+        if (plain & ~lettered).sum() >= 3:
+            tile_like = np.where(plain, _tile_like(colours, lettered, plain & ~lettered), tile_like)
     relaxed = set()
     # a cell whose contrast only just missed the letter contrast is searched again too, whatever
     # its colour (light ink on a tile coloured like its neighbours' squares)
