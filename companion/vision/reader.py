@@ -428,13 +428,14 @@ def read_cells(
     t0 = time.perf_counter()
     n, c = profile.size, profile.cell_px
     m = cell_margin(c)
-    lightness = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)[:, :, 0]
-    gain, level = trust.exposure_gain(lightness, n, c)
+    lab8 = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)
+    gain, level = trust.exposure_gain(lab8[:, :, 0], n, c)
     if gain > 1.0:
         warp = np.clip(warp.astype(np.float32) * gain, 0, 255).astype(np.uint8)
-        lightness = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)[:, :, 0]
+        lab8 = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)
+    lightness = np.ascontiguousarray(lab8[:, :, 0])
     glare = trust.glare_cells(lightness, n, c)
-    lab = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = lab8.astype(np.float32)
     colours = trust.cell_colours(lab, n, c)
     feature, evenness = tile_features(lab, colours, n, c)
     cells = [["."] * n for _ in range(n)]
