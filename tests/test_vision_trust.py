@@ -192,7 +192,8 @@ def test_the_trust_levels_are_fitted_per_profile_and_never_low():
     for profile in ("iago", "scrabble"):
         levels = trust.trust_levels(profile=profile)
         assert levels == {k: pytest.approx(v) for k, v in shipped[profile].items()}
-        assert all(0.9 <= v <= 1.0 for v in levels.values())
+        # every cell of a trusted board is 99% sure (bench/bench_vision_trust.py, LEVEL_FLOOR)
+        assert all(0.99 <= v <= 1.0 for v in levels.values())
     assert trust.trust_levels({})["letter"] == trust.TRUST_CELL
     assert trust.trust_levels(profile="chess")["letter"] == trust.TRUST_CELL
     one_set = {"trust": {"letter": 0.97, "blank": 0.9}}  # one set of levels for every profile
@@ -202,6 +203,47 @@ def test_the_trust_levels_are_fitted_per_profile_and_never_low():
     conf, kind = np.float32([0.95]), np.array([1])
     assert not trust.unsure_cells(conf, kind, per_profile, profile="iago").any()
     assert trust.unsure_cells(conf, kind, per_profile, profile="scrabble").all()
+
+
+def test_a_plain_square_is_compared_with_the_plain_squares_not_the_premium_ones():
+    from companion.vision.reader import _tile_like
+
+    n = 15
+    cream, wood, dark = (88.0, 2.0, 14.0), (66.0, 6.0, 24.0), (30.0, -4.0, -6.0)
+    colours = np.empty((n, n, 3), np.float32)
+    colours[:] = cream
+    for r, c in SCRABBLE_PREMIUM:
+        colours[r, c] = dark  # dark premium squares (a triple-letter square's blue, in dim light)
+
+    def in_line(r, c):  # the squares in the cell's row and column within three cells
+        return [(r + d, c) for d in (-3, -2, -1, 1, 2, 3) if 0 <= r + d < n] + [
+            (r, c + d) for d in (-3, -2, -1, 1, 2, 3) if 0 <= c + d < n
+        ]
+
+    # a plain square with two or more premium squares in line, every other square in line a tile
+    cell = next(
+        (r, c)
+        for r in range(n)
+        for c in range(n)
+        if (r, c) not in SCRABBLE_PREMIUM and sum(p in SCRABBLE_PREMIUM for p in in_line(r, c)) >= 2
+    )
+    lettered = np.zeros((n, n), bool)
+    for p in in_line(*cell):
+        if p not in SCRABBLE_PREMIUM:
+            lettered[p] = True
+            colours[p] = wood
+    blank = (13, 7) if cell[0] < 10 else (1, 7)  # a blank read as empty, far from the rest
+    assert blank not in SCRABBLE_PREMIUM and not lettered[blank]
+    colours[blank] = wood
+    empty = ~lettered
+    mixed = _tile_like(colours, lettered, empty)
+    plain = _tile_like(colours, lettered, empty, SCRABBLE_PREMIUM)
+    assert mixed[cell] > trust.TILE_LIKE_MAX  # against the dark squares, cream looks tile-like
+    assert plain[cell] < trust.TILE_LIKE_MAX
+    assert plain[blank] > 0  # the blank still looks like a tile
+    premium = np.zeros((n, n), bool)
+    premium[tuple(np.array(sorted(SCRABBLE_PREMIUM)).T)] = True
+    assert (plain[premium] == mixed[premium]).all()  # a premium square keeps its own measure
 
 
 def test_a_camera_bumped_after_its_corners_were_set_is_not_trusted():

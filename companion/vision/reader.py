@@ -343,17 +343,33 @@ def _neighbourhood_median(
     return med
 
 
-def _tile_like(colours: np.ndarray, lettered: np.ndarray, empty: np.ndarray) -> np.ndarray:
+def _tile_like(
+    colours: np.ndarray,
+    lettered: np.ndarray,
+    empty: np.ndarray,
+    premium: frozenset[tuple[int, int]] = frozenset(),
+) -> np.ndarray:
     """For each cell, how much nearer its colour (Lab, weighed ``LAB_WEIGHT``) is to the lettered
-    tiles' than to the board's empty squares around it (in its row and column within three cells, else within two
-    all round, else the board's) (> 0: nearer the tiles); float32 (n, n), -inf everywhere with
-    under 3 lettered tiles.
+    tiles' than to the board's empty squares around it (in its row and column within three
+    cells, else within two all round, else the board's) (> 0: nearer the tiles); float32 (n, n),
+    -inf everywhere with under 3 lettered tiles.
+
+    A plain square is compared with the plain squares around it only, when there are 3 or more:
+    the premium squares are another colour by design, and a dark triple-letter square in line
+    with a cream square would make the cream one look unlike the board.
 
     Args:
         colours: float32 (n, n, 3), the cells' face colours (:func:`trust.cell_colours`).
         lettered, empty: bool (n, n).
+        premium: the profile's premium squares, (row, column) 0-based.
     """
     n = colours.shape[0]
+    if premium:
+        plain = np.ones((n, n), bool)
+        plain[tuple(np.array(sorted(premium)).T)] = False
+        if (plain & empty).sum() >= 3:
+            every = _tile_like(colours, lettered, empty)
+            return np.where(plain, _tile_like(colours, lettered, empty & plain), every)
     if lettered.sum() < 3 or not empty.any():
         return np.full((n, n), -np.inf, np.float32)
     colours = colours * LAB_WEIGHT
@@ -462,15 +478,7 @@ def read_cells(
     lettered = np.zeros((n, n), bool)
     for r, col, _ in found:
         lettered[r, col] = True
-    tile_like = _tile_like(colours, lettered, ~lettered)
-    if profile.premium:
-        # a plain square is compared with the plain squares around it: the coloured premium
-        # squares are another colour by design (a dark triple-letter square among cream ones
-        # would make a cream square look unlike the board)
-        plain = np.ones((n, n), bool)
-        plain[tuple(np.array(sorted(profile.premium)).T)] = False
-        if (plain & ~lettered).sum() >= 3:
-            tile_like = np.where(plain, _tile_like(colours, lettered, plain & ~lettered), tile_like)
+    tile_like = _tile_like(colours, lettered, ~lettered, profile.premium)
     relaxed = set()
     # a cell whose contrast only just missed the letter contrast is searched again too, whatever
     # its colour (light ink on a tile coloured like its neighbours' squares)
