@@ -36,6 +36,7 @@ _INNER_CORNER = (2, 3, 0, 1)
 NET_THRESHOLDS = (1.0, 0.6)  # shares of Otsu's threshold for the grid lines' net
 OUTSIDE_PENALTY = 0.5  # weight of a line found one pitch beyond the comb's ends
 _CELL = 16  # pixels a cell in the rectified board used to find and check the grid
+SAME_GRID = 0.25  # of a cell: combs whose corners are all this near are one grid, refined once
 
 
 def reduce(image: np.ndarray, long_side: int = FIND_PX) -> tuple[np.ndarray, float]:
@@ -417,7 +418,12 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
         if score >= 0.3:
             combs.append((score, corners))
     best, best_score = None, -np.inf
+    tried: list[np.ndarray] = []
     for score, corners in sorted(combs, key=lambda item: -item[0])[:3]:
+        cell = float(np.linalg.norm(corners[1] - corners[0])) / n
+        if any(np.abs(corners - t).max() < SAME_GRID * cell for t in tried):
+            continue  # the same grid as a better comb's (the board's outline and the net's)
+        tried.append(corners)
         refined, _ = refine_grid(grey, corners, n, rounds=1)
         # a part of a grid (or a grid one line off) has a full grid line beyond an edge; the
         # whole grid has the board's frame there
