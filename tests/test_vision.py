@@ -168,6 +168,43 @@ def test_finds_the_markers(classifier):
     assert read_board(photo.image, "iago").grid == photo.grid
 
 
+@pytest.mark.parametrize("side", [40, 80, 160])
+def test_markers_small_and_large_are_found_with_one_threshold_window(side):
+    # the quick search's one window (13 px) must find printed markers from 40 px (about a cell of
+    # a 15x15 grid filling the 720-pixel copy) to far larger ones, in soft, low-contrast print
+    dictionary = cv2.aruco.getPredefinedDictionary(localise.ARUCO_DICT)
+    sheet = np.full((540, 720), 200, np.uint8)
+    spots = [(20, 20), (700 - side, 20), (700 - side, 520 - side), (20, 520 - side)]
+    for k, (x, y) in enumerate(spots):
+        marker = cv2.aruco.generateImageMarker(
+            dictionary, localise.MARKER_IDS[k], side, borderBits=1
+        )
+        sheet[y : y + side, x : x + side] = marker // 4 + 40  # grey ink on grey paper
+    sheet = cv2.GaussianBlur(sheet, (0, 0), 1.5)
+    assert len(localise._marker_corners(sheet, localise._QUICK_WINDOWS)) == 4
+    corners, seen = localise.find_markers(sheet)
+    assert seen == 4
+    # each marker gives its corner that points at the grid: the inner corners of the four
+    inner = np.float32([(20 + side, 20 + side), (700 - side, 20 + side), (700 - side, 520 - side),
+                        (20 + side, 520 - side)])  # fmt: skip
+    assert np.abs(corners - inner).max() < 2.0
+
+
+def test_three_markers_complete_the_fourth_corner():
+    photo = render_photo("iago", seed=5, size=SMALL, markers=True)
+    grey, f = localise.reduce(photo.image, localise.MARKER_PX)
+    corners, seen = localise.find_markers(grey)
+    assert seen == 4
+    x, y = (corners[2] + 0.5).astype(int)  # hide the bottom-right marker beyond its corner
+    covered = grey.copy()
+    covered[y - 2 :, x - 2 :] = int(np.median(grey))
+    three, seen = localise.find_markers(covered)
+    assert seen == 3
+    assert np.abs(three[[0, 1, 3]] - corners[[0, 1, 3]]).max() < 0.5
+    # the parallelogram's corner is near the true one (the grid's crossings then correct it)
+    assert np.linalg.norm(three[2] - corners[2]) < 0.1 * np.linalg.norm(corners[1] - corners[0])
+
+
 def test_blank_table_has_no_board():
     rng = np.random.default_rng(0)
     table = rng.integers(100, 140, (480, 640, 3), dtype=np.uint8)
