@@ -205,6 +205,75 @@ def test_three_markers_complete_the_fourth_corner():
     assert np.linalg.norm(three[2] - corners[2]) < 0.1 * np.linalg.norm(corners[1] - corners[0])
 
 
+@pytest.mark.parametrize(
+    "size", [(4000, 3000), (1600, 1200), (1025, 700), (2049, 1537), (900, 700)]
+)
+def test_the_reduced_copy_has_the_stated_size_and_looks_like_area_resampling(size):
+    rng = np.random.default_rng(size[0])
+    w, h = size
+    # a board-like picture: light cells, thin dark lines, noise
+    photo = np.full((h, w, 3), 190, np.uint8)
+    for k in range(0, max(w, h), max(w, h) // 23):
+        photo[k : k + max(1, w // 700), :] = 40
+        photo[:, k : k + max(1, w // 700)] = 40
+    photo = cv2.add(photo, rng.integers(0, 30, photo.shape, dtype=np.uint8))
+    grey, f = localise.reduce(photo)
+    assert f == min(1.0, localise.FIND_PX / max(w, h))
+    assert grey.shape == (round(h * f), round(w * f))
+    area = cv2.resize(
+        cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), grey.shape[::-1], interpolation=cv2.INTER_AREA
+    )
+    assert np.abs(grey.astype(int) - area).mean() < 3.0
+
+
+def _comb_reference(profile, n, pitch_lo, pitch_hi):
+    """The comb as first written: one pitch at a time (localise._comb must agree)."""
+    length = len(profile)
+    p = np.maximum(profile, np.maximum(np.roll(profile, 1), np.roll(profile, -1)))
+    p = p / (np.median(p) + 1e-6)
+    best = (0.0, 0.0, -np.inf)
+    k = np.arange(n + 1)
+    for pitch in np.arange(pitch_lo, pitch_hi, 0.25):
+        starts = np.arange(0, length - n * pitch - 1, 1.0)
+        if len(starts) == 0:
+            continue
+        pos = (starts[:, None] + k[None, :] * pitch).round().astype(int)
+        mid = (starts[:, None] + (k[None, :-1] + 0.5) * pitch).round().astype(int)
+        mids = p[mid].mean(1)
+        score = p[pos].mean(1) - mids
+        lo_pos, hi_pos = starts - pitch, starts + (n + 1) * pitch
+        before = p[np.clip(lo_pos.round().astype(int), 0, length - 1)] * (lo_pos >= 0)
+        after = p[np.clip(hi_pos.round().astype(int), 0, length - 1)] * (hi_pos < length)
+        score -= localise.OUTSIDE_PENALTY * np.maximum(0.0, np.maximum(before, after) - mids)
+        i = int(np.argmax(score))
+        if score[i] > best[2]:
+            best = (float(starts[i]), float(pitch), float(score[i]))
+    return best
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([11, 15]),
+    st.booleans(),
+    st.floats(0.4, 1.0),
+)
+def test_the_comb_scores_every_pitch_at_once_as_one_at_a_time(seed, n, lines, shrink):
+    rng = np.random.default_rng(seed)
+    length = int(n * 16 * 1.4)
+    profile = (rng.random(length) ** 3).astype(np.float32)
+    if lines:  # a grid's evenly spaced lines in the noise
+        start, pitch = rng.uniform(0, 30), rng.uniform(12, 22)
+        at = np.round(start + pitch * np.arange(n + 1)).astype(int)
+        profile[at[at < length]] += 3.0
+    # the pitches find_grid searches (0.55 to 1 of a cell), the lower end moved
+    lo, hi = length / n * 0.55 * shrink, length / n * 1.0 + 0.01
+    start, pitch, score = localise._comb(profile, n, lo, hi)
+    ref = _comb_reference(profile, n, lo, hi)
+    assert (start, pitch) == ref[:2]
+    assert score == pytest.approx(ref[2], abs=1e-5)
+
+
 def test_blank_table_has_no_board():
     rng = np.random.default_rng(0)
     table = rng.integers(100, 140, (480, 640, 3), dtype=np.uint8)
