@@ -438,3 +438,36 @@ def test_without_a_usable_cache_the_judge_reads_the_sources(monkeypatch):
     j = MatchJudge(lexicon=LEXICON)
     assert not j._judge_cache()
     assert "rhyme" in kinds(j.match("BAND", "HAND"))
+
+
+def test_wordnet_is_read_rightly_from_several_threads_at_once():
+    # nltk's reader seeks one shared file per part of speech: without a lock, threads reading
+    # synsets at once get each other's lines (a synset "not found", or a WordNetError)
+    import threading
+    import warnings
+
+    from companion.lexicon.wordnet import wordnet
+
+    wn = wordnet()
+    wanted = [(s.pos(), s.offset(), s.name()) for s in list(wn.all_synsets("n"))[:3000]]
+    for cache in wn._synset_offset_cache.values():
+        cache.clear()  # every read goes to the data file
+    wrong, failures = [], []
+
+    def read(part: int) -> None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # nltk warns for a synset it cannot find
+                for pos, offset, name in wanted[part::4]:
+                    synset = wn.synset_from_pos_and_offset(pos, offset)
+                    if synset is None or synset.name() != name:
+                        wrong.append((offset, synset))
+        except Exception as exc:  # noqa: BLE001 - every failure is the test's finding
+            failures.append(repr(exc))
+
+    threads = [threading.Thread(target=read, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures and not wrong

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import shutil
+import threading
 import warnings
 from pathlib import Path
 
@@ -70,7 +71,8 @@ def prepare_root(source: Path = WORDNET_DIR, target: Path | None = None) -> Path
 
 @functools.cache
 def wordnet():
-    """nltk's ``WordNetCorpusReader`` over Debian's WordNet 3.0 (opened once per process).
+    """nltk's ``WordNetCorpusReader`` over Debian's WordNet 3.0 (opened once per process; its
+    synsets may be read from several threads at once: the data files are read under a lock).
 
     Raises:
         WordNetUnavailable: the Debian package is missing.
@@ -79,9 +81,26 @@ def wordnet():
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
     class _DebianWordNet(WordNetCorpusReader):
+        # nltk's reader keeps one open file per part of speech and reads a synset by seeking it
+        # and reading a line: two threads at once read each other's lines (a synset "not found",
+        # or a WordNetError from a line cut in two). Every read of a data file takes this lock.
+        _files_lock = threading.RLock()
+
         def map_wn(self, version="wordnet"):
             # nltk maps to its own downloaded "wordnet" corpus here; this *is* WordNet 3.0
             return None
+
+        def synset_from_pos_and_offset(self, pos, offset):
+            with self._files_lock:
+                return super().synset_from_pos_and_offset(pos, offset)
+
+        def _scan_satellites(self):
+            with self._files_lock:
+                return super()._scan_satellites()
+
+        def get_version(self):
+            with self._files_lock:
+                return super().get_version()
 
     root = prepare_root()
     # nltk reads only below the roots in nltk.data.path: allow ours and the package's own
