@@ -246,6 +246,25 @@ def test_a_plain_square_is_compared_with_the_plain_squares_not_the_premium_ones(
     assert (plain[premium] == mixed[premium]).all()  # a premium square keeps its own measure
 
 
+def test_a_grid_one_line_off_into_the_label_band_is_refused_and_not_found():
+    # a board with labels round its grid and a frame about a cell beyond: the frame's line can be
+    # taken for the grid's last line, and the label band for its last row and column
+    from companion.vision import localise
+
+    photo = render_photo("iago", seed=60055, size=(900, 700), kind="labels")
+    grey, f = localise.reduce(photo.image)
+    assert min(localise.edge_bands(grey, photo.corners * f, 11)) > localise.EDGE_BAND_MIN
+    off = _shift_corners(photo.corners, 11, 1, 1)  # one row and one column into the band
+    assert min(localise.edge_bands(grey, off * f, 11)) < localise.EDGE_BAND_MIN
+    reading = read_board(photo.image, "iago", corners=off)
+    assert not reading.trusted
+    assert any("no grid line crosses" in p for p in reading.problems)
+    found, how = localise.find_board(photo.image, "iago")
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 11
+    assert how == "grid" and np.abs(found - photo.corners).max() < 0.2 * cell
+    assert read_board(photo.image, "iago").grid == photo.grid
+
+
 def test_a_camera_bumped_after_its_corners_were_set_is_not_trusted():
     photo = render_photo("iago", seed=63, size=SMALL, grid=CAT, kind="bumped")
     reading = read_board(photo.image, "iago", corners=photo.corners)

@@ -36,6 +36,7 @@ _INNER_CORNER = (2, 3, 0, 1)
 NET_THRESHOLDS = (1.0, 0.6)  # shares of Otsu's threshold for the grid lines' net
 OUTSIDE_PENALTY = 0.5  # weight of a line found one pitch beyond the comb's ends
 _CELL = 16  # pixels a cell in the rectified board used to find and check the grid
+EDGE_BAND_MIN = 0.3  # edge_bands under this: no grid line crosses an outer row or column
 SAME_GRID = 0.25  # of a cell: combs whose corners are all this near are one grid, refined once
 
 
@@ -429,6 +430,10 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
         # whole grid has the board's frame there
         if grid_beyond(grey, refined, n) > 0.9:
             score *= 0.1
+        # one line off the other way: the frame's line taken for the last, a label band inside
+        # (a grid the photo's edge cuts has no lines in its cut band either: not judged so)
+        if _inside(refined, grey.shape) and min(edge_bands(grey, refined, n)) < EDGE_BAND_MIN:
+            score *= 0.1
         if score > best_score:
             best, best_score = refined, score
     if best is None:
@@ -437,6 +442,13 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
             "or stick the four corner markers, or give --corners"
         )
     return refine_grid(grey, best, n, rounds=1)
+
+
+def _inside(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether the four corners (pixels) lie inside a photo of ``shape``."""
+    h, w = shape[:2]
+    pts = np.asarray(corners, np.float32).reshape(4, 2)
+    return bool(((pts >= 0) & (pts <= np.float32([w - 1, h - 1]))).all())
 
 
 def grid_beyond(grey: np.ndarray, corners: np.ndarray, n: int) -> float:
@@ -559,3 +571,37 @@ def beyond_sides(grey: np.ndarray, corners: np.ndarray, n: int) -> tuple[float, 
     far = 2 * c + (n + 1) * c
     outside = [peak(rows, c), peak(cols, far), peak(rows, far), peak(cols, c)]
     return tuple(float(max(0.0, (v - floor) / max(own - floor, 1e-6))) for v in outside)
+
+
+def edge_bands(grey: np.ndarray, corners: np.ndarray, n: int) -> tuple[float, ...]:
+    """How clearly the grid's lines cross each outermost row and column of cells of the grid at
+    ``corners`` (top, right, bottom, left): the line response on the lines inside that band of
+    cells, above the level between lines there, over the same inside the inner cells (about 1
+    for a true grid; tiles and soft photos bring it to 0.7; 0 or less where no line crosses).
+
+    A grid found one line off with a frame or labels round the board (a label band as wide as a
+    cell, then the frame's line) has, as its outer row and column, that band: the frame's line
+    is taken for the grid's last line, and no grid line crosses the band.
+    """
+    c = _CELL
+    rect, _ = _rectify(grey, corners, n * c, margin=c)
+    horiz, vert = _line_responses(rect)
+    at = c + np.arange(n + 1) * c
+    mids = at[:-1] + c // 2
+
+    def crossing(img: np.ndarray) -> float:
+        """img: (along the lines, across them); the lines' response over the level between."""
+        on = np.median([img[max(a - 2, 0) : a + 3].max(0).mean() for a in at])
+        between = np.median([img[m].mean() for m in mids])
+        return float(on - between)
+
+    def ratio(band: np.ndarray, inner: np.ndarray) -> float:
+        return crossing(band) / max(crossing(inner), 1e-6)
+
+    first, last = slice(at[0] + 2, at[1] - 2), slice(at[-2] + 2, at[-1] - 2)
+    inner = slice(at[1] + 2, at[-2] - 2)
+    top = ratio(vert[first, :].T, vert[inner, :].T)
+    right = ratio(horiz[:, last], horiz[:, inner])
+    bottom = ratio(vert[last, :].T, vert[inner, :].T)
+    left = ratio(horiz[:, first], horiz[:, inner])
+    return top, right, bottom, left

@@ -581,7 +581,10 @@ def grid_problems(
       cell or more away from it: the camera or the board moved since the corners were set;
     - a full grid line lies one cell beyond one edge and not beyond the opposite one
       (:func:`~companion.vision.localise.beyond_sides`): the grid is one line off (a frame drawn
-      round the grid shows a line beyond every edge and is not taken for one).
+      round the grid shows a line beyond every edge and is not taken for one);
+    - no grid line crosses an outermost row or column (:func:`~companion.vision.localise.
+      edge_bands` under ``EDGE_BAND_MIN``): the grid is one line off the other way, a label band
+      and the frame's line taken for its last row and line.
     """
     from companion.vision import localise
 
@@ -600,6 +603,13 @@ def grid_problems(
     top, right, bottom, left = localise.beyond_sides(grey, pts, n)
     if max(top - bottom, bottom - top, left - right, right - left) > GRID_BEYOND_MAX:
         problems.append("a grid line lies beyond the grid's edge: the grid may be one line off")
+    elif localise._inside(pts, grey.shape) and (
+        min(localise.edge_bands(grey, pts, n)) < localise.EDGE_BAND_MIN
+    ):
+        problems.append(
+            "no grid line crosses the grid's outer row or column: the grid may be one line off "
+            "(a frame or labels round the board)"
+        )
     return problems
 
 
