@@ -432,7 +432,10 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
             score *= 0.1
         # one line off the other way: the frame's line taken for the last, a label band inside
         # (a grid the photo's edge cuts has no lines in its cut band either: not judged so)
-        if _inside(refined, grey.shape) and min(edge_bands(grey, refined, n)) < EDGE_BAND_MIN:
+        if (
+            corners_inside(refined, grey.shape)
+            and min(edge_bands(grey, refined, n)) < EDGE_BAND_MIN
+        ):
             score *= 0.1
         if score > best_score:
             best, best_score = refined, score
@@ -444,8 +447,9 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
     return refine_grid(grey, best, n, rounds=1)
 
 
-def _inside(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """Whether the four corners (pixels) lie inside a photo of ``shape``."""
+def corners_inside(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """Whether the four corners (float32 (4, 2), pixels) lie inside a photo (or its reduced
+    copy) of ``shape``: a grid whose corners leave it is cut by the photo's edge."""
     h, w = shape[:2]
     pts = np.asarray(corners, np.float32).reshape(4, 2)
     return bool(((pts >= 0) & (pts <= np.float32([w - 1, h - 1]))).all())

@@ -603,7 +603,7 @@ def grid_problems(
     top, right, bottom, left = localise.beyond_sides(grey, pts, n)
     if max(top - bottom, bottom - top, left - right, right - left) > GRID_BEYOND_MAX:
         problems.append("a grid line lies beyond the grid's edge: the grid may be one line off")
-    elif localise._inside(pts, grey.shape) and (
+    elif localise.corners_inside(pts, grey.shape) and (
         min(localise.edge_bands(grey, pts, n)) < localise.EDGE_BAND_MIN
     ):
         problems.append(
