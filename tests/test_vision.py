@@ -326,6 +326,60 @@ def test_a_blank_tile_is_kept_out_of_the_notation(classifier):
     assert reading.to_json()["blanks"] == [[5, 11]]
 
 
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_wood_grain_and_a_shadow_are_not_read_as_letters(classifier):
+    # board 1, reduced to a phone photo sent on: a blank on a double-letter square at (3, 7)
+    # (1-based), whose grain the lower-contrast search once read as Z; and a bare square at
+    # (6, 8) beside a tile, whose shadow it once read as W. Both marks are under a fifth of the
+    # contrast of the board's own letters
+    image = cv2.imread(str(REAL / "board_001.jpg"))
+    f = 1000 / max(image.shape[:2])
+    image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    truth = (REAL / "board_001.truth.txt").read_text().split()
+    want = ["".join("?" if ch.islower() else ch for ch in row) for row in truth]
+    assert want[2][6] == "?" and want[5][7] == "."
+    corners = np.float32(json.loads((REAL / "board_001.corners.json").read_text())) * f
+    for reading in (read_board(image, "scrabble"), read_board(image, "scrabble", corners=corners)):
+        assert reading.grid[2][6] == "?"
+        assert reading.grid[5][7] == "."
+        assert reading.grid == want
+
+
+def test_a_blank_on_a_premium_square_is_measured_against_the_squares_it_would_show():
+    from companion.vision.profiles import SCRABBLE_PREMIUM
+    from companion.vision.reader import _blank_tiles
+
+    # the cells round the blank on the double-letter square (2, 6) of real board 1 (0-based),
+    # as the reader measured them: face colour in 8-bit Lab and the border term
+    # (reader.tile_features). The squares beside a tile have its shadow in their border, the
+    # others the board's white lines; the double-letter square (2, 8) is another colour
+    n = 15
+    feature = np.empty((n, n, 4), np.float32)
+    feature[:] = (94.3, 126.2, 134.0, -3.3)
+    feature[2, 3] = (87.6, 126.0, 134.1, 17.9)
+    feature[2, 4] = (90.8, 126.0, 134.0, 18.7)
+    feature[2, 5] = (90.7, 126.0, 134.0, -2.7)
+    for p in SCRABBLE_PREMIUM:
+        feature[p] = (104.8, 120.5, 108.6, -6.3)
+    blank = (2, 6)
+    assert blank in SCRABBLE_PREMIUM
+    feature[blank] = (82.4, 130.0, 136.3, -12.9)
+    # the word's lettered tiles, face colours spread round the tiles' median
+    lettered = [(1, 6), (3, 6), (4, 6), (5, 6), (2, 7), (2, 9), (2, 10), (2, 11)]
+    for k, p in enumerate(lettered):
+        feature[p] = (90.9 + (-6.0, 6.0)[k % 2], 129.9, 133.7, -10.1 + (-3.0, 3.0)[k // 4])
+    evenness = np.zeros((n, n), np.float32)
+    empty = [(r, c) for r in range(n) for c in range(n) if (r, c) not in lettered]
+    # against every square in line (the premium one in the median), the blank is not far enough
+    assert blank not in _blank_tiles(feature, evenness, lettered, empty)
+    # against the plain squares and the other premium squares, it is: a blank
+    found = _blank_tiles(feature, evenness, lettered, empty, SCRABBLE_PREMIUM)
+    assert blank in found and found[blank] > 0.5
+    # a bare premium square, coloured like the other premium squares, is not a blank
+    feature[blank] = feature[2, 8]
+    assert blank not in _blank_tiles(feature, evenness, lettered, empty, SCRABBLE_PREMIUM)
+
+
 # -- evaluation and the command line ----------------------------------------------------------
 
 

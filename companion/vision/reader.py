@@ -254,11 +254,24 @@ def tile_features(lab: np.ndarray, colours: np.ndarray, n: int, c: int):
     return feature.astype(np.float32), evenness.astype(np.float32)
 
 
+def _squares_near(
+    cols: np.ndarray, inline: np.ndarray, near: np.ndarray, among: np.ndarray, board: np.ndarray
+) -> np.ndarray:
+    """The median of the squares ``cols`` (float32 (k, d)) that are ``among`` (bool (k,)): those
+    ``inline`` if 2 or more, else those ``near`` if 3 or more, else all of them, else ``board``."""
+    if (inline & among).sum() >= 2:
+        return np.median(cols[inline & among], axis=0)
+    if (near & among).sum() >= 3:
+        return np.median(cols[near & among], axis=0)
+    return np.median(cols[among], axis=0) if among.any() else board
+
+
 def _blank_tiles(
     feature: np.ndarray,
     evenness: np.ndarray,
     glyph_cells: list[tuple[int, int]],
     empty: list,
+    premium: frozenset[tuple[int, int]] = frozenset(),
 ) -> dict[tuple[int, int], float]:
     """Cells without a letter that look like the game's tiles (Scrabble's blanks), with a
     confidence.
@@ -269,6 +282,13 @@ def _blank_tiles(
     median of the letterless cells in its row and column within three cells, else within two
     cells all round: light falls off across a board), and is as even as a tile's face
     (``evenness``: no printed label, no grid line).
+
+    A cell of ``premium`` (row, column, 0-based) would show a coloured square if it were empty,
+    unlike the plain squares in line with it: it is also measured against the plain squares
+    around it and the nearest other empty premium square (the nearer of the two), and the
+    larger of that and the in-line figure is its distance from the board. A blank on a
+    double-letter square between cream squares and a dark triple-letter one is so found; a bare
+    premium square is near the other premium squares of its colour.
     """
     if len(glyph_cells) < 3 or not empty:
         return {}
@@ -287,6 +307,8 @@ def _blank_tiles(
     found = {}
     where = np.array(empty)
     lettered = set(glyph_cells)
+    on_premium = np.array([(int(r), int(col)) in premium for r, col in where])
+    every = np.ones(len(cols), bool)
     for (r, col), v in zip(empty, cols, strict=True):
         # a blank is part of a word: it has a lettered tile beside it, across or down
         if not lettered & {(r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1)}:
@@ -297,13 +319,15 @@ def _blank_tiles(
         off = np.abs(where - (r, col))
         inline = (off.min(axis=1) == 0) & (off.max(axis=1) > 0) & (off.max(axis=1) <= 3)
         near = (off.max(axis=1) <= 2) & (off.max(axis=1) > 0)
-        if inline.sum() >= 2:
-            local = np.median(cols[inline], axis=0)
-        elif near.sum() >= 3:
-            local = np.median(cols[near], axis=0)
-        else:
-            local = board_model
-        d_board = float(np.linalg.norm(v - local))
+        d_board = float(np.linalg.norm(v - _squares_near(cols, inline, near, every, board_model)))
+        if (r, col) in premium:
+            plain = _squares_near(cols, inline, near, ~on_premium, board_model)
+            others = on_premium & (off.max(axis=1) > 0)
+            d_plain = float(np.linalg.norm(v - plain))
+            d_other = (
+                float(np.linalg.norm(cols[others] - v, axis=1).min()) if others.any() else np.inf
+            )
+            d_board = max(d_board, min(d_plain, d_other))
         if d_tile < 1.5 * spread and d_tile < 0.6 * d_board and even(r, col):
             # how much nearer the tiles than the squares, against a noise floor: a tile nearly
             # the board's colour gives a weak figure however the two compare
@@ -314,6 +338,10 @@ def _blank_tiles(
 
 RELAXED_CONTRAST = 25  # a cell coloured like the tiles is searched for a letter down to this
 NEAR_MISS_CONTRAST = 10  # any cell this close under the letter contrast is searched again
+# a letter found only at a lower contrast has at least this share of the contrast of the board's
+# letters found at the usual one (their median): on the bench's photos such letters had 0.65 or
+# more; a glyph found in a blank's wood grain or a tile's shadow, 0.41 or less
+RELAXED_INK_SHARE = 0.5
 
 
 def _neighbourhood_median(
@@ -433,7 +461,8 @@ def read_cells(
     A dim board is first brightened (:func:`companion.vision.trust.exposure_gain`). A cell holds
     a letter when :func:`~companion.vision.glyphs.find_glyph` finds one; a cell without one whose
     colour is the lettered tiles' is searched again down to ``RELAXED_CONTRAST`` (a pale tile, a
-    thin letter in a soft photo).
+    thin letter in a soft photo), but never under ``RELAXED_INK_SHARE`` of the contrast of the
+    letters found at the usual one (a blank's wood grain, a tile's shadow on a square).
 
     Returns:
         (grid, confidence, evidence): rows of ``.``, letters and ``?``; float32 (size, size)
@@ -484,9 +513,14 @@ def read_cells(
     # its colour (light ink on a tile coloured like its neighbours' squares)
     near_miss = contrasts >= MIN_CONTRAST - NEAR_MISS_CONTRAST
     again = (~lettered) & (((tile_like > 0) & (contrasts >= RELAXED_CONTRAST)) | near_miss)
+    # one set's tiles share one ink: a letter found only at a lower contrast is as dark as the
+    # others, less what softness or a pale face takes; a mark far fainter is the wood's grain
+    # on a blank, or a tile's shadow on a square (with under 3 letters, the ink is not known)
+    inks = [g.contrast for _, _, g in found]
+    faintest = RELAXED_INK_SHARE * float(np.median(inks)) if len(inks) >= 3 else 0.0
     for r, col in zip(*np.nonzero(again), strict=True):
         floor = RELAXED_CONTRAST if tile_like[r, col] > 0 else MIN_CONTRAST - NEAR_MISS_CONTRAST
-        glyph = find_glyph(window(int(r), int(col)), c, min_contrast=floor)
+        glyph = find_glyph(window(int(r), int(col)), c, min_contrast=max(floor, faintest))
         if glyph is not None:
             found.append((int(r), int(col), glyph))
             empty.remove((int(r), int(col)))
@@ -523,7 +557,9 @@ def read_cells(
     separation = trust.tile_separation(feature, kind == 1, kind == 0)
     if profile.blank_tiles and separation >= trust.TILE_BOARD_MIN:
         # (tiles that look like the squares: a blank would be a guess, so none is claimed)
-        blanks = _blank_tiles(feature, evenness, [(r, col) for r, col, _ in found], empty)
+        blanks = _blank_tiles(
+            feature, evenness, [(r, col) for r, col, _ in found], empty, profile.premium
+        )
         for (r, col), bc in blanks.items():
             cells[r][col] = "?"
             raw[r, col] = bc
