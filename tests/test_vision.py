@@ -345,6 +345,52 @@ def test_wood_grain_and_a_shadow_are_not_read_as_letters(classifier):
         assert reading.grid == want
 
 
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+@pytest.mark.parametrize(("board", "side", "label"), [(1, 700, (5, 5)), (2, 600, (2, 6))])
+def test_a_premium_label_in_a_soft_small_photo_is_not_read_as_a_letter(
+    classifier, board, side, label
+):
+    # a phone photo sent on small and soft: "TRIPLE LETTER SCORE" blurs into one blob, which
+    # the letter finder takes for a letter (an S, a G) on a square coloured like the others
+    image = cv2.imread(str(REAL / f"board_00{board}.jpg"))
+    f = side / max(image.shape[:2])
+    image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    corners = np.float32(json.loads((REAL / f"board_00{board}.corners.json").read_text())) * f
+    truth = (REAL / f"board_00{board}.truth.txt").read_text().split()
+    want = ["".join("?" if ch.islower() else ch for ch in row) for row in truth]
+    reading = read_board(image, "scrabble", corners=corners)
+    assert want[label[0]][label[1]] == "." and label in get_profile("scrabble").premium
+    assert reading.grid[label[0]][label[1]] == "."
+    assert reading.grid == want
+
+
+def test_a_label_is_told_from_a_tile_on_a_premium_square_by_its_colour_and_its_letter():
+    from companion.vision.profiles import SCRABBLE_PREMIUM
+    from companion.vision.reader import _printed_labels
+
+    n = 15
+    cream, wood, blue = (88.0, 2.0, 14.0), (66.0, 6.0, 24.0), (70.0, -6.0, -30.0)
+    colours = np.empty((n, n, 3), np.float32)
+    colours[:] = cream
+    for p in SCRABBLE_PREMIUM:
+        colours[p] = blue
+    kind = np.zeros((n, n), np.int8)
+    raw = np.ones((n, n), np.float32)
+    for p in [(7, 4), (7, 5), (7, 6)]:  # lettered tiles on plain squares
+        kind[p], colours[p] = 1, wood
+    label, tile, sure = (1, 5), (7, 7), (1, 9)
+    assert {label, tile, sure} <= SCRABBLE_PREMIUM
+    assert not any((7, c) in SCRABBLE_PREMIUM for c in (4, 5, 6))
+    kind[label], raw[label] = 1, 0.5  # a blue square read as a letter, unclearly
+    kind[tile], raw[tile], colours[tile] = 1, 0.5, wood  # a tile on a premium square
+    kind[sure], raw[sure] = 1, 0.95  # blue, but clearly a letter
+    assert _printed_labels(colours, kind, raw, SCRABBLE_PREMIUM) == [label]
+    # with fewer than three lettered tiles on plain squares, the tiles' colour is not known
+    kind[7, 5] = 0
+    assert _printed_labels(colours, kind, raw, SCRABBLE_PREMIUM) == []
+
+
 def test_a_blank_on_a_premium_square_is_measured_against_the_squares_it_would_show():
     from companion.vision.profiles import SCRABBLE_PREMIUM
     from companion.vision.reader import _blank_tiles
