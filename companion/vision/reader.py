@@ -267,14 +267,16 @@ def _printed_labels(
     """Premium squares read as letters that are the square's printed label ("DOUBLE LETTER
     SCORE", blurred into a letter-sized blob in a soft or small photo): cells (row, column) whose
     face colour (``colours``, Lab float32 (n, n, 3), weighed ``LAB_WEIGHT``) is within
-    ``LABEL_NEAR_PREMIUM`` of an empty premium square's, more than three times as far (and 4
+    ``LABEL_NEAR_PREMIUM`` of an empty premium square's, more than 2.5 times as far (and 4
     more) from the lettered tiles' on plain squares (their median; 3 or more are needed), and
     whose letter is unclear (raw evidence under ``LABEL_EVIDENCE``). A tile on a premium square
     hides it: its face is the tiles' colour.
 
-    On the real photos reduced to 500-1500 pixels and blurred (sigma 0 to 2 pixels), this took
-    18 of the 20 labels read as letters, and 2 true letters of 3,929 on premium squares (a glared
-    tile, and a tile in a photo too soft to read).
+    Measured on the real photos reduced to 500-1500 pixels and blurred (sigma 0 to 2 pixels)
+    and on the bench's Scrabble renders, corners given and found: this takes 47 of the 49
+    labels read as letters (the other two under glare), and 7 of the 7,855 letters on premium
+    squares, of which 5 were misread already (in a 500-pixel photo too soft to read) and 2 right
+    (there, and a glared tile).
 
     Args:
         colours: the cells' face colours (:func:`trust.cell_colours`).
@@ -296,7 +298,7 @@ def _printed_labels(
     for r, col in np.argwhere((kind == 1) & on_premium & (raw < LABEL_EVIDENCE)):
         d_square = float(np.linalg.norm(squares - weighed[r, col], axis=1).min())
         d_tile = float(np.linalg.norm(weighed[r, col] - tiles))
-        if d_square < LABEL_NEAR_PREMIUM and d_tile > 3.0 * d_square + 4.0:
+        if d_square < LABEL_NEAR_PREMIUM and d_tile > 2.5 * d_square + 4.0:
             out.append((int(r), int(col)))
     return out
 
