@@ -121,6 +121,55 @@ def test_no_glyph_in_an_empty_or_filled_cell():
     assert glyphs.find_glyph(patch, 48) is None
 
 
+def test_the_letter_is_taken_over_a_larger_fainter_tile_edge_and_may_sit_off_centre(classifier):
+    font = glyphs.font_path("dejavu/DejaVuSans-Bold.ttf")
+    if font is None:
+        pytest.skip("fonts-dejavu-core is not installed")
+    c, m = 48, glyphs.cell_margin(48)
+    side = c + 2 * m
+    rng = np.random.default_rng(5)
+    letter = glyphs.render_cell("T", font, c, rng, face=210, ink=30)
+    win = letter.copy()
+    # a tile's shadow along its lower and left edges, inside the window: longer than the
+    # letter's strokes, but grey, not black
+    win[m + 40 : m + 43, m + 3 : m + 45] = 110
+    win[m + 8 : m + 43, m + 3 : m + 6] = 110
+    g = glyphs.find_glyph(win, c)
+    assert g is not None
+    x, y, w, h = g.bbox
+    assert x > m + 6 and y + h < m + 40  # the T's box, not the shadow's
+    assert classifier.classify(glyphs.glyph_features([g]))[0] == ["T"]
+    # a letter a third of a cell less a little above the middle (its tile off its square, a
+    # grid found a little off) is still found
+    up = np.full_like(letter, 210)
+    shift = int(0.3 * c)
+    up[: side - shift] = letter[shift:]
+    g = glyphs.find_glyph(up, c)
+    assert g is not None and classifier.classify(glyphs.glyph_features([g]))[0] == ["T"]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+@pytest.mark.parametrize(
+    ("side", "blur", "mode", "cell"),
+    [(600, 0.0, "given", (2, 10)), (600, 1.0, "given", (3, 14)), (700, 1.0, "found", (0, 14))],
+)
+def test_real_letters_beside_tile_edges_in_small_photos(classifier, side, blur, mode, cell):
+    # board 1 sent on small: an L beside its tile's shadow was read as G, a T beside the
+    # frame's edge as R, and an F over the dark groove of the frame (a letter up and left of its
+    # cell's middle, the grid found a little off) as E
+    image = cv2.imread(str(REAL / "board_001.jpg"))
+    f = side / max(image.shape[:2])
+    image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    if blur:
+        image = cv2.GaussianBlur(image, (0, 0), blur)
+    corners = np.float32(json.loads((REAL / "board_001.corners.json").read_text())) * f
+    truth = (REAL / "board_001.truth.txt").read_text().split()
+    want = ["".join("?" if ch.islower() else ch for ch in row) for row in truth]
+    reading = read_board(image, "scrabble", corners=corners if mode == "given" else None)
+    assert reading.grid[cell[0]][cell[1]] == want[cell[0]][cell[1]]
+    assert reading.grid == want
+
+
 def test_classifier_names_letters_of_a_font_it_was_not_trained_on(classifier):
     font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
     if font is None:

@@ -84,6 +84,11 @@ FONT_DIRS = (Path("/usr/share/fonts/truetype"), Path("/usr/share/fonts/opentype"
 GLYPH_SIDE = 20  # pixels: the square a glyph is scaled into for features
 MIN_CONTRAST = 55  # 8-bit lightness between a tile's face and its ink
 MAX_HALF_STROKE = 0.17  # of a cell: half the widest stroke a letter may have (a black face)
+# of a cell: how far a letter's middle may lie from the cell's, across or down (a Scrabble letter
+# sits up and to the left, clear of its point value; a tile sits off its square's middle; a grid
+# found is a little off): a neighbour's letter lies a cell away and touches the window's edge
+CENTRE_OFF = 1 / 3
+CORE_INK = 0.2  # the darkest ink: within this share of the contrast of the cell's darkest pixels
 MAX_WIDTH = 0.92  # of a cell: the widest letter (a wide W in a bold face, inside its cell)
 VOTE_SCALE = 0.05  # PCA distance over which a farther neighbour's vote falls by e
 TRAIN_MIN_CONTRAST = 20  # training windows are kept down to this contrast (pale tiles)
@@ -141,10 +146,12 @@ def cell_contrasts(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray
     return (part[:, :, hi].astype(np.float32) - part[:, :, lo]).astype(np.float32)
 
 
-def _letter_component(mask: np.ndarray, cell_px: int, edge: bool):
+def _letter_component(mask: np.ndarray, cell_px: int, edge: bool, core: np.ndarray | None = None):
     """The connected components of ``mask`` and the index of the letter's among them (-1: none):
-    the largest that (with ``edge``) keeps off the window's edge, is 30-80% of a cell tall, at
-    most ``MAX_WIDTH`` wide, near the centre, not a filled patch, and drawn with strokes."""
+    of those that (with ``edge``) keep off the window's edge, are 30-80% of a cell tall, at most
+    ``MAX_WIDTH`` wide, near the centre, not filled patches, and drawn with strokes, the one with
+    the most of the darkest ink (``core``, bool like ``mask``: a letter's ink is darker than a
+    tile's shadow or a frame's edge beside it, which may be larger), then the largest."""
     side = mask.shape[0]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     centre = side / 2.0
@@ -159,14 +166,19 @@ def _letter_component(mask: np.ndarray, cell_px: int, edge: bool):
         if area > 0.85 * w * h and w > 0.3 * cell_px:
             continue  # a filled patch (a square seen between light grid lines), not a letter
         cx, cy = x + w / 2.0, y + h / 2.0
-        if abs(cx - centre) > 0.25 * cell_px or abs(cy - centre) > 0.25 * cell_px:
+        if abs(cx - centre) > CENTRE_OFF * cell_px or abs(cy - centre) > CENTRE_OFF * cell_px:
             continue
         if not edge and (
             w < 0.45 * cell_px or h < 0.42 * cell_px or abs(cx - centre) > 0.15 * cell_px
         ):
             continue  # only a wide letter, well centred, is looked for inside the cell alone
-        candidates.append((area, i))
-    for _, i in sorted(candidates, reverse=True):
+        inked = (
+            int(core[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i].sum())
+            if (core is not None)
+            else 0
+        )
+        candidates.append((inked, area, i))
+    for *_, i in sorted(candidates, reverse=True):
         x, y, w, h, _ = stats[i]
         blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
         # a letter is drawn with strokes; a shadow or a patch of board is thick
@@ -209,7 +221,8 @@ def find_glyph(
         return None
     threshold = dark + 0.42 * contrast
     mask = (lightness < threshold).astype(np.uint8)
-    n, labels, stats, best = _letter_component(mask, cell_px, True)
+    core = lightness < dark + CORE_INK * contrast
+    n, labels, stats, best = _letter_component(mask, cell_px, True, core)
     if best < 0:
         # a wide or bold letter that runs into the tile's rim or the grid line: cut the window
         # down to the cell itself (the grid lines and tile gaps fall outside) and look again
@@ -218,7 +231,7 @@ def find_glyph(
         inside[ring : side - ring, ring : side - ring] = mask[
             ring : side - ring, ring : side - ring
         ]
-        n, labels, stats, best = _letter_component(inside, cell_px, False)
+        n, labels, stats, best = _letter_component(inside, cell_px, False, core)
     if best < 0:
         return None
     x, y, w, h, _ = stats[best]
@@ -681,6 +694,7 @@ def feature_key(cell_px: int = 48) -> str:
         h.update(ast.dump(tree).encode())
     h.update(
         f"{MODEL_VERSION}|{cell_px}|{GLYPH_SIDE}|{MIN_CONTRAST}|{MAX_HALF_STROKE}|{MAX_WIDTH}|"
+        f"{CORE_INK}|{CENTRE_OFF}|"
         f"{'|'.join(TRAINING_FONTS)}".encode()
     )
     return h.hexdigest()[:12]
