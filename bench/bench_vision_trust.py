@@ -3,7 +3,8 @@
 Renders synthetic photos of every kind (``companion.vision.synth.KINDS``) for both profiles, in two
 sets of seeds: the ``fit`` set, on which the confidence table is fitted, and the ``check`` set,
 never used for fitting, on which the figures are given. The three real Scrabble photos (and copies
-reduced to 1200 and 800 pixels, the size of phone photos sent on) join the fit set. Prints, for
+reduced to 1200, 800 and 600 pixels, the size of phone photos sent on, and one at 800 pixels
+softened by a Gaussian of 1 pixel) join the fit set. Prints, for
 each profile and kind, with the corners given and found: cells right, boards perfect, boards
 trusted, wrong boards trusted (must be 0) and perfect boards trusted; and the expected calibration
 error of the cells' confidence before and after the table.
@@ -56,11 +57,14 @@ def _real_photos():
         truth = path.with_suffix(".truth.txt").read_text().split()
         corners = np.float32(json.loads(path.with_suffix(".corners.json").read_text()))
         yield "real", image, truth, corners
-        for side in (1200, 800):
+        for side, soft in ((1200, 0.0), (800, 0.0), (600, 0.0), (800, 1.0)):
             f = side / max(image.shape[:2])
             small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+            if soft:
+                small = cv2.GaussianBlur(small, (0, 0), soft)
             ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 85])
-            yield f"real {side}px", cv2.imdecode(buf, cv2.IMREAD_COLOR), truth, corners * f
+            name = f"real {side}px" + (" soft" if soft else "")
+            yield name, cv2.imdecode(buf, cv2.IMREAD_COLOR), truth, corners * f
 
 
 def _grid_in_doubt(problems: list[str]) -> bool:
@@ -197,7 +201,7 @@ def _threshold(records: dict, table: dict) -> None:
 def _print(records: dict, title: str) -> None:
     print(f"  {title}")
     print(
-        f"    {'corners':<6} {'kind':<13} {'boards':>6} {'cells right':>11} {'perfect':>8} "
+        f"    {'corners':<6} {'kind':<15} {'boards':>6} {'cells right':>11} {'perfect':>8} "
         f"{'trusted':>8} {'wrong trusted':>13} {'perfect trusted':>15}"
     )
     for (mode, kind), rows in sorted(records.items()):
@@ -209,7 +213,7 @@ def _print(records: dict, title: str) -> None:
         wrong_trusted = sum(r[1] and r[0] > 0 for r in rows)
         perfect_trusted = sum(r[1] for r in perfect)
         print(
-            f"    {mode:<6} {kind:<13} {n:>6} {100 * (1 - cells / (n * size)):>10.2f}% "
+            f"    {mode:<6} {kind:<15} {n:>6} {100 * (1 - cells / (n * size)):>10.2f}% "
             f"{100 * len(perfect) / n:>7.0f}% {100 * trusted / n:>7.0f}% {wrong_trusted:>13} "
             f"{(100 * perfect_trusted / len(perfect)) if perfect else float('nan'):>14.0f}%"
         )
