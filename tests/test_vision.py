@@ -440,6 +440,28 @@ def test_a_label_is_told_from_a_tile_on_a_premium_square_by_its_colour_and_its_l
     assert _printed_labels(colours, kind, raw, SCRABBLE_PREMIUM) == []
 
 
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_a_real_board_photographed_at_a_slant_is_found(classifier):
+    # board 1 as a phone held at a slant sees it: the board's far edge two thirds of its near one
+    image = cv2.imread(str(REAL / "board_001.jpg"))
+    f = 1000 / max(image.shape[:2])
+    image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    h, w = image.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[0.15 * w, 0], [0.85 * w, 0], [w, h], [0, h]])
+    slant = cv2.getPerspectiveTransform(src, dst)
+    image = cv2.warpPerspective(image, slant, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    corners = np.float32(json.loads((REAL / "board_001.corners.json").read_text())) * f
+    corners = cv2.perspectiveTransform(corners.reshape(1, 4, 2), slant)[0]
+    top, bottom = np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[2] - corners[3])
+    assert bottom / top > 1.5
+    reading = read_board(image, "scrabble")
+    cell = bottom / 15
+    assert np.abs(reading.corners - corners).max() < 0.25 * cell
+    truth = (REAL / "board_001.truth.txt").read_text().split()
+    assert reading.grid == ["".join("?" if ch.islower() else ch for ch in row) for row in truth]
+
+
 def test_a_blank_on_a_premium_square_is_measured_against_the_squares_it_would_show():
     from companion.vision.profiles import SCRABBLE_PREMIUM
     from companion.vision.reader import _blank_tiles

@@ -37,6 +37,9 @@ NET_THRESHOLDS = (1.0, 0.6)  # shares of Otsu's threshold for the grid lines' ne
 OUTSIDE_PENALTY = 0.5  # weight of a line found one pitch beyond the comb's ends
 _CELL = 16  # pixels a cell in the rectified board used to find and check the grid
 EDGE_BAND_MIN = 0.3  # edge_bands under this: no grid line crosses an outer row or column
+# the longest of a board outline's opposite sides over the shortest: a board photographed at a
+# slant, its far edge 0.55 of its near one (1.5, before, lost real board 1 seen at 0.66)
+OPPOSITE_SIDES = 1.8
 SAME_GRID = 0.25  # of a cell: combs whose corners are all this near are one grid, refined once
 
 
@@ -277,9 +280,9 @@ def _quad_from_long_edges(hull: np.ndarray) -> np.ndarray | None:
 
 
 def _plausible(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """A quadrilateral that a square board seen from above could make: convex, every angle
-    45-135 degrees, opposite sides within 1.5 times each other, neighbours within twice, and at
-    least 8% of the photo."""
+    """A quadrilateral that a square board photographed could make: convex, every angle 45-135
+    degrees, opposite sides within ``OPPOSITE_SIDES`` times each other (a phone held at a slant
+    sees the board's far edge shorter), neighbours within twice, and at least 8% of the photo."""
     pts = np.float32(quad)
     h, w = shape[:2]
     if cv2.contourArea(pts) < 0.08 * h * w:
@@ -291,10 +294,10 @@ def _plausible(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
         if abs(cos) > 0.71:
             return False
     sides = [float(np.linalg.norm(pts[(i + 1) % 4] - pts[i])) + 1e-9 for i in range(4)]
-    # a square board seen from above: opposite sides alike, no side twice its neighbour
+    # a square board: opposite sides alike but for the slant, no side twice its neighbour
     if (
         max(sides[0] / sides[2], sides[2] / sides[0], sides[1] / sides[3], sides[3] / sides[1])
-        > 1.5
+        > OPPOSITE_SIDES
     ):
         return False
     if max(sides[i] / sides[(i + 1) % 4] for i in range(4)) > 2.0:
