@@ -73,6 +73,10 @@ def reduce(image: np.ndarray, long_side: int = FIND_PX) -> tuple[np.ndarray, flo
 # adaptive threshold windows (pixels of the MARKER_PX copy): one window of 13 finds markers of
 # 40 pixels and more (about a cell of a 15x15 grid that fills the photo) as well as OpenCV's
 # default range does, in a third of the time; the range is tried when only some markers are seen
+# of a candidate's perimeter: on 90 rendered photos with markers (every kind, both profiles,
+# 900x700 to 2000x1500) 0.02 finds the same markers as OpenCV's 0.03 (304 of 305) in 25% less
+# time, and 40% less on a dark board with light lines and no markers
+MARKER_POLYGON_ACCURACY = 0.02
 _QUICK_WINDOWS = (13, 13, 10)
 _FULL_WINDOWS = (7, 27, 10)
 _DETECTORS: dict[tuple[int, int, int], object] = {}
@@ -89,6 +93,9 @@ def _detector(windows: tuple[int, int, int] = _QUICK_WINDOWS):
             params.adaptiveThreshWinSizeStep,
         ) = windows
         params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        # candidates' outlines must be cleaner quadrilaterals than OpenCV's default (0.03): a
+        # dark board with light lines makes each of its cells a candidate, and fewer pass
+        params.polygonalApproxAccuracyRate = MARKER_POLYGON_ACCURACY
         dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
         _DETECTORS[windows] = cv2.aruco.ArucoDetector(dictionary, params)
     return _DETECTORS[windows]
