@@ -603,19 +603,20 @@ def edge_bands(grey: np.ndarray, corners: np.ndarray, n: int) -> tuple[float, ..
     at = c + np.arange(n + 1) * c
     mids = at[:-1] + c // 2
 
+    near = at[:, None] + np.arange(-2, 3)[None, :]  # the rows within 2 pixels of each line
+
     def crossing(img: np.ndarray) -> float:
         """img: (along the lines, across them); the lines' response over the level between."""
-        on = np.median([img[max(a - 2, 0) : a + 3].max(0).mean() for a in at])
-        between = np.median([img[m].mean() for m in mids])
+        on = np.median(img[near].max(axis=1).mean(axis=1))
+        between = np.median(img[mids].mean(axis=1))
         return float(on - between)
-
-    def ratio(band: np.ndarray, inner: np.ndarray) -> float:
-        return crossing(band) / max(crossing(inner), 1e-6)
 
     first, last = slice(at[0] + 2, at[1] - 2), slice(at[-2] + 2, at[-1] - 2)
     inner = slice(at[1] + 2, at[-2] - 2)
-    top = ratio(vert[first, :].T, vert[inner, :].T)
-    right = ratio(horiz[:, last], horiz[:, inner])
-    bottom = ratio(vert[last, :].T, vert[inner, :].T)
-    left = ratio(horiz[:, first], horiz[:, inner])
+    across = max(crossing(vert[inner, :].T), 1e-6)  # the inner cells' own figure, each way
+    down = max(crossing(horiz[:, inner]), 1e-6)
+    top = crossing(vert[first, :].T) / across
+    right = crossing(horiz[:, last]) / down
+    bottom = crossing(vert[last, :].T) / across
+    left = crossing(horiz[:, first]) / down
     return top, right, bottom, left
