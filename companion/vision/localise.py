@@ -552,12 +552,11 @@ def grid_phase(grey: np.ndarray, corners: np.ndarray, n: int) -> tuple[float, fl
     rows, cols = horiz[:, span].mean(1), vert[span, :].mean(0)
     best = []
     clarity = []
+    # every offset's comb at once: (offsets, lines) and the midpoints between its lines
+    at = c + np.arange(-c // 2, c // 2)[:, None] + np.arange(n + 1)[None, :] * c
+    mid = at[:, :-1] + c // 2
     for profile in (cols, rows):
-        scores = []
-        for off in range(-c // 2, c // 2):
-            at = c + off + np.arange(n + 1) * c
-            mid = at[:-1] + c // 2
-            scores.append(profile[at].mean() / (profile[mid].mean() + 1e-6))
+        scores = profile[at].mean(axis=1) / (profile[mid].mean(axis=1) + 1e-6)
         k = int(np.argmax(scores))
         best.append((k - c // 2) / c)
         clarity.append(float(scores[k]))
