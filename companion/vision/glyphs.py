@@ -174,9 +174,9 @@ def _letter_component(mask: np.ndarray, cell_px: int, edge: bool, core: np.ndarr
             continue  # only a wide letter, well centred, is looked for inside the cell alone
         inked = (
             int(core[y : y + h, x : x + w][labels[y : y + h, x : x + w] == i].sum())
-            if (core is not None)
+            if core is not None
             else 0
-        )
+        )  # how much of the darkest ink the component holds
         candidates.append((inked, area, i))
     for *_, i in sorted(candidates, reverse=True):
         x, y, w, h, _ = stats[i]
