@@ -254,6 +254,14 @@ def tile_features(lab: np.ndarray, colours: np.ndarray, n: int, c: int):
     return feature.astype(np.float32), evenness.astype(np.float32)
 
 
+def _premium_mask(premium: frozenset[tuple[int, int]], n: int) -> np.ndarray:
+    """bool (n, n): true on the premium squares (row, column, 0-based) of ``premium``."""
+    mask = np.zeros((n, n), bool)
+    if premium:
+        mask[tuple(np.array(sorted(premium)).T)] = True
+    return mask
+
+
 LABEL_NEAR_PREMIUM = 7.0  # Lab (weighed): a label's face is this near an empty premium square's
 LABEL_EVIDENCE = 0.8  # a glyph read with raw evidence under this may be a printed label
 
@@ -284,10 +292,8 @@ def _printed_labels(
         raw: float32 (n, n), the cells' raw evidence.
         premium: the profile's premium squares, (row, column) 0-based.
     """
-    n = kind.shape[0]
     weighed = colours * LAB_WEIGHT
-    on_premium = np.zeros((n, n), bool)
-    on_premium[tuple(np.array(sorted(premium)).T)] = True
+    on_premium = _premium_mask(premium, kind.shape[0])
     plain_letters = (kind == 1) & ~on_premium
     bare = np.argwhere((kind == 0) & on_premium)
     if plain_letters.sum() < 3 or len(bare) == 0:
@@ -442,8 +448,7 @@ def _tile_like(
     """
     n = colours.shape[0]
     if premium:
-        plain = np.ones((n, n), bool)
-        plain[tuple(np.array(sorted(premium)).T)] = False
+        plain = ~_premium_mask(premium, n)
         if (plain & empty).sum() >= 3:
             every = _tile_like(colours, lettered, empty)
             return np.where(plain, _tile_like(colours, lettered, empty & plain), every)
