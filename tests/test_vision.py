@@ -497,6 +497,52 @@ def test_a_blank_on_a_premium_square_is_measured_against_the_squares_it_would_sh
     assert blank not in _blank_tiles(feature, evenness, lettered, empty, SCRABBLE_PREMIUM)
 
 
+def test_a_blank_is_measured_against_the_tiles_near_it_too(monkeypatch):
+    from companion.vision import reader
+
+    # real board 3's blank at (7, 13) (0-based), as the reader measured it (face colour in 8-bit
+    # Lab and the border term): it is lit like the tiles of its word, more brightly than most
+    # of the set, whose median is 11 darker; the bare squares round it are lighter still
+    n = 15
+    feature = np.empty((n, n, 4), np.float32)
+    feature[:] = (99.0, 134.0, 148.0, -67.0)
+    blank = (7, 13)
+    feature[blank] = (82.5, 132.5, 141.5, -61.3)
+    near = [(7, 11), (7, 12), (7, 14), (6, 14), (8, 12)]
+    for k, p in enumerate(near):
+        feature[p] = (82.5 + (-1.0, 1.0)[k % 2], 132.0, 142.0, -60.0)
+    far = [(r, c) for r in (2, 4, 10, 12) for c in (1, 3, 5, 7)][:14]
+    for k, p in enumerate(far):
+        feature[p] = (71.6, 131.3 + (-12.0, 12.0)[k % 2], 144.8, -55.3)
+    lettered = near + far
+    evenness = np.zeros((n, n), np.float32)
+    empty = [(r, c) for r in range(n) for c in range(n) if (r, c) not in lettered]
+    found = reader._blank_tiles(feature, evenness, lettered, empty)
+    assert list(found) == [blank] and found[blank] > 0.5
+    # against the set's tiles alone, the blank is not near enough the tiles: a bare square
+    monkeypatch.setattr(reader, "LOCAL_TILES", -1)
+    assert reader._blank_tiles(feature, evenness, lettered, empty) == {}
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+@pytest.mark.parametrize(("side", "blur"), [(1000, 0.0), (600, 1.0)])
+def test_a_real_blank_lit_unlike_most_tiles_is_found(classifier, side, blur):
+    # board 3 as a phone photo sent on: its blank at (8, 14) (1-based) is lighter than most of
+    # the set's tiles and was read as a bare square at every size
+    image = cv2.imread(str(REAL / "board_003.jpg"))
+    f = side / max(image.shape[:2])
+    image = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    if blur:
+        image = cv2.GaussianBlur(image, (0, 0), blur)
+    truth = (REAL / "board_003.truth.txt").read_text().split()
+    want = ["".join("?" if ch.islower() else ch for ch in row) for row in truth]
+    assert want[7][13] == "?"
+    corners = np.float32(json.loads((REAL / "board_003.corners.json").read_text())) * f
+    for reading in (read_board(image, "scrabble"), read_board(image, "scrabble", corners=corners)):
+        assert reading.grid[7][13] == "?"
+        assert reading.grid == want
+
+
 # -- evaluation and the command line ----------------------------------------------------------
 
 

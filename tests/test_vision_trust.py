@@ -407,3 +407,16 @@ def test_the_pi_camera_waits_until_the_exposure_settles():
 def test_every_profile_has_the_premium_it_reads_by():
     assert get_profile("iago").premium == frozenset()
     assert get_profile("scrabble").premium == SCRABBLE_PREMIUM
+
+
+@given(st.floats(0.0, 1.0))
+def test_a_trust_level_is_never_written_above_what_it_is(level):
+    text = trust.level_text(level)
+    assert 0.0 <= level - float(text) < 1e-5
+    assert text == "0" or not text.endswith("0")
+
+
+def test_a_fitted_trust_level_is_written_as_fitted():
+    assert trust.level_text(0.99716) == "0.99716"
+    assert trust.level_text(0.97) == "0.97"
+    assert trust.level_text(1.0) == "1"

@@ -30,6 +30,7 @@ being right (``companion vision eval`` reports both).
 
 from __future__ import annotations
 
+import decimal
 import functools
 import json
 from pathlib import Path
@@ -235,6 +236,16 @@ def trust_levels(table: dict | None = None, profile: str | None = None) -> dict[
     if levels and all(isinstance(v, dict) for v in levels.values()):
         levels = levels.get(profile or "", {})
     return {name: float(levels.get(name, TRUST_CELL)) for name in CELL_KINDS}
+
+
+def level_text(level: float) -> str:
+    """A trust level (0-1) written for a problem's words: to 5 decimals, rounded down and without
+    trailing zeros, so a level is never shown above what it is (0.99716 is "0.99716", not
+    "1.00"; 0.97 is "0.97")."""
+    # the shortest decimal that is the float (0.97 is "0.97", not 0.96999...), then rounded down
+    exact = decimal.Decimal(repr(float(level)))
+    text = f"{exact.quantize(decimal.Decimal('0.00001'), rounding=decimal.ROUND_FLOOR):f}"
+    return text.rstrip("0").rstrip(".") or "0"
 
 
 def unsure_cells(
