@@ -420,3 +420,31 @@ def test_a_fitted_trust_level_is_written_as_fitted():
     assert trust.level_text(0.99716) == "0.99716"
     assert trust.level_text(0.97) == "0.97"
     assert trust.level_text(1.0) == "1"
+
+
+def test_a_pair_discriminant_is_sure_one_spread_past_its_threshold():
+    # O and Q glyphs as two tight clouds of features: the O/Q pair's threshold lies 0.4 of the
+    # way from the Os to the Qs (a little of the tail is enough), so a glyph just past it is
+    # still nearer the Os, and the pair's discriminant names it Q. One spread past the
+    # threshold it is as sure as a letter gets (the full distance margin); half as far, half
+    rng = np.random.default_rng(5)
+    o, q = glyphs.LETTERS.index("O"), glyphs.LETTERS.index("Q")
+    feats = np.vstack([rng.normal((0.0, 0.0), 0.2, (40, 2)), rng.normal((6.0, 0.0), 0.2, (40, 2))])
+    labels = np.array([o] * 40 + [q] * 40)
+    clf = glyphs.LetterClassifier(feats.astype(np.float32), labels, k=5, dims=2)
+    w, threshold, spread = clf._experts[(o, q)]  # above the threshold: Q
+
+    def glyph_at(z: float) -> np.ndarray:
+        # the feature row whose projection lies z spreads past the threshold, along w
+        point = w * (threshold + z * spread) / float(w @ w)
+        return (point @ clf.vecs + clf.mean).astype(np.float32)
+
+    sure, half = glyph_at(1.0), glyph_at(0.5)
+    assert (
+        np.linalg.norm(feats[:40] - sure, axis=1).min()
+        < np.linalg.norm(feats[40:] - sure, axis=1).min()
+    )
+    letters, share, margin = clf.classify_detail(np.vstack([sure, half]))
+    assert letters == ["Q", "Q"]
+    assert margin == pytest.approx([glyphs.MARGIN_FULL, 0.5 * glyphs.MARGIN_FULL], abs=1e-4)
+    assert share == pytest.approx([1.0, 0.5], abs=1e-4)
