@@ -524,6 +524,47 @@ def test_a_blank_is_measured_against_the_tiles_near_it_too(monkeypatch):
     assert reader._blank_tiles(feature, evenness, lettered, empty) == {}
 
 
+def test_a_square_coloured_like_the_squares_is_not_a_blank_whatever_its_border():
+    from companion.vision import reader, trust
+
+    # a bare square below a tile: the tile's shadow and edge darken its border as a tile's
+    # would, but its face is the squares' colour (real board 1's (12, 3), 0-based, below a G)
+    n = 15
+    feature = np.empty((n, n, 4), np.float32)
+    feature[:] = (90.0, 126.0, 134.0, 16.0)  # squares: the board's white lines round them
+    lettered = [(11, 1), (11, 2), (11, 3), (11, 4)]
+    for p in lettered:
+        feature[p] = (90.0, 130.0, 134.0, -10.0)
+    square = (12, 3)
+    feature[square] = (90.0, 126.5, 134.0, -8.0)
+    evenness = np.zeros((n, n), np.float32)
+    empty = [(r, c) for r in range(n) for c in range(n) if (r, c) not in lettered]
+    assert square in reader._blank_tiles(feature, evenness, lettered, empty)
+    colours = feature[:, :, :3] / reader.LAB_WEIGHT
+    lettered_mask = np.zeros((n, n), bool)
+    lettered_mask[tuple(np.array(lettered).T)] = True
+    tile_like = reader._tile_like(colours, lettered_mask, ~lettered_mask)
+    assert tile_like[square] <= trust.TILE_LIKE_MAX
+    assert reader._blank_tiles(feature, evenness, lettered, empty, tile_like=tile_like) == {}
+    # a blank's face is the tiles' colour: it is still found
+    feature[square] = (90.0, 130.0, 134.0, -8.0)
+    colours = feature[:, :, :3] / reader.LAB_WEIGHT
+    tile_like = reader._tile_like(colours, lettered_mask, ~lettered_mask)
+    assert square in reader._blank_tiles(feature, evenness, lettered, empty, tile_like=tile_like)
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_a_real_bare_square_below_a_tile_is_not_taken_for_a_blank(classifier):
+    # board 1 at full size, its grid found: the square below the G of row 12 (1-based) has the
+    # tile's shadow in its border, and was read as a blank
+    image = cv2.imread(str(REAL / "board_001.jpg"))
+    truth = (REAL / "board_001.truth.txt").read_text().split()
+    want = ["".join("?" if ch.islower() else ch for ch in row) for row in truth]
+    assert want[11][3] == "G" and want[12][3] == "."
+    reading = read_board(image, "scrabble")
+    assert reading.grid == want
+
+
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
 @pytest.mark.parametrize(("side", "blur"), [(1000, 0.0), (600, 1.0)])
 def test_a_real_blank_lit_unlike_most_tiles_is_found(classifier, side, blur):
