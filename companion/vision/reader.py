@@ -393,7 +393,7 @@ def _blank_tiles(
     found = {}
     where = np.array(empty)
     lettered = set(glyph_cells)
-    on_premium = np.array([(int(r), int(col)) in premium for r, col in where])
+    on_premium = _premium_mask(premium, feature.shape[0])[where[:, 0], where[:, 1]]
     every = np.ones(len(cols), bool)
     for (r, col), v in zip(empty, cols, strict=True):
         # a blank is part of a word: it has a lettered tile beside it, across or down
