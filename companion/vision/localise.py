@@ -19,6 +19,8 @@ grid seen there, and finds the board again when it (or the camera) has moved.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy as np
 
@@ -159,6 +161,44 @@ def _line_responses(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return horiz, vert
 
 
+@functools.lru_cache(maxsize=16)
+def _comb_places(length: int, n: int, pitch_lo: float, pitch_hi: float):
+    """Where every comb that :func:`_comb` scores puts its lines, for a profile of ``length``
+    pixels: (pitches float64 (P,), starts float64 (S,), valid bool (P, S), lines int (P, S, n+1),
+    midpoints int (P, S, n), before int (P, S), after int (P, S), before_in bool (P, S),
+    after_in bool (P, S)), pixel indices into the profile; or None when no pitch fits.
+
+    The same for every outline tried (a rectified board is always the same size), so kept."""
+    pitches = np.arange(pitch_lo, pitch_hi, 0.25)
+    pitches = pitches[length - n * pitches - 1 > 0]
+    if len(pitches) == 0:
+        return None
+    starts = np.arange(0, int(np.ceil(length - n * pitches[0] - 1)), 1.0)
+    valid = starts[None, :] < (length - n * pitches[:, None] - 1)  # (pitches, starts)
+    k = np.arange(n + 1)
+    last = length - 1
+    # (pitches, starts, lines): where each comb's lines and the midpoints between them fall
+    pos = starts[None, :, None] + k[None, None, :] * pitches[:, None, None]
+    mid = starts[None, :, None] + (k[None, None, :-1] + 0.5) * pitches[:, None, None]
+    # a line one pitch beyond either end means the grid goes on: the comb is one off
+    lo_pos = starts[None, :] - pitches[:, None]
+    hi_pos = starts[None, :] + (n + 1) * pitches[:, None]
+    places = (
+        pitches,
+        starts,
+        valid,
+        np.minimum(pos.round().astype(int), last),
+        np.minimum(mid.round().astype(int), last),
+        np.clip(lo_pos.round().astype(int), 0, last),
+        np.clip(hi_pos.round().astype(int), 0, last),
+        lo_pos >= 0,
+        hi_pos < length,
+    )
+    for a in places:
+        a.flags.writeable = False
+    return places
+
+
 def _comb(
     profile: np.ndarray, n: int, pitch_lo: float, pitch_hi: float
 ) -> tuple[float, float, float]:
@@ -170,28 +210,17 @@ def _comb(
     one pitch beyond either end. Ties go to the smaller pitch, then the smaller start; score
     ``-inf`` when no comb fits.
     """
-    length = len(profile)
+    places = _comb_places(len(profile), n, float(pitch_lo), float(pitch_hi))
+    if places is None:
+        return 0.0, 0.0, -np.inf
+    pitches, starts, valid, pos, mid, lo_pos, hi_pos, lo_in, hi_in = places
     p = np.maximum(profile, np.maximum(np.roll(profile, 1), np.roll(profile, -1)))
     p = p / (np.median(p) + 1e-6)
-    pitches = np.arange(pitch_lo, pitch_hi, 0.25)
-    pitches = pitches[length - n * pitches - 1 > 0]
-    if len(pitches) == 0:
-        return 0.0, 0.0, -np.inf
-    starts = np.arange(0, int(np.ceil(length - n * pitches[0] - 1)), 1.0)
-    valid = starts[None, :] < (length - n * pitches[:, None] - 1)  # (pitches, starts)
-    k = np.arange(n + 1)
-    last = length - 1
-    # (pitches, starts, lines): where each comb's lines and the midpoints between them fall
-    pos = starts[None, :, None] + k[None, None, :] * pitches[:, None, None]
-    mid = starts[None, :, None] + (k[None, None, :-1] + 0.5) * pitches[:, None, None]
-    mids = p[np.minimum(mid.round().astype(int), last)].mean(2)
-    score = p[np.minimum(pos.round().astype(int), last)].mean(2) - mids
+    mids = p[mid].mean(2)
+    score = p[pos].mean(2) - mids
     if OUTSIDE_PENALTY:
-        # a line one pitch beyond either end means the grid goes on: the comb is one off
-        lo_pos = starts[None, :] - pitches[:, None]
-        hi_pos = starts[None, :] + (n + 1) * pitches[:, None]
-        before = p[np.clip(lo_pos.round().astype(int), 0, last)] * (lo_pos >= 0)
-        after = p[np.clip(hi_pos.round().astype(int), 0, last)] * (hi_pos < length)
+        before = p[lo_pos] * lo_in
+        after = p[hi_pos] * hi_in
         score -= OUTSIDE_PENALTY * np.maximum(0.0, np.maximum(before, after) - mids)
     score = np.where(valid, score, -np.inf)
     i, j = np.unravel_index(int(np.argmax(score)), score.shape)
