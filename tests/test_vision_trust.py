@@ -422,24 +422,38 @@ def test_a_fitted_trust_level_is_written_as_fitted():
     assert trust.level_text(1.0) == "1"
 
 
-def test_a_pair_discriminant_is_sure_one_spread_past_its_threshold():
-    # O and Q glyphs as two tight clouds of features: the O/Q pair's threshold lies 0.4 of the
-    # way from the Os to the Qs (a little of the tail is enough), so a glyph just past it is
-    # still nearer the Os, and the pair's discriminant names it Q. One spread past the
-    # threshold it is as sure as a letter gets (the full distance margin); half as far, half
+def _o_q_classifier(extra: np.ndarray | None = None, extra_letter: str = "G", q_at: float = 6.0):
+    """A classifier of O and Q glyphs as two tight clouds of 2-D features, the Qs ``q_at`` from
+    the Os (and ``extra`` samples of a third letter), the features, and a function giving the
+    feature row whose projection on the O/Q discriminant lies z spreads past its threshold
+    (z > 0: the Q side), ``across`` units off the axis."""
     rng = np.random.default_rng(5)
     o, q = glyphs.LETTERS.index("O"), glyphs.LETTERS.index("Q")
-    feats = np.vstack([rng.normal((0.0, 0.0), 0.2, (40, 2)), rng.normal((6.0, 0.0), 0.2, (40, 2))])
-    labels = np.array([o] * 40 + [q] * 40)
-    clf = glyphs.LetterClassifier(feats.astype(np.float32), labels, k=5, dims=2)
-    w, threshold, spread = clf._experts[(o, q)]  # above the threshold: Q
+    feats = np.vstack([rng.normal((0.0, 0.0), 0.2, (40, 2)), rng.normal((q_at, 0.0), 0.2, (40, 2))])
+    labels = [o] * 40 + [q] * 40
+    if extra is not None:
+        feats = np.vstack([feats, extra])
+        labels += [glyphs.LETTERS.index(extra_letter)] * len(extra)
+    clf = glyphs.LetterClassifier(feats.astype(np.float32), np.array(labels), k=5, dims=2)
+    w, threshold, spread, _ = clf._experts[(o, q)]  # above the threshold: Q
 
-    def glyph_at(z: float) -> np.ndarray:
-        # the feature row whose projection lies z spreads past the threshold, along w
+    def glyph_at(z: float, across: float = 0.0) -> np.ndarray:
+        # along w to z spreads past the threshold, then ``across`` feature units off the axis
         point = w * (threshold + z * spread) / float(w @ w)
-        return (point @ clf.vecs + clf.mean).astype(np.float32)
+        row = point @ clf.vecs + clf.mean
+        return (row.ravel() + np.float32([0.0, across])).astype(np.float32)
 
-    sure, half = glyph_at(1.0), glyph_at(0.5)
+    return clf, feats, glyph_at
+
+
+def test_a_pair_discriminant_is_sure_of_the_stroke_sooner_than_of_the_letter_without():
+    # the O/Q pair's threshold lies 0.4 of the way from the Os to the Qs (a little of the tail is
+    # enough), so a glyph just past it is still nearer the Os, and the pair's discriminant names
+    # it Q. STROKE_CLEAR spreads past the threshold a Q is as sure as a letter gets (the full
+    # distance margin), half as far half as sure; an O is sure EXPERT_CLEAR spreads short of it
+    assert glyphs.STROKE_CLEAR < glyphs.EXPERT_CLEAR
+    clf, feats, glyph_at = _o_q_classifier()
+    sure, half = glyph_at(glyphs.STROKE_CLEAR), glyph_at(0.5 * glyphs.STROKE_CLEAR)
     assert (
         np.linalg.norm(feats[:40] - sure, axis=1).min()
         < np.linalg.norm(feats[40:] - sure, axis=1).min()
@@ -448,3 +462,41 @@ def test_a_pair_discriminant_is_sure_one_spread_past_its_threshold():
     assert letters == ["Q", "Q"]
     assert margin == pytest.approx([glyphs.MARGIN_FULL, 0.5 * glyphs.MARGIN_FULL], abs=1e-4)
     assert share == pytest.approx([1.0, 0.5], abs=1e-4)
+    # the O side: as sure at EXPERT_CLEAR spreads short of the threshold, half at half of it
+    # (the kNN's own distance margin is larger there, so the discriminant's certainty binds)
+    letters, share, margin = clf.classify_detail(
+        np.vstack([glyph_at(-glyphs.EXPERT_CLEAR), glyph_at(-0.5 * glyphs.EXPERT_CLEAR)])
+    )
+    assert letters == ["O", "O"]
+    assert margin[1] == pytest.approx(0.5 * glyphs.MARGIN_FULL, abs=1e-4)
+    assert margin[0] > margin[1]
+
+
+def test_a_pair_discriminant_is_no_surer_than_the_pair_stands_clear_of_a_third_letter():
+    # a soft G past the O/Q threshold: nearest an O, then a Q, and a G hardly farther. The
+    # discriminant names it Q, but its margin is the pair's over the G, not the full margin
+    # that the same glyph has with no G near
+    clf_alone, _, glyph_at = _o_q_classifier(q_at=2.4)
+    probe = glyph_at(2 * glyphs.STROKE_CLEAR)
+    letters, share, margin = clf_alone.classify_detail(probe[None, :])
+    assert letters == ["Q"] and share[0] == pytest.approx(1.0)
+    assert margin[0] == pytest.approx(glyphs.MARGIN_FULL)
+
+    def nearest(cloud: np.ndarray) -> float:
+        return float(np.linalg.norm(cloud - probe, axis=1).min())
+
+    o_cloud, q_cloud = (clf_alone._train[clf_alone._labels == k] for k in (14, 16))
+    d_o = nearest(o_cloud @ clf_alone.vecs + clf_alone.mean)
+    d_q = nearest(q_cloud @ clf_alone.vecs + clf_alone.mean)
+    assert d_o < d_q
+    # three Gs straight off the axis, a little farther than the nearest Q (the Q stays the
+    # nearest other letter, so the pair decides)
+    rng = np.random.default_rng(9)
+    g_cloud = probe + np.float32([0.0, 1.02 * d_q]) + rng.normal(0.0, 0.01, (3, 2))
+    clf, _, _ = _o_q_classifier(extra=g_cloud.astype(np.float32), q_at=2.4)
+    d_g = nearest(g_cloud)
+    assert d_q < d_g < d_o / (1.0 - glyphs.MARGIN_FULL)  # the G binds
+    letters, share, margin = clf.classify_detail(probe[None, :])
+    assert letters == ["Q"] and share[0] == pytest.approx(1.0)
+    assert margin[0] == pytest.approx((d_g - d_o) / d_g, abs=1e-3)
+    assert margin[0] < glyphs.MARGIN_FULL
