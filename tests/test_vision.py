@@ -5,6 +5,7 @@ Synthetic photos are small (800x600) and few; the letter classifier is built onc
 """
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -339,6 +340,68 @@ def test_tracker_keeps_the_homography_until_the_board_moves(hand_photo, classifi
     corners, third = tracker.locate(moved.image)
     assert third == "grid" and tracker.finds == 2
     assert cell_offset(corners, moved.corners, 11) < 0.2
+
+
+def _turned(photo, k: int):
+    """The photo turned k quarter turns counter-clockwise (``np.rot90``) and where its grid's
+    corners land there, the board's own top-left first."""
+    image, corners = photo.image, np.float32(photo.corners)
+    for _ in range(k):
+        w = image.shape[1]
+        image = np.rot90(image)
+        corners = np.stack([corners[:, 1], w - 1 - corners[:, 0]], axis=1)
+    return np.ascontiguousarray(image), corners
+
+
+def test_the_glyphs_say_how_the_board_stands(hand_photo, classifier):
+    found = read_board(hand_photo.image, "iago", corners=hand_photo.corners).evidence.glyphs
+    upright = [g for _, _, g in found]
+    assert len(upright) == 6 == glyphs.TURN_LEAST  # CAT and dog
+    for k in range(4):
+        turned = [replace(g, ink=np.ascontiguousarray(np.rot90(g.ink, k))) for g in upright]
+        assert glyphs.upright_turn(turned, classifier) == (4 - k) % 4
+    # five letters do not say it clearly enough
+    assert (
+        glyphs.upright_turn([replace(g, ink=np.rot90(g.ink)) for g in upright[:5]], classifier) == 0
+    )
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_a_board_photographed_from_another_side_is_read_the_way_its_letters_stand(k, classifier):
+    photo = render_photo("iago", seed=21, size=SMALL)
+    upright = read_board(photo.image, "iago", corners=photo.corners)
+    assert upright.grid == photo.grid and upright.trusted and not upright.notes
+    image, corners = _turned(photo, k)
+    turn = f"turned {90 * ((4 - k) % 4)} degrees clockwise"
+    # corners given as the photo shows them (its top-left first): read as the upright photo is
+    shown = np.roll(corners, -k, axis=0)
+    given = read_board(image, "iago", corners=shown)
+    assert given.grid == photo.grid and given.trusted
+    assert np.abs(given.confidence - upright.confidence).max() < 1e-6
+    assert any(turn in note for note in given.notes)
+    assert np.abs(given.corners - corners).max() < 1e-3  # the board's top-left first
+    found = read_board(image, "iago")
+    assert found.grid == photo.grid
+    assert any(turn in note for note in found.notes)
+    assert cell_offset(found.corners, corners, 11) < 0.2
+
+
+def test_markers_say_how_the_board_stands_and_a_tracker_keeps_the_turn(classifier):
+    marked = render_photo("iago", seed=5, size=SMALL, markers=True)
+    image, _ = _turned(marked, 1)
+    reading = read_board(image, "iago")
+    assert reading.located_by == "markers" and reading.grid == marked.grid
+    assert not any("turned" in note for note in reading.notes)
+    # a fixed camera at the board's side: turned once, then kept
+    photo = render_photo("iago", seed=21, size=SMALL)
+    image, corners = _turned(photo, 3)
+    tracker = localise.BoardTracker("iago")
+    first = read_board(image, "iago", tracker=tracker)
+    second = read_board(image, "iago", tracker=tracker)
+    assert first.grid == second.grid == photo.grid
+    assert any("turned" in note for note in first.notes)
+    assert second.located_by == "tracked" and not second.notes
+    assert cell_offset(tracker.corners, corners, 11) < 0.2
 
 
 def test_scrabble_profile_writes_every_tile_upper_case(classifier):

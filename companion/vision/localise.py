@@ -544,6 +544,7 @@ class BoardTracker:
         self.profile = get_profile(profile)
         self.keep = keep
         self.corners: np.ndarray | None = None
+        self.how = ""  # how the kept corners were found: markers or grid
         self._score = 0.0
         self.finds = 0
 
@@ -564,7 +565,7 @@ class BoardTracker:
             if score >= self.keep * self._score:
                 return self.corners, "tracked"
         corners, how = find_board(image, self.profile)
-        self.corners = corners
+        self.corners, self.how = corners, how
         self._score = grid_score(grey, corners * f, n)
         self.finds += 1
         return corners, how

@@ -27,6 +27,7 @@ from companion.vision.glyphs import (
     find_glyph,
     glyph_features,
     load_classifier,
+    upright_turn,
 )
 from companion.vision.notation import format_board
 from companion.vision.profiles import Profile, get_profile
@@ -49,13 +50,13 @@ class BoardReading:
             lower case red; other profiles upper case), ``?`` a blank tile.
         confidence: float32 array (size, size), 0-1, how sure the reader is of each cell.
         corners: float32 array (4, 2): the grid's outer corners in the photo (top-left, top-right,
-            bottom-right, bottom-left), pixels.
+            bottom-right, bottom-left of the board as its letters stand), pixels.
         located_by: ``given``, ``markers``, ``grid`` or ``tracked``.
         timings: seconds spent in each stage (``locate``, ``warp``, ``cells``, ``letters``,
             ``check``).
         problems: what puts the reading in doubt, in words (empty: ``trusted``).
         notes: what the reader put right (the grid moved one row or column to fit the premium
-            squares).
+            squares; the board read turned, the way its letters stand).
         evidence: the cells' evidence (:class:`CellEvidence`), or None.
     """
 
@@ -527,6 +528,7 @@ class CellEvidence:
             (:func:`companion.vision.trust.cell_colours`).
         separation: how far the lettered tiles' face colour is from the empty squares', Lab
             (:func:`companion.vision.trust.tile_separation`; inf with too few of either).
+        glyphs: the letters' glyphs found, [(row, column, Glyph)].
     """
 
     raw: np.ndarray
@@ -540,6 +542,7 @@ class CellEvidence:
     softness: float = 0.0
     premium: dict = field(default_factory=dict)
     separation: float = float("inf")
+    glyphs: list = field(default_factory=list)
 
 
 def read_cells(
@@ -675,6 +678,7 @@ def read_cells(
     evidence = CellEvidence(raw, kind, glare, contrasts, tile_like, colours, gain, level)
     evidence.softness = trust.edge_width(lightness, n, c)
     evidence.separation = separation
+    evidence.glyphs = found
     if profile.premium:
         is_empty = np.array([[ch == "." for ch in row] for row in grid])
         evidence.premium = trust.premium_fit(colours, is_empty, profile.premium)
@@ -777,6 +781,10 @@ def read_board(
             fixed camera between frames; None finds the board afresh.
         classifier: a letter classifier; None loads the shipped one.
 
+    Unless ArUco markers say which corner is which, a board whose letters stand turned in the
+    photo (taken from its side, or from across it) is read the way they stand
+    (:func:`companion.vision.glyphs.upright_turn`), and a note says so.
+
     Returns:
         A :class:`BoardReading` whose ``problems`` list what is in doubt and whose ``trusted``
         is true only when nothing is (:mod:`companion.vision.trust`).
@@ -811,6 +819,22 @@ def read_board(
     grid, conf, ev = read_cells(warp, profile, classifier, timings)
     problems: list[str] = []
     notes: list[str] = []
+    by_markers = how == "markers" or (tracker is not None and tracker.how == "markers")
+    if not by_markers:
+        # photographed from another side of the board (markers say which corner is which):
+        # the letters say how it stands, and it is read their way
+        clf = classifier or load_classifier(profile.cell_px, profile.name)
+        turn = upright_turn([g for _, _, g in ev.glyphs], clf)
+        if turn:
+            pts = np.roll(pts, -turn, axis=0)
+            if tracker is not None:
+                tracker.corners = pts
+            warp = warp_board(image, pts, profile)
+            grid, conf, ev = read_cells(warp, profile, classifier, timings)
+            notes.append(
+                f"the board is turned {90 * turn} degrees clockwise in the photo: read the way "
+                "its letters stand"
+            )
     if profile.premium and ev.premium:
         # the coloured squares say where the grid is: one row or column off is put right
         best = max(ev.premium, key=ev.premium.get)
