@@ -461,6 +461,7 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
     best, best_score = None, -np.inf
     tried: list[np.ndarray] = []
     for score, corners in sorted(combs, key=lambda item: -item[0])[:3]:
+        comb_score = score
         cell = float(np.linalg.norm(corners[1] - corners[0])) / n
         if any(np.abs(corners - t).max() < SAME_GRID * cell for t in tried):
             continue  # the same grid as a better comb's (the board's outline and the net's)
@@ -479,6 +480,8 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
             score *= 0.1
         if score > best_score:
             best, best_score = refined, score
+        if best_score == comb_score:
+            break  # not marked down: no comb after it (none scores more) can beat it
     if best is None:
         raise BoardNotFoundError(
             f"no {n}x{n} grid found in the photo: frame the whole board with its grid visible, "
