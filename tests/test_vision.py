@@ -787,6 +787,25 @@ def test_board_camera_gives_the_challenged_words_from_image_files(tmp_path, clas
     assert cam.counts() == {"blue": 3, "red": 2}
 
 
+def test_a_board_camera_at_the_boards_side_keeps_its_corners_in_the_boards_order(classifier):
+    from companion.vision.table import BoardCamera
+
+    photo = render_photo("iago", seed=21, size=SMALL)
+    image, corners = _turned(photo, 1)
+
+    class Still:
+        def capture(self):
+            return image
+
+    shown = np.roll(corners, -1, axis=0)  # set up as the camera shows the grid
+    cam = BoardCamera(Still(), corners=shown)
+    first = cam.read()
+    assert first.grid == photo.grid and first.trusted and first.turn == 3
+    assert np.abs(np.float32(cam.corners) - corners).max() < 1e-3
+    second = cam.read()  # read once, not turned and read again
+    assert second.grid == photo.grid and second.turn == 0 and not second.notes
+
+
 def test_board_camera_reports_a_dead_camera():
     from companion.devices.camera import CameraError
     from companion.vision.table import BoardCamera

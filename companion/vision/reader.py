@@ -58,6 +58,8 @@ class BoardReading:
         notes: what the reader put right (the grid moved one row or column to fit the premium
             squares; the board read turned, the way its letters stand).
         evidence: the cells' evidence (:class:`CellEvidence`), or None.
+        turn: quarter turns (0-3, clockwise) the board lies turned in the photo, the corners
+            taken in that order (:func:`companion.vision.glyphs.upright_turn`).
     """
 
     profile: Profile
@@ -69,6 +71,7 @@ class BoardReading:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     evidence: CellEvidence | None = None
+    turn: int = 0
 
     @property
     def trusted(self) -> bool:
@@ -820,6 +823,7 @@ def read_board(
     problems: list[str] = []
     notes: list[str] = []
     by_markers = how == "markers" or (tracker is not None and tracker.how == "markers")
+    turn = 0
     if not by_markers:
         # photographed from another side of the board (markers say which corner is which):
         # the letters say how it stands, and it is read their way
@@ -895,4 +899,5 @@ def read_board(
     reading.problems = problems
     reading.notes = notes
     reading.evidence = ev
+    reading.turn = turn
     return reading

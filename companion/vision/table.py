@@ -142,6 +142,10 @@ class BoardCamera:
                 corners=self.corners,
                 tracker=None if self.corners is not None else self.tracker,
             )
+            if self.corners is not None and reading.turn and reading.trusted:
+                # the camera sees the board from its side: the corners set up are kept in the
+                # board's own order, so the next frames need not be read twice
+                self.corners = reading.corners
             if self.corners is not None and _grid_moved(reading):
                 # the camera was bumped after its corners were set: find the board again
                 try:
