@@ -53,7 +53,7 @@ class BoardReading:
             bottom-right, bottom-left of the board as its letters stand), pixels.
         located_by: ``given``, ``markers``, ``grid`` or ``tracked``.
         timings: seconds spent in each stage (``locate``, ``warp``, ``cells``, ``letters``,
-            ``check``).
+            ``turn``, ``check``).
         problems: what puts the reading in doubt, in words (empty: ``trusted``).
         notes: what the reader put right (the grid moved one row or column to fit the premium
             squares; the board read turned, the way its letters stand).
@@ -827,8 +827,10 @@ def read_board(
     if not by_markers:
         # photographed from another side of the board (markers say which corner is which):
         # the letters say how it stands, and it is read their way
+        t_turn = time.perf_counter()
         clf = classifier or load_classifier(profile.cell_px, profile.name)
         turn = upright_turn([g for _, _, g in ev.glyphs], clf)
+        timings["turn"] = time.perf_counter() - t_turn
         if turn:
             pts = np.roll(pts, -turn, axis=0)
             if tracker is not None:
