@@ -426,7 +426,7 @@ def _o_q_classifier(extra: np.ndarray | None = None, extra_letter: str = "G", q_
     """A classifier of O and Q glyphs as two tight clouds of 2-D features, the Qs ``q_at`` from
     the Os (and ``extra`` samples of a third letter), the features, and a function giving the
     feature row whose projection on the O/Q discriminant lies z spreads past its threshold
-    (z > 0: the Q side), ``across`` units off the axis."""
+    (z > 0: the Q side)."""
     rng = np.random.default_rng(5)
     o, q = glyphs.LETTERS.index("O"), glyphs.LETTERS.index("Q")
     feats = np.vstack([rng.normal((0.0, 0.0), 0.2, (40, 2)), rng.normal((q_at, 0.0), 0.2, (40, 2))])
@@ -437,11 +437,10 @@ def _o_q_classifier(extra: np.ndarray | None = None, extra_letter: str = "G", q_
     clf = glyphs.LetterClassifier(feats.astype(np.float32), np.array(labels), k=5, dims=2)
     w, threshold, spread, _ = clf._experts[(o, q)]  # above the threshold: Q
 
-    def glyph_at(z: float, across: float = 0.0) -> np.ndarray:
-        # along w to z spreads past the threshold, then ``across`` feature units off the axis
+    def glyph_at(z: float) -> np.ndarray:
+        # along w to z spreads past the threshold
         point = w * (threshold + z * spread) / float(w @ w)
-        row = point @ clf.vecs + clf.mean
-        return (row.ravel() + np.float32([0.0, across])).astype(np.float32)
+        return (point @ clf.vecs + clf.mean).ravel().astype(np.float32)
 
     return clf, feats, glyph_at
 
@@ -476,7 +475,7 @@ def test_a_pair_discriminant_is_no_surer_than_the_pair_stands_clear_of_a_third_l
     # a soft G past the O/Q threshold: nearest an O, then a Q, and a G hardly farther. The
     # discriminant names it Q, but its margin is the pair's over the G, not the full margin
     # that the same glyph has with no G near
-    clf_alone, _, glyph_at = _o_q_classifier(q_at=2.4)
+    clf_alone, feats, glyph_at = _o_q_classifier(q_at=2.4)
     probe = glyph_at(2 * glyphs.STROKE_CLEAR)
     letters, share, margin = clf_alone.classify_detail(probe[None, :])
     assert letters == ["Q"] and share[0] == pytest.approx(1.0)
@@ -485,9 +484,7 @@ def test_a_pair_discriminant_is_no_surer_than_the_pair_stands_clear_of_a_third_l
     def nearest(cloud: np.ndarray) -> float:
         return float(np.linalg.norm(cloud - probe, axis=1).min())
 
-    o_cloud, q_cloud = (clf_alone._train[clf_alone._labels == k] for k in (14, 16))
-    d_o = nearest(o_cloud @ clf_alone.vecs + clf_alone.mean)
-    d_q = nearest(q_cloud @ clf_alone.vecs + clf_alone.mean)
+    d_o, d_q = nearest(feats[:40]), nearest(feats[40:])  # the Os, the Qs
     assert d_o < d_q
     # three Gs straight off the axis, a little farther than the nearest Q (the Q stays the
     # nearest other letter, so the pair decides)
