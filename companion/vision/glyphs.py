@@ -559,6 +559,11 @@ class LetterClassifier:
     def _project(self, feats: np.ndarray) -> np.ndarray:
         return (np.asarray(feats, np.float32) - self.mean) @ self.vecs.T
 
+    def _squared_distances(self, q: np.ndarray) -> np.ndarray:
+        """Squared distances from projected rows (float32 (n, dims)) to every training glyph:
+        float32 (n, samples), possibly a little under 0 by rounding."""
+        return self._norms[None, :] - 2.0 * (q @ self._train.T) + (q**2).sum(1)[:, None]
+
     def classify_detail(self, feats: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
         """Letters, the weighted share of the k nearest neighbours that agree (0-1; a
         neighbour's vote is exp(-(d - d_nearest) / ``VOTE_SCALE``)) and the distance
@@ -576,8 +581,7 @@ class LetterClassifier:
         if len(feats) == 0:
             return [], np.zeros(0, np.float32), np.zeros(0, np.float32)
         q = self._project(feats)
-        d = self._norms[None, :] - 2.0 * (q @ self._train.T) + (q**2).sum(1)[:, None]
-        d = np.sqrt(np.maximum(d, 0.0))
+        d = np.sqrt(np.maximum(self._squared_distances(q), 0.0))
         near = np.argpartition(d, self.k, axis=1)[:, : self.k]
         # the nearest sample of each letter: (n, 26), infinite for a letter with no sample
         nearest = np.full((len(q), len(LETTERS)), np.inf)
@@ -633,8 +637,7 @@ class LetterClassifier:
         any letter, in the PCA space: float32 (n,)."""
         if len(feats) == 0:
             return np.zeros(0, np.float32)
-        q = self._project(feats)
-        d = self._norms[None, :] - 2.0 * (q @ self._train.T) + (q**2).sum(1)[:, None]
+        d = self._squared_distances(self._project(feats))
         return np.sqrt(np.maximum(d.min(1), 0.0)).astype(np.float32)
 
     def with_samples(self, feats: np.ndarray, labels: np.ndarray) -> LetterClassifier:
