@@ -9,6 +9,13 @@ import os
 import threading
 
 import pytest
+from hypothesis import settings
+
+# Every property test runs the same examples on every machine (derandomized: a failure in CI is
+# one a contributor reproduces), with no per-example deadline: a loaded CI machine is slower
+# than a laptop, and speed is measured by bench/, never by a test.
+settings.register_profile("companion", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile("companion")
 
 
 @pytest.fixture(autouse=True, scope="session")
