@@ -246,6 +246,42 @@ def test_a_plain_square_is_compared_with_the_plain_squares_not_the_premium_ones(
     assert (plain[premium] == mixed[premium]).all()  # a premium square keeps its own measure
 
 
+def test_a_square_in_a_shadow_is_not_taken_for_a_tile_but_a_tile_in_it_is():
+    """A frame's shadow darkens the bottom row's squares to the tiles' lightness, not to their
+    hue (real board 3): by the whole colour such a square looks like a tile, by the hue it does
+    not. A tile without a letter in the same shadow is the tiles' hue: it stays in doubt."""
+    from companion.vision.reader import CellEvidence, _tile_like, tile_like_cells
+
+    n = 15
+    cream, wood = np.float32([88.0, 2.0, 14.0]), np.float32([66.0, 6.0, 24.0])
+    shade = np.float32([0.75, 1.0, 1.0])  # a shadow takes lightness, not hue
+    colours = np.empty((n, n, 3), np.float32)
+    colours[:] = cream
+    lettered = np.zeros((n, n), bool)
+    lettered[11:14, 0:4] = True  # words down the bottom left corner...
+    lettered[14, [0, 2, 4, 6, 7, 8]] = True  # ...and along the bottom row
+    colours[lettered] = wood
+    colours[14] *= shade
+    square, blank = (14, 1), (14, 3)  # a bare square, and a blank read as empty
+    colours[blank] = wood * shade
+    kind = np.where(lettered, 1, 0).astype(np.int8)
+    tile_like = _tile_like(colours, lettered, ~lettered)
+    assert tile_like[square] > trust.TILE_LIKE_MAX  # as dark as the tiles: tile-like in colour
+    ev = CellEvidence(
+        raw=np.ones((n, n), np.float32),
+        kind=kind,
+        glare=np.zeros((n, n), np.float32),
+        contrast=np.zeros((n, n), np.float32),
+        tile_like=tile_like,
+        colours=colours,
+    )
+    suspect = tile_like_cells(ev, frozenset())
+    assert not suspect[square] and suspect[blank]
+    assert suspect.sum() == 1
+    ev.colours = None  # without the colours, the hue cannot clear it
+    assert tile_like_cells(ev, frozenset())[square]
+
+
 def test_a_grid_one_line_off_into_the_label_band_is_refused_and_not_found():
     # a board with labels round its grid and a frame about a cell beyond: the frame's line can be
     # taken for the grid's last line, and the label band for its last row and column

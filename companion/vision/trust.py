@@ -16,8 +16,10 @@ confidence table; ``TRUST_CELL`` without one). What puts a reading in doubt (eac
 - the lettered tiles look like the empty squares (:func:`tile_separation` under
   ``TILE_BOARD_MIN``): a blank or a tile whose letter was missed would look empty;
 - an empty cell (not a premium square like the others) whose colour is nearly as near the
-  lettered tiles' as the squares around it, or nearer (``tile_like`` over ``TILE_LIKE_MAX``): a
-  blank the blank finder did not take, a pale tile whose letter was not seen;
+  lettered tiles' as the squares around it, or nearer (``tile_like`` over ``TILE_LIKE_MAX``), in
+  its hue as well as in its whole colour (``reader.tile_like_cells``: a frame's shadow darkens the edge
+  rows' squares to the tiles' lightness, not to their hue): a blank the blank finder did not
+  take, a pale tile whose letter was not seen;
 - a cell: its confidence is a calibrated probability that the cell is read right
   (:func:`calibrated`), from the evidence the reader has (how clearly an empty cell is empty,
   how many of the letter's nearest training glyphs agree and by how much, glare over it). The
