@@ -250,7 +250,7 @@ def test_a_square_in_a_shadow_is_not_taken_for_a_tile_but_a_tile_in_it_is():
     """A frame's shadow darkens the bottom row's squares to the tiles' lightness, not to their
     hue (real board 3): by the whole colour such a square looks like a tile, by the hue it does
     not. A tile without a letter in the same shadow is the tiles' hue: it stays in doubt."""
-    from companion.vision.reader import CellEvidence, _tile_like, tile_like_cells
+    from companion.vision.reader import CellEvidence, _tile_like_and_hue, tile_like_cells
 
     n = 15
     cream, wood = np.float32([88.0, 2.0, 14.0]), np.float32([66.0, 6.0, 24.0])
@@ -265,8 +265,9 @@ def test_a_square_in_a_shadow_is_not_taken_for_a_tile_but_a_tile_in_it_is():
     square, blank = (14, 1), (14, 3)  # a bare square, and a blank read as empty
     colours[blank] = wood * shade
     kind = np.where(lettered, 1, 0).astype(np.int8)
-    tile_like = _tile_like(colours, lettered, ~lettered)
+    tile_like, hue = _tile_like_and_hue(colours, lettered, ~lettered)
     assert tile_like[square] > trust.TILE_LIKE_MAX  # as dark as the tiles: tile-like in colour
+    assert hue[square] <= trust.TILE_LIKE_MAX < hue[blank]
     ev = CellEvidence(
         raw=np.ones((n, n), np.float32),
         kind=kind,
@@ -274,11 +275,12 @@ def test_a_square_in_a_shadow_is_not_taken_for_a_tile_but_a_tile_in_it_is():
         contrast=np.zeros((n, n), np.float32),
         tile_like=tile_like,
         colours=colours,
+        hue_tile_like=hue,
     )
     suspect = tile_like_cells(ev, frozenset())
     assert not suspect[square] and suspect[blank]
     assert suspect.sum() == 1
-    ev.colours = None  # without the colours, the hue cannot clear it
+    ev.hue_tile_like = None  # without the hue's figure, the colour's decides
     assert tile_like_cells(ev, frozenset())[square]
 
 
