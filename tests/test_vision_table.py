@@ -103,6 +103,21 @@ def test_the_lead_is_the_larger_colour_by_the_difference(blue, red):
         assert text == f"{leader} LEADS BY {abs(blue - red)}"
 
 
+@pytest.mark.parametrize(
+    ("problem", "detail"),
+    [
+        ("the photo is too dark to read", "board too dark to read"),
+        ("glare hides 3 cell(s)", "glare on the board"),
+        ("the photo is too soft (out of focus or moved)", "photo out of focus"),
+        ("2 cell(s) read with a confidence under what a trusted reading needs", "board not read"),
+    ],
+)
+def test_a_count_not_made_says_the_photos_fault_when_a_player_can_mend_it(problem, detail):
+    banner = overlays.no_count_banner(f"camera unsure of the board: {problem}")
+    assert banner.title == "NO COUNT" and banner.detail.startswith(detail)
+    assert overlays.no_count_banner(None).detail == "board not read: try again"
+
+
 def test_warning_banner_asks_and_names_the_broken_rules():
     banner = overlays.warning_banner("red", ("disconnected", "no-lead"))
     assert banner.title == "ILLEGAL MOVE?"
@@ -168,6 +183,29 @@ def test_a_count_on_request_shows_both_colours_for_a_few_seconds(tmp_path, class
     mode_frame = screen.render(s.service.mode.view(s.service.game_time()).frame)
     assert s.devices.display.image.tobytes() == mode_frame.tobytes()
     assert clock_of(s) == clock_of(twin)
+
+
+def test_a_black_and_white_camera_is_said_on_the_count_and_the_clock_goes_on(tmp_path, classifier):
+    """A camera set to black and white gives frames the reader cannot tell red from blue in:
+    no count, no warning, the OLED says why, and the clock is as without a camera."""
+    import cv2
+
+    folder = tmp_path / "camera"
+    shoot(folder, CAT, CAT_DOG)
+    grey = cv2.cvtColor(cv2.imread(str(folder / "2.png")), cv2.COLOR_BGR2GRAY)
+    cv2.imwrite(str(folder / "2.png"), grey)  # a one-channel PNG, as such a camera's
+    s = table(tmp_path, folder)
+    twin = table(tmp_path, name="twin.jsonl")
+    run(twin, "0 press red", "1 press blue", "7 sleep")
+    run(s, "0 press red", "1 press blue")
+    pub = run(s, "7 count")
+    expected = overlays.Banner("NO COUNT", "camera sees no colour")
+    assert pub.banner == str(expected)
+    assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
+    assert "no colour" in s.service.message and "red ink from blue" in s.service.message
+    assert pub.beeps == twin.service.published.beeps  # DOG is away from CAT: no warning
+    assert clock_of(s) == clock_of(twin)
+    assert pub.status == "running"
 
 
 def test_a_camera_unplugged_mid_game_is_said_on_the_oled_and_the_clock_goes_on(

@@ -320,6 +320,24 @@ def test_a_dim_frame_is_brightened_and_a_dark_one_refused(good):
     assert "too dark" in " ".join(reading.problems)
 
 
+def test_a_black_and_white_photo_is_refused_first_for_its_colour(good, scrabble_photo):
+    for photo, profile, told in (
+        (good, "iago", "red ink"),
+        (scrabble_photo, "scrabble", "premium"),
+    ):
+        assert read_board(photo.image, profile, corners=photo.corners).evidence.chroma > (
+            3 * trust.GREY_CHROMA
+        )
+        grey = cv2.cvtColor(cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+        for corners in (photo.corners, None):
+            reading = read_board(grey, profile, corners=corners)
+            assert not reading.trusted
+            assert "no colour" in reading.problems[0] and told in reading.problems[0]
+            # the premium squares are not looked for where no colour shows them
+            assert not any("premium squares are not" in p for p in reading.problems)
+            assert not any("grid moved" in n for n in reading.notes)
+
+
 def test_glare_over_a_tile_is_not_trusted(good):
     image = good.image.copy()
     centre = good.corners.mean(0).astype(int)  # the middle of the board: the A of CAT

@@ -67,6 +67,27 @@ def unavailable_banner(what: str = "no count") -> Banner:
     return Banner(STRIP_TEXT, f"{what}; the clock runs on")
 
 
+# why the camera's reading was not sure enough to count, in a player's words: a phrase of the
+# reader's problem (companion.vision.trust) and what the banner says of it
+NO_COUNT_REASONS = (
+    ("no colour", "camera sees no colour"),
+    ("too dark", "board too dark to read"),
+    ("glare", "glare on the board"),
+    ("too soft", "photo out of focus"),
+)
+
+
+def no_count_banner(why: str | None) -> Banner:
+    """``NO COUNT`` and why, when the camera works but its reading of the board is not sure
+    enough to count (``why``: the reader's problems, ``camera unsure of the board: ...``): the
+    photo's own fault when it is one a player can mend (no colour, too dark, glare, out of
+    focus), else ``board not read: try again`` (a hand over the board, a tile in doubt)."""
+    for phrase, detail in NO_COUNT_REASONS:
+        if phrase in (why or ""):
+            return Banner("NO COUNT", detail)
+    return Banner("NO COUNT", "board not read: try again")
+
+
 BANNER_BOX = (0, 12, 127, 52)  # pixels (left, top, right, bottom): below the names, above the foot
 STRIP_TOP = 52  # the strip covers the bottom line, rows 52-63 of a 64-row screen
 

@@ -1065,8 +1065,8 @@ class TableService:
                     banner = overlays.unavailable_banner("no count")
                 elif self.camera_watcher is None:
                     banner = overlays.Banner("NO CAMERA", "no count: count by hand")
-                else:  # the camera works but the board was not read (a hand over it?)
-                    banner = overlays.Banner("NO COUNT", "board not read: try again")
+                else:  # the camera works but the board was not read surely (a hand over it?)
+                    banner = overlays.no_count_banner(text)
                 self.message = f"no count: {text}"
             self._banner = (banner, until)
         elif what == "state":

@@ -552,6 +552,8 @@ class CellEvidence:
         glyphs: the letters' glyphs found, [(row, column, Glyph)].
         hue_tile_like: float32 (size, size): as ``tile_like``, from the colour's hue alone (Lab
             a and b): a shadow darkens a square without making it the tiles' hue.
+        chroma: how coloured the board is (:func:`companion.vision.trust.colourfulness`, 8-bit
+            Lab chroma; 0-1 for a black-and-white photo).
     """
 
     raw: np.ndarray
@@ -567,6 +569,7 @@ class CellEvidence:
     separation: float = float("inf")
     glyphs: list = field(default_factory=list)
     hue_tile_like: np.ndarray | None = None
+    chroma: float = float("inf")
 
 
 def read_cells(
@@ -709,6 +712,7 @@ def read_cells(
         gain=gain,
         level=level,
         hue_tile_like=hue_like,
+        chroma=trust.colourfulness(lab8, n, c),
     )
     evidence.softness = trust.edge_width(lightness, n, c)
     evidence.separation = separation
@@ -904,7 +908,14 @@ def read_board(
                 f"the board is turned {90 * turn} degrees clockwise in the photo: read the way "
                 "its letters stand"
             )
-    if profile.premium and ev.premium:
+    colourless = ev.chroma < trust.GREY_CHROMA
+    if colourless:
+        # said first: the colours it lacks are what the other checks (and a player) need
+        told = "red ink from blue" if profile.coloured_ink else "the premium squares and blanks"
+        problems.append(
+            f"the photo has no colour (a black-and-white camera or setting?): {told} cannot be told"
+        )
+    if profile.premium and ev.premium and not colourless:
         # the coloured squares say where the grid is: one row or column off is put right
         best = max(ev.premium, key=ev.premium.get)
         here = ev.premium.get((0, 0), -np.inf)

@@ -6,7 +6,8 @@ confidence table; ``TRUST_CELL`` without one). What puts a reading in doubt (eac
 ``problems`` entry, in words a player understands):
 
 - the photo: too dark to read (the board's brightest tenth under ``DARK_LEVEL`` even after the
-  reader's gain), a glare hotspot over the grid (blown-out pixels), too soft (the grid lines'
+  reader's gain), black and white (:func:`colourfulness` under ``GREY_CHROMA``: red and blue ink,
+  the premium squares and the blanks are told by colour), a glare hotspot over the grid (blown-out pixels), too soft (the grid lines'
   edges spread over more than ``SOFT_EDGE`` of a cell);
 - the grid: its coloured premium squares do not sit where the profile's layout puts them (the
   grid found is one row or column off: the reader moves it when the shifted layout fits better,
@@ -47,6 +48,10 @@ MAX_GAIN = 5.0
 GLARE_LEVEL = 250  # 8-bit: a pixel this bright in every channel is blown out
 GLARE_CELL = 0.04  # share of a cell's middle blown out that makes the cell glared
 SOFT_EDGE = 0.085  # of a cell: grid-line edges wider than this are too soft to trust
+# 8-bit Lab chroma: a board whose most coloured pixels are greyer than this is a black-and-white
+# photo (0-1; colour photos of the bench's every kind and the real ones: 10 and more, dark ones
+# before the reader's gain included)
+GREY_CHROMA = 3.0
 # Lab: an empty cell less than 2 units nearer the squares' colour than the tiles' (or nearer
 # the tiles') looks like a tile. The calibration table cannot catch it: it pools such cells with
 # the many clear ones of the same raw evidence (blanks read as empty at raw 0.22-0.43 were put
@@ -113,6 +118,17 @@ def edge_width(lightness: np.ndarray, size: int, cell_px: int) -> float:
         return 1.0
     sigma = step / (grad * np.sqrt(2 * np.pi))
     return float(2.56 * sigma / c)
+
+
+def colourfulness(lab8: np.ndarray, size: int, cell_px: int) -> float:
+    """How coloured the board is: the 99th percentile of the chroma (distance from grey in Lab's
+    a and b, 8-bit units) inside the grid of a warped board's Lab image (uint8 (board_px,
+    board_px, 3), OpenCV's Lab: a and b centred on 128). A black-and-white photo gives 0-1;
+    a colour photo of a board, its coloured squares, ink or tiles many times ``GREY_CHROMA``."""
+    c = cell_px
+    inside = lab8[c // 2 : c // 2 + size * c : 3, c // 2 : c // 2 + size * c : 3, 1:]
+    chroma = np.linalg.norm(inside.astype(np.float32) - 128.0, axis=2)
+    return float(np.percentile(chroma, 99))
 
 
 # ----------------------------------------------------------------------------- the grid
