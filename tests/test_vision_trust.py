@@ -336,6 +336,10 @@ def test_a_black_and_white_photo_is_refused_first_for_its_colour(good, scrabble_
             # the premium squares are not looked for where no colour shows them
             assert not any("premium squares are not" in p for p in reading.problems)
             assert not any("grid moved" in n for n in reading.notes)
+        # a camera whose colour is faded to a quarter still has colour
+        faded = (grey + 0.25 * (photo.image.astype(np.float32) - grey)).astype(np.uint8)
+        reading = read_board(faded, profile, corners=photo.corners)
+        assert not any("no colour" in p for p in reading.problems)
 
 
 def test_glare_over_a_tile_is_not_trusted(good):

@@ -48,10 +48,10 @@ MAX_GAIN = 5.0
 GLARE_LEVEL = 250  # 8-bit: a pixel this bright in every channel is blown out
 GLARE_CELL = 0.04  # share of a cell's middle blown out that makes the cell glared
 SOFT_EDGE = 0.085  # of a cell: grid-line edges wider than this are too soft to trust
-# 8-bit Lab chroma: a board whose most coloured pixels are greyer than this is a black-and-white
-# photo (0-1; colour photos of the bench's every kind and the real ones: 10 and more, dark ones
-# before the reader's gain included)
-GREY_CHROMA = 3.0
+# 8-bit Lab chroma: a board whose most coloured pixels (the top 0.1%) are greyer than this is a
+# black-and-white photo (0, JPEG or not). Colour photos: 9.9 and more (the real ones, the bench's
+# every kind, an empty Iago board); with their colour faded to a quarter, 2.8 and more
+GREY_CHROMA = 1.5
 # Lab: an empty cell less than 2 units nearer the squares' colour than the tiles' (or nearer
 # the tiles') looks like a tile. The calibration table cannot catch it: it pools such cells with
 # the many clear ones of the same raw evidence (blanks read as empty at raw 0.22-0.43 were put
@@ -121,14 +121,15 @@ def edge_width(lightness: np.ndarray, size: int, cell_px: int) -> float:
 
 
 def colourfulness(lab8: np.ndarray, size: int, cell_px: int) -> float:
-    """How coloured the board is: the 99th percentile of the chroma (distance from grey in Lab's
-    a and b, 8-bit units) inside the grid of a warped board's Lab image (uint8 (board_px,
-    board_px, 3), OpenCV's Lab: a and b centred on 128). A black-and-white photo gives 0-1;
-    a colour photo of a board, its coloured squares, ink or tiles many times ``GREY_CHROMA``."""
+    """How coloured the board is: the 99.9th percentile of the chroma (distance from grey in
+    Lab's a and b, 8-bit units) inside the grid of a warped board's Lab image (uint8 (board_px,
+    board_px, 3), OpenCV's Lab: a and b centred on 128): the most coloured pixels, so that a
+    few letters' ink on a neutral board counts. A black-and-white photo gives 0; a colour photo
+    of a board many times ``GREY_CHROMA``."""
     c = cell_px
     inside = lab8[c // 2 : c // 2 + size * c : 3, c // 2 : c // 2 + size * c : 3, 1:]
     chroma = np.linalg.norm(inside.astype(np.float32) - 128.0, axis=2)
-    return float(np.percentile(chroma, 99))
+    return float(np.percentile(chroma, 99.9))
 
 
 # ----------------------------------------------------------------------------- the grid
