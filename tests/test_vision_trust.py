@@ -557,3 +557,51 @@ def test_a_pair_discriminant_is_no_surer_than_the_pair_stands_clear_of_a_third_l
     assert letters == ["Q"] and share[0] == pytest.approx(1.0)
     assert margin[0] == pytest.approx((d_g - d_o) / d_g, abs=1e-3)
     assert margin[0] < glyphs.MARGIN_FULL
+
+
+def test_a_pair_discriminant_sure_of_the_letter_the_neighbours_named_gives_the_full_margin():
+    # a Q just past the middle of the O and Q clouds: the neighbours name it Q, its nearest O
+    # nearly as near as its nearest Q (a small distance margin), and the O/Q discriminant is
+    # sure of the Q: the margin is the discriminant's, not the neighbours'
+    clf, feats, _ = _o_q_classifier()
+    probe = np.float32([0.52 * 6.0, 0.0])
+
+    def nearest(cloud: np.ndarray) -> float:
+        return float(np.linalg.norm(cloud - probe, axis=1).min())
+
+    d_o, d_q = nearest(feats[:40]), nearest(feats[40:])
+    assert d_q < d_o and (d_o - d_q) / d_o < 0.5 * glyphs.MARGIN_FULL
+    letters, share, margin = clf.classify_detail(probe[None, :])
+    assert letters == ["Q"]
+    assert margin[0] == pytest.approx(glyphs.MARGIN_FULL)
+    # a third letter beside it, a little farther than the Q: the margin is the pair's over it
+    g_cloud = (probe + np.float32([0.0, 1.05 * d_q]))[None, :]
+    clf, _, _ = _o_q_classifier(extra=g_cloud.astype(np.float32))
+    d_g = nearest(g_cloud)
+    letters, share, margin = clf.classify_detail(probe[None, :])
+    assert letters == ["Q"]
+    assert margin[0] == pytest.approx((d_g - d_q) / d_g, abs=1e-3)
+
+
+def test_a_blank_in_a_shadow_on_a_premium_square_is_not_taken_for_the_square():
+    # a rendered board's corner: the blank on the triple-word square lies in a shadow, 43 units
+    # darker than the lettered tiles, and so nearer the red premium squares than the tiles in
+    # the whole colour; in hue it is the tiles' (6 units) and 37 from the red
+    n = 15
+    cream = np.float32([200.0, 128.0, 140.0])
+    red = np.float32([122.6, 162.0, 145.6])
+    wood = np.float32([174.7, 123.7, 149.7])
+    blank = np.float32([131.1, 125.1, 144.2])
+    assert np.linalg.norm(blank - red) < np.linalg.norm(blank - wood)
+    colours = np.empty((n, n, 3), np.float32)
+    colours[:] = cream
+    for r, c in SCRABBLE_PREMIUM:
+        colours[r, c] = red
+    empty = np.ones((n, n), bool)
+    for c in range(4, 11):
+        colours[7, c] = wood  # a word across the centre
+        empty[7, c] = False
+    colours[0, 14] = blank  # read as empty
+    like = trust.like_premium(colours, empty, SCRABBLE_PREMIUM)
+    assert not like[0, 14]
+    assert like[0, 0] and like[14, 14]  # bare premium squares look like each other

@@ -178,7 +178,11 @@ def like_premium(
 ) -> np.ndarray:
     """Which empty premium squares look like the other empty premium squares more than like a
     lettered tile: bool (n, n), true at a premium cell whose colour is within ``PREMIUM_MIN``
-    Lab units of another empty premium cell's, or nearer one of them than the tiles' median."""
+    Lab units of another empty premium cell's, or nearer that one than the tiles' median both
+    in the whole colour and in the hue (Lab a and b). The hue is asked because a blank in a
+    shadow on a premium square (a rendered board's corner: 43 lightness units darker than the
+    lettered tiles, 6 from them in hue) came nearer a double-letter square than the tiles in the
+    whole colour, and was taken for a bare square at confidence 1.0."""
     n = colours.shape[0]
     out = np.zeros((n, n), bool)
     cells = [(r, c) for r, c in premium if r < n and c < n and empty[r, c]]
@@ -189,10 +193,18 @@ def like_premium(
     pts = np.array([colours[r, c] for r, c in cells])
     dist = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
     np.fill_diagonal(dist, np.inf)
-    nearest = dist.min(axis=1)
-    for (r, c), d_prem in zip(cells, nearest, strict=True):
-        d_tile = np.inf if tile_model is None else float(np.linalg.norm(colours[r, c] - tile_model))
-        out[r, c] = d_prem < PREMIUM_MIN or d_prem < d_tile
+    nearest = dist.argmin(axis=1)
+    for i, (r, c) in enumerate(cells):
+        d_prem = float(dist[i, nearest[i]])
+        if d_prem < PREMIUM_MIN:
+            out[r, c] = True
+        elif tile_model is not None:
+            d_tile = float(np.linalg.norm(pts[i] - tile_model))
+            hue_prem = float(np.linalg.norm(pts[i, 1:] - pts[nearest[i], 1:]))
+            hue_tile = float(np.linalg.norm(pts[i, 1:] - tile_model[1:]))
+            out[r, c] = d_prem < d_tile and hue_prem < hue_tile
+        else:
+            out[r, c] = True
     return out
 
 
