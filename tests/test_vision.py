@@ -616,6 +616,45 @@ def test_a_square_coloured_like_the_squares_is_not_a_blank_whatever_its_border()
     assert square in reader._blank_tiles(feature, evenness, lettered, empty, tile_like=tile_like)
 
 
+def test_a_square_of_the_squares_hue_is_not_a_blank_however_light():
+    from companion.vision import reader, trust
+
+    # a cream square as light as the tiles beside it, among them with no bare square near
+    # enough to compare: by the whole colour it is nearer the tiles, by the hue it is not
+    n = 15
+    cream, wood = np.float32([200.0, 128.0, 140.0]), np.float32([190.0, 129.5, 144.0])
+    colours = np.empty((n, n, 3), np.float32)
+    colours[:] = cream
+    lettered_mask = np.zeros((n, n), bool)
+    lettered_mask[9:15, 0:4] = True
+    lettered_mask[12, 0] = False
+    square = (12, 0)
+    colours[lettered_mask] = wood
+    colours[square] = (188.0, 128.2, 140.5)  # a little darker than the squares near the light
+    colours[:8] = (150.0, 128.0, 140.0)  # the far half in a shadow: the board's median darker
+    feature = np.concatenate(
+        [colours * reader.LAB_WEIGHT, np.zeros((n, n, 1), np.float32)], axis=2
+    ).astype(np.float32)
+    evenness = np.zeros((n, n), np.float32)
+    lettered = [tuple(int(v) for v in p) for p in np.argwhere(lettered_mask)]
+    empty = [tuple(int(v) for v in p) for p in np.argwhere(~lettered_mask)]
+    tile_like, hue = reader._tile_like_and_hue(colours, lettered_mask, ~lettered_mask)
+    assert tile_like[square] > trust.TILE_LIKE_MAX >= hue[square]
+    assert square in reader._blank_tiles(feature, evenness, lettered, empty, tile_like=tile_like)
+    found = reader._blank_tiles(
+        feature, evenness, lettered, empty, tile_like=tile_like, hue_like=hue
+    )
+    assert square not in found
+    # a blank's face is the tiles' hue: it is still found
+    colours[square] = wood
+    feature[square[0], square[1], :3] = wood * reader.LAB_WEIGHT
+    tile_like, hue = reader._tile_like_and_hue(colours, lettered_mask, ~lettered_mask)
+    found = reader._blank_tiles(
+        feature, evenness, lettered, empty, tile_like=tile_like, hue_like=hue
+    )
+    assert square in found
+
+
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
 def test_a_real_bare_square_below_a_tile_is_not_taken_for_a_blank(classifier):
     # board 1 at full size, its grid found: the square below the G of row 12 (1-based) has the

@@ -605,3 +605,19 @@ def test_a_blank_in_a_shadow_on_a_premium_square_is_not_taken_for_the_square():
     like = trust.like_premium(colours, empty, SCRABBLE_PREMIUM)
     assert not like[0, 14]
     assert like[0, 0] and like[14, 14]  # bare premium squares look like each other
+
+
+def test_a_band_in_the_photo_is_judged_though_the_photo_cuts_another_side():
+    from companion.vision import localise
+
+    # the photo cuts the board's bottom row; the grid found took the board's empty border above
+    # the top row for a row of its own, and read every tile a row low. Its bottom corners leave
+    # the photo, but its top band lies in it, and no grid line crosses that band
+    photo = render_photo("iago", seed=80164, size=(900, 700), kind="cut")
+    reading = read_board(photo.image, "iago")
+    assert not reading.trusted
+    assert any("no grid line crosses" in p for p in reading.problems), reading.problems
+    shape = (700, 900)
+    corners = np.float32([[146, 157], [704, 106], [747, 666], [189, 705]])
+    assert localise.sides_inside(corners, shape) == (True, True, False, False)
+    assert not localise.corners_inside(corners, shape)

@@ -498,6 +498,17 @@ def corners_inside(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
     return bool(((pts >= 0) & (pts <= np.float32([w - 1, h - 1]))).all())
 
 
+def sides_inside(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[bool, bool, bool, bool]:
+    """For each side of the grid at ``corners`` (float32 (4, 2), pixels, top-left first: top,
+    right, bottom, left), whether both its corners lie inside a photo (or its reduced copy) of
+    ``shape``: the band of cells along that side is in the photo, whatever the photo's edge cuts
+    elsewhere."""
+    h, w = shape[:2]
+    pts = np.asarray(corners, np.float32).reshape(4, 2)
+    inside = ((pts >= 0) & (pts <= np.float32([w - 1, h - 1]))).all(axis=1)
+    return tuple(bool(inside[k] and inside[(k + 1) % 4]) for k in range(4))
+
+
 def grid_beyond(grey: np.ndarray, corners: np.ndarray, n: int) -> float:
     """How much grid there is one cell beyond the edges of a grid at ``corners``: the strongest
     of the four lines there over the mean of the grid's own lines, both less the level between

@@ -338,6 +338,7 @@ def _blank_tiles(
     empty: list,
     premium: frozenset[tuple[int, int]] = frozenset(),
     tile_like: np.ndarray | None = None,
+    hue_like: np.ndarray | None = None,
 ) -> dict[tuple[int, int], float]:
     """Cells without a letter that look like the game's tiles (Scrabble's blanks), with a
     confidence.
@@ -374,6 +375,14 @@ def _blank_tiles(
     squares taken for blanks had -3.4 or less (-6.2 for real board 1's, below its G; five at a
     confidence of 0.997, enough for a trusted reading).
 
+    With ``hue_like`` (float32 (n, n), the same figure from the hue alone:
+    :func:`_tile_like_and_hue`), a cell whose hue is plainly the squares' is not a blank either:
+    a cream square among tiles of nearly its colour, the board's squares around it too far to
+    compare, was found a blank at raw evidence 0.71 (a confidence of 0.997) and the reading
+    trusted wrong; its hue was -4.0, the whole colour's +7.0. On the bench's Scrabble renders
+    and the real photos, given and found, the 385 blanks found had a hue figure of 1.5 or more;
+    3 of the 4 bare squares taken for blanks had -2.5 or less.
+
     Returns:
         {(row, column): confidence 0.5-1}, raw evidence before calibration.
     """
@@ -405,6 +414,8 @@ def _blank_tiles(
             continue
         if tile_like is not None and tile_like[r, col] <= trust.TILE_LIKE_MAX:
             continue  # coloured like the squares round it, not like the tiles
+        if hue_like is not None and hue_like[r, col] <= trust.TILE_LIKE_MAX:
+            continue  # the squares' hue, whatever its lightness
         # light falls off across a board, and the tiles' faces with it: the cell is measured
         # against the set's tiles and against the tiles near it (the mean of the two distances)
         d_tile = float(np.linalg.norm(v - tile_model))
@@ -693,7 +704,9 @@ def read_cells(
     if profile.blank_tiles and separation >= trust.TILE_BOARD_MIN:
         # (tiles that look like the squares: a blank would be a guess, so none is claimed)
         lettered_cells = [(r, col) for r, col, _ in found]
-        blanks = _blank_tiles(feature, evenness, lettered_cells, empty, profile.premium, tile_like)
+        blanks = _blank_tiles(
+            feature, evenness, lettered_cells, empty, profile.premium, tile_like, hue_like
+        )
         for (r, col), bc in blanks.items():
             cells[r][col] = "?"
             raw[r, col] = bc
@@ -798,7 +811,10 @@ def grid_problems(
       round the grid shows a line beyond every edge and is not taken for one);
     - no grid line crosses an outermost row or column (:func:`~companion.vision.localise.
       edge_bands` under ``EDGE_BAND_MIN``): the grid is one line off the other way, a label band
-      and the frame's line taken for its last row and line.
+      and the frame's line taken for its last row and line. A band is judged when its side lies
+      in the photo (a band the photo's edge cuts shows no line), though the edge cut another
+      side: a grid found in a photo cut along its bottom row had the board's empty border for
+      its top row, and was read a row off.
     """
     from companion.vision import localise
 
@@ -817,8 +833,11 @@ def grid_problems(
     top, right, bottom, left = localise.beyond_sides(grey, pts, n)
     if max(top - bottom, bottom - top, left - right, right - left) > GRID_BEYOND_MAX:
         problems.append("a grid line lies beyond the grid's edge: the grid may be one line off")
-    elif localise.corners_inside(pts, grey.shape) and (
-        min(localise.edge_bands(grey, pts, n)) < localise.EDGE_BAND_MIN
+    elif any(
+        inside and band < localise.EDGE_BAND_MIN
+        for band, inside in zip(
+            localise.edge_bands(grey, pts, n), localise.sides_inside(pts, grey.shape), strict=True
+        )
     ):
         problems.append(
             "no grid line crosses the grid's outer row or column: the grid may be one line off "
