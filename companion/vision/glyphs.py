@@ -581,8 +581,8 @@ class LetterClassifier:
         evidence by the O/Q discriminant, their nearest G as near as the nearest O, are under
         the letter level by the third letter's cap. A Q the neighbours named with an O nearly
         as near (distance margin 0.1-0.2) and the discriminant sure of it is now as sure as a
-        Q it names against the neighbours (eighth round: on the bench's 780 cached readings,
-        260 trusted instead of 233, none wrong)."""
+        Q it names against the neighbours (eighth round, with the premium squares' hue check
+        beside it: on the bench's 780 cached readings 259 trusted instead of 233, none wrong)."""
         if len(feats) == 0:
             return [], np.zeros(0, np.float32), np.zeros(0, np.float32)
         q = self._project(feats)

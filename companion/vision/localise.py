@@ -493,9 +493,7 @@ def find_grid(grey: np.ndarray, n: int) -> tuple[np.ndarray, float]:
 def corners_inside(corners: np.ndarray, shape: tuple[int, ...]) -> bool:
     """Whether the four corners (float32 (4, 2), pixels) lie inside a photo (or its reduced
     copy) of ``shape``: a grid whose corners leave it is cut by the photo's edge."""
-    h, w = shape[:2]
-    pts = np.asarray(corners, np.float32).reshape(4, 2)
-    return bool(((pts >= 0) & (pts <= np.float32([w - 1, h - 1]))).all())
+    return all(sides_inside(corners, shape))
 
 
 def sides_inside(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[bool, bool, bool, bool]:

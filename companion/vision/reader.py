@@ -564,7 +564,7 @@ class CellEvidence:
         hue_tile_like: float32 (size, size): as ``tile_like``, from the colour's hue alone (Lab
             a and b): a shadow darkens a square without making it the tiles' hue.
         chroma: how coloured the board is (:func:`companion.vision.trust.colourfulness`, 8-bit
-            Lab chroma; 0-1 for a black-and-white photo).
+            Lab chroma; 0 for a black-and-white photo).
     """
 
     raw: np.ndarray
