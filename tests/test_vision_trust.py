@@ -505,6 +505,11 @@ def _o_q_classifier(extra: np.ndarray | None = None, extra_letter: str = "G", q_
     return clf, feats, glyph_at
 
 
+def _nearest(cloud: np.ndarray, probe: np.ndarray) -> float:
+    """The distance from ``probe`` (float32 (d,)) to the nearest row of ``cloud`` (float32 (k, d))."""
+    return float(np.linalg.norm(cloud - probe, axis=1).min())
+
+
 def test_a_pair_discriminant_is_sure_of_the_stroke_sooner_than_of_the_letter_without():
     # the O/Q pair's threshold lies 0.4 of the way from the Os to the Qs (a little of the tail is
     # enough), so a glyph just past it is still nearer the Os, and the pair's discriminant names
@@ -541,17 +546,14 @@ def test_a_pair_discriminant_is_no_surer_than_the_pair_stands_clear_of_a_third_l
     assert letters == ["Q"] and share[0] == pytest.approx(1.0)
     assert margin[0] == pytest.approx(glyphs.MARGIN_FULL)
 
-    def nearest(cloud: np.ndarray) -> float:
-        return float(np.linalg.norm(cloud - probe, axis=1).min())
-
-    d_o, d_q = nearest(feats[:40]), nearest(feats[40:])  # the Os, the Qs
+    d_o, d_q = _nearest(feats[:40], probe), _nearest(feats[40:], probe)  # the Os, the Qs
     assert d_o < d_q
     # three Gs straight off the axis, a little farther than the nearest Q (the Q stays the
     # nearest other letter, so the pair decides)
     rng = np.random.default_rng(9)
     g_cloud = probe + np.float32([0.0, 1.02 * d_q]) + rng.normal(0.0, 0.01, (3, 2))
     clf, _, _ = _o_q_classifier(extra=g_cloud.astype(np.float32), q_at=2.4)
-    d_g = nearest(g_cloud)
+    d_g = _nearest(g_cloud, probe)
     assert d_q < d_g < d_o / (1.0 - glyphs.MARGIN_FULL)  # the G binds
     letters, share, margin = clf.classify_detail(probe[None, :])
     assert letters == ["Q"] and share[0] == pytest.approx(1.0)
@@ -566,10 +568,7 @@ def test_a_pair_discriminant_sure_of_the_letter_the_neighbours_named_gives_the_f
     clf, feats, _ = _o_q_classifier()
     probe = np.float32([0.52 * 6.0, 0.0])
 
-    def nearest(cloud: np.ndarray) -> float:
-        return float(np.linalg.norm(cloud - probe, axis=1).min())
-
-    d_o, d_q = nearest(feats[:40]), nearest(feats[40:])
+    d_o, d_q = _nearest(feats[:40], probe), _nearest(feats[40:], probe)
     assert d_q < d_o and (d_o - d_q) / d_o < 0.5 * glyphs.MARGIN_FULL
     letters, share, margin = clf.classify_detail(probe[None, :])
     assert letters == ["Q"]
@@ -577,7 +576,7 @@ def test_a_pair_discriminant_sure_of_the_letter_the_neighbours_named_gives_the_f
     # a third letter beside it, a little farther than the Q: the margin is the pair's over it
     g_cloud = (probe + np.float32([0.0, 1.05 * d_q]))[None, :]
     clf, _, _ = _o_q_classifier(extra=g_cloud.astype(np.float32))
-    d_g = nearest(g_cloud)
+    d_g = _nearest(g_cloud, probe)
     letters, share, margin = clf.classify_detail(probe[None, :])
     assert letters == ["Q"]
     assert margin[0] == pytest.approx((d_g - d_q) / d_g, abs=1e-3)

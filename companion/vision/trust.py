@@ -7,8 +7,9 @@ confidence table; ``TRUST_CELL`` without one). What puts a reading in doubt (eac
 
 - the photo: too dark to read (the board's brightest tenth under ``DARK_LEVEL`` even after the
   reader's gain), black and white (:func:`colourfulness` under ``GREY_CHROMA``: red and blue ink,
-  the premium squares and the blanks are told by colour), a glare hotspot over the grid (blown-out pixels), too soft (the grid lines'
-  edges spread over more than ``SOFT_EDGE`` of a cell);
+  the premium squares and the blanks are told by colour), a glare hotspot over the grid
+  (blown-out pixels), too soft (the grid lines' edges spread over more than ``SOFT_EDGE`` of a
+  cell);
 - the grid: its coloured premium squares do not sit where the profile's layout puts them (the
   grid found is one row or column off: the reader moves it when the shifted layout fits better,
   and refuses it when no layout fits); the grid's lines do not stand out where the corners put
@@ -18,9 +19,9 @@ confidence table; ``TRUST_CELL`` without one). What puts a reading in doubt (eac
   ``TILE_BOARD_MIN``): a blank or a tile whose letter was missed would look empty;
 - an empty cell (not a premium square like the others) whose colour is nearly as near the
   lettered tiles' as the squares around it, or nearer (``tile_like`` over ``TILE_LIKE_MAX``), in
-  its hue as well as in its whole colour (``reader.tile_like_cells``: a frame's shadow darkens the edge
-  rows' squares to the tiles' lightness, not to their hue): a blank the blank finder did not
-  take, a pale tile whose letter was not seen;
+  its hue as well as in its whole colour (``reader.tile_like_cells``: a frame's shadow darkens
+  the edge rows' squares to the tiles' lightness, not to their hue): a blank the blank finder
+  did not take, a pale tile whose letter was not seen;
 - a cell: its confidence is a calibrated probability that the cell is read right
   (:func:`calibrated`), from the evidence the reader has (how clearly an empty cell is empty,
   how many of the letter's nearest training glyphs agree and by how much, glare over it). The
@@ -181,8 +182,8 @@ def like_premium(
     Lab units of another empty premium cell's, or nearer that one than the tiles' median both
     in the whole colour and in the hue (Lab a and b). The hue is asked because a blank in a
     shadow on a premium square (a rendered board's corner: 43 lightness units darker than the
-    lettered tiles, 6 from them in hue) came nearer a double-letter square than the tiles in the
-    whole colour, and was taken for a bare square at confidence 1.0."""
+    lettered tiles, 6 from them in hue) came nearer the red premium squares than the tiles in
+    the whole colour (38 against 44), and was taken for a bare square at confidence 1.0."""
     n = colours.shape[0]
     out = np.zeros((n, n), bool)
     cells = [(r, c) for r, c in premium if r < n and c < n and empty[r, c]]
