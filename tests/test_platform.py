@@ -497,3 +497,32 @@ def test_a_dictd_already_running_is_stopped_and_masked(tmp_path):
     (tmp_path / "units").mkdir()
     (tmp_path / "units" / "dictd.service").symlink_to("/dev/null")
     assert server.done()
+
+
+def test_the_service_environment_is_made_with_debians_python(tmp_path):
+    """Not whichever ``python3`` is first on root's PATH: a pyenv interpreter under /root cannot be
+    run by the service user, and sees none of Debian's packages (picamera2, lgpio)."""
+    options, steps = fake_plan(tmp_path)
+    env = next(s for s in steps if s.title.startswith("Python environment"))
+    assert env.commands[0][:3] == ["/usr/bin/python3", "-m", "venv"]
+
+
+def test_an_environment_made_with_another_python_is_made_again(tmp_path):
+    venv = tmp_path / "opt" / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").touch()
+    (venv / "pyvenv.cfg").write_text("home = /root/.pyenv/versions/3.11.7/bin\n")
+    _, steps = fake_plan(tmp_path)
+    env = next(s for s in steps if s.title.startswith("Python environment"))
+    assert env.commands[0] == [
+        "/usr/bin/python3",
+        "-m",
+        "venv",
+        "--clear",
+        "--system-site-packages",
+        str(venv),
+    ]
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    _, steps = fake_plan(tmp_path)
+    env = next(s for s in steps if s.title.startswith("Python environment"))
+    assert [c[1:3] for c in env.commands] == [["-m", "pip"]]

@@ -15,7 +15,10 @@ The steps, each skipped when already done so the installer is safe to run twice:
    groups;
 4. the code copied to the prefix (``/opt/table-companion``), owned by root and read-only to others
    (never by the login user who cloned it), and a virtual environment there with the package
-   installed (``--system-site-packages`` so Debian's picamera2 and lgpio are seen; the ``pi`` extra
+   installed, made with Debian's ``/usr/bin/python3`` whatever ``python3`` is first on the PATH (a
+   pyenv one under ``/root`` cannot be run by the service user and sees none of Debian's packages;
+   an environment made with another interpreter is made again), with
+   ``--system-site-packages`` so Debian's picamera2 and lgpio are seen; the ``pi`` extra
    keeps numpy below 2 so that Debian's numpy 1.24, which picamera2's simplejpeg is built against,
    is the one imported);
 5. the configuration directory ``/etc/table-companion`` with the standard pin map, never
@@ -63,6 +66,9 @@ DEFAULT_USER = "companion"
 STATE_DIR = Path("/var/lib/table-companion")
 CONFIG_DIR = Path("/etc/table-companion")
 UNIT_DIR = Path("/etc/systemd/system")
+# Debian's own interpreter: the one python3-picamera2 and python3-lgpio are installed for, and one
+# the service user can run (a pyenv or conda ``python3`` first on root's PATH is neither)
+SYSTEM_PYTHON = Path("/usr/bin/python3")
 UDEV_DIR = Path("/etc/udev/rules.d")
 UDEV_RULE = "99-companion-head.rules"
 GROUPS = ("gpio", "i2c", "video", "dialout")
@@ -158,6 +164,21 @@ class Options:
     udev_dir: Path = UDEV_DIR
     start: bool = True
     lexicon: bool = True
+    python: Path = SYSTEM_PYTHON  # the interpreter of the service's virtual environment
+
+
+def venv_home(venv: Path) -> Path | None:
+    """The folder of the interpreter a virtual environment was made with (``home`` in its
+    ``pyvenv.cfg``), or None when it has none."""
+    try:
+        text = (venv / "pyvenv.cfg").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    for line in text.splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "home":
+            return Path(value.strip())
+    return None
 
 
 def installed_packages(packages: Sequence[str]) -> set[str]:
@@ -372,7 +393,12 @@ def plan(
     )
     venv_cmds = []
     if not (venv / "bin" / "python").exists():
-        venv_cmds.append(["python3", "-m", "venv", "--system-site-packages", str(venv)])
+        venv_cmds.append([str(o.python), "-m", "venv", "--system-site-packages", str(venv)])
+    elif venv_home(venv) != o.python.parent:
+        # made by an earlier install with another interpreter: made again with Debian's
+        venv_cmds.append(
+            [str(o.python), "-m", "venv", "--clear", "--system-site-packages", str(venv)]
+        )
     extras = "pi" if os.uname().machine == "aarch64" else ""
     target = f"{o.prefix}[{extras}]" if extras else str(o.prefix)
     venv_cmds.append(
