@@ -284,6 +284,38 @@ def test_a_square_in_a_shadow_is_not_taken_for_a_tile_but_a_tile_in_it_is():
     assert tile_like_cells(ev, frozenset())[square]
 
 
+def test_a_blank_in_a_corners_shadow_is_measured_against_the_tiles_beside_it():
+    """A blank in a corner's shadow is darker than the set's tiles, nearer the squares beside it
+    than those tiles: against the tiles beside it, as dark, it looks like a tile (the trust
+    check's figure), and it is in doubt. The reader's own figure (the set's tiles) is as before."""
+    from companion.vision.reader import CellEvidence, _tile_like_and_hue, tile_like_cells
+
+    # the colours (Lab, 8-bit) of a rendered board whose bottom left corner lies in a shadow
+    n = 15
+    colours = np.empty((n, n, 3), np.float32)
+    colours[:] = (240.0, 128.0, 150.0)  # cream squares in the light
+    colours[10:, :4] = (173.0, 130.0, 148.0)  # and in the corner's shadow
+    lettered = np.zeros((n, n), bool)
+    lettered[7, 3:12] = True  # a word across the centre, in the light
+    colours[lettered] = (213.0, 137.0, 166.0)
+    lettered[10:14, 1] = True  # one down the corner, in the shadow
+    colours[10:14, 1] = (184.0, 135.0, 159.0)
+    blank = (14, 1)  # below it, darker still
+    colours[blank] = (163.0, 135.0, 161.0)
+    whole, hue = _tile_like_and_hue(colours, lettered, ~lettered)
+    near_whole, near_hue = _tile_like_and_hue(colours, lettered, ~lettered, near=True)
+    assert whole[blank] <= trust.TILE_LIKE_MAX < near_whole[blank]
+    assert near_hue[blank] > trust.TILE_LIKE_MAX
+    assert (near_whole >= whole - 1e-4).all()  # the nearer of two models: never less tile-like
+    kind = np.where(lettered, 1, 0).astype(np.int8)
+    zeros = np.zeros((n, n), np.float32)
+    ev = CellEvidence(np.ones((n, n), np.float32), kind, zeros, zeros, tile_like=whole,
+                      colours=colours, hue_tile_like=hue)  # fmt: skip
+    assert not tile_like_cells(ev, frozenset())[blank]
+    ev.near_tile_like = (near_whole, near_hue)
+    assert tile_like_cells(ev, frozenset())[blank]
+
+
 def test_a_grid_one_line_off_into_the_label_band_is_refused_and_not_found():
     # a board with labels round its grid and a frame about a cell beyond: the frame's line can be
     # taken for the grid's last line, and the label band for its last row and column
@@ -580,6 +612,25 @@ def test_a_pair_discriminant_sure_of_the_letter_the_neighbours_named_gives_the_f
     letters, share, margin = clf.classify_detail(probe[None, :])
     assert letters == ["Q"]
     assert margin[0] == pytest.approx((d_g - d_q) / d_g, abs=1e-3)
+
+
+def test_the_letter_without_the_stroke_is_no_surer_than_its_neighbours_say():
+    # a glyph far off both clouds, on the O side of the O/Q discriminant by two spreads: the
+    # discriminant is sure it has no tail, but its nearest Q is nearly as near as its nearest O
+    # (a tail too small or too soft to see looks so). The O is as sure as the neighbours' own
+    # distance margin; a Q as far off, on the tail's side, is as sure as the discriminant
+    clf, feats, glyph_at = _o_q_classifier()
+    w = clf._experts[(glyphs.LETTERS.index("O"), glyphs.LETTERS.index("Q"))][0]
+    away = (np.float64([-w[1], w[0]]) / np.linalg.norm(w) * 8.0) @ clf.vecs  # across w
+    probe_o, probe_q = glyph_at(-2.0) + away, glyph_at(2.0) + away
+    d_o, d_q = _nearest(feats[:40], probe_o), _nearest(feats[40:], probe_o)
+    apart = (d_q - d_o) / d_q
+    assert apart < 0.5 * glyphs.MARGIN_FULL
+    letters, share, margin = clf.classify_detail(np.vstack([probe_o, probe_q]))
+    assert letters == ["O", "Q"]
+    assert margin[0] == pytest.approx(apart, abs=1e-3)
+    assert share[0] == pytest.approx(apart / glyphs.MARGIN_FULL, abs=1e-3)
+    assert margin[1] == pytest.approx(glyphs.MARGIN_FULL) and share[1] == pytest.approx(1.0)
 
 
 def test_a_blank_in_a_shadow_on_a_premium_square_is_not_taken_for_the_square():
