@@ -309,11 +309,74 @@ def test_a_blank_in_a_corners_shadow_is_measured_against_the_tiles_beside_it():
     assert (near_whole >= whole - 1e-4).all()  # the nearer of two models: never less tile-like
     kind = np.where(lettered, 1, 0).astype(np.int8)
     zeros = np.zeros((n, n), np.float32)
+    # (without the colours, so that the hue's own rule is left out: the next test's)
     ev = CellEvidence(np.ones((n, n), np.float32), kind, zeros, zeros, tile_like=whole,
-                      colours=colours, hue_tile_like=hue)  # fmt: skip
+                      hue_tile_like=hue)  # fmt: skip
     assert not tile_like_cells(ev, frozenset())[blank]
     ev.near_tile_like = (near_whole, near_hue)
     assert tile_like_cells(ev, frozenset())[blank]
+
+
+def test_a_square_in_a_shadow_is_judged_by_its_hue_where_tiles_and_squares_differ_in_it():
+    """The evidence of a bare square darkened to the tiles' lightness is its hue's, when the
+    board's tiles and squares differ in hue; where they do not (pale tiles on a pale board), the
+    whole colour's, which doubts it."""
+    from companion.vision.reader import HUE_APART, SQUARE_HUE, _colour_or_hue, _tile_like_and_hue
+
+    n = 15
+    lettered = np.zeros((n, n), bool)
+    lettered[7, 3:12] = True
+    square = (14, 1)
+    for tiles_hue, told in (((132.0, 146.0), True), ((130.0, 143.0), False)):
+        colours = np.empty((n, n, 3), np.float32)
+        colours[:] = (230.0, 128.0, 140.0)
+        colours[lettered] = (190.0, *tiles_hue)
+        colours[square] = (190.0, 128.0, 140.0)  # the squares' hue, the tiles' lightness
+        whole, hue = _tile_like_and_hue(colours, lettered, ~lettered)
+        apart = np.linalg.norm(np.subtract(tiles_hue, (128.0, 140.0)))
+        assert (apart >= HUE_APART) == told
+        assert whole[square] > trust.TILE_LIKE_MAX  # by the whole colour: a tile
+        figure = _colour_or_hue(colours, lettered, whole, hue)
+        if told:
+            assert hue[square] <= SQUARE_HUE and figure[square] == hue[square]
+        else:
+            assert figure[square] == whole[square]
+        assert (figure >= np.minimum(whole, hue)).all() and (figure <= whole).all()
+
+
+def test_a_blank_in_a_dark_corner_is_in_doubt_by_its_hue_where_tiles_and_squares_differ_in_it():
+    """A blank in a dark corner is as dark as the squares there, so by the whole colour a square;
+    its hue is the tiles'. Where the board's tiles and squares differ in hue, that hue puts it
+    in doubt; where they do not, a hue figure says nothing and the whole colour's stands."""
+    from companion.vision.reader import (
+        HUE_APART,
+        CellEvidence,
+        _tile_like_and_hue,
+        hues_apart,
+        tile_like_cells,
+    )
+
+    n = 15
+    lettered = np.zeros((n, n), bool)
+    lettered[7, 3:12] = True
+    blank = (2, 0)
+    for tiles_hue, told in (((135.0, 154.0), True), ((129.0, 140.0), False)):
+        colours = np.empty((n, n, 3), np.float32)
+        colours[:] = (200.0, 128.0, 138.0)
+        colours[:5, :3] = (135.0, 129.0, 138.0)  # the dark corner's squares
+        colours[lettered] = (180.0, *tiles_hue)
+        colours[blank] = (130.0, *tiles_hue)  # as dark as the corner, the tiles' hue
+        whole, hue = _tile_like_and_hue(colours, lettered, ~lettered, near=True)
+        assert (hues_apart(colours, lettered) >= HUE_APART) == told
+        assert whole[blank] <= trust.TILE_LIKE_MAX  # by the whole colour a square
+        kind = np.where(lettered, 1, 0).astype(np.int8)
+        zeros = np.zeros((n, n), np.float32)
+        ev = CellEvidence(np.ones((n, n), np.float32), kind, zeros, zeros, tile_like=whole,
+                          colours=colours, hue_tile_like=hue, near_tile_like=(whole, hue))  # fmt: skip
+        suspect = tile_like_cells(ev, frozenset())
+        assert suspect[blank] == told
+        if told:
+            assert suspect.sum() == 1  # the corner's bare squares are not in doubt
 
 
 def test_a_grid_one_line_off_into_the_label_band_is_refused_and_not_found():
@@ -614,11 +677,12 @@ def test_a_pair_discriminant_sure_of_the_letter_the_neighbours_named_gives_the_f
     assert margin[0] == pytest.approx((d_g - d_q) / d_g, abs=1e-3)
 
 
-def test_the_letter_without_the_stroke_is_no_surer_than_its_neighbours_say():
+def test_the_letter_without_the_stroke_is_half_sure_at_most_unless_clear_of_the_other():
     # a glyph far off both clouds, on the O side of the O/Q discriminant by two spreads: the
     # discriminant is sure it has no tail, but its nearest Q is nearly as near as its nearest O
     # (a tail too small or too soft to see looks so). The O is as sure as the neighbours' own
-    # distance margin; a Q as far off, on the tail's side, is as sure as the discriminant
+    # distance margin says: short of the full one, at most half sure. A Q as far off, on the
+    # tail's side, is as sure as the discriminant
     clf, feats, glyph_at = _o_q_classifier()
     w = clf._experts[(glyphs.LETTERS.index("O"), glyphs.LETTERS.index("Q"))][0]
     away = (np.float64([-w[1], w[0]]) / np.linalg.norm(w) * 8.0) @ clf.vecs  # across w
@@ -628,9 +692,16 @@ def test_the_letter_without_the_stroke_is_no_surer_than_its_neighbours_say():
     assert apart < 0.5 * glyphs.MARGIN_FULL
     letters, share, margin = clf.classify_detail(np.vstack([probe_o, probe_q]))
     assert letters == ["O", "Q"]
-    assert margin[0] == pytest.approx(apart, abs=1e-3)
-    assert share[0] == pytest.approx(apart / glyphs.MARGIN_FULL, abs=1e-3)
+    assert margin[0] == pytest.approx(0.5 * apart, abs=1e-3)
+    assert share[0] == pytest.approx(0.5 * apart / glyphs.MARGIN_FULL, abs=1e-3)
     assert margin[1] == pytest.approx(glyphs.MARGIN_FULL) and share[1] == pytest.approx(1.0)
+    # an O the discriminant names against neighbours that named a Q: not sure at all
+    o, q = glyphs.LETTERS.index("O"), glyphs.LETTERS.index("Q")
+    w, threshold, spread, clear = clf._experts[(q, o)]
+    near_q = np.float32([5.0, 0.0])  # by the neighbours a Q
+    clf._experts[(q, o)] = (w, float(clf._project(near_q[None, :])[0] @ w) - spread, spread, clear)
+    letters, share, margin = clf.classify_detail(near_q[None, :])
+    assert letters == ["O"] and share[0] == 0.0 and margin[0] == 0.0
 
 
 def test_a_blank_in_a_shadow_on_a_premium_square_is_not_taken_for_the_square():

@@ -552,6 +552,49 @@ def _tile_like_and_hue(
     return out[0], out[1]
 
 
+# Lab a and b: the lettered tiles' hue (median) at least this far from the empty squares' lets
+# the hue speak for a square darkened to the tiles' lightness; a cell whose hue figure is this
+# many units nearer the squares' (or more) is a square by its hue (SQUARE_HUE)
+HUE_APART = 6.0
+SQUARE_HUE = -5.0
+
+
+def _colour_or_hue(
+    colours: np.ndarray, lettered: np.ndarray, tile_like: np.ndarray, hue_like: np.ndarray
+) -> np.ndarray:
+    """The tile-likeness an empty cell's evidence is measured by (float32 (n, n), Lab units, >
+    0: nearer the tiles): the whole colour's (``tile_like``), or the hue's (``hue_like``) where
+    that is lower and plainly the squares' (``SQUARE_HUE`` or under) on a board whose tiles
+    and squares differ in hue (``HUE_APART``): a shadow (a frame's, along real board 3's
+    bottom row) darkens a square to the tiles' lightness without giving it their hue, and the
+    whole colour then took a bare square for a tile (raw evidence 0, confidence 0.79).
+
+    Measured on the bench's Scrabble renders and 800 blank-rich ones, corners given (137347
+    empty cells, 861 read wrong): of the cells tile-like by the whole colour (over
+    ``trust.TILE_LIKE_MAX``) and by their hue plainly squares, 1346 lie on boards whose hues
+    are 6 apart or more, none of them read wrong; the missed tiles with such a hue (down to
+    -5.5) lay on boards whose hues were 5.5 apart or less.
+
+    Args:
+        colours: float32 (n, n, 3), the cells' face colours, Lab.
+        lettered: bool (n, n), the cells read as letters.
+        tile_like, hue_like: float32 (n, n), :func:`_tile_like_and_hue`.
+    """
+    if hues_apart(colours, lettered) < HUE_APART:
+        return tile_like
+    return np.where(hue_like <= SQUARE_HUE, np.minimum(tile_like, hue_like), tile_like)
+
+
+def hues_apart(colours: np.ndarray, lettered: np.ndarray) -> float:
+    """How far the lettered tiles' hue (median Lab a and b) is from the other cells': Lab units;
+    0 with under 3 lettered tiles or no other cell. ``colours``: float32 (n, n, 3), Lab;
+    ``lettered``: bool (n, n)."""
+    if lettered.sum() < 3 or lettered.all():
+        return 0.0
+    tiles = np.median(colours[lettered][:, 1:], axis=0)
+    return float(np.linalg.norm(tiles - np.median(colours[~lettered][:, 1:], axis=0)))
+
+
 @dataclass
 class CellEvidence:
     """What the reader knows about each cell, besides what it read.
@@ -679,7 +722,7 @@ def read_cells(
     t1 = time.perf_counter()
     # an empty cell: how unlike a tile its colour is (a blank, a pale tile), less when its
     # contrast is near the letter contrast (a faded letter the finder only just missed)
-    unlike_tile = np.clip(0.5 - tile_like / 20.0, 0.0, 1.0)
+    unlike_tile = np.clip(0.5 - _colour_or_hue(colours, lettered, tile_like, hue_like) / 20.0, 0, 1)
     if profile.premium:
         # a coloured premium square is unlike the plain squares around it, and so may seem
         # nearer the tiles: one that looks like the other premium squares is not tile-like
@@ -774,6 +817,12 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
     wrong; on 180 more photos of each profile (seeds 60000-60179, 360 readings each): Scrabble
     53 trusted instead of 42, Iago 143 as before, none wrong.
 
+    On a board whose tiles and squares differ in hue (:func:`hues_apart`, ``HUE_APART`` or
+    more), a cell whose hue is nearer the tiles' by 2 or more (``-trust.TILE_LIKE_MAX``) is in
+    doubt whatever its whole colour: a blank in a render's dark corner, as dark as the squares
+    there (-11.6 in the whole colour, +6.0 in the hue), was read empty at confidence 1.0 in a
+    trusted reading (new seeds 100000-100359, corners given and found).
+
     Both figures are the trust check's own (``near_tile_like``, when the reader gave it): the
     tiles' colour is the nearer of the set's and that of the tiles near the cell. On 800 new
     Scrabble renders with 3-6 blanks each (seeds 90000-90799, plain, labels, bold and dark:
@@ -793,6 +842,10 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
     suspect = (ev.kind == 0) & (whole > trust.TILE_LIKE_MAX)
     if hue is not None:
         suspect &= hue > trust.TILE_LIKE_MAX
+        if ev.colours is not None and hues_apart(ev.colours, ev.kind == 1) >= HUE_APART:
+            # tiles and squares differ in hue: a cell of the tiles' hue is in doubt whatever
+            # its lightness (a blank in a dark corner, as dark as the squares there)
+            suspect |= (ev.kind == 0) & (hue >= -trust.TILE_LIKE_MAX)
     if premium and ev.colours is not None:
         # a coloured premium square is unlike the plain squares around it: it looks like a
         # tile only if it is nearer the tiles than the other premium squares too

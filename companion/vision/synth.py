@@ -107,10 +107,17 @@ class SyntheticPhoto:
         return path
 
 
-def random_grid(profile: Profile | str, rng: np.random.Generator, fill: float | None = None):
+def random_grid(
+    profile: Profile | str,
+    rng: np.random.Generator,
+    fill: float | None = None,
+    blanks: tuple[int, int] = (0, 3),
+):
     """A random grid for ``profile``: tiles in words of 2-7 letters laid across and down from
     the centre, as in play, filling about ``fill`` (default 15-45%) of the cells; Iago tiles
-    show blue (upper case) or red (lower case) at random, word by word."""
+    show blue (upper case) or red (lower case) at random, word by word. A profile with blank
+    tiles gets ``blanks[0]`` to ``blanks[1] - 1`` of them (a set has two; the bench renders more
+    to fit their confidence)."""
     profile = get_profile(profile)
     n = profile.size
     target = int((fill if fill is not None else rng.uniform(0.15, 0.45)) * n * n)
@@ -133,7 +140,7 @@ def random_grid(profile: Profile | str, rng: np.random.Generator, fill: float | 
     if profile.blank_tiles:
         # a blank or two, declared as a letter (lower case in the truth, as the real photos')
         tiles = [(r, c) for r in range(n) for c in range(n) if cells[r][c] != "."]
-        for k in rng.permutation(len(tiles))[: int(rng.integers(0, 3))]:
+        for k in rng.permutation(len(tiles))[: int(rng.integers(*blanks))]:
             r, c = tiles[int(k)]
             cells[r][c] = cells[r][c].lower()
     return ["".join(row) for row in cells]
@@ -460,11 +467,13 @@ def render_photo(
     grid: list[str] | None = None,
     hand: bool = True,
     kind: str = "plain",
+    blanks: tuple[int, int] = (0, 3),
 ) -> SyntheticPhoto:
     """One synthetic photo of a random (or the given) board, with its truth. Deterministic for a
     seed. ``size`` is (width, height) in pixels; 1600x1200 is about 2 megapixels. ``kind`` is one
     of ``KINDS``; for ``bumped`` the photo's ``corners`` are where the grid was before the camera
-    moved (``true_corners`` where it is).
+    moved (``true_corners`` where it is). ``blanks``: how many blank tiles a random grid gets
+    (:func:`random_grid`).
 
     Raises:
         VisionError: an unknown kind.
@@ -474,7 +483,7 @@ def render_photo(
     profile = get_profile(profile)
     rng = np.random.default_rng(seed)
     if grid is None:
-        grid = random_grid(profile, rng)
+        grid = random_grid(profile, rng, blanks=blanks)
     cell = max(32, min(160, int(0.85 * min(size) / profile.size * 1.2)))
     board, corners = render_board(grid, profile, rng, cell_px=cell, markers=markers, look=kind)
     image, truth = photograph(
