@@ -742,3 +742,15 @@ def test_a_band_in_the_photo_is_judged_though_the_photo_cuts_another_side():
     corners = np.float32([[146, 157], [704, 106], [747, 666], [189, 705]])
     assert localise.sides_inside(corners, shape) == (True, True, False, False)
     assert not localise.corners_inside(corners, shape)
+
+
+def test_a_render_carries_as_many_blanks_as_asked():
+    """The bench's blanks' fit renders boards with 3-6 blanks; by default a board has 0-2, as a
+    set's two allow."""
+    from companion.vision.synth import random_grid
+
+    for seed in range(20):
+        many = random_grid("scrabble", np.random.default_rng(seed), blanks=(3, 7))
+        few = random_grid("scrabble", np.random.default_rng(seed))
+        assert 3 <= sum(ch.islower() for row in many for ch in row) <= 6
+        assert sum(ch.islower() for row in few for ch in row) <= 2
