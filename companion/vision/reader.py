@@ -497,6 +497,7 @@ def _tile_like_and_hue(
     empty: np.ndarray,
     premium: frozenset[tuple[int, int]] = frozenset(),
     near: bool = False,
+    tiles_near: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each cell, how much nearer its colour (Lab, weighed ``LAB_WEIGHT``) is to the lettered
     tiles' than to the board's empty squares around it (in its row and column within three
@@ -510,7 +511,8 @@ def _tile_like_and_hue(
 
     With ``near``, the tiles' colour is the nearer of the set's (median) and that of the
     lettered tiles within ``LOCAL_TILES`` cells (3 or more): light falls off across a board,
-    and a shadow darkens a corner's tiles and squares alike. A blank in a corner's shadow, on a
+    and a shadow darkens a corner's tiles and squares alike (``tiles_near``: their colours,
+    weighed, when already measured). A blank in a corner's shadow, on a
     triple-word square (lightness 163 against the set's tiles' 213, the tiles beside it 184),
     was 3.7 nearer the squares than the set's tiles and read empty in a trusted reading; it is
     2.0 nearer the tiles beside it (the trust check's figure, :func:`tile_like_cells`).
@@ -524,8 +526,15 @@ def _tile_like_and_hue(
     if premium:
         plain = ~_premium_mask(premium, n)
         if (plain & empty).sum() >= 3:
-            every = _tile_like_and_hue(colours, lettered, empty, near=near)
-            on_plain = _tile_like_and_hue(colours, lettered, empty & plain, near=near)
+            tiles_near = (
+                _neighbourhood_median(colours * LAB_WEIGHT, lettered, reach=LOCAL_TILES, least=3)
+                if near
+                else None
+            )
+            every = _tile_like_and_hue(colours, lettered, empty, near=near, tiles_near=tiles_near)
+            on_plain = _tile_like_and_hue(
+                colours, lettered, empty & plain, near=near, tiles_near=tiles_near
+            )
             return tuple(np.where(plain, p, e) for p, e in zip(on_plain, every, strict=True))
     if lettered.sum() < 3 or not empty.any():
         none = np.full((n, n), -np.inf, np.float32)
@@ -540,7 +549,11 @@ def _tile_like_and_hue(
     local = np.where(np.isnan(local), around, local)
     local = np.where(np.isnan(local), overall, local)
     if near:
-        near_tiles = _neighbourhood_median(colours, lettered, reach=LOCAL_TILES, least=3)
+        near_tiles = (
+            tiles_near
+            if tiles_near is not None
+            else _neighbourhood_median(colours, lettered, reach=LOCAL_TILES, least=3)
+        )
     out = []
     for channels in (slice(0, 3), slice(1, 3)):
         d_board = np.linalg.norm(colours[..., channels] - local[..., channels], axis=2)
