@@ -497,7 +497,6 @@ def _tile_like_and_hue(
     empty: np.ndarray,
     premium: frozenset[tuple[int, int]] = frozenset(),
     near: bool = False,
-    tiles_near: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """For each cell, how much nearer its colour (Lab, weighed ``LAB_WEIGHT``) is to the lettered
     tiles' than to the board's empty squares around it (in its row and column within three
@@ -511,35 +510,48 @@ def _tile_like_and_hue(
 
     With ``near``, the tiles' colour is the nearer of the set's (median) and that of the
     lettered tiles within ``LOCAL_TILES`` cells (3 or more): light falls off across a board,
-    and a shadow darkens a corner's tiles and squares alike (``tiles_near``: their colours,
-    weighed, when already measured). A blank in a corner's shadow, on a
+    and a shadow darkens a corner's tiles and squares alike. A blank in a corner's shadow, on a
     triple-word square (lightness 163 against the set's tiles' 213, the tiles beside it 184),
     was 3.7 nearer the squares than the set's tiles and read empty in a trusted reading; it is
-    2.0 nearer the tiles beside it (the trust check's figure, :func:`tile_like_cells`).
+    2.0 nearer the tiles beside it (the trust check's figure, :func:`tile_like_cells`). Both
+    at once, the squares around each cell measured once: :func:`_tile_like_figures`.
 
     Args:
         colours: float32 (n, n, 3), the cells' face colours (:func:`trust.cell_colours`).
         lettered, empty: bool (n, n).
         premium: the profile's premium squares, (row, column) 0-based.
     """
+    return _tile_like_figures(colours, lettered, empty, premium)[1 if near else 0]
+
+
+def _tile_like_figures(
+    colours: np.ndarray,
+    lettered: np.ndarray,
+    empty: np.ndarray,
+    premium: frozenset[tuple[int, int]] = frozenset(),
+    tiles_near: np.ndarray | None = None,
+) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """:func:`_tile_like_and_hue`'s figures (whole colour, hue) against the set's tiles, and
+    against the nearer of the set's and the tiles near each cell: ((whole, hue), (near whole,
+    near hue)), each float32 (n, n). ``tiles_near``: the near tiles' colours (weighed), when
+    already measured."""
     n = colours.shape[0]
+    weighed = colours * LAB_WEIGHT
+    if tiles_near is None:
+        tiles_near = _neighbourhood_median(weighed, lettered, reach=LOCAL_TILES, least=3)
     if premium:
         plain = ~_premium_mask(premium, n)
         if (plain & empty).sum() >= 3:
-            tiles_near = (
-                _neighbourhood_median(colours * LAB_WEIGHT, lettered, reach=LOCAL_TILES, least=3)
-                if near
-                else None
+            every = _tile_like_figures(colours, lettered, empty, tiles_near=tiles_near)
+            on_plain = _tile_like_figures(colours, lettered, empty & plain, tiles_near=tiles_near)
+            return tuple(
+                tuple(np.where(plain, p, e) for p, e in zip(op, ev, strict=True))
+                for op, ev in zip(on_plain, every, strict=True)
             )
-            every = _tile_like_and_hue(colours, lettered, empty, near=near, tiles_near=tiles_near)
-            on_plain = _tile_like_and_hue(
-                colours, lettered, empty & plain, near=near, tiles_near=tiles_near
-            )
-            return tuple(np.where(plain, p, e) for p, e in zip(on_plain, every, strict=True))
     if lettered.sum() < 3 or not empty.any():
         none = np.full((n, n), -np.inf, np.float32)
-        return none, none.copy()
-    colours = colours * LAB_WEIGHT
+        return (none, none.copy()), (none.copy(), none.copy())
+    colours = weighed
     tile_model = np.median(colours[lettered], axis=0)
     # the squares in line with the cell first (light falls off across a board, and a frame's
     # shadow darkens its edge rows), else those all round, else the board's
@@ -548,21 +560,15 @@ def _tile_like_and_hue(
     overall = np.median(colours[empty], axis=0)
     local = np.where(np.isnan(local), around, local)
     local = np.where(np.isnan(local), overall, local)
-    if near:
-        near_tiles = (
-            tiles_near
-            if tiles_near is not None
-            else _neighbourhood_median(colours, lettered, reach=LOCAL_TILES, least=3)
-        )
-    out = []
+    by_set, by_near = [], []
     for channels in (slice(0, 3), slice(1, 3)):
         d_board = np.linalg.norm(colours[..., channels] - local[..., channels], axis=2)
         d_tile = np.linalg.norm(colours[..., channels] - tile_model[channels], axis=2)
-        if near:
-            d_near = np.linalg.norm(colours[..., channels] - near_tiles[..., channels], axis=2)
-            d_tile = np.fmin(d_tile, d_near)  # (NaN where under 3 tiles are near: the set's)
-        out.append((d_board - d_tile).astype(np.float32))
-    return out[0], out[1]
+        d_near = np.linalg.norm(colours[..., channels] - tiles_near[..., channels], axis=2)
+        by_set.append((d_board - d_tile).astype(np.float32))
+        # (NaN where under 3 tiles are near: the set's)
+        by_near.append((d_board - np.fmin(d_tile, d_near)).astype(np.float32))
+    return (by_set[0], by_set[1]), (by_near[0], by_near[1])
 
 
 # Lab a and b: the lettered tiles' hue (median) at least this far from the empty squares' lets
@@ -713,8 +719,9 @@ def read_cells(
     lettered = np.zeros((n, n), bool)
     for r, col, _ in found:
         lettered[r, col] = True
-    tile_like, hue_like = _tile_like_and_hue(colours, lettered, ~lettered, profile.premium)
-    near_like = _tile_like_and_hue(colours, lettered, ~lettered, profile.premium, near=True)
+    (tile_like, hue_like), near_like = _tile_like_figures(
+        colours, lettered, ~lettered, profile.premium
+    )
     relaxed = set()
     # a cell whose contrast only just missed the letter contrast is searched again too, whatever
     # its colour (light ink on a tile coloured like its neighbours' squares)
