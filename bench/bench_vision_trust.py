@@ -35,19 +35,20 @@ BLANK_FIT_SEED = 22000
 BLANK_KINDS = ("plain", "labels", "bold", "dark")
 
 
-def _photos(profile: str, first_seed: int, count: int, cache: Path, kinds=None, blanks=(0, 3)):
+def _photos(profile: str, first_seed: int, count: int, cache: Path, kinds=None, blanks=None):
     """(kind, image, truth, corners) of rendered photos (of ``kinds``, default every kind, with
     ``blanks`` blank tiles: :func:`companion.vision.synth.random_grid`), cached as files in
     ``cache``."""
-    from companion.vision.synth import KINDS, render_photo
+    from companion.vision.synth import KINDS, SET_BLANKS, render_photo
 
     kinds = kinds or KINDS
+    blanks = blanks or SET_BLANKS
     cache.mkdir(parents=True, exist_ok=True)
     for k in range(count):
         seed = first_seed + k
         kind = kinds[k % len(kinds)]
         size = SIZES[(k // len(kinds)) % len(SIZES)]
-        stem = cache / (f"{profile}_{kind}_{seed}" + ("" if blanks == (0, 3) else "_blanks"))
+        stem = cache / (f"{profile}_{kind}_{seed}" + ("" if blanks == SET_BLANKS else "_blanks"))
         if not Path(f"{stem}.jpg").exists():
             photo = render_photo(profile, seed=seed, size=size, kind=kind, blanks=blanks)
             photo.save(stem, quality=90)
@@ -154,6 +155,13 @@ def _least_by_kind(rows: list, table: dict) -> np.ndarray:
             sel = kind == k
             out[i, k] = float(conf[sel].min()) if sel.any() else np.inf
     return out
+
+
+def _trusted(rows: list, table: dict, levels: dict) -> np.ndarray:
+    """Which boards of ``rows`` (records, :func:`_collect`) ``table`` and its ``levels`` trust:
+    bool (boards,)."""
+    least = _least_by_kind(rows, table)
+    return (least >= np.array(list(levels.values()), np.float32)).all(axis=1)
 
 
 def fit_levels(records: dict, table: dict) -> dict:
@@ -263,10 +271,11 @@ def main() -> None:
     )
     refit = os.environ.get("BENCH_TRUST_WRITE", "")
     shipped = json.loads(trust.CALIBRATION_FILE.read_text(encoding="utf-8"))
-    table = _table_from(fit_cells)
     if refit == "blank":
         # the blanks' table refit alone (the other kinds' kept as shipped), and every level
         table = {name: shipped[name] for name in ("empty", "letter")}
+    else:
+        table = _table_from(fit_cells)
     table["blank"] = _table_from(fit_cells + blank_cells)["blank"]
     blanks = sum(int((c[1] == 2).sum()) for c in fit_cells + blank_cells)
     print(f"  blanks' table from {blanks} blank cells")
@@ -284,8 +293,7 @@ def main() -> None:
             levels = shipped["trust"][profile]  # a profile without blanks: as it was
         table["trust"][profile] = levels
         rows = [r for group in fit_records.values() for r in group]
-        least = _least_by_kind(rows, table)
-        trusted = (least >= np.array(list(levels.values()), np.float32)).all(axis=1)
+        trusted = _trusted(rows, table, levels)
         wrong = np.array([r[0] > 0 for r in rows])
         print(
             f"  {profile}: trust levels fitted: {levels}: perfect boards trusted "
@@ -304,8 +312,7 @@ def main() -> None:
         _print(records, f"{profile}: check set, {count} photos never used for fitting")
         print(f"    expected calibration error of the cells: {_ece(check_cells, 'shipped'):.4f}")
     rows = [r for group in blank_records.values() for r in group]
-    least = _least_by_kind(rows, table)
-    trusted = (least >= np.array(list(table["trust"]["scrabble"].values()), np.float32)).all(1)
+    trusted = _trusted(rows, table, table["trust"]["scrabble"])
     wrong = np.array([r[0] > 0 for r in rows])
     print(
         f"  scrabble: {len(rows)} readings of boards with 3-6 blanks (their blanks in the fit "

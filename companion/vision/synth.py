@@ -107,11 +107,14 @@ class SyntheticPhoto:
         return path
 
 
+SET_BLANKS = (0, 3)  # blank tiles a random grid gets by default: 0-2, as a set's two allow
+
+
 def random_grid(
     profile: Profile | str,
     rng: np.random.Generator,
     fill: float | None = None,
-    blanks: tuple[int, int] = (0, 3),
+    blanks: tuple[int, int] = SET_BLANKS,
 ):
     """A random grid for ``profile``: tiles in words of 2-7 letters laid across and down from
     the centre, as in play, filling about ``fill`` (default 15-45%) of the cells; Iago tiles
@@ -467,7 +470,7 @@ def render_photo(
     grid: list[str] | None = None,
     hand: bool = True,
     kind: str = "plain",
-    blanks: tuple[int, int] = (0, 3),
+    blanks: tuple[int, int] = SET_BLANKS,
 ) -> SyntheticPhoto:
     """One synthetic photo of a random (or the given) board, with its truth. Deterministic for a
     seed. ``size`` is (width, height) in pixels; 1600x1200 is about 2 megapixels. ``kind`` is one
