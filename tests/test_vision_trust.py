@@ -246,11 +246,24 @@ def test_a_plain_square_is_compared_with_the_plain_squares_not_the_premium_ones(
     assert (plain[premium] == mixed[premium]).all()  # a premium square keeps its own measure
 
 
+def _colour_evidence(lettered: np.ndarray, tile_like: np.ndarray, hue: np.ndarray, **fields):
+    """A reading's evidence for the tile-like check: cells read as letters where ``lettered``,
+    else empty, with the given tile-likeness figures (raw evidence 1, no glare, no contrast)."""
+    from companion.vision.reader import CellEvidence
+
+    zeros = np.zeros(lettered.shape, np.float32)
+    kind = np.where(lettered, 1, 0).astype(np.int8)
+    return CellEvidence(
+        np.ones(lettered.shape, np.float32), kind, zeros, zeros.copy(),
+        tile_like=tile_like, hue_tile_like=hue, **fields,
+    )  # fmt: skip
+
+
 def test_a_square_in_a_shadow_is_not_taken_for_a_tile_but_a_tile_in_it_is():
     """A frame's shadow darkens the bottom row's squares to the tiles' lightness, not to their
     hue (real board 3): by the whole colour such a square looks like a tile, by the hue it does
     not. A tile without a letter in the same shadow is the tiles' hue: it stays in doubt."""
-    from companion.vision.reader import CellEvidence, _tile_like_and_hue, tile_like_cells
+    from companion.vision.reader import _tile_like_and_hue, tile_like_cells
 
     n = 15
     cream, wood = np.float32([88.0, 2.0, 14.0]), np.float32([66.0, 6.0, 24.0])
@@ -264,19 +277,10 @@ def test_a_square_in_a_shadow_is_not_taken_for_a_tile_but_a_tile_in_it_is():
     colours[14] *= shade
     square, blank = (14, 1), (14, 3)  # a bare square, and a blank read as empty
     colours[blank] = wood * shade
-    kind = np.where(lettered, 1, 0).astype(np.int8)
     tile_like, hue = _tile_like_and_hue(colours, lettered, ~lettered)
     assert tile_like[square] > trust.TILE_LIKE_MAX  # as dark as the tiles: tile-like in colour
     assert hue[square] <= trust.TILE_LIKE_MAX < hue[blank]
-    ev = CellEvidence(
-        raw=np.ones((n, n), np.float32),
-        kind=kind,
-        glare=np.zeros((n, n), np.float32),
-        contrast=np.zeros((n, n), np.float32),
-        tile_like=tile_like,
-        colours=colours,
-        hue_tile_like=hue,
-    )
+    ev = _colour_evidence(lettered, tile_like, hue, colours=colours)
     suspect = tile_like_cells(ev, frozenset())
     assert not suspect[square] and suspect[blank]
     assert suspect.sum() == 1
@@ -288,7 +292,7 @@ def test_a_blank_in_a_corners_shadow_is_measured_against_the_tiles_beside_it():
     """A blank in a corner's shadow is darker than the set's tiles, nearer the squares beside it
     than those tiles: against the tiles beside it, as dark, it looks like a tile (the trust
     check's figure), and it is in doubt. The reader's own figure (the set's tiles) is as before."""
-    from companion.vision.reader import CellEvidence, _tile_like_and_hue, tile_like_cells
+    from companion.vision.reader import _tile_like_and_hue, tile_like_cells
 
     # the colours (Lab, 8-bit) of a rendered board whose bottom left corner lies in a shadow
     n = 15
@@ -307,11 +311,8 @@ def test_a_blank_in_a_corners_shadow_is_measured_against_the_tiles_beside_it():
     assert whole[blank] <= trust.TILE_LIKE_MAX < near_whole[blank]
     assert near_hue[blank] > trust.TILE_LIKE_MAX
     assert (near_whole >= whole - 1e-4).all()  # the nearer of two models: never less tile-like
-    kind = np.where(lettered, 1, 0).astype(np.int8)
-    zeros = np.zeros((n, n), np.float32)
     # (without the colours, so that the hue's own rule is left out: the next test's)
-    ev = CellEvidence(np.ones((n, n), np.float32), kind, zeros, zeros, tile_like=whole,
-                      hue_tile_like=hue)  # fmt: skip
+    ev = _colour_evidence(lettered, whole, hue)
     assert not tile_like_cells(ev, frozenset())[blank]
     ev.near_tile_like = (near_whole, near_hue)
     assert tile_like_cells(ev, frozenset())[blank]
@@ -350,7 +351,6 @@ def test_a_blank_in_a_dark_corner_is_in_doubt_by_its_hue_where_tiles_and_squares
     in doubt; where they do not, a hue figure says nothing and the whole colour's stands."""
     from companion.vision.reader import (
         HUE_APART,
-        CellEvidence,
         _tile_like_and_hue,
         hues_apart,
         tile_like_cells,
@@ -369,10 +369,7 @@ def test_a_blank_in_a_dark_corner_is_in_doubt_by_its_hue_where_tiles_and_squares
         whole, hue = _tile_like_and_hue(colours, lettered, ~lettered, near=True)
         assert (hues_apart(colours, lettered) >= HUE_APART) == told
         assert whole[blank] <= trust.TILE_LIKE_MAX  # by the whole colour a square
-        kind = np.where(lettered, 1, 0).astype(np.int8)
-        zeros = np.zeros((n, n), np.float32)
-        ev = CellEvidence(np.ones((n, n), np.float32), kind, zeros, zeros, tile_like=whole,
-                          colours=colours, hue_tile_like=hue, near_tile_like=(whole, hue))  # fmt: skip
+        ev = _colour_evidence(lettered, whole, hue, colours=colours, near_tile_like=(whole, hue))
         suspect = tile_like_cells(ev, frozenset())
         assert suspect[blank] == told
         if told:
