@@ -751,3 +751,58 @@ def test_a_render_carries_as_many_blanks_as_asked():
         few = random_grid("scrabble", np.random.default_rng(seed))
         assert 3 <= sum(ch.islower() for row in many for ch in row) <= 6
         assert sum(ch.islower() for row in few for ch in row) <= 2
+
+
+# -- a point value joined to its letter --------------------------------------------------------
+
+
+def _ring_window(tail: bool = False, digit: bool = False) -> np.ndarray:
+    """A cell window (uint8) with a bold ring for an O, optionally a tail as thick as its stroke
+    (a Q), optionally a small digit in the lower-right corner joined to it by a 1-pixel thread."""
+    c, m = 48, glyphs.cell_margin(48)
+    side = c + 2 * m
+    win = np.full((side, side), 215, np.uint8)
+    centre = (side // 2 - 2, side // 2 - 2)
+    cv2.ellipse(win, centre, (11, 13), 0, 0, 360, 35, 5)
+    if tail:
+        cv2.line(win, (centre[0] + 6, centre[1] + 8), (centre[0] + 15, centre[1] + 16), 35, 5)
+    if digit:
+        x, y = side // 2 + 13, side // 2 + 8
+        win[y : y + 8, x : x + 3] = 35  # the digit "1"
+        win[y + 2, centre[0] + 3 : x] = 35  # the thread joining it to the ring
+    return win
+
+
+def test_a_point_value_joined_to_its_letter_is_cut_off_and_a_tail_is_kept():
+    c = 48
+    whole = glyphs.find_glyph(_ring_window(digit=True), c)
+    assert whole is not None
+    x, y, w, h = whole.bbox
+    side = whole.mask.shape[0]
+    assert x + w > side // 2 + 14  # the digit joined the ring's glyph
+    cut = glyphs.point_value_cut(whole, c)
+    assert cut is not None
+    assert not cut.mask[side // 2 + 13 :, side // 2 + 13 :].any()  # the digit is gone
+    assert cut.mask.sum() > 0.85 * whole.mask.sum()  # the ring is kept
+    assert cut.ink.shape == (cut.bbox[3], cut.bbox[2])
+    assert cut.bbox[0] + cut.bbox[2] < x + w
+    # a ring alone, and a ring with a tail as thick as its stroke (a Q), lose nothing
+    for window in (_ring_window(), _ring_window(tail=True)):
+        g = glyphs.find_glyph(window, c)
+        assert g is not None and glyphs.point_value_cut(g, c) is None
+
+
+def test_an_o_whose_point_value_runs_into_it_is_not_trusted_as_a_q():
+    # a bold, wide O whose digit touches it was read as Q at full evidence, and the board was
+    # trusted once the Gs of such a face were read surely (fresh render seed 100069)
+    photo = render_photo("scrabble", seed=100069, size=(1200, 900), kind="bold")
+    reading = read_board(photo.image, "scrabble", corners=photo.corners)
+    assert photo.grid[10][1] == "O"
+    level = trust.trust_levels(profile="scrabble")["letter"]
+    assert reading.confidence[10][1] < level
+    assert not reading.trusted
+    assert any("confidence under" in p for p in reading.problems), reading.problems
+    from companion.vision.evaluate import right_cells
+
+    right = right_cells(photo.grid, reading.grid, get_profile("scrabble"))
+    assert set(zip(*np.nonzero(~right), strict=True)) <= {(10, 1)}

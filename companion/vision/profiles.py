@@ -34,6 +34,8 @@ class Profile:
             (Scrabble's double and triple letter and word squares); empty for a plain grid. The
             reader checks that the coloured squares it sees sit where these say, so a grid
             found one row or column off is caught (and put right).
+        point_values: True when each tile prints its point value beside the letter (Scrabble's
+            small digit in the lower-right corner), which a wide letter may run into.
     """
 
     name: str
@@ -42,6 +44,7 @@ class Profile:
     blank_tiles: bool = False
     cell_px: int = 48
     premium: frozenset[tuple[int, int]] = frozenset()
+    point_values: bool = False
 
     @property
     def board_px(self) -> int:
@@ -69,7 +72,12 @@ SCRABBLE_PREMIUM = _scrabble_premium()
 PROFILES: dict[str, Profile] = {
     "iago": Profile("iago", 11, coloured_ink=True),
     "scrabble": Profile(
-        "scrabble", 15, coloured_ink=False, blank_tiles=True, premium=SCRABBLE_PREMIUM
+        "scrabble",
+        15,
+        coloured_ink=False,
+        blank_tiles=True,
+        premium=SCRABBLE_PREMIUM,
+        point_values=True,
     ),
 }
 
