@@ -677,14 +677,13 @@ CUT_READING = 0.5
 def _point_value_readings(
     found: list[tuple[int, int, Glyph]],
     letters: list[str],
-    share: np.ndarray,
-    margin: np.ndarray,
+    evidence: list[float],
     classifier: LetterClassifier,
     cell_px: int,
 ) -> dict[int, tuple[str, float]]:
     """The glyphs read differently without the piece in their point value's corner
     (:func:`~companion.vision.glyphs.point_value_cut`): {index in ``found``: (letter, raw
-    evidence)}. A glyph is in doubt when the glyph cut reads as another letter with evidence
+    evidence)}; ``letters`` and ``evidence`` are the whole glyphs' (:func:`_letter_evidence`). A glyph is in doubt when the glyph cut reads as another letter with evidence
     ``CUT_READING`` or more: the piece is the point value (an O or a G with its digit joined
     reads as Q) or the letter's own stroke (a Q's tail), and the reader cannot say which. The
     cell then reads the letter of the reading with more evidence, and its evidence is no more
@@ -708,7 +707,7 @@ def _point_value_readings(
         cut = _letter_evidence(sh, mg)
         if letter == letters[i] or cut < CUT_READING:
             continue
-        whole = _letter_evidence(share[i], margin[i])
+        whole = evidence[i]
         out[i] = (letter if cut > whole else letters[i], min(CUT_READING, max(cut, whole)))
     return out
 
@@ -803,16 +802,14 @@ def read_cells(
     if found:
         clf = classifier or load_classifier(c, profile.name)
         letters, share, margin = clf.classify_detail(glyph_features([g for _, _, g in found]))
+        whole = [_letter_evidence(sh, mg) for sh, mg in zip(share, margin, strict=True)]
         two_readings = (
-            _point_value_readings(found, letters, share, margin, clf, c)
-            if profile.point_values
-            else {}
+            _point_value_readings(found, letters, whole, clf, c) if profile.point_values else {}
         )
-        for i, ((r, col, glyph), letter, sh, mg) in enumerate(
-            zip(found, letters, share, margin, strict=True)
+        for i, ((r, col, glyph), letter, evidence) in enumerate(
+            zip(found, letters, whole, strict=True)
         ):
             kind[r, col] = 1
-            evidence = _letter_evidence(sh, mg)
             if i in two_readings:
                 # a point value joined to the letter, or a stroke of the letter: either reading
                 letter, evidence = two_readings[i]
