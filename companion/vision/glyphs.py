@@ -276,8 +276,11 @@ def point_value_cut(glyph: Glyph, cell_px: int) -> Glyph | None:
     (a 3x3 cross: the thin join between digit and letter goes, a letter's strokes stay) and the
     largest piece left, grown back by a pixel within the mask, is the letter; each other piece
     of at least ``POINT_VALUE_LEAST`` pixels whose centre is ``POINT_VALUE_CORNER`` of a cell
-    or more right of and below the window's centre is dropped. A Q's tail or an R's leg may be
-    dropped too: the caller reads both glyphs and doubts a cell they name differently.
+    or more right of and below the window's centre is dropped, and with it the smaller crumbs
+    there (left, they stretched the glyph's box to where the digit was, and a bold O cut from
+    its "10" still read as Q at full evidence in a trusted reading, render seed 95050 with 3-6
+    blanks). A Q's tail or an R's leg may be dropped too: the caller reads both glyphs and
+    doubts a cell they name differently.
 
     Args:
         glyph: a glyph from :func:`find_glyph` (``mask`` bool (W, W) over its window).
@@ -298,12 +301,19 @@ def point_value_cut(glyph: Glyph, cell_px: int) -> Glyph | None:
     n, labels, stats, centres = cv2.connectedComponentsWithStats(blob & (1 - letter), 8)
     corner = POINT_VALUE_CORNER * cell_px
     drop = np.zeros(blob.shape, bool)
+    crumbs = np.zeros(blob.shape, bool)
     for i in range(1, n):
         dx, dy = centres[i] - side / 2.0
-        if stats[i, cv2.CC_STAT_AREA] >= POINT_VALUE_LEAST and dx > corner and dy > corner:
-            drop |= labels == i
+        if dx > corner and dy > corner:
+            if stats[i, cv2.CC_STAT_AREA] >= POINT_VALUE_LEAST:
+                drop |= labels == i
+            else:
+                crumbs |= labels == i
     if not drop.any():
         return None
+    # the digit's crumbs go with it: left, they stretched the glyph's box to the digit's corner
+    # and the O without its digit still read as Q
+    drop |= crumbs
     keep = glyph.mask & ~drop
     ys, xs = np.nonzero(keep)
     x0, y0, x1, y1 = int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1

@@ -350,8 +350,11 @@ def _blank_tiles(
     the tiles being the mean of its distances from the two. A letterless cell is a blank when it
     has a lettered tile beside it (a blank is part of a word), is much nearer the tiles than the
     board's squares around it (the median of the letterless cells in its row and column within
-    three cells, else within two cells all round), and is as even as a tile's face
-    (``evenness``: no printed label, no grid line).
+    three cells, else within two cells all round; for a plain square, of the plain ones: a red
+    triple-word square and a pink double-word one in line with a bare square in a dark photo's
+    corner made it look unlike the board, and it was taken for a blank in a trusted reading,
+    render seed 95251 with 3-6 blanks), and is as even as a tile's face (``evenness``: no
+    printed label, no grid line).
 
     Measured on the real photos reduced to 500-1500 pixels and blurred (sigma 0-2 pixels),
     corners given and found: with the tiles nearby, real board 3's blank is found in all 20
@@ -428,7 +431,10 @@ def _blank_tiles(
         off = np.abs(where - (r, col))
         inline = (off.min(axis=1) == 0) & (off.max(axis=1) > 0) & (off.max(axis=1) <= 3)
         near = (off.max(axis=1) <= 2) & (off.max(axis=1) > 0)
-        d_board = float(np.linalg.norm(v - _squares_near(cols, inline, near, every, board_model)))
+        # a plain square among the plain squares (when there are any): a coloured premium
+        # square in line with it is unlike the board by design
+        among = every if (r, col) in premium or on_premium.all() else ~on_premium
+        d_board = float(np.linalg.norm(v - _squares_near(cols, inline, near, among, board_model)))
         if (r, col) in premium:
             plain = _squares_near(cols, inline, near, ~on_premium, board_model)
             others = on_premium & (off.max(axis=1) > 0)
@@ -624,7 +630,9 @@ class CellEvidence:
             cell: how far under the letter contrast and how unlike a tile; a letter: the share of
             agreeing neighbours and the distance margin; both lowered by glare).
         kind: int8 (size, size): index in ``trust.CELL_KINDS`` (empty, letter, blank).
-        glare: float32 (size, size): share of the cell blown out by glare.
+        glare: float32 (size, size): share of the cell blown out by glare (0 where the grid
+            lines round it are as dark as elsewhere: a white square clipped by the exposure,
+            :func:`companion.vision.trust.lines_seen`).
         contrast: float32 (size, size): face-to-ink lightness of the cell's middle (after gain).
         gain: the exposure gain applied to a dim board (1: none).
         level: the board's brightest tenth before the gain, 8-bit lightness.
@@ -742,6 +750,8 @@ def read_cells(
         lab8 = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)
     lightness = np.ascontiguousarray(lab8[:, :, 0])
     glare = trust.glare_cells(lightness, n, c)
+    # a white square clipped by the exposure, its grid lines as dark as elsewhere: no hotspot
+    glare[trust.lines_seen(lightness, glare, n, c)] = 0.0
     lab = lab8.astype(np.float32)
     colours = trust.cell_colours(lab, n, c)
     feature, evenness = tile_features(lab, colours, n, c)
@@ -793,10 +803,6 @@ def read_cells(
     # an empty cell: how unlike a tile its colour is (a blank, a pale tile), less when its
     # contrast is near the letter contrast (a faded letter the finder only just missed)
     unlike_tile = np.clip(0.5 - _colour_or_hue(colours, lettered, tile_like, hue_like) / 20.0, 0, 1)
-    if profile.premium:
-        # a coloured premium square is unlike the plain squares around it, and so may seem
-        # nearer the tiles: one that looks like the other premium squares is not tile-like
-        unlike_tile[trust.like_premium(colours, ~lettered, profile.premium)] = 1.0
     near_letter = np.exp(-(((contrasts - MIN_CONTRAST) / 12.0) ** 2))
     raw[:] = unlike_tile * (1.0 - 0.8 * near_letter)
     if found:
@@ -850,6 +856,14 @@ def read_cells(
             cells[r][col] = "?"
             raw[r, col] = bc
             kind[r, col] = 2
+    if profile.premium:
+        # a coloured premium square is unlike the plain squares around it, and so may seem
+        # nearer the tiles: one that looks like the other bare premium squares is not
+        # tile-like. Bare: the blanks found are left out, or two blanks on premium squares
+        # would vouch for each other (a blank read empty at confidence 1.0 so, beside a
+        # blank found on the other double-word square of its row)
+        like = (kind == 0) & ~lettered & trust.like_premium(colours, kind == 0, profile.premium)
+        raw[like] = 1.0 - 0.8 * near_letter[like]
     # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)
     raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
     conf = trust.calibrated(raw, kind)
@@ -919,7 +933,11 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
     whole, hue = ev.near_tile_like or (ev.tile_like, ev.hue_tile_like)
     suspect = (ev.kind == 0) & (whole > trust.TILE_LIKE_MAX)
     if hue is not None:
-        suspect &= hue > trust.TILE_LIKE_MAX
+        squares_hue = hue <= trust.TILE_LIKE_MAX
+        if ev.colours is not None:
+            # the hue clears a cell only if it lies outside the lettered tiles' own hues
+            squares_hue &= ~within_tiles_hue(ev.colours, ev.kind == 1)
+        suspect &= ~squares_hue
         if ev.colours is not None and hues_apart(ev.colours, ev.kind == 1) >= HUE_APART:
             # tiles and squares differ in hue: a cell of the tiles' hue is in doubt whatever
             # its lightness (a blank in a dark corner, as dark as the squares there)
@@ -929,6 +947,38 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
         # tile only if it is nearer the tiles than the other premium squares too
         suspect &= ~trust.like_premium(ev.colours, ev.kind == 0, premium)
     return suspect
+
+
+# a cell's hue (Lab a and b) this many times the lettered tiles' spread of hues (the 90th
+# percentile of their distances from their median hue) from their median, or nearer, is a hue
+# some tile of the set has: it does not show the cell is a square
+TILE_HUE_SPREAD = 1.6
+
+
+def within_tiles_hue(colours: np.ndarray, lettered: np.ndarray) -> np.ndarray:
+    """Which cells' hue lies among the lettered tiles' hues: bool (n, n), true where a cell's
+    Lab a and b are within ``TILE_HUE_SPREAD`` times the tiles' spread of hues (the 90th
+    percentile of the distances of the lettered tiles' hues from their median) of that median;
+    false everywhere with under 3 lettered tiles.
+
+    A set's tiles differ in hue from one to the next (a rendered set by up to 7 Lab units, real
+    board 3's by 3), and a blank's face is one of them: a blank read empty whose hue was 4-5.4
+    nearer the squares' than the tiles' median (``hue_tile_like`` -4.2 to -5.4), but 6.3-7.6 from
+    that median where the tiles' spread was 4.9-6.1, was taken for a bare square by its hue,
+    and three readings were trusted wrong (Scrabble renders with 3-6 blanks, seeds 90000-90399).
+    Real board 3's squares in its frame's shadow, which the hue tells from tiles, lie 2.8 or
+    more times the spread away.
+
+    Args:
+        colours: float32 (n, n, 3), the cells' face colours, Lab (:func:`trust.cell_colours`).
+        lettered: bool (n, n), the cells read as letters.
+    """
+    if lettered.sum() < 3:
+        return np.zeros(lettered.shape, bool)
+    hues = colours[..., 1:]
+    median = np.median(hues[lettered], axis=0)
+    spread = float(np.percentile(np.linalg.norm(hues[lettered] - median, axis=1), 90))
+    return np.linalg.norm(hues - median, axis=2) <= TILE_HUE_SPREAD * spread
 
 
 def cells_off_photo(corners: np.ndarray, size: int, shape: tuple[int, ...]) -> np.ndarray:
