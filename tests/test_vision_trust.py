@@ -725,6 +725,30 @@ def test_a_blank_in_a_shadow_on_a_premium_square_is_not_taken_for_the_square():
     assert like[0, 0] and like[14, 14]  # bare premium squares look like each other
 
 
+def test_only_a_premium_square_of_the_same_kind_vouches_for_a_bare_one():
+    # two blanks read as empty, one on a triple-letter square and one on the centre star, were
+    # each other's nearest premium square and both kept full evidence (render seed 22244)
+    from companion.vision.profiles import premium_kind
+
+    n = 15
+    palette = {0: (120.0, 165.0, 150.0), 1: (190.0, 150.0, 125.0), 2: (110.0, 125.0, 95.0),
+               3: (200.0, 118.0, 115.0)}  # fmt: skip
+    colours = np.empty((n, n, 3), np.float32)
+    colours[:] = (225.0, 128.0, 145.0)  # cream squares
+    for r, c in SCRABBLE_PREMIUM:
+        colours[r, c] = palette[premium_kind(r, c)]
+    empty = np.ones((n, n), bool)
+    empty[7, 2:6] = False
+    colours[7, 2:6] = (190.0, 130.0, 155.0)  # a word of wood tiles
+    blanks = [(5, 1), (7, 7)]
+    assert [premium_kind(r, c) for r, c in blanks] == [2, 1]
+    for r, c in blanks:
+        colours[r, c] = (192.0, 131.0, 156.0)  # both read as empty: alike, and like the tiles
+    like = trust.like_premium(colours, empty, SCRABBLE_PREMIUM)
+    assert not like[5, 1] and not like[7, 7]
+    assert like[1, 5] and like[3, 3] and like[0, 0] and like[0, 3]  # bare squares: each kind
+
+
 def test_a_band_in_the_photo_is_judged_though_the_photo_cuts_another_side():
     from companion.vision import localise
 

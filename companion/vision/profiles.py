@@ -69,6 +69,21 @@ def _scrabble_premium() -> frozenset[tuple[int, int]]:
 
 SCRABBLE_PREMIUM = _scrabble_premium()
 
+
+def premium_kind(r: int, c: int, n: int = 15) -> int:
+    """Which premium square (r, c) of the standard 15x15 board is: 0 triple word, 1 double word
+    (the centre star too), 2 triple letter, 3 double letter (``synth.PREMIUM_COLOURS``): the
+    squares of one kind share a colour."""
+    edge = {0, n // 2, n - 1}
+    if r in edge and c in edge and (r, c) != (n // 2, n // 2):
+        return 0
+    if (r == c or r + c == n - 1) and (r in (1, 2, 3, 4, n // 2) or n - 1 - r in (1, 2, 3, 4)):
+        return 1
+    if r in (1, 5, 9, 13) and c in (1, 5, 9, 13):
+        return 2
+    return 3
+
+
 PROFILES: dict[str, Profile] = {
     "iago": Profile("iago", 11, coloured_ink=True),
     "scrabble": Profile(

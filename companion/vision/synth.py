@@ -24,7 +24,7 @@ from companion.vision.errors import VisionError
 from companion.vision.glyphs import LETTERS, SYNTHETIC_FONT, font_path
 from companion.vision.localise import ARUCO_DICT, MARKER_IDS
 from companion.vision.notation import format_board
-from companion.vision.profiles import Profile, get_profile
+from companion.vision.profiles import Profile, get_profile, premium_kind
 
 MARKER_CELLS = 0.9  # side of a printed marker's black square, in cells
 
@@ -202,19 +202,6 @@ def _tile_sprite(
 def _marker(idx: int, px: int) -> np.ndarray:
     dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICT)
     return cv2.aruco.generateImageMarker(dictionary, MARKER_IDS[idx], px, borderBits=1)
-
-
-def premium_kind(r: int, c: int, n: int = 15) -> int:
-    """Which premium square (r, c) of the standard 15x15 board is: 0 triple word, 1 double word
-    (the centre star too), 2 triple letter, 3 double letter (``PREMIUM_COLOURS``)."""
-    edge = {0, n // 2, n - 1}
-    if r in edge and c in edge and (r, c) != (n // 2, n // 2):
-        return 0
-    if (r == c or r + c == n - 1) and (r in (1, 2, 3, 4, n // 2) or n - 1 - r in (1, 2, 3, 4)):
-        return 1
-    if r in (1, 5, 9, 13) and c in (1, 5, 9, 13):
-        return 2
-    return 3
 
 
 def _label_frame(img: np.ndarray, frame: int, n: int, p: int, line, rng) -> None:

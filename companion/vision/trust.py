@@ -235,13 +235,17 @@ def tile_separation(colours: np.ndarray, lettered: np.ndarray, empty: np.ndarray
 def like_premium(
     colours: np.ndarray, empty: np.ndarray, premium: frozenset[tuple[int, int]]
 ) -> np.ndarray:
-    """Which empty premium squares look like the other empty premium squares more than like a
-    lettered tile: bool (n, n), true at a premium cell whose colour is within ``PREMIUM_MIN``
-    Lab units of another empty premium cell's, or nearer that one than the tiles' median both
+    """Which empty premium squares look like the other empty premium squares of their kind more
+    than like a lettered tile: bool (n, n), true at a premium cell whose colour is within
+    ``PREMIUM_MIN`` Lab units of another empty premium cell's of the same kind
+    (:func:`companion.vision.profiles.premium_kind`: triple word, double word, triple letter,
+    double letter; each kind has its colour), or nearer that one than the tiles' median both
     in the whole colour and in the hue (Lab a and b). The hue is asked because a blank in a
     shadow on a premium square (a rendered board's corner: 43 lightness units darker than the
     lettered tiles, 6 from them in hue) came nearer the red premium squares than the tiles in
     the whole colour (38 against 44), and was taken for a bare square at confidence 1.0."""
+    from companion.vision.profiles import premium_kind
+
     n = colours.shape[0]
     out = np.zeros((n, n), bool)
     cells = [(r, c) for r, c in premium if r < n and c < n and empty[r, c]]
@@ -252,9 +256,16 @@ def like_premium(
     pts = np.array([colours[r, c] for r, c in cells])
     dist = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
     np.fill_diagonal(dist, np.inf)
+    # only a square of the same kind (and so colour) vouches: two blanks read empty, one on a
+    # triple-letter square and one on the centre star, were each other's nearest and both
+    # kept full evidence in a trusted reading (render seed 22244 with 3-6 blanks)
+    kinds = np.array([premium_kind(r, c, n) for r, c in cells])
+    dist[kinds[:, None] != kinds[None, :]] = np.inf
     nearest = dist.argmin(axis=1)
     for i, (r, c) in enumerate(cells):
         d_prem = float(dist[i, nearest[i]])
+        if not np.isfinite(d_prem):
+            continue  # no other bare square of its kind: nothing vouches for it
         if d_prem < PREMIUM_MIN:
             out[r, c] = True
         elif tile_model is not None:
