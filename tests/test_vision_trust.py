@@ -984,3 +984,31 @@ def test_a_white_board_in_bright_light_is_trusted():
     assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
     assert not any("glare" in p for p in reading.problems), reading.problems
     assert reading.trusted, reading.problems
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.floats(0.0, 1.0),
+)
+def test_lines_seen_only_clears_blown_cells_and_a_set_has_its_own_hues(seed, share):
+    # whatever the board: a cell cleared of glare was blown out, and nine in ten lettered tiles
+    # or more lie within their own spread of hues
+    from companion.vision.reader import within_tiles_hue
+
+    rng = np.random.default_rng(seed)
+    n, c = 15, 48
+    light = _white_board_lightness(n, c)
+    noise = rng.integers(-40, 40, light.shape)
+    light = np.clip(light.astype(int) + (rng.random(light.shape) < share) * noise, 0, 255)
+    light = light.astype(np.uint8)
+    glare = trust.glare_cells(light, n, c)
+    seen = trust.lines_seen(light, glare, n, c)
+    assert seen.shape == (n, n) and not (seen & (glare < trust.GLARE_CELL)).any()
+    colours = rng.uniform((100, 100, 100), (250, 160, 160), (n, n, 3)).astype(np.float32)
+    lettered = rng.random((n, n)) < share
+    within = within_tiles_hue(colours, lettered)
+    if lettered.sum() >= 3:
+        assert within[lettered].mean() >= 0.9 - 1e-9
+    else:
+        assert not within.any()
