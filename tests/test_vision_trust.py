@@ -1012,3 +1012,37 @@ def test_lines_seen_only_clears_blown_cells_and_a_set_has_its_own_hues(seed, sha
         assert within[lettered].mean() >= 0.9 - 1e-9
     else:
         assert not within.any()
+
+
+def test_the_premium_layout_is_judged_against_a_move_where_the_two_differ():
+    # the standard board's main diagonal is premium nearly end to end: moved one row and one
+    # column along it, the layout keeps half its squares coloured, and with many tiles down
+    # the rest its whole fit came within 2 of the true one's on a perfect reading
+    from companion.vision.profiles import premium_kind
+
+    n = 15
+    palette = {0: (120.0, 165.0, 150.0), 1: (190.0, 150.0, 125.0), 2: (110.0, 125.0, 95.0),
+               3: (200.0, 118.0, 115.0)}  # fmt: skip
+
+    def board(dr: int, dc: int) -> np.ndarray:
+        colours = np.empty((n, n, 3), np.float32)
+        colours[:] = (225.0, 128.0, 145.0)
+        for r, c in SCRABBLE_PREMIUM:
+            if 0 <= r - dr < n and 0 <= c - dc < n:
+                colours[r - dr, c - dc] = palette[premium_kind(r, c)]
+        return colours
+
+    empty = np.ones((n, n), bool)
+    for r in range(n):  # tiles over most squares off the main diagonal
+        for c in range(n):
+            if abs(r - c) > 1 and (r + c) % 3:
+                empty[r, c] = False
+    colours = board(0, 0)
+    fit = trust.premium_fit(colours, empty, SCRABBLE_PREMIUM)
+    against = trust.premium_against_shifts(colours, empty, SCRABBLE_PREMIUM)
+    assert set(against) == set(fit) - {(0, 0)}
+    assert min(against.values()) >= trust.PREMIUM_MARGIN
+    # a grid truly one row and column off: the move it is off by fits better
+    off = trust.premium_against_shifts(board(-1, -1), empty, SCRABBLE_PREMIUM)
+    assert off[(-1, -1)] < 0
+    assert trust.premium_against_shifts(colours, np.zeros((n, n), bool), SCRABBLE_PREMIUM) == {}

@@ -638,6 +638,8 @@ class CellEvidence:
         level: the board's brightest tenth before the gain, 8-bit lightness.
         softness: grid-line edge width in cells (:func:`companion.vision.trust.edge_width`).
         premium: the premium layout's fit by shift (:func:`companion.vision.trust.premium_fit`).
+        premium_against: how much better the layout fits where it is than moved, on the cells
+            the two disagree about (:func:`companion.vision.trust.premium_against_shifts`).
         tile_like: float32 (size, size): how much nearer a cell's colour is to the lettered
             tiles' than to the squares around it, Lab units (> 0: nearer the tiles).
         colours: float32 (size, size, 3): each cell's face colour, Lab
@@ -664,6 +666,7 @@ class CellEvidence:
     level: float = 255.0
     softness: float = 0.0
     premium: dict = field(default_factory=dict)
+    premium_against: dict = field(default_factory=dict)
     separation: float = float("inf")
     glyphs: list = field(default_factory=list)
     hue_tile_like: np.ndarray | None = None
@@ -887,6 +890,7 @@ def read_cells(
     if profile.premium:
         is_empty = np.array([[ch == "." for ch in row] for row in grid])
         evidence.premium = trust.premium_fit(colours, is_empty, profile.premium)
+        evidence.premium_against = trust.premium_against_shifts(colours, is_empty, profile.premium)
     if timings is not None:
         timings["cells"] = t1 - t0
         timings["letters"] = time.perf_counter() - t1
@@ -1155,8 +1159,10 @@ def read_board(
             notes.append(f"grid moved {-best[0]:+d} row(s), {-best[1]:+d} column(s)")
             best = max(ev.premium, key=ev.premium.get) if ev.premium else (0, 0)
             here = ev.premium.get((0, 0), -np.inf)
-        others = max((v for k, v in ev.premium.items() if k != (0, 0)), default=-np.inf)
-        if here < trust.PREMIUM_MIN or here < others + trust.PREMIUM_MARGIN:
+        # moved, does the layout fit as well? Judged where the two layouts differ: the board's
+        # main diagonal is premium in both when moved one row and one column along it
+        against = min(ev.premium_against.values(), default=np.inf)
+        if here < trust.PREMIUM_MIN or against < trust.PREMIUM_MARGIN:
             problems.append("the premium squares are not where the grid puts them")
     t3 = time.perf_counter()
     problems += grid_problems(image, pts, profile, reduced)
