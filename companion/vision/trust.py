@@ -278,6 +278,16 @@ def like_premium(
     return out
 
 
+def _moved_layout(premium: frozenset[tuple[int, int]], n: int, dr: int, dc: int) -> np.ndarray:
+    """The premium squares of a grid whose true first row is its ``dr``-th and first column its
+    ``dc``-th: bool (n, n)."""
+    mask = np.zeros((n, n), bool)
+    for r, c in premium:
+        if 0 <= r - dr < n and 0 <= c - dc < n:
+            mask[r - dr, c - dc] = True
+    return mask
+
+
 def premium_fit(
     colours: np.ndarray, empty: np.ndarray, premium: frozenset[tuple[int, int]]
 ) -> dict[tuple[int, int], float]:
@@ -303,11 +313,7 @@ def premium_fit(
     out = {}
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
-            mask = np.zeros((n, n), bool)
-            for r, c in premium:
-                rr, cc = r - dr, c - dc
-                if 0 <= rr < n and 0 <= cc < n:
-                    mask[rr, cc] = True
+            mask = _moved_layout(premium, n, dr, dc)
             on, off = dist[mask & empty], dist[~mask & empty]
             if len(on) < 3 or len(off) < 3:
                 continue
@@ -338,22 +344,13 @@ def premium_against_shifts(
         return {}
     plain = np.median(colours[empty], axis=0)
     dist = np.linalg.norm((colours - plain) * np.float32([0.5, 1.0, 1.0]), axis=2)
-
-    def layout(dr: int, dc: int) -> np.ndarray:
-        mask = np.zeros((n, n), bool)
-        for r, c in premium:
-            rr, cc = r - dr, c - dc
-            if 0 <= rr < n and 0 <= cc < n:
-                mask[rr, cc] = True
-        return mask
-
-    here = layout(0, 0)
+    here = _moved_layout(premium, n, 0, 0)
     out = {}
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             if (dr, dc) == (0, 0):
                 continue
-            moved = layout(dr, dc)
+            moved = _moved_layout(premium, n, dr, dc)
             ours, theirs = dist[here & ~moved & empty], dist[moved & ~here & empty]
             if len(ours) >= 3 and len(theirs) >= 3:
                 out[(dr, dc)] = float(np.median(ours) - np.median(theirs))
