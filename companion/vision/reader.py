@@ -243,17 +243,9 @@ def tile_features(lab: np.ndarray, colours: np.ndarray, n: int, c: int):
     grid = lab[c // 2 : c // 2 + n * c, c // 2 : c // 2 + n * c].reshape(n, c, n, c, 3)
     b = c // 6
     evenness = grid[:, b : c - b, :, b : c - b, 0].std(axis=(1, 3))
-    windows = np.lib.stride_tricks.sliding_window_view(lab[:, :, 0], (c + 6, c + 6))
-    windows = windows[c // 2 - 3 :: c, c // 2 - 3 :: c][:n, :n]
-    ring = np.concatenate(
-        [
-            windows[:, :, :8, :].reshape(n, n, -1),
-            windows[:, :, -8:, :].reshape(n, n, -1),
-            windows[:, :, :, :8].reshape(n, n, -1),
-            windows[:, :, :, -8:].reshape(n, n, -1),
-        ],
-        axis=2,
-    )
+    from companion.vision import trust
+
+    ring = trust.cell_borders(lab[:, :, 0], n, c, outside=3)
     border = np.median(ring, axis=2) - colours[:, :, 0]
     feature = np.concatenate([colours * LAB_WEIGHT, BORDER_WEIGHT * border[:, :, None]], axis=2)
     return feature.astype(np.float32), evenness.astype(np.float32)
@@ -261,10 +253,9 @@ def tile_features(lab: np.ndarray, colours: np.ndarray, n: int, c: int):
 
 def _premium_mask(premium: frozenset[tuple[int, int]], n: int) -> np.ndarray:
     """bool (n, n): true on the premium squares (row, column, 0-based) of ``premium``."""
-    mask = np.zeros((n, n), bool)
-    if premium:
-        mask[tuple(np.array(sorted(premium)).T)] = True
-    return mask
+    from companion.vision import trust
+
+    return trust.premium_layout(premium, n)
 
 
 LABEL_NEAR_PREMIUM = 7.0  # Lab (weighed): a label's face is this near an empty premium square's
@@ -694,7 +685,8 @@ def _point_value_readings(
 ) -> dict[int, tuple[str, float]]:
     """The glyphs read differently without the piece in their point value's corner
     (:func:`~companion.vision.glyphs.point_value_cut`): {index in ``found``: (letter, raw
-    evidence)}; ``letters`` and ``evidence`` are the whole glyphs' (:func:`_letter_evidence`). A glyph is in doubt when the glyph cut reads as another letter with evidence
+    evidence)}; ``letters`` and ``evidence`` are the whole glyphs' (:func:`_letter_evidence`).
+    A glyph is in doubt when the glyph cut reads as another letter with evidence
     ``CUT_READING`` or more: the piece is the point value (an O or a G with its digit joined
     reads as Q) or the letter's own stroke (a Q's tail), and the reader cannot say which. The
     cell then reads the letter of the reading with more evidence, and its evidence is no more
@@ -864,7 +856,8 @@ def read_cells(
         # nearer the tiles: one that looks like the other bare premium squares is not
         # tile-like. Bare: the blanks found are left out, or two blanks on premium squares
         # would vouch for each other (a blank read empty at confidence 1.0 so, beside a
-        # blank found on the other double-word square of its row)
+        # blank found on the other double-word square of its row). A printed label read as a
+        # letter and put right (lettered at first) keeps the evidence it was given there
         like = (kind == 0) & ~lettered & trust.like_premium(colours, kind == 0, profile.premium)
         raw[like] = 1.0 - 0.8 * near_letter[like]
     # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)

@@ -42,6 +42,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.vision.profiles import premium_kind
+
 TRUST_CELL = 0.97  # least calibrated cell confidence of a trusted reading (without a fitted level)
 DARK_LEVEL = 40.0  # 8-bit lightness of the board's brightest tenth under which it is refused
 GAIN_TARGET = 200.0  # the reader brightens a dim board so its brightest tenth reaches this
@@ -83,16 +85,41 @@ def exposure_gain(lightness: np.ndarray, profile_size: int, cell_px: int) -> tup
     return float(min(MAX_GAIN, GAIN_TARGET / max(level, 1.0))), level
 
 
+def _cell_middles(plane: np.ndarray, size: int, cell_px: int) -> np.ndarray:
+    """Each cell's middle (a sixth of its side in from every edge) of a warped board's plane
+    (board_px, board_px): a view (size, size, m, m)."""
+    c = cell_px
+    a = c // 6
+    grid = plane[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c]
+    return grid.reshape(size, c, size, c)[:, a : c - a, :, a : c - a].transpose(0, 2, 1, 3)
+
+
 def glare_cells(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray:
     """The share (float32 (size, size), 0-1) of each cell's middle that is blown out (lightness
     at least ``GLARE_LEVEL``: white in every channel): a lamp's hotspot, where no letter can be
     seen. ``lightness``: uint8 (board_px, board_px) of a warped board."""
-    c = cell_px
     blown = (lightness >= GLARE_LEVEL).astype(np.float32)
-    grid = blown[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c]
-    a = c // 6
-    cells = grid.reshape(size, c, size, c)[:, a : c - a, :, a : c - a]
-    return cells.mean(axis=(1, 3)).astype(np.float32)
+    return _cell_middles(blown, size, cell_px).mean(axis=(2, 3)).astype(np.float32)
+
+
+def cell_borders(plane: np.ndarray, size: int, cell_px: int, outside: int) -> np.ndarray:
+    """Each cell's border: the band 8 pixels wide along its four edges, ``outside`` of them
+    beyond the cell's edge (where the grid line is) and the rest inside (where a tile's edge
+    is), from a warped board's plane (board_px, board_px): (size, size, k), the band's pixels
+    (the corners twice)."""
+    c, band = cell_px, 8
+    side = c + 2 * outside
+    windows = np.lib.stride_tricks.sliding_window_view(plane, (side, side))
+    windows = windows[c // 2 - outside :: c, c // 2 - outside :: c][:size, :size]
+    return np.concatenate(
+        [
+            windows[:, :, :band, :].reshape(size, size, -1),
+            windows[:, :, -band:, :].reshape(size, size, -1),
+            windows[:, :, :, :band].reshape(size, size, -1),
+            windows[:, :, :, -band:].reshape(size, size, -1),
+        ],
+        axis=2,
+    )
 
 
 # 8-bit lightness: a blown-out cell whose border's darkest tenth (the grid lines round it) is no
@@ -112,8 +139,8 @@ def lines_seen(lightness: np.ndarray, glare: np.ndarray, size: int, cell_px: int
     line and a tile's edge lie in it), its darkness the 10th percentile of its lightness; the
     board's, the median of the cells not blown out. The cell's middle must be white all over
     too (its 5th percentile ``WHITE_MIDDLE`` or more): a spot of light smaller than a tile,
-    over its letter, leaves the tile's edge and lines as they are but not its face. Measured on 1520 Scrabble renders (the
-    bench's kinds and 3-6 blanks, corners given): the borders of the 31 tiles read as empty
+    over its letter, leaves the tile's edge and lines as they are but not its face. Measured
+    on 1520 Scrabble renders (the bench's kinds and 3-6 blanks, corners given): the borders of the 31 tiles read as empty
     under a lamp's hotspot were 22 or more levels lighter than the board's (80 or more for nine
     in ten); of the 1055 blown-out squares on renders with no hotspot (white boards whose bare
     squares clip at 250), 975 are within 15 (``LINES_SEEN``) and white all over the middle,
@@ -128,25 +155,11 @@ def lines_seen(lightness: np.ndarray, glare: np.ndarray, size: int, cell_px: int
     out = np.zeros(blown.shape, bool)
     if not blown.any() or blown.all():
         return out
-    c, pad = cell_px, 4
-    windows = np.lib.stride_tricks.sliding_window_view(lightness, (c + 2 * pad, c + 2 * pad))
-    windows = windows[c // 2 - pad :: c, c // 2 - pad :: c][:size, :size]
-    band = 2 * pad
-    ring = np.concatenate(
-        [
-            windows[:, :, :band, :].reshape(size, size, -1),
-            windows[:, :, -band:, :].reshape(size, size, -1),
-            windows[:, :, :, :band].reshape(size, size, -1),
-            windows[:, :, :, -band:].reshape(size, size, -1),
-        ],
-        axis=2,
-    )
+    ring = cell_borders(lightness, size, cell_px, outside=4)
     k = ring.shape[2]
     darkest = np.partition(ring, k // 10, axis=2)[..., k // 10].astype(np.float32)
     level = float(np.median(darkest[~blown]))
-    a = c // 6
-    grid = lightness[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c]
-    middles = grid.reshape(size, c, size, c)[:, a : c - a, :, a : c - a].transpose(0, 2, 1, 3)
+    middles = _cell_middles(lightness, size, cell_px)
     for r, col in zip(*np.nonzero(blown & (darkest <= level + LINES_SEEN)), strict=True):
         # white all over its middle: a white square, not a tile's face with a spot of light
         out[r, col] = np.percentile(middles[r, col], 5) >= WHITE_MIDDLE
@@ -244,8 +257,6 @@ def like_premium(
     shadow on a premium square (a rendered board's corner: 43 lightness units darker than the
     lettered tiles, 6 from them in hue) came nearer the red premium squares than the tiles in
     the whole colour (38 against 44), and was taken for a bare square at confidence 1.0."""
-    from companion.vision.profiles import premium_kind
-
     n = colours.shape[0]
     out = np.zeros((n, n), bool)
     cells = [(r, c) for r, c in premium if r < n and c < n and empty[r, c]]
@@ -278,9 +289,19 @@ def like_premium(
     return out
 
 
-def _moved_layout(premium: frozenset[tuple[int, int]], n: int, dr: int, dc: int) -> np.ndarray:
-    """The premium squares of a grid whose true first row is its ``dr``-th and first column its
-    ``dc``-th: bool (n, n)."""
+def _from_plain(colours: np.ndarray, empty: np.ndarray) -> np.ndarray:
+    """Each cell's colour distance from the empty cells' median (the plain squares), Lab with
+    the lightness weighed half: float32 (n, n)."""
+    plain = np.median(colours[empty], axis=0)
+    return np.linalg.norm((colours - plain) * np.float32([0.5, 1.0, 1.0]), axis=2)
+
+
+def premium_layout(
+    premium: frozenset[tuple[int, int]], n: int, dr: int = 0, dc: int = 0
+) -> np.ndarray:
+    """bool (n, n): true on the premium squares (row, column, 0-based) of ``premium``, for a
+    grid whose true first row is its ``dr``-th and first column its ``dc``-th (moved: -1, 0 or
+    1; those moved off the grid left out)."""
     mask = np.zeros((n, n), bool)
     for r, c in premium:
         if 0 <= r - dr < n and 0 <= c - dc < n:
@@ -308,12 +329,11 @@ def premium_fit(
     n = colours.shape[0]
     if empty.sum() < 10:
         return {}
-    plain = np.median(colours[empty], axis=0)
-    dist = np.linalg.norm((colours - plain) * np.float32([0.5, 1.0, 1.0]), axis=2)
+    dist = _from_plain(colours, empty)
     out = {}
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
-            mask = _moved_layout(premium, n, dr, dc)
+            mask = premium_layout(premium, n, dr, dc)
             on, off = dist[mask & empty], dist[~mask & empty]
             if len(on) < 3 or len(off) < 3:
                 continue
@@ -342,15 +362,14 @@ def premium_against_shifts(
     n = colours.shape[0]
     if empty.sum() < 10:
         return {}
-    plain = np.median(colours[empty], axis=0)
-    dist = np.linalg.norm((colours - plain) * np.float32([0.5, 1.0, 1.0]), axis=2)
-    here = _moved_layout(premium, n, 0, 0)
+    dist = _from_plain(colours, empty)
+    here = premium_layout(premium, n)
     out = {}
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             if (dr, dc) == (0, 0):
                 continue
-            moved = _moved_layout(premium, n, dr, dc)
+            moved = premium_layout(premium, n, dr, dc)
             ours, theirs = dist[here & ~moved & empty], dist[moved & ~here & empty]
             if len(ours) >= 3 and len(theirs) >= 3:
                 out[(dr, dc)] = float(np.median(ours) - np.median(theirs))
