@@ -674,6 +674,47 @@ def test_a_pair_discriminant_sure_of_the_letter_the_neighbours_named_gives_the_f
     assert margin[0] == pytest.approx((d_g - d_q) / d_g, abs=1e-3)
 
 
+def test_a_letter_the_neighbours_and_the_pair_discriminant_agree_on_is_as_sure_as_the_pair():
+    # a Q halfway between the O and Q clouds: its nearest neighbours split between O and Q
+    # (their share about a half), and the O/Q discriminant, three spreads past its threshold,
+    # is sure of the Q. It is as sure as a Q the discriminant names against the neighbours: the
+    # share is the discriminant's certainty, less the votes of letters outside the pair
+    clf, feats, _ = _o_q_classifier()
+
+    def gap(x: float) -> float:  # how much nearer the Qs than the Os a point of the axis is
+        point = np.float32([x, 0.0])
+        return _nearest(feats[:40], point) - _nearest(feats[40:], point)
+
+    lo, hi = 0.0, 6.0
+    for _ in range(40):  # where the Os and the Qs are as near
+        lo, hi = (lo, (lo + hi) / 2) if gap((lo + hi) / 2) > 0 else ((lo + hi) / 2, hi)
+    probe = np.float32([hi + 0.005, 0.0])
+    d_o, d_q = _nearest(feats[:40], probe), _nearest(feats[40:], probe)
+    assert d_q < d_o < 1.01 * d_q  # the neighbours hardly tell them apart
+    dist = np.linalg.norm(feats - probe, axis=1)
+    near = np.argsort(dist)[: clf.k]
+    votes = np.exp(-(dist[near] - dist[near].min()) / glyphs.VOTE_SCALE)
+    assert votes[near >= 40].sum() / votes.sum() < 0.8  # their share for the Q
+    letters, share, margin = clf.classify_detail(probe[None, :])
+    assert letters == ["Q"]
+    assert share[0] == pytest.approx(1.0)
+    assert margin[0] == pytest.approx(glyphs.MARGIN_FULL)
+
+    # a G among the nearest five, a little farther than the Os (so the O is still the nearest
+    # other letter and the pair decides): its vote is doubt the discriminant cannot lift
+    g_cloud = (probe + np.float32([0.0, 1.001 * d_o]))[None, :].astype(np.float32)
+    clf, feats, _ = _o_q_classifier(extra=g_cloud)
+    letters, share, _ = clf.classify_detail(probe[None, :])
+    dist = np.linalg.norm(feats - probe, axis=1)
+    near = np.argsort(dist)[: clf.k]
+    votes = np.exp(-(dist[near] - dist[near].min()) / glyphs.VOTE_SCALE)
+    is_g = near >= 80  # the rows after the 40 Os and 40 Qs
+    assert is_g.any() and not is_g.all()
+    assert letters == ["Q"]
+    assert share[0] == pytest.approx(votes[~is_g].sum() / votes.sum(), abs=1e-4)
+    assert share[0] < 1.0
+
+
 def test_the_letter_without_the_stroke_is_half_sure_at_most_unless_clear_of_the_other():
     # a glyph far off both clouds, on the O side of the O/Q discriminant by two spreads: the
     # discriminant is sure it has no tail, but its nearest Q is nearly as near as its nearest O
@@ -1046,3 +1087,29 @@ def test_the_premium_layout_is_judged_against_a_move_where_the_two_differ():
     off = trust.premium_against_shifts(board(-1, -1), empty, SCRABBLE_PREMIUM)
     assert off[(-1, -1)] < 0
     assert trust.premium_against_shifts(colours, np.zeros((n, n), bool), SCRABBLE_PREMIUM) == {}
+
+
+def test_a_q_the_neighbours_name_and_the_discriminant_confirms_is_sure():
+    # a bold render whose board is read right: a Q among its tiles, halfway between the Os and
+    # the Qs by the neighbours (their share 0.6) and past the O/Q threshold by the
+    # discriminant, had raw evidence 0.79 and kept the board from being trusted (seed 100078,
+    # the bench's size for it). It is as sure as the discriminant now
+    photo = render_photo("scrabble", seed=100078, size=(900, 700), kind="bold")
+    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    assert photo.grid[5][10] == "Q"
+    assert reading.grid == [row.upper() for row in photo.grid]
+    level = trust.trust_levels(profile="scrabble")["letter"]
+    assert reading.confidence[5][10] >= level
+    assert reading.trusted
+
+
+def test_an_o_with_its_point_value_joined_reads_o_when_both_readings_are_as_sure():
+    # a bold O runs into its point value: the whole glyph reads Q, and the discriminant is as
+    # sure of the Q (the digit is its tail) as the glyph without the digit is of the O. The cell
+    # reads the cut glyph's O, in doubt (seed 100096)
+    photo = render_photo("scrabble", seed=100096, size=(1600, 1200), kind="bold")
+    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    assert photo.grid[1][4] == "O"
+    assert reading.grid[1][4] == "O"
+    assert reading.evidence.raw[1][4] <= 0.5  # reader.CUT_READING: either reading
+    assert not reading.trusted

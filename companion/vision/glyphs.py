@@ -658,7 +658,16 @@ class LetterClassifier:
         tail too short or too soft to see is no tail to the discriminant. On 1200 new Scrabble
         renders (seeds 90000-90799 and 95000-95399, 2400 readings) two Qs so read as O were in
         trusted readings, at raw evidence 0.92 and 0.82 (0.82 with the neighbours' margin
-        alone); of the 5988 Os read right there, 26 had under full evidence."""
+        alone); of the 5988 Os read right there, 26 had under full evidence.
+
+        The letter the neighbours named and the discriminant confirms is as sure as the
+        discriminant (its certainty times the share of the votes the pair has between them),
+        or as the neighbours' share if that is more: as sure as a letter the discriminant names
+        against them. A Q halfway between the Os and the Qs had the neighbours' share (0.5-0.6,
+        raw evidence 0.75-0.8, under the letter level) although the discriminant was sure of
+        it, and Qs were the cells that most often kept a good board from being trusted (twelfth
+        round: 22 of the unsure cells of the perfect readings held back by their cells alone,
+        Scrabble renders seeds 100000-100359). Those Qs now read at 1.0."""
         if len(feats) == 0:
             return [], np.zeros(0, np.float32), np.zeros(0, np.float32)
         q = self._project(feats)
@@ -696,6 +705,12 @@ class LetterClassifier:
                     if z > 0:
                         letters[i] = LETTERS[other]
                         share[i] = certainty
+                    else:
+                        # the neighbours' votes split between the pair are the discriminant's
+                        # to decide: the letter it confirms is as sure as it is, less the
+                        # votes of letters outside the pair
+                        pair = (counts[winner] + counts[other]) / counts.sum()
+                        share[i] = max(share[i], certainty * pair)
                     # as sure as the discriminant is, and no surer than the pair stands clear of
                     # a third letter (a soft G lies as near the Os as the Qs do, and past the
                     # O/Q threshold); not the neighbours' distance margin, which the pair's
