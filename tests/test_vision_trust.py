@@ -18,7 +18,7 @@ from companion.cli import main
 from companion.devices.camera import wait_for_exposure
 from companion.vision import glyphs, trust
 from companion.vision.errors import VisionError
-from companion.vision.evaluate import evaluate
+from companion.vision.evaluate import evaluate, right_cells
 from companion.vision.profiles import SCRABBLE_PREMIUM, get_profile
 from companion.vision.reader import _shift_corners, read_board
 from companion.vision.synth import KINDS, premium_kind, render_photo
@@ -1113,3 +1113,17 @@ def test_an_o_with_its_point_value_joined_reads_o_when_both_readings_are_as_sure
     assert reading.grid[1][4] == "O"
     assert reading.evidence.raw[1][4] <= 0.5  # reader.CUT_READING: either reading
     assert not reading.trusted
+
+
+def test_an_r_with_a_b_near_is_judged_by_the_pair():
+    # an R whose nearest other letter is a B (its leg nearly closes the bowl in a soft photo):
+    # with no discriminant for the pair, the neighbours' distance margin alone (0.14, raw
+    # evidence 0.76) kept a perfectly read board from being trusted (render seed 90240 with 3-6
+    # blanks, the bench's size for it); the B/R discriminant is sure of the R
+    assert ("B", "R", 0.5) in glyphs.EXPERT_PAIRS
+    photo = render_photo("scrabble", seed=90240, size=(1200, 900), kind="plain", blanks=(3, 6))
+    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    assert photo.grid[0][8] == "R"
+    assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
+    assert reading.confidence[0][8] >= trust.trust_levels(profile="scrabble")["letter"]
+    assert reading.trusted

@@ -812,6 +812,12 @@ EXPERT_PAIRS = (
     ("V", "Y", 0.5),
     ("U", "V", 0.5),
     ("M", "N", 0.5),
+    # an R whose leg, softened, nearly closes its lower bowl lies near the Bs (the neighbours'
+    # margin 0.12-0.17: Rs were the cells that most often kept good bold boards untrusted),
+    # and an F whose arm is blurred into a bowl near the Ps (read as P at up to 0.86 in soft
+    # renders)
+    ("B", "R", 0.5),
+    ("F", "P", 0.5),
 )
 # spreads from the threshold at which a pair's discriminant is sure. At 2, a Q whose tail the
 # discriminant saw 1-2 spreads past the threshold stayed under the letter level, and Qs kept
