@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.vision import trust
 from companion.vision.errors import VisionError
 from companion.vision.glyphs import (
     MARGIN_FULL,
@@ -243,19 +244,10 @@ def tile_features(lab: np.ndarray, colours: np.ndarray, n: int, c: int):
     grid = lab[c // 2 : c // 2 + n * c, c // 2 : c // 2 + n * c].reshape(n, c, n, c, 3)
     b = c // 6
     evenness = grid[:, b : c - b, :, b : c - b, 0].std(axis=(1, 3))
-    from companion.vision import trust
-
     ring = trust.cell_borders(lab[:, :, 0], n, c, outside=3)
     border = np.median(ring, axis=2) - colours[:, :, 0]
     feature = np.concatenate([colours * LAB_WEIGHT, BORDER_WEIGHT * border[:, :, None]], axis=2)
     return feature.astype(np.float32), evenness.astype(np.float32)
-
-
-def _premium_mask(premium: frozenset[tuple[int, int]], n: int) -> np.ndarray:
-    """bool (n, n): true on the premium squares (row, column, 0-based) of ``premium``."""
-    from companion.vision import trust
-
-    return trust.premium_layout(premium, n)
 
 
 LABEL_NEAR_PREMIUM = 7.0  # Lab (weighed): a label's face is this near an empty premium square's
@@ -289,7 +281,7 @@ def _printed_labels(
         premium: the profile's premium squares, (row, column) 0-based.
     """
     weighed = colours * LAB_WEIGHT
-    on_premium = _premium_mask(premium, kind.shape[0])
+    on_premium = trust.premium_layout(premium, kind.shape[0])
     plain_letters = (kind == 1) & ~on_premium
     bare = np.argwhere((kind == 0) & on_premium)
     if plain_letters.sum() < 3 or len(bare) == 0:
@@ -381,8 +373,6 @@ def _blank_tiles(
     Returns:
         {(row, column): confidence 0.5-1}, raw evidence before calibration.
     """
-    from companion.vision import trust
-
     if len(glyph_cells) < 3 or not empty:
         return {}
 
@@ -401,7 +391,7 @@ def _blank_tiles(
     found = {}
     where = np.array(empty)
     lettered = set(glyph_cells)
-    on_premium = _premium_mask(premium, feature.shape[0])[where[:, 0], where[:, 1]]
+    on_premium = trust.premium_layout(premium, feature.shape[0])[where[:, 0], where[:, 1]]
     every = np.ones(len(cols), bool)
     for (r, col), v in zip(empty, cols, strict=True):
         # a blank is part of a word: it has a lettered tile beside it, across or down
@@ -538,7 +528,7 @@ def _tile_like_figures(
     if tiles_near is None:
         tiles_near = _neighbourhood_median(weighed, lettered, reach=LOCAL_TILES, least=3)
     if premium:
-        plain = ~_premium_mask(premium, n)
+        plain = ~trust.premium_layout(premium, n)
         if (plain & empty).sum() >= 3:
             every = _tile_like_figures(colours, lettered, empty, tiles_near=tiles_near)
             on_plain = _tile_like_figures(colours, lettered, empty & plain, tiles_near=tiles_near)
@@ -736,8 +726,6 @@ def read_cells(
         (grid, confidence, evidence): rows of ``.``, letters and ``?``; float32 (size, size)
         calibrated confidence in 0-1 (:func:`companion.vision.trust.calibrated`); the evidence.
     """
-    from companion.vision import trust
-
     t0 = time.perf_counter()
     n, c = profile.size, profile.cell_px
     m = cell_margin(c)
@@ -928,8 +916,6 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
         ev: the reading's evidence (:class:`CellEvidence`, ``tile_like`` set).
         premium: the profile's premium squares, (row, column) 0-based.
     """
-    from companion.vision import trust
-
     whole, hue = ev.near_tile_like or (ev.tile_like, ev.hue_tile_like)
     suspect = (ev.kind == 0) & (whole > trust.TILE_LIKE_MAX)
     if hue is not None:
@@ -1153,7 +1139,6 @@ def read_board(
             warp = warp_board(image, pts, profile)
             grid, conf, ev = read_cells(warp, profile, classifier, timings)
             notes.append(f"grid moved {-best[0]:+d} row(s), {-best[1]:+d} column(s)")
-            best = max(ev.premium, key=ev.premium.get) if ev.premium else (0, 0)
             here = ev.premium.get((0, 0), -np.inf)
         # moved, does the layout fit as well? Judged where the two layouts differ: the board's
         # main diagonal is premium in both when moved one row and one column along it
