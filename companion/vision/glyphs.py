@@ -89,6 +89,9 @@ MAX_HALF_STROKE = 0.17  # of a cell: half the widest stroke a letter may have (a
 # found is a little off): a neighbour's letter lies a cell away and touches the window's edge
 CENTRE_OFF = 1 / 3
 CORE_INK = 0.2  # the darkest ink: within this share of the contrast of the cell's darkest pixels
+# of a cell: the tile's rim, which find_glyph cuts off (its literal 0.06: the shipped model's
+# feature key hashes find_glyph's code) to find a wide letter inside the cell alone
+RIM = 0.06
 MAX_WIDTH = 0.92  # of a cell: the widest letter (a wide W in a bold face, inside its cell)
 VOTE_SCALE = 0.05  # PCA distance over which a farther neighbour's vote falls by e
 TRAIN_MIN_CONTRAST = 20  # training windows are kept down to this contrast (pale tiles)
