@@ -1174,6 +1174,41 @@ def test_a_plain_square_with_ink_as_dark_as_a_letter_is_never_sure_it_is_bare():
     assert not reading.trusted
 
 
+def test_a_blank_beside_a_tile_lighter_than_the_tiles_is_in_doubt():
+    # a blank in a lit corner, lighter than the tiles beside it and nearly the squares' colour
+    # (by the tiles near it, -2.5 in the whole colour and -2.6 in the hue: over neither line
+    # for a cell that looks like a tile), was read empty in a trusted reading (render seed
+    # 90194 with 3-6 blanks, the bench's size for it). Beside a tile, the line is stricter
+    photo = render_photo("scrabble", seed=90194, size=(1200, 900), kind="bold", blanks=(3, 7))
+    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    assert photo.grid[14][14] == "k" and photo.grid[14][13] == "N"  # a blank, beside a tile
+    assert reading.grid[14][14] in ".?"
+    if reading.grid[14][14] == ".":
+        assert reader.tile_like_cells(reading.evidence, get_profile("scrabble").premium)[14, 14]
+    assert not reading.trusted
+
+
+def test_a_glyph_in_the_corner_of_its_cell_is_never_sure():
+    # a wide, bold W, too wide for the finder's first look: the tile's rim in the window's
+    # lower-left corner was taken for the glyph and read L at raw evidence 1.0, and the board
+    # trusted wrong (render seed 90454 with 3-6 blanks, the bench's size for it)
+    photo = render_photo("scrabble", seed=90454, size=(1600, 1200), kind="bold", blanks=(3, 7))
+    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    assert photo.grid[9][9] == "W"
+    if reading.grid[9][9] != "W":
+        glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == (9, 9))
+        assert reader._in_a_corner(glyph, get_profile("scrabble").cell_px)
+        assert reading.evidence.raw[9][9] <= reader.CUT_READING
+        assert not reading.trusted
+    # a letter in the middle of its cell is not in a corner, nor one off along one axis only
+    # (a real photo's tall tiles stand up to 0.3 of a cell off so)
+    box = SimpleNamespace(mask=np.zeros((62, 62), bool))
+    for bbox, corner in (((16, 14, 30, 34), False), ((30, 14, 30, 34), False),
+                         ((2, 36, 24, 21), True)):  # fmt: skip
+        box.bbox = bbox
+        assert reader._in_a_corner(box, 48) is corner
+
+
 def test_an_r_with_a_b_near_is_judged_by_the_pair():
     # an R whose nearest other letter is a B (its leg nearly closes the bowl in a soft photo):
     # with no discriminant for the pair, the neighbours' distance margin alone (0.14, raw

@@ -709,6 +709,29 @@ def _on_the_face(whole: Glyph, cut: Glyph, cell_px: int) -> bool:
     return bool(len(xs)) and int(xs.max()) < edge and int(ys.max()) < edge
 
 
+# of a cell: a glyph whose centre lies this far off the cell's centre, across and down, lies in
+# the cell's corner
+CORNER_OFF = 0.2
+
+
+def _in_a_corner(glyph: Glyph, cell_px: int) -> bool:
+    """Whether ``glyph``'s box is centred ``CORNER_OFF`` of a cell or more off the cell's centre
+    both across and down: a tile's rim and its shadow (an L in the corner), not the letter,
+    which is printed in the middle of the tile. Such a glyph is never sure (``CUT_READING``).
+
+    A wide, bold W, too wide for the letter finder's first look, left the tile's rim in the
+    window's corner as the glyph, read L at raw evidence 1.0 in a trusted reading (render seed
+    90454 with 3-6 blanks); a soft P so too (seed 100131, blur). Measured on the bench's
+    renders (Scrabble seeds 100000-100359 and 90000-90599 with 3-6 blanks, Iago seeds
+    100000-100359; corners given and found): outside the bumped camera's and the cut photos'
+    readings (their grid off, never trusted), those two were the only glyphs so placed; on
+    the real photos, whose letters stand up to 0.3 of a cell off along one axis (tall tiles,
+    perspective), no glyph is off by more than 0.15 along both."""
+    x, y, w, h = glyph.bbox
+    half = glyph.mask.shape[0] / 2.0
+    return min(abs(x + w / 2.0 - half), abs(y + h / 2.0 - half)) >= CORNER_OFF * cell_px
+
+
 def _point_value_readings(
     found: list[tuple[int, int, Glyph]],
     letters: list[str],
@@ -875,6 +898,8 @@ def read_cells(
             if (r, col) in relaxed:
                 # found only at a lower contrast: as sure as the contrast is near the usual
                 evidence *= min(1.0, float(glyph.contrast) / MIN_CONTRAST)
+            if _in_a_corner(glyph, c):
+                evidence = min(evidence, CUT_READING)
             if profile.coloured_ink:
                 y0 = c // 2 + r * c - m
                 x0 = c // 2 + col * c - m
@@ -953,6 +978,10 @@ def read_cells(
     return grid, conf, evidence
 
 
+# tile-likeness (Lab) over which an empty cell beside a tile, across or down, is in doubt
+BESIDE_TILE_LIKE_MAX = -3.0
+
+
 def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np.ndarray:
     """The empty cells that look like a tile (a blank the blank finder did not take, a pale
     tile whose letter was not seen): bool (size, size), true where a cell read empty is nearly
@@ -984,14 +1013,31 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
     now, and 229 are instead of 235 (the bench's 504 readings: 165 instead of 166; the real
     photos' 42 readings at phone sizes: 13 as before).
 
+    A cell beside a tile (across or down; a blank is part of a word, a bare square far from
+    the tiles cannot be one) is doubted from ``BESIDE_TILE_LIKE_MAX`` in both figures, a unit
+    under the others' line: a blank in a render's lit corner, lighter than the tiles beside it
+    (-2.5 in the whole colour and -2.6 in the hue, by the tiles near it), was read empty at a
+    confidence of 0.998 in a trusted reading, corners given and found (seed 90194 with 3-6
+    blanks). On Scrabble renders with 3-6 blanks (seeds 90000-90599: 1200 readings) that
+    reading is no longer trusted, nor two perfect ones; on the bench's seeds 100000-100359 and
+    the real photos, none changes.
+
     Args:
         ev: the reading's evidence (:class:`CellEvidence`, ``tile_like`` set).
         premium: the profile's premium squares, (row, column) 0-based.
     """
     whole, hue = ev.near_tile_like or (ev.tile_like, ev.hue_tile_like)
-    suspect = (ev.kind == 0) & (whole > trust.TILE_LIKE_MAX)
+    # a blank is part of a word: beside a tile, a cell is doubted from further off
+    tiles = ev.kind != 0
+    beside = np.zeros_like(tiles)
+    beside[1:] |= tiles[:-1]
+    beside[:-1] |= tiles[1:]
+    beside[:, 1:] |= tiles[:, :-1]
+    beside[:, :-1] |= tiles[:, 1:]
+    line = np.where(beside, BESIDE_TILE_LIKE_MAX, trust.TILE_LIKE_MAX)
+    suspect = (ev.kind == 0) & (whole > line)
     if hue is not None:
-        squares_hue = hue <= trust.TILE_LIKE_MAX
+        squares_hue = hue <= line
         if ev.colours is not None:
             # the hue clears a cell only if it lies outside the lettered tiles' own hues
             squares_hue &= ~within_tiles_hue(ev.colours, ev.kind == 1)
