@@ -1018,9 +1018,10 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
     under the others' line: a blank in a render's lit corner, lighter than the tiles beside it
     (-2.5 in the whole colour and -2.6 in the hue, by the tiles near it), was read empty at a
     confidence of 0.998 in a trusted reading, corners given and found (seed 90194 with 3-6
-    blanks). On Scrabble renders with 3-6 blanks (seeds 90000-90599: 1200 readings) that
-    reading is no longer trusted, nor two perfect ones; on the bench's seeds 100000-100359 and
-    the real photos, none changes.
+    blanks). On Scrabble renders with 3-6 blanks (seeds 90000-90599: 1200 readings, corners
+    given and found) three readings with a blank read empty are no longer trusted (that one,
+    and seed 90553's, -2.3 in both figures), nor four perfect ones; on the bench's seeds
+    100000-100359 and the real photos, none changes.
 
     Args:
         ev: the reading's evidence (:class:`CellEvidence`, ``tile_like`` set).
