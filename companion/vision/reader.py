@@ -761,7 +761,8 @@ def _point_value_readings(
     kinds, corners given), 51 glyphs were read surer so; 50 right (8 raised from under 0.8 to
     0.8 or more: 6 bold Gs, Es, Cs and Xs), one wrong, a grid crossing read H seen through a bumped
     camera's grid (0.62 to 0.82; the grid is refused whole). Bold boards perfect and trusted,
-    corners given: 25 of 36 instead of 21; found: 29 of 37 instead of 24. Read Q whole: on the
+    corners given: 25 of 36 instead of 21; found: 29 of 37 instead of 24 (31 and 31 with the
+    Q's rule too). Read Q whole: on the
     same renders, the six glyphs read Q whole and another letter cut at 0.9 or more were three
     bold Os and three bold Gs, all cut at 1.0, with half-strokes of 0.08-0.10 of a cell; all 31
     Qs that lost a corner piece read Q cut too (one at 0.61).
