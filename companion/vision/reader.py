@@ -1029,13 +1029,10 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
         premium: the profile's premium squares, (row, column) 0-based.
     """
     whole, hue = ev.near_tile_like or (ev.tile_like, ev.hue_tile_like)
-    # a blank is part of a word: beside a tile, a cell is doubted from further off
-    tiles = ev.kind != 0
-    beside = np.zeros_like(tiles)
-    beside[1:] |= tiles[:-1]
-    beside[:-1] |= tiles[1:]
-    beside[:, 1:] |= tiles[:, :-1]
-    beside[:, :-1] |= tiles[:, 1:]
+    # a blank is part of a word: beside a tile (the tiles grown by a cross), a cell is doubted
+    # from further off
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    beside = cv2.dilate((ev.kind != 0).astype(np.uint8), cross) > 0
     line = np.where(beside, BESIDE_TILE_LIKE_MAX, trust.TILE_LIKE_MAX)
     suspect = (ev.kind == 0) & (whole > line)
     if hue is not None:
