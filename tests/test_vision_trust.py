@@ -1221,3 +1221,51 @@ def test_an_r_with_a_b_near_is_judged_by_the_pair():
     assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
     assert reading.confidence[0][8] >= trust.trust_levels(profile="scrabble")["letter"]
     assert reading.trusted
+
+
+def test_a_line_beyond_the_edge_does_not_doubt_a_grid_the_premium_squares_place():
+    """A plain board's frame shows a line one cell beyond its bottom edge (the grid one line
+    off, by the lines alone); the premium squares fit the grid where it is far better than
+    moved any way, so the grid is not in doubt. Moved there by the squares, it still is."""
+    from companion.vision import localise
+    from companion.vision.reader import BEYOND_PREMIUM, GRID_BEYOND_MAX, grid_problems
+
+    photo = render_photo("scrabble", seed=100036, size=(1600, 1200), kind="plain")
+    grey, f = localise.reduce(photo.image)
+    top, right, bottom, left = localise.beyond_sides(grey, photo.corners * f, 15)
+    assert bottom - top > GRID_BEYOND_MAX
+    beyond = "a grid line lies beyond the grid's edge"
+    prof = get_profile("scrabble")
+    assert any(beyond in p for p in grid_problems(photo.image, photo.corners, prof))
+    assert not grid_problems(photo.image, photo.corners, prof, placed=True)
+    reading = read_board(photo.image, "scrabble", corners=photo.corners)
+    assert min(reading.evidence.premium_against.values()) >= BEYOND_PREMIUM
+    assert right_cells(photo.grid, reading.grid, prof).all()
+    assert reading.trusted and reading.problems == []
+    # one row off: the squares move it back, and do not vouch for where they moved it
+    off = read_board(photo.image, "scrabble", corners=_shift_corners(photo.corners, 15, 1, 0))
+    assert any(n.startswith("grid moved") for n in off.notes)
+    assert not off.trusted and any(beyond in p for p in off.problems)
+
+
+def test_a_blank_among_blanks_found_is_measured_against_the_squares_not_them():
+    # three blanks side by side (render seed 90553 with 3-6 blanks, the bench's size for it
+    # from seed 90400): two were found, and the third, read empty, had them among "the squares
+    # around it", so its colour (the tiles', 163.7 against 165) looked nearer those squares
+    # (-3.9) and the reading was trusted wrong. A blank found is a tile, not a square
+    from companion.vision.reader import _tile_like_figures
+
+    photo = render_photo("scrabble", seed=90553, size=(900, 700), kind="labels", blanks=(3, 7))
+    assert [photo.grid[9][6], photo.grid[9][7], photo.grid[10][7]] == ["y", "d", "b"]
+    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    ev = reading.evidence
+    assert reading.grid[9][6] == "?" and reading.grid[10][7] == "?"
+    assert reading.grid[9][7] in ".?"
+    if reading.grid[9][7] == ".":
+        # measured with the blanks found among the squares, it looks like one of them
+        lettered = ev.kind == 1
+        premium = get_profile("scrabble").premium
+        _, (whole, hue) = _tile_like_figures(ev.colours, lettered, ~lettered, premium)
+        assert whole[9, 7] < reader.BESIDE_TILE_LIKE_MAX
+        assert reader.tile_like_cells(ev, premium)[9, 7]
+        assert not reading.trusted
