@@ -265,6 +265,19 @@ def find_glyph(
 # centre is where a Scrabble tile's point value is printed
 POINT_VALUE_CORNER = 0.15
 POINT_VALUE_LEAST = 4  # pixels: a smaller piece is the letter's rim, rounded off by the opening
+# The stub of a digit: a piece at most ``STUB_WIDE`` pixels wide and ``STUB_LONG`` or more long,
+# right of the window's centre by ``STUB_RIGHT`` of a cell or more, whose foot hangs
+# ``STUB_BELOW`` pixels or more below the letter's lowest: the top of a point value's 1 (of a
+# "1" or a "10") joined to the letter, the rest of the digit under the finder's contrast. Two
+# bold Os read as Q at full evidence in trusted readings so (render seeds 90826 and 90830 with
+# 3-6 blanks), the stub's middle 0.146 of a cell right of the centre (under
+# ``POINT_VALUE_CORNER``) or 3 pixels (under ``POINT_VALUE_LEAST``). A thin E's bottom bar,
+# which the opening takes off in real board 1 at 600-800 pixels, is wider than it is long and
+# stands no lower than the stem: it stays
+STUB_WIDE = 2
+STUB_LONG = 3
+STUB_RIGHT = 0.1
+STUB_BELOW = 2
 _CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -282,7 +295,9 @@ def point_value_cut(glyph: Glyph, cell_px: int) -> Glyph | None:
     or more right of and below the window's centre is dropped, and with it the smaller crumbs
     there (left, they stretched the glyph's box to where the digit was, and a bold O cut from
     its "10" still read as Q at full evidence in a trusted reading, render seed 95050 with 3-6
-    blanks). A Q's tail or an R's leg may be dropped too: the caller reads both glyphs and
+    blanks). A digit's stub hanging below the letter (``STUB_WIDE``: the top of a 1's stem,
+    the rest of the digit under the finder's contrast) is dropped too, wherever its middle
+    lies. A Q's tail or an R's leg may be dropped too: the caller reads both glyphs and
     doubts a cell they name differently.
 
     Args:
@@ -303,10 +318,16 @@ def point_value_cut(glyph: Glyph, cell_px: int) -> Glyph | None:
     letter = cv2.dilate((labels == main).astype(np.uint8), _CROSS) & blob
     n, labels, stats, centres = cv2.connectedComponentsWithStats(blob & (1 - letter), 8)
     corner = POINT_VALUE_CORNER * cell_px
+    foot = int(np.nonzero(letter.any(axis=1))[0].max())  # the letter's lowest row
     drop = np.zeros(blob.shape, bool)
     crumbs = np.zeros(blob.shape, bool)
     for i in range(1, n):
         dx, dy = centres[i] - side / 2.0
+        _, y, w, h, _ = stats[i]
+        stub = w <= STUB_WIDE and h >= STUB_LONG and y + h - 1 >= foot + STUB_BELOW
+        if stub and dx >= STUB_RIGHT * cell_px:
+            drop |= labels == i  # a digit's stub hanging below the letter
+            continue
         if dx > corner and dy > corner:
             if stats[i, cv2.CC_STAT_AREA] >= POINT_VALUE_LEAST:
                 drop |= labels == i
