@@ -1248,27 +1248,45 @@ def test_a_line_beyond_the_edge_does_not_doubt_a_grid_the_premium_squares_place(
     assert not off.trusted and any(beyond in p for p in off.problems)
 
 
-def test_a_blank_among_blanks_found_is_measured_against_the_squares_not_them():
+def test_blanks_side_by_side_are_tiles_not_squares():
     # three blanks side by side (render seed 90553 with 3-6 blanks, the bench's size for it
     # from seed 90400): two were found, and the third, read empty, had them among "the squares
-    # around it", so its colour (the tiles', 163.7 against 165) looked nearer those squares
-    # (-3.9) and the reading was trusted wrong. A blank found is a tile, not a square
-    from companion.vision.reader import _tile_like_figures
+    # around it", so its colour (the tiles') looked nearer those squares (-3.9), and the
+    # reading was trusted wrong. The blanks found are tiles: without them among the squares,
+    # the third is searched again and found
+    from companion.vision.reader import BESIDE_TILE_LIKE_MAX, _tile_like_figures
 
     photo = render_photo("scrabble", seed=90553, size=(900, 700), kind="labels", blanks=(3, 7))
     assert [photo.grid[9][6], photo.grid[9][7], photo.grid[10][7]] == ["y", "d", "b"]
     reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
-    ev = reading.evidence
-    assert reading.grid[9][6] == "?" and reading.grid[10][7] == "?"
-    assert reading.grid[9][7] in ".?"
-    if reading.grid[9][7] == ".":
-        # measured with the blanks found among the squares, it looks like one of them
-        lettered = ev.kind == 1
-        premium = get_profile("scrabble").premium
-        _, (whole, hue) = _tile_like_figures(ev.colours, lettered, ~lettered, premium)
-        assert whole[9, 7] < reader.BESIDE_TILE_LIKE_MAX
-        assert reader.tile_like_cells(ev, premium)[9, 7]
-        assert not reading.trusted
+    assert [reading.grid[9][6], reading.grid[9][7], reading.grid[10][7]] == ["?", "?", "?"]
+    assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
+    ev, premium = reading.evidence, get_profile("scrabble").premium
+    lettered = ev.kind == 1
+    _, (among, _) = _tile_like_figures(ev.colours, lettered, ~lettered, premium)
+    _, (without, _) = _tile_like_figures(ev.colours, lettered, ev.kind == 0, premium)
+    assert among[9, 7] < BESIDE_TILE_LIKE_MAX < without[9, 7]
+
+
+def test_a_blank_with_only_a_blank_beside_it_is_found_by_the_second_search():
+    from companion.vision.reader import _blank_tiles
+
+    n = 15
+    feature = np.zeros((n, n, 4), np.float32)
+    feature[:] = (100.0, 128.0, 130.0, -20.0)  # the squares: light, their grid lines seen
+    word = [(7, col) for col in range(3, 9)]
+    rng = np.random.default_rng(0)
+    for cell in word:
+        feature[cell] = (80.0, 132.0, 150.0, 0.0) + rng.normal(0, 1, 4)
+    first, second = (8, 3), (9, 3)  # a blank under the word, and one under that blank
+    feature[first] = feature[second] = (80.0, 132.0, 150.0, 0.0)
+    evenness = np.zeros((n, n), np.float32)
+    empty = [(r, col) for r in range(n) for col in range(n) if (r, col) not in word]
+    found = _blank_tiles(feature, evenness, word, empty)
+    assert set(found) == {first}  # the second has no lettered tile beside it
+    rest = [cell for cell in empty if cell not in found]
+    again = _blank_tiles(feature, evenness, word, rest, blanks=frozenset(found))
+    assert set(again) == {second}
 
 
 def test_the_stub_of_a_digit_joined_to_a_bold_o_is_cut_off():

@@ -324,6 +324,7 @@ def _blank_tiles(
     premium: frozenset[tuple[int, int]] = frozenset(),
     tile_like: np.ndarray | None = None,
     hue_like: np.ndarray | None = None,
+    blanks: frozenset[tuple[int, int]] = frozenset(),
 ) -> dict[tuple[int, int], float]:
     """Cells without a letter that look like the game's tiles (Scrabble's blanks), with a
     confidence.
@@ -371,6 +372,12 @@ def _blank_tiles(
     and the real photos, given and found, the 385 blanks found had a hue figure of 1.5 or more;
     3 of the 4 bare squares taken for blanks had -2.5 or less.
 
+    With ``blanks`` (the blanks a first search found, (row, column); left out of ``empty``),
+    only the cells beside one of them are searched, and a blank beside one counts as beside a
+    tile: blanks side by side (a set has two, and a word may hold both) were measured against
+    "squares" that were the other blanks, and a blank with only blanks beside it was never
+    looked at.
+
     Returns:
         {(row, column): confidence 0.5-1}, raw evidence before calibration.
     """
@@ -391,12 +398,13 @@ def _blank_tiles(
     board_model = np.median(cols, axis=0)
     found = {}
     where = np.array(empty)
-    lettered = set(glyph_cells)
+    lettered = set(glyph_cells) | set(blanks)
     on_premium = trust.premium_layout(premium, feature.shape[0])[where[:, 0], where[:, 1]]
     every = np.ones(len(cols), bool)
     for (r, col), v in zip(empty, cols, strict=True):
         # a blank is part of a word: it has a lettered tile beside it, across or down
-        if not lettered & {(r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1)}:
+        beside = {(r - 1, col), (r + 1, col), (r, col - 1), (r, col + 1)}
+        if not lettered & beside or (blanks and not blanks & beside):
             continue
         if tile_like is not None and tile_like[r, col] <= trust.TILE_LIKE_MAX:
             continue  # coloured like the squares round it, not like the tiles
@@ -856,8 +864,10 @@ def read_cells(
     lettered = np.zeros((n, n), bool)
     for r, col, _ in found:
         lettered[r, col] = True
+    # the lettered tiles near each cell (weighed): measured once, whatever the squares
+    tiles_near = _neighbourhood_median(colours * LAB_WEIGHT, lettered, reach=LOCAL_TILES, least=3)
     (tile_like, hue_like), near_like = _tile_like_figures(
-        colours, lettered, ~lettered, profile.premium
+        colours, lettered, ~lettered, profile.premium, tiles_near
     )
     relaxed = set()
     # a cell whose contrast only just missed the letter contrast is searched again too, whatever
@@ -931,15 +941,31 @@ def read_cells(
         blanks = _blank_tiles(
             feature, evenness, lettered_cells, empty, profile.premium, tile_like, hue_like
         )
+        if blanks:
+            # a blank found is a tile, not one of the squares around a cell: blanks side by
+            # side made each other's squares (one read empty, its colour the tiles', looked
+            # nearer its neighbours' than the tiles'). The figures are measured again without
+            # them (the trust check's too), and the cells beside them searched again
+            bare = kind == 0
+            bare[tuple(np.array(list(blanks)).T)] = False
+            (again, again_hue), near_like = _tile_like_figures(
+                colours, lettered, bare, profile.premium, tiles_near
+            )
+            rest = [cell for cell in empty if cell not in blanks]
+            more = _blank_tiles(
+                feature, evenness, lettered_cells, rest, profile.premium, again, again_hue,
+                frozenset(blanks),
+            )  # fmt: skip
+            if more:
+                blanks |= more
+                bare[tuple(np.array(list(more)).T)] = False
+                _, near_like = _tile_like_figures(
+                    colours, lettered, bare, profile.premium, tiles_near
+                )
         for (r, col), bc in blanks.items():
             cells[r][col] = "?"
             raw[r, col] = bc
             kind[r, col] = 2
-        if blanks:
-            # the trust check's figures: a blank found is a tile, not one of the squares
-            # around a cell (blanks side by side made each other's squares: one read empty,
-            # its colour the tiles', looked nearer its neighbours' than the tiles')
-            _, near_like = _tile_like_figures(colours, lettered, kind == 0, profile.premium)
     if profile.premium:
         # a coloured premium square is unlike the plain squares around it, and so may seem
         # nearer the tiles: one that looks like the other bare premium squares is not
