@@ -942,34 +942,36 @@ def read_cells(
     if profile.blank_tiles and separation >= trust.TILE_BOARD_MIN:
         # (tiles that look like the squares: a blank would be a guess, so none is claimed)
         lettered_cells = [(r, col) for r, col, _ in found]
+
+        def claim(blanks: dict[tuple[int, int], float]) -> None:
+            """Read the cells of ``blanks`` ({(row, column): raw evidence}) as blanks."""
+            for (r, col), bc in blanks.items():
+                cells[r][col] = "?"
+                raw[r, col] = bc
+                kind[r, col] = 2
+
         blanks = _blank_tiles(
             feature, evenness, lettered_cells, empty, profile.premium, tile_like, hue_like
         )
+        claim(blanks)
         if blanks:
             # a blank found is a tile, not one of the squares around a cell: blanks side by
             # side made each other's squares (one read empty, its colour the tiles', looked
             # nearer its neighbours' than the tiles'). The figures are measured again without
             # them (the trust check's too), and the cells beside them searched again
-            bare = kind == 0
-            bare[tuple(np.array(list(blanks)).T)] = False
             (again, again_hue), near_like = _tile_like_figures(
-                colours, lettered, bare, profile.premium, tiles_near
+                colours, lettered, kind == 0, profile.premium, tiles_near
             )
             rest = [cell for cell in empty if cell not in blanks]
             more = _blank_tiles(
                 feature, evenness, lettered_cells, rest, profile.premium, again, again_hue,
                 frozenset(blanks),
             )  # fmt: skip
+            claim(more)
             if more:
-                blanks |= more
-                bare[tuple(np.array(list(more)).T)] = False
                 _, near_like = _tile_like_figures(
-                    colours, lettered, bare, profile.premium, tiles_near
+                    colours, lettered, kind == 0, profile.premium, tiles_near
                 )
-        for (r, col), bc in blanks.items():
-            cells[r][col] = "?"
-            raw[r, col] = bc
-            kind[r, col] = 2
     if profile.premium:
         # a coloured premium square is unlike the plain squares around it, and so may seem
         # nearer the tiles: one that looks like the other bare premium squares is not
