@@ -921,6 +921,16 @@ def _as_jpeg(image: np.ndarray, quality: int = 90) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
+def _read_surely(photo, cell: tuple[int, int]):
+    """A Scrabble ``photo`` read from its JPEG (corners given): every cell right, ``cell``
+    (row, column) at the letter cells' trust level or over, and the reading trusted."""
+    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
+    assert reading.confidence[cell] >= trust.trust_levels(profile="scrabble")["letter"]
+    assert reading.trusted
+    return reading
+
+
 def test_two_blanks_on_premium_squares_do_not_vouch_for_each_other():
     # a blank read as empty on a double-word square was taken for a bare premium square: the
     # premium square nearest its colour was the blank found on the same row's other
@@ -1127,12 +1137,9 @@ def test_a_q_the_neighbours_name_and_the_discriminant_confirms_is_sure():
     # discriminant, had raw evidence 0.79 and kept the board from being trusted (seed 100078,
     # the bench's size for it). It is as sure as the discriminant now
     photo = render_photo("scrabble", seed=100078, size=(900, 700), kind="bold")
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
     assert photo.grid[5][10] == "Q"
+    reading = _read_surely(photo, (5, 10))
     assert reading.grid == [row.upper() for row in photo.grid]
-    level = trust.trust_levels(profile="scrabble")["letter"]
-    assert reading.confidence[5][10] >= level
-    assert reading.trusted
 
 
 def test_an_o_with_its_point_value_joined_reads_o_when_both_readings_are_as_sure():
@@ -1154,11 +1161,8 @@ def test_a_g_blurred_by_its_joined_point_value_is_as_sure_as_without_it():
     # evidence 0.71, and a perfectly read board was not trusted (seed 100321). Without the
     # digit the G is sure (raw evidence 1.0)
     photo = render_photo("scrabble", seed=100321, size=(1200, 900), kind="bold")
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
     assert photo.grid[8][2] == "G"
-    assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
-    assert reading.confidence[8][2] >= trust.trust_levels(profile="scrabble")["letter"]
-    assert reading.trusted
+    _read_surely(photo, (8, 2))
 
 
 def test_a_plain_square_with_ink_as_dark_as_a_letter_is_never_sure_it_is_bare():
@@ -1216,11 +1220,8 @@ def test_an_r_with_a_b_near_is_judged_by_the_pair():
     # blanks, the bench's size for it); the B/R discriminant is sure of the R
     assert ("B", "R", 0.5) in glyphs.EXPERT_PAIRS
     photo = render_photo("scrabble", seed=90240, size=(1200, 900), kind="plain", blanks=(3, 6))
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
     assert photo.grid[0][8] == "R"
-    assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
-    assert reading.confidence[0][8] >= trust.trust_levels(profile="scrabble")["letter"]
-    assert reading.trusted
+    _read_surely(photo, (0, 8))
 
 
 def test_a_line_beyond_the_edge_does_not_doubt_a_grid_the_premium_squares_place():
