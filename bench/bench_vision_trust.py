@@ -58,6 +58,16 @@ def _photos(profile: str, first_seed: int, count: int, cache: Path, kinds=None, 
         yield kind, image, truth, corners
 
 
+def _many_blanks():
+    """The Scrabble profile for the renders with 3-6 blanks: of a set whose blanks are not
+    known (``set_blanks`` 0)."""
+    import dataclasses
+
+    from companion.vision.profiles import get_profile
+
+    return dataclasses.replace(get_profile("scrabble"), set_blanks=0)
+
+
 def _real_photos():
     if not REAL.is_dir():
         return
@@ -82,9 +92,10 @@ def _grid_in_doubt(problems: list[str]) -> bool:
     return any(w in p for p in problems for w in ("grid", "corners", "premium"))
 
 
-def _collect(photos, profile: str, records: dict, cells: list) -> None:
-    """Read each photo with its corners given and found; add per-board figures to ``records``
-    (keyed (mode, kind)) and the cells' evidence to ``cells``."""
+def _collect(photos, profile, records: dict, cells: list) -> None:
+    """Read each photo with its corners given and found, as of ``profile`` (a name or a
+    Profile); add per-board figures to ``records`` (keyed (mode, kind)) and the cells' evidence
+    to ``cells``."""
     from companion.vision.errors import BoardNotFoundError
     from companion.vision.evaluate import right_cells
     from companion.vision.profiles import get_profile
@@ -260,12 +271,14 @@ def main() -> None:
     # alone, and their boards are not in the levels' fit: three times a set's blanks would
     # overstate how often an empty cell hides one (400 such boards in the levels' fit raise
     # the empty cells' level to 0.9976, and 4% of the fit set's perfect Scrabble boards are
-    # trusted instead of 64%). Their figures are printed below, as a check
+    # trusted instead of 64%). Their figures are printed below, as a check. Such a board is of
+    # a set with more blanks than Scrabble's two: the reader is told so (``set_blanks`` 0, not
+    # known), or, two of them found, it would take the rest for bare squares
     blank_cells: list = []
     blank_records: dict = {}
     _collect(
         _photos("scrabble", BLANK_FIT_SEED, blank_count, cache, BLANK_KINDS, (3, 7)),
-        "scrabble",
+        _many_blanks(),
         blank_records,
         blank_cells,
     )

@@ -366,6 +366,8 @@ def test_a_blank_in_a_dark_corner_is_in_doubt_by_its_hue_where_tiles_and_squares
         colours[:5, :3] = (135.0, 129.0, 138.0)  # the dark corner's squares
         colours[lettered] = (180.0, *tiles_hue)
         colours[blank] = (130.0, *tiles_hue)  # as dark as the corner, the tiles' hue
+        lettered[3:5, 0] = True  # the rest of its word, down the corner: as dark
+        colours[3:5, 0] = (130.0, *tiles_hue)
         whole, hue = _tile_like_and_hue(colours, lettered, ~lettered, near=True)
         assert (hues_apart(colours, lettered) >= HUE_APART) == told
         assert whole[blank] <= trust.TILE_LIKE_MAX  # by the whole colour a square
@@ -374,6 +376,69 @@ def test_a_blank_in_a_dark_corner_is_in_doubt_by_its_hue_where_tiles_and_squares
         assert suspect[blank] == told
         if told:
             assert suspect.sum() == 1  # the corner's bare squares are not in doubt
+
+
+def test_a_tile_like_cell_with_no_tile_beside_it_is_not_in_doubt():
+    """Every tile lies in a word of two letters or more, across or down: an empty cell coloured
+    like the tiles with neither a tile nor another doubted cell beside it is a bare square. One
+    beside a tile stays in doubt, and so do two side by side (they could be a word's two
+    blanks); two that touch only corner to corner do not."""
+    n = 15
+    lettered = np.zeros((n, n), bool)
+    lettered[7, 3:12] = True
+    figure = np.full((n, n), -10.0, np.float32)  # plainly the squares' colour...
+    alone, beside, pair, corners = (2, 2), (8, 5), [(12, 0), (12, 1)], [(0, 14), (1, 13)]
+    for cell in [alone, beside, *pair, *corners]:
+        figure[cell] = 5.0  # ...but these, nearer the tiles' in colour and hue
+    suspect = reader.tile_like_cells(_colour_evidence(lettered, figure, figure.copy()), frozenset())
+    assert {tuple(int(v) for v in cell) for cell in np.argwhere(suspect)} == {beside, *pair}
+
+
+def test_with_every_blank_of_the_set_found_a_tile_like_cell_without_ink_is_a_square():
+    """A set holds two blanks: once both are found, a cell that looks like a tile can only be a
+    tile whose letter was missed. One whose middle holds no ink a letter of the set could leave
+    (under ``RELAXED_INK_SHARE`` of the letters' contrast) is a bare square; one with such ink,
+    or any while a blank of the set is still to be found (or more are found than a set holds),
+    stays in doubt."""
+    n = 15
+    lettered = np.zeros((n, n), bool)
+    lettered[7, 3:12] = True
+    figure = np.full((n, n), -10.0, np.float32)
+    bare, inked = (6, 5), (6, 8)  # above the word: both coloured like the tiles
+    figure[bare] = figure[inked] = 5.0
+    ev = _colour_evidence(lettered, figure, figure.copy())
+    ev.glyphs = [(7, col, SimpleNamespace(contrast=150.0)) for col in range(3, 12)]
+    ev.contrast[bare] = 20.0  # a tile's shadow at most
+    ev.contrast[inked] = 0.6 * 150.0  # as dark as a faint letter
+    blanks = [(8, 3), (8, 4)]  # below the word
+    for found, cleared in ((0, False), (1, False), (2, True)):
+        ev.kind[8, 3:5] = 0
+        for cell in blanks[:found]:
+            ev.kind[cell] = 2
+        suspect = reader.tile_like_cells(ev, frozenset(), set_blanks=2)
+        assert suspect[inked] and suspect[bare] != cleared
+        assert reader.tile_like_cells(ev, frozenset())[bare]  # the set's blanks not known
+    ev.kind[8, 5] = 2  # a third blank: more than a set holds
+    assert reader.tile_like_cells(ev, frozenset(), set_blanks=2)[bare]
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_real_board_1_with_both_blanks_found_is_trusted():
+    """Real board 1's wooden tiles are nearly its squares' colour, and their edges and shadows
+    lie over the squares beside them: 20-43 squares looked like tiles at every size, and no
+    reading was trusted. Both blanks of the set are on the board and found; the squares hold no
+    letter's ink, so the reading is trusted (the bench's 800-pixel reduction, corners given)."""
+    image = cv2.imread(str(REAL / "board_001.jpg"))
+    f = 800 / max(image.shape[:2])
+    image = _as_jpeg(cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA), 85)
+    corners = np.float32(json.loads((REAL / "board_001.corners.json").read_text())) * f
+    truth = (REAL / "board_001.truth.txt").read_text().split()
+    reading = read_board(image, "scrabble", corners=corners)
+    assert right_cells(truth, reading.grid, get_profile("scrabble")).all()
+    assert reading.blanks == [(2, 6), (9, 0)]
+    assert reading.trusted, reading.problems
+    # without the set's two blanks the squares stay in doubt
+    assert reader.tile_like_cells(reading.evidence, SCRABBLE_PREMIUM).sum() >= 10
 
 
 def test_a_grid_one_line_off_into_the_label_band_is_refused_and_not_found():

@@ -1020,7 +1020,9 @@ def read_cells(
 BESIDE_TILE_LIKE_MAX = -3.0
 
 
-def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np.ndarray:
+def tile_like_cells(
+    ev: CellEvidence, premium: frozenset[tuple[int, int]], set_blanks: int = 0
+) -> np.ndarray:
     """The empty cells that look like a tile (a blank the blank finder did not take, a pale
     tile whose letter was not seen): bool (size, size), true where a cell read empty is nearly
     as near the lettered tiles' colour as the squares' around it, or nearer (``tile_like``
@@ -1061,9 +1063,26 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
     and seed 90553's, -2.3 in both figures), nor four perfect ones; on the bench's seeds
     100000-100359 and the real photos, none changes.
 
+    Two things the game says about its tiles clear a cell so doubted:
+
+    - every tile lies in a word of two letters or more, across or down: a cell with neither a
+      tile nor another doubted cell beside it is no tile (a blank beside a tile that was also
+      read empty would leave that tile read wrong whatever this cell says);
+    - a set holds ``set_blanks`` blanks (the profile's; Scrabble's two): with every one of them
+      found, a doubted cell can only be a tile whose letter was missed, and one whose middle
+      holds no ink a letter of the set could leave (its contrast under ``RELAXED_INK_SHARE`` of
+      the letters' median, the reader's own floor for a letter found at a lower contrast) is a
+      bare square. On real board 1, tiles of nearly its squares' colour, with tiles' edges and
+      shadows over the squares beside them, 20-43 squares were so doubted at every size; both
+      blanks are found, and with this rule 7 of its 10 readings are trusted (its squares' ink
+      was at most 0.52 of the letters'; the other three 0.53-0.58). On renders with 3-6
+      blanks, more than a set holds, a board with two of them found may be wrong (2 of 400
+      readings, seeds 90000-90199): those boards cannot happen at a table.
+
     Args:
         ev: the reading's evidence (:class:`CellEvidence`, ``tile_like`` set).
         premium: the profile's premium squares, (row, column) 0-based.
+        set_blanks: the blanks a set holds (:attr:`Profile.set_blanks`); 0 when not known.
     """
     whole, hue = ev.near_tile_like or (ev.tile_like, ev.hue_tile_like)
     # a blank is part of a word: beside a tile (the tiles grown by a cross), a cell is doubted
@@ -1086,6 +1105,13 @@ def tile_like_cells(ev: CellEvidence, premium: frozenset[tuple[int, int]]) -> np
         # a coloured premium square is unlike the plain squares around it: it looks like a
         # tile only if it is nearer the tiles than the other premium squares too
         suspect &= ~trust.like_premium(ev.colours, ev.kind == 0, premium)
+    # a tile lies in a word: some tile, or some cell in doubt, is beside it across or down
+    ring = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
+    suspect &= cv2.dilate(((ev.kind != 0) | suspect).astype(np.uint8), ring) > 0
+    inks = [g.contrast for *_, g in ev.glyphs or ()]
+    if set_blanks and int((ev.kind == 2).sum()) == set_blanks and len(inks) >= 3:
+        # the set's blanks all found: no letter's ink, no tile
+        suspect &= ev.contrast >= RELAXED_INK_SHARE * float(np.median(inks))
     return suspect
 
 
@@ -1337,7 +1363,7 @@ def read_board(
             "seen would look empty"
         )
     if ev.tile_like is not None:
-        blank_like = int(tile_like_cells(ev, profile.premium).sum())
+        blank_like = int(tile_like_cells(ev, profile.premium, profile.set_blanks).sum())
         if blank_like:
             problems.append(
                 f"{blank_like} empty cell(s) look like a tile (a blank or a pale tile?)"
