@@ -1388,3 +1388,37 @@ def test_an_o_whose_point_value_stub_joined_it_is_not_trusted_as_a_q():
     assert photo.grid[5][4] == "O"
     reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
     assert reading.grid[5][4] == "O" or not reading.trusted
+
+
+def test_a_clear_letter_on_a_face_of_the_premium_squares_colour_is_in_doubt():
+    # a dark render's double-letter label, its lines blurred together, read as a clear L (raw
+    # evidence 1.0: no label is taken from a clear letter) in a trusted reading (render seed
+    # 91459 with 3-6 blanks, the bench's size for it). Its face is the bare premium squares'
+    # colour, not the tiles': a tile there would hide the square
+    photo = render_photo("scrabble", seed=91459, size=(900, 700), kind="dark", blanks=(3, 7))
+    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    assert photo.grid[8][6] == "." and (8, 6) in SCRABBLE_PREMIUM
+    if reading.grid[8][6] != ".":
+        assert reader._label_faces(
+            reading.evidence.colours, reading.evidence.kind, SCRABBLE_PREMIUM
+        )[8, 6]
+        assert reading.confidence[8][6] < trust.trust_levels(profile="scrabble")["letter"]
+    assert not reading.trusted
+
+
+def test_a_blank_found_whose_hue_is_hardly_the_tiles_is_in_doubt():
+    # a bare square at the board's right edge, as dark as the tiles there but of neither's hue
+    # (0.8 nearer the squares'), was taken for a blank at raw evidence 0.68 (confidence 1.0) in
+    # a trusted reading (render seed 91536 with 3-6 blanks, the bench's size for it)
+    photo = render_photo("scrabble", seed=91536, size=(1600, 1200), kind="plain", blanks=(3, 7))
+    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    assert photo.grid[1][14] == "."
+    ev = reading.evidence
+    if reading.grid[1][14] == "?":
+        assert ev.hue_tile_like[1, 14] < reader.BLANK_HUE_SURE
+        assert ev.raw[1, 14] <= reader.BLANK_HUE_READING
+        assert reading.confidence[1][14] < trust.trust_levels(profile="scrabble")["blank"]
+    assert not reading.trusted
+    # the blanks found of a clearly tile-like hue keep their evidence
+    sure = (ev.kind == 2) & (ev.hue_tile_like >= reader.BLANK_HUE_SURE)
+    assert sure.any() and (ev.raw[sure] > reader.BLANK_HUE_READING).all()

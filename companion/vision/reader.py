@@ -253,6 +253,12 @@ def tile_features(lab: np.ndarray, colours: np.ndarray, n: int, c: int):
 
 LABEL_NEAR_PREMIUM = 7.0  # Lab (weighed): a label's face is this near an empty premium square's
 LABEL_EVIDENCE = 0.8  # a glyph read with raw evidence under this may be a printed label
+# the most raw evidence of a letter whose face is a bare premium square's and whose ink is
+# fainter than RELAXED_INK_SHARE of the set's letters' (under the letters' trust level): a
+# double-letter label, its lines blurred together, was read as a clear L (raw 1.0, ink 0.38 of
+# the letters') in a trusted reading (render seed 91459 with 3-6 blanks, dark, 900x700). Letters
+# on such faces (a tile set off its square, the square showing) had 0.95-1.10
+LABEL_FACE_READING = 0.5
 
 
 def _printed_labels(
@@ -281,20 +287,35 @@ def _printed_labels(
         raw: float32 (n, n), the cells' raw evidence.
         premium: the profile's premium squares, (row, column) 0-based.
     """
+    faces = _label_faces(colours, kind, premium)
+    return [(int(r), int(col)) for r, col in np.argwhere(faces & (raw < LABEL_EVIDENCE))]
+
+
+def _label_faces(
+    colours: np.ndarray, kind: np.ndarray, premium: frozenset[tuple[int, int]]
+) -> np.ndarray:
+    """The premium squares read as letters whose face is a bare premium square's, not a
+    tile's: bool (n, n), true where a cell read as a letter (``kind`` 1) on a premium square
+    has a face colour (``colours``, Lab float32 (n, n, 3), weighed ``LAB_WEIGHT``) within
+    ``LABEL_NEAR_PREMIUM`` of an empty premium square's and more than 2.5 times as far (and 4
+    more) from the lettered tiles' on plain squares (their median; 3 or more are needed, and
+    one empty premium square). A tile on a premium square hides it: its face is the tiles'
+    colour. An unclear letter there is the square's label (:func:`_printed_labels`); a clear
+    one is in doubt (:func:`read_cells`)."""
+    n = kind.shape[0]
+    out = np.zeros((n, n), bool)
     weighed = colours * LAB_WEIGHT
-    on_premium = trust.premium_layout(premium, kind.shape[0])
+    on_premium = trust.premium_layout(premium, n)
     plain_letters = (kind == 1) & ~on_premium
     bare = np.argwhere((kind == 0) & on_premium)
     if plain_letters.sum() < 3 or len(bare) == 0:
-        return []
+        return out
     tiles = np.median(weighed[plain_letters], axis=0)
     squares = weighed[tuple(bare.T)]
-    out = []
-    for r, col in np.argwhere((kind == 1) & on_premium & (raw < LABEL_EVIDENCE)):
+    for r, col in np.argwhere((kind == 1) & on_premium):
         d_square = float(np.linalg.norm(squares - weighed[r, col], axis=1).min())
         d_tile = float(np.linalg.norm(weighed[r, col] - tiles))
-        if d_square < LABEL_NEAR_PREMIUM and d_tile > 2.5 * d_square + 4.0:
-            out.append((int(r), int(col)))
+        out[r, col] = d_square < LABEL_NEAR_PREMIUM and d_tile > 2.5 * d_square + 4.0
     return out
 
 
@@ -314,6 +335,16 @@ def _squares_near(
 # real board 3 a blank beside 18 such tiles is 3.4 from theirs and 12.9 from the set's (whose
 # median is darker: the tiles across the board are lit less), and was read as a bare square
 LOCAL_TILES = 3
+# on a board whose tiles and squares differ in hue (``HUE_APART``), a blank whose hue is not
+# nearer the tiles' than the squares' (Lab a and b, figure under this) is in doubt: its evidence
+# is at most BLANK_HUE_READING, under the blanks' trust level. A bare square at a render's edge,
+# as dark as the tiles but 0.8 nearer the squares' hue (6.95 apart from the tiles'), was taken
+# for a blank at raw 0.68 (confidence 1.0) in a trusted reading (seed 91536 with 3-6 blanks,
+# plain, 1600x1200). Blanks found on renders with 3-6 blanks (seeds 90000-90399, corners given
+# and found: 3100) under it there: 9, in 2 trusted readings; at 1.5, 20 in 7; real board 1's at
+# 1.46-1.48 (its hues 3.6 apart, not told by hue)
+BLANK_HUE_SURE = 0.0
+BLANK_HUE_READING = 0.55
 
 
 def _blank_tiles(
@@ -325,6 +356,7 @@ def _blank_tiles(
     tile_like: np.ndarray | None = None,
     hue_like: np.ndarray | None = None,
     blanks: frozenset[tuple[int, int]] = frozenset(),
+    hues_told: bool = False,
 ) -> dict[tuple[int, int], float]:
     """Cells without a letter that look like the game's tiles (Scrabble's blanks), with a
     confidence.
@@ -381,6 +413,10 @@ def _blank_tiles(
     Measured on renders with 3-6 blanks (seeds 90000-90599, corners given and found), perfect
     readings 863 -> 924 of 1200, trusted 753 -> 802, none wrong; bare squares read wrong on
     every Scrabble set measured, 784 -> 785 (fourteenth round, docs/vision.md).
+
+    With ``hues_told`` (the board's tiles and squares differ in hue: :func:`hues_apart` at
+    ``HUE_APART`` or more), a blank whose hue figure is under ``BLANK_HUE_SURE`` (not nearer the
+    tiles' hue than the squares') is found at no more than ``BLANK_HUE_READING``: in doubt.
 
     Returns:
         {(row, column): confidence 0.5-1}, raw evidence before calibration.
@@ -442,6 +478,9 @@ def _blank_tiles(
             # the board's colour gives a weak figure however the two compare
             margin = (d_board - d_tile) / (d_board + d_tile + 10.0)
             found[(r, col)] = float(0.5 + 0.5 * min(1.0, max(0.0, margin)))
+            if hues_told and hue_like is not None and hue_like[r, col] < BLANK_HUE_SURE:
+                # the hue not the tiles': a square in a shadow as likely as a blank
+                found[(r, col)] = min(found[(r, col)], BLANK_HUE_READING)
     return found
 
 
@@ -950,9 +989,11 @@ def read_cells(
                 raw[r, col] = bc
                 kind[r, col] = 2
 
+        told = hues_apart(colours, kind == 1) >= HUE_APART
         blanks = _blank_tiles(
-            feature, evenness, lettered_cells, empty, profile.premium, tile_like, hue_like
-        )
+            feature, evenness, lettered_cells, empty, profile.premium, tile_like, hue_like,
+            hues_told=told,
+        )  # fmt: skip
         claim(blanks)
         if blanks:
             # a blank found is a tile, not one of the squares around a cell: blanks side by
@@ -965,7 +1006,7 @@ def read_cells(
             rest = [cell for cell in empty if cell not in blanks]
             more = _blank_tiles(
                 feature, evenness, lettered_cells, rest, profile.premium, again, again_hue,
-                frozenset(blanks),
+                frozenset(blanks), told,
             )  # fmt: skip
             claim(more)
             if more:
@@ -973,6 +1014,14 @@ def read_cells(
                     colours, lettered, kind == 0, profile.premium, tiles_near
                 )
     if profile.premium:
+        # a letter on a face of a bare premium square's colour (the blanks found are not
+        # bare), its ink fainter than the set's letters': the square's label read as a clear
+        # letter, in doubt
+        ink = np.zeros((n, n), np.float32)
+        for r, col, glyph in found:
+            ink[r, col] = glyph.contrast
+        faces = _label_faces(colours, kind, profile.premium) & (ink < faintest)
+        raw[faces] = np.minimum(raw[faces], LABEL_FACE_READING)
         # a coloured premium square is unlike the plain squares around it, and so may seem
         # nearer the tiles: one that looks like the other bare premium squares is not
         # tile-like. Bare: the blanks found are left out, or two blanks on premium squares
