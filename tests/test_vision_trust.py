@@ -407,7 +407,7 @@ def test_with_every_blank_of_the_set_found_a_tile_like_cell_without_ink_is_a_squ
     bare, inked = (6, 5), (6, 8)  # above the word: both coloured like the tiles
     figure[bare] = figure[inked] = 5.0
     ev = _colour_evidence(lettered, figure, figure.copy())
-    ev.glyphs = [(7, col, SimpleNamespace(contrast=150.0)) for col in range(3, 12)]
+    ev.faintest = reader.RELAXED_INK_SHARE * 150.0  # the letters' ink: 150
     ev.contrast[bare] = 20.0  # a tile's shadow at most
     ev.contrast[inked] = 0.6 * 150.0  # as dark as a faint letter
     blanks = [(8, 3), (8, 4)]  # below the word

@@ -704,6 +704,8 @@ class CellEvidence:
         near_tile_like: ``tile_like`` and ``hue_tile_like`` measured against the nearer of the
             set's tiles and the tiles near the cell (:func:`_tile_like_and_hue` ``near``): the
             trust check's figures.
+        faintest: 8-bit lightness: the faintest ink a letter of this set may have
+            (``RELAXED_INK_SHARE`` of the letters' median contrast; 0 with under 3 letters).
     """
 
     raw: np.ndarray
@@ -722,6 +724,7 @@ class CellEvidence:
     hue_tile_like: np.ndarray | None = None
     chroma: float = float("inf")
     near_tile_like: tuple[np.ndarray, np.ndarray] | None = None
+    faintest: float = 0.0
 
 
 def _letter_evidence(share: float, margin: float) -> float:
@@ -1055,6 +1058,7 @@ def read_cells(
     evidence.softness = trust.edge_width(lightness, n, c)
     evidence.separation = separation
     evidence.glyphs = found
+    evidence.faintest = faintest
     if profile.premium:
         is_empty = np.array([[ch == "." for ch in row] for row in grid])
         evidence.premium = trust.premium_fit(colours, is_empty, profile.premium)
@@ -1119,8 +1123,8 @@ def tile_like_cells(
       read empty would leave that tile read wrong whatever this cell says);
     - a set holds ``set_blanks`` blanks (the profile's; Scrabble's two): with every one of them
       found, a doubted cell can only be a tile whose letter was missed, and one whose middle
-      holds no ink a letter of the set could leave (its contrast under ``RELAXED_INK_SHARE`` of
-      the letters' median, the reader's own floor for a letter found at a lower contrast) is a
+      holds no ink a letter of the set could leave (its contrast under ``ev.faintest``, the
+      reader's own floor for a letter found at a lower contrast) is a
       bare square. On real board 1, tiles of nearly its squares' colour, with tiles' edges and
       shadows over the squares beside them, 20-43 squares were so doubted at every size; both
       blanks are found, and with this rule 7 of its 10 readings are trusted (its squares' ink
@@ -1157,10 +1161,9 @@ def tile_like_cells(
     # a tile lies in a word: some tile, or some cell in doubt, is beside it across or down
     ring = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
     suspect &= cv2.dilate(((ev.kind != 0) | suspect).astype(np.uint8), ring) > 0
-    inks = [g.contrast for *_, g in ev.glyphs or ()]
-    if set_blanks and int((ev.kind == 2).sum()) == set_blanks and len(inks) >= 3:
+    if set_blanks and int((ev.kind == 2).sum()) == set_blanks and ev.faintest > 0:
         # the set's blanks all found: no letter's ink, no tile
-        suspect &= ev.contrast >= RELAXED_INK_SHARE * float(np.median(inks))
+        suspect &= ev.contrast >= ev.faintest
     return suspect
 
 
