@@ -737,6 +737,23 @@ def test_cli_read_prints_notation_and_json(tmp_path, hand_photo, capsys, classif
     assert out["counts"] == {"blue": 3, "red": 3}
 
 
+def test_cli_read_names_the_blanks_that_board_notation_cannot_write(tmp_path, capsys):
+    """Board notation has no blank tile: the plain output leaves a blank out of it, and says on
+    standard error where each one is (the JSON's rows carry them as ``?``)."""
+    photo = render_photo("scrabble", seed=1, size=(1200, 900), kind="plain", blanks=(2, 3))
+    path = photo.save(tmp_path / "two-blanks")
+    assert main(["vision", "read", str(path), "--profile", "scrabble"]) == 0
+    captured = capsys.readouterr()
+    notation = captured.out.strip()
+    assert "?" not in notation
+    assert "companion vision read: 2 blank tile(s), left out of the notation" in captured.err
+    assert "row 6 column 12" in captured.err and "row 13 column 5" in captured.err
+    assert main(["vision", "read", str(path), "--profile", "scrabble", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["blanks"] == [[6, 12], [13, 5]] and out["board"] == notation
+    assert out["rows"][5][11] == "?" and out["rows"][12][4] == "?"
+
+
 def test_cli_bad_input_exits_2(tmp_path, capsys):
     assert main(["vision", "read", str(tmp_path / "none.jpg")]) == 2
     assert "no such file" in capsys.readouterr().err

@@ -37,8 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="read a photo of the board and print it in board notation",
         description=(
             "Read the board in a photo and print it in board notation (Iago: upper case blue, "
-            "lower case red; Scrabble: upper case, ? for a blank). --json adds each cell's "
-            "confidence, the colour counts and the time of each stage."
+            "lower case red; Scrabble: upper case). Board notation has no blank tile: a blank "
+            "is left out of it and named on standard error. --json adds the rows (? for a "
+            "blank), each cell's confidence, the colour counts and the time of each stage."
         ),
     )
     p.add_argument("image", help="the photo (JPEG, PNG...)")
@@ -236,6 +237,14 @@ def _read(args: argparse.Namespace) -> int:
         print(json.dumps(reading.to_json()))
     else:
         print(reading.notation)
+        if reading.blanks:
+            # board notation cannot write a blank: say where they are, or they are lost
+            where = ", ".join(f"row {r + 1} column {c + 1}" for r, c in reading.blanks)
+            print(
+                f"companion vision read: {len(reading.blanks)} blank tile(s), left out of the "
+                f"notation: {where}",
+                file=sys.stderr,
+            )
         if not reading.trusted:
             # the notation alone looks like any other reading: say it is not to be relied on
             why = "; ".join(reading.problems) or "no reason given"
