@@ -1399,11 +1399,15 @@ def test_a_clear_letter_on_a_face_of_the_premium_squares_colour_is_in_doubt():
     reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
     assert photo.grid[8][6] == "." and (8, 6) in SCRABBLE_PREMIUM
     if reading.grid[8][6] != ".":
-        assert reader._label_faces(
-            reading.evidence.colours, reading.evidence.kind, SCRABBLE_PREMIUM
-        )[8, 6]
+        ev = reading.evidence
+        assert reader._label_faces(ev.colours, ev.kind, SCRABBLE_PREMIUM)[8, 6]
+        assert ev.contrast[8, 6] < ev.faintest  # fainter than a letter of the set
         assert reading.confidence[8][6] < trust.trust_levels(profile="scrabble")["letter"]
-    assert not reading.trusted
+        assert not reading.trusted
+    # (JPEG decoding differs a little between machines: where the label is not read as a
+    # letter, the reading may be right, and trusted)
+    wrong = ~right_cells(photo.grid, reading.grid, get_profile("scrabble"))
+    assert not (reading.trusted and wrong.any())
 
 
 def test_a_blank_found_whose_hue_is_hardly_the_tiles_is_in_doubt():
@@ -1416,9 +1420,11 @@ def test_a_blank_found_whose_hue_is_hardly_the_tiles_is_in_doubt():
     ev = reading.evidence
     if reading.grid[1][14] == "?":
         assert ev.hue_tile_like[1, 14] < reader.BLANK_HUE_SURE
-        assert ev.raw[1, 14] <= reader.BLANK_HUE_READING
+        assert ev.raw[1, 14] <= np.float32(reader.BLANK_HUE_READING)
         assert reading.confidence[1][14] < trust.trust_levels(profile="scrabble")["blank"]
-    assert not reading.trusted
+        assert not reading.trusted
+    wrong = ~right_cells(photo.grid, reading.grid, get_profile("scrabble"))
+    assert not (reading.trusted and wrong.any())
     # the blanks found of a clearly tile-like hue keep their evidence
     sure = (ev.kind == 2) & (ev.hue_tile_like >= reader.BLANK_HUE_SURE)
     assert sure.any() and (ev.raw[sure] > reader.BLANK_HUE_READING).all()
