@@ -761,6 +761,33 @@ def test_cli_bad_input_exits_2(tmp_path, capsys):
     assert main(["vision", "read", str(tmp_path / "t.txt")]) == 2
     assert main(["vision", "read", str(tmp_path / "t.txt"), "--corners", "1,2,3"]) == 2
     assert "8 numbers" in capsys.readouterr().err
+    # an empty --corners is an error, not "find the board"
+    cv2.imwrite(str(tmp_path / "grey.png"), np.full((300, 400, 3), 128, np.uint8))
+    assert main(["vision", "read", str(tmp_path / "grey.png"), "--corners", ""]) == 2
+    assert "--corners '': expected 8 numbers" in capsys.readouterr().err
+    # a photo with no board: the error names it
+    assert main(["vision", "read", str(tmp_path / "grey.png")]) == 2
+    assert f"image {tmp_path / 'grey.png'}: no 11x11 grid found" in capsys.readouterr().err
+
+
+def test_cli_read_refuses_a_photo_that_declares_more_pixels_than_opencv_reads(tmp_path, capsys):
+    # a PNG whose header says 40000x30000 (a decompression bomb): OpenCV raises rather than
+    # decode it, and that was a traceback
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", 40000, 30000, 8, 2, 0, 0, 0)
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+    png += chunk(b"IDAT", zlib.compress(b"\0" * 120001)) + chunk(b"IEND", b"")
+    (tmp_path / "huge.png").write_bytes(png)
+    assert main(["vision", "read", str(tmp_path / "huge.png")]) == 2
+    err = capsys.readouterr().err
+    assert "huge.png: declares more pixels than OpenCV reads" in err
+    assert "Traceback" not in err
 
 
 def test_cli_render_writes_photos_with_truth(tmp_path, capsys):

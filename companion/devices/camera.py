@@ -110,7 +110,14 @@ def read_image_file(path: str | Path) -> tuple[np.ndarray | None, str | None]:
     problem = image_data_problem(data)
     if problem:
         return None, problem
-    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    try:
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    except cv2.error as exc:
+        # OpenCV refuses, with an exception, a header that declares more pixels than it
+        # decodes (2**30 by default: a decompression bomb, or a panorama far past any camera's)
+        if "CV_IO_MAX_IMAGE_PIXELS" in str(exc):
+            return None, "declares more pixels than OpenCV reads (2**30: a photo that large?)"
+        return None, f"is not an image OpenCV can read (JPEG, PNG, BMP, TIFF...): {exc.err}"
     if frame is None:
         return None, "is not an image OpenCV can read (JPEG, PNG, BMP, TIFF...)"
     return frame, None

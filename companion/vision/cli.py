@@ -47,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--corners",
         help="X,Y,X,Y,X,Y,X,Y: the grid's outer corners in pixels (top-left, top-right, "
-        "bottom-right, bottom-left) instead of finding them; may be negative (off the photo)",
+        "bottom-right, bottom-left) instead of finding them; may be negative (off the photo): "
+        "then write --corners=-5,0,... so the first number is not taken for an option",
     )
     p.add_argument("--json", action="store_true", help="print JSON with per-cell confidence")
     _accept_negative_lists(p)
@@ -230,9 +231,13 @@ def _write_image(path: str, image, what: str) -> None:
 def _read(args: argparse.Namespace) -> int:
     from companion.vision.reader import read_board
 
-    corners = parse_corners(args.corners) if args.corners else None
+    corners = parse_corners(args.corners) if args.corners is not None else None
     image = load_image(args.image)
-    reading = read_board(image, args.profile, corners=corners)
+    try:
+        reading = read_board(image, args.profile, corners=corners)
+    except VisionError as err:
+        # (the photo's name with what is wrong with it: no grid found, corners off the photo)
+        raise type(err)(f"image {args.image}: {err}") from err
     if args.json:
         print(json.dumps(reading.to_json()))
     else:
