@@ -122,6 +122,52 @@ def test_no_glyph_in_an_empty_or_filled_cell():
     assert glyphs.find_glyph(patch, 48) is None
 
 
+def _bold_wide_m(win: np.ndarray, x0: int, y0: int, ink: int, face: int) -> None:
+    """Draw a black, wide M, 30x24 pixels, into ``win`` with its box's corner at (x0, y0): its
+    box filled, less the notch from above and the narrow gaps between its legs."""
+    win[y0 : y0 + 24, x0 : x0 + 30] = ink
+    notches = ([(12, 0), (18, 0), (15, 8)], [(8, 23), (8, 12), (11, 23)])
+    notches += ([(21, 23), (21, 12), (18, 23)],)
+    for notch in notches:
+        cv2.fillPoly(win, [np.int32([(x0 + x, y0 + y) for x, y in notch])], face)
+
+
+def test_a_bold_wide_m_that_fills_its_box_is_a_letter_not_a_patch():
+    # a black, wide M fills more of its box than a patch of board seen between tiles does
+    # (notches too narrow to count), but its strokes are thin beside its box: it is a letter
+    c, m = 48, glyphs.cell_margin(48)
+    side = c + 2 * m
+    win = np.full((side, side), 215, np.uint8)
+    _bold_wide_m(win, 16, 19, 60, 215)
+    ink = win < 140
+    ys, xs = np.nonzero(ink)
+    box = (xs.max() - xs.min() + 1) * (ys.max() - ys.min() + 1)
+    assert ink.sum() > 0.85 * box  # the case: as full as the patch rule's line
+    glyph = glyphs.find_glyph(win, c)
+    assert glyph is not None
+    assert glyph.bbox[2] >= 28 and glyph.bbox[3] >= 22
+    # a patch as thick as its box stays no letter
+    patch = np.full((side, side), 215, np.uint8)
+    patch[19:43, 24:40] = 60
+    assert glyphs.find_glyph(patch, c) is None
+
+
+def test_a_w_as_wide_as_the_face_of_a_tile_off_its_square_is_found():
+    # the tile is set off its square: the board shows inside the cell's rim, and the W, as wide
+    # as the tile's face, runs into its edge there
+    c, m = 48, glyphs.cell_margin(48)
+    side = c + 2 * m
+    win = np.full((side, side), 50, np.uint8)  # the board round the tile
+    win[m + 5 : m + c - 1, m + 5 : m + c - 1] = 215  # the face, 5 pixels off the cell's corner
+    top, bottom, left, right = m + 14, m + 38, m + 5, m + c - 2
+    pts = [(left, top), (left + 9, bottom), (m + 29, top + 6), (right - 9, bottom), (right, top)]
+    cv2.polylines(win, [np.int32(pts)], False, 60, 7)
+    glyph = glyphs.find_glyph(win, c)
+    assert glyph is not None
+    x, y, w, h = glyph.bbox
+    assert w >= 0.7 * c and 0.4 * c <= h <= 0.75 * c  # the W, not the tile's edge with it
+
+
 def test_the_letter_is_taken_over_a_larger_fainter_tile_edge_and_may_sit_off_centre(classifier):
     font = glyphs.font_path("dejavu/DejaVuSans-Bold.ttf")
     if font is None:

@@ -93,6 +93,17 @@ CORE_INK = 0.2  # the darkest ink: within this share of the contrast of the cell
 # feature key hashes find_glyph's code) to find a wide letter inside the cell alone
 RIM = 0.06
 MAX_WIDTH = 0.92  # of a cell: the widest letter (a wide W in a bold face, inside its cell)
+# of a cell: the rim the letter finder's last look cuts off, the tile's own edge. A wide, bold W
+# (0.8 of a cell) on a tile set 5-7% off its square joined the board seen beside the tile inside
+# the cell's ``RIM``, and its cell was read as empty (33 of the 46 cells read wrong in 100 Iago
+# renders in a bold face, seeds 105000-105099, corners given)
+FACE_RIM = 0.1
+# of a cell: what that last look takes for a letter, one as wide as the face and no taller than
+# a letter stands on it. Without the bounds, the shading in the corner of a real bare square
+# (board 1: the square's raised edge, light and dark) cut to the face made an L as tall as the
+# cut and was read as R, H, S, T or N, in 8 empty cells of one photo
+FACE_WIDE = 0.6
+FACE_TALL = 0.7
 VOTE_SCALE = 0.05  # PCA distance over which a farther neighbour's vote falls by e
 TRAIN_MIN_CONTRAST = 20  # training windows are kept down to this contrast (pale tiles)
 
@@ -149,6 +160,33 @@ def cell_contrasts(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray
     return (part[:, :, hi].astype(np.float32) - part[:, :, lo]).astype(np.float32)
 
 
+# of half the narrower side of its box: a component whose thickest point lies this deep is as thick
+# as its box, a filled patch; a letter drawn with strokes is thinner. A bold, wide M fills 86-87%
+# of its box (the notch from above and the gaps between its legs are narrow), as a patch does,
+# and by the box alone it was taken for one and its cell read as empty (12 of the 46 cells
+# read wrong in 100 Iago renders in a bold face, seeds 105000-105099, corners given); its
+# thickest point is 0.55-0.6 of that depth, a patch's about 1
+PATCH_DEPTH = 0.8
+
+
+def _thick_as_its_box(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:
+    """Whether component ``i`` (of ``labels``, int32 (W, W), with its ``stats`` from
+    cv2.connectedComponentsWithStats) is as thick as its box: its largest distance to the
+    background (pixels, L2) is ``PATCH_DEPTH`` of half the box's narrower side or more."""
+    x, y, w, h, _ = stats[i]
+    blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+    depth = cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 3).max()
+    return bool(depth >= PATCH_DEPTH * min(w, h) / 2.0)
+
+
+def _wide_letter(stats_row: np.ndarray, cell_px: int) -> bool:
+    """Whether a component (its cv2.connectedComponentsWithStats row: x, y, w, h, area, in
+    pixels) is shaped as a letter as wide as its tile's face: ``FACE_WIDE`` of a cell wide or
+    more, and no more than ``FACE_TALL`` of a cell tall."""
+    _, _, w, h, _ = stats_row
+    return bool(w >= FACE_WIDE * cell_px and h <= FACE_TALL * cell_px)
+
+
 def _letter_component(mask: np.ndarray, cell_px: int, edge: bool, core: np.ndarray | None = None):
     """The connected components of ``mask`` and the index of the letter's among them (-1: none):
     of those that (with ``edge``) keep off the window's edge, are 30-80% of a cell tall, at most
@@ -166,7 +204,7 @@ def _letter_component(mask: np.ndarray, cell_px: int, edge: bool, core: np.ndarr
         widest = MAX_WIDTH if not edge else 0.80  # a wider one only inside the cell alone
         if h < 0.30 * cell_px or h > 0.80 * cell_px or w > widest * cell_px:
             continue
-        if area > 0.85 * w * h and w > 0.3 * cell_px:
+        if area > 0.85 * w * h and w > 0.3 * cell_px and _thick_as_its_box(labels, stats, i):
             continue  # a filled patch (a square seen between light grid lines), not a letter
         cx, cy = x + w / 2.0, y + h / 2.0
         if abs(cx - centre) > CENTRE_OFF * cell_px or abs(cy - centre) > CENTRE_OFF * cell_px:
@@ -207,9 +245,16 @@ def find_glyph(
     to its face (90th percentile there), so the softer shadows of tile edges stay out; the letter
     is the largest dark component that does not touch the window's edge (grid lines, tile gaps
     and neighbours' letters do), is 30-80% of a cell tall, at most ``MAX_WIDTH`` wide, lies near
-    the centre and is drawn with strokes; failing that, the same within the cell alone (a wide,
-    bold letter that runs into the tile's rim). Pieces overlapping it (broken strokes) join it;
-    a point value beside it does not.
+    the centre and is drawn with strokes (not as thick as its box, :func:`_thick_as_its_box`: a
+    bold M fills its box as a patch of board does); failing that, the same within the cell alone
+    (a wide, bold letter that runs into the tile's rim); failing that, within the tile's face
+    (``FACE_RIM``: a letter as wide as the face, on a tile set off its square, runs into the
+    board seen beside the tile), where only a wide letter is taken (:func:`_wide_letter`).
+    Pieces overlapping it (broken strokes) join it; a point value beside it does not.
+
+    Returns:
+        The :class:`Glyph`, or None: no letter (the cell's contrast under ``min_contrast``, or
+        no component shaped as a letter).
     """
     side = lightness.shape[0]
     m = cell_margin(cell_px)
@@ -235,6 +280,18 @@ def find_glyph(
             ring : side - ring, ring : side - ring
         ]
         n, labels, stats, best = _letter_component(inside, cell_px, False, core)
+    if best < 0:
+        # a letter as wide as the tile's face, on a tile set off its square: the letter runs into
+        # the tile's edge, and the board seen beside the tile lies inside the cell's rim. Cut
+        # the window to the face instead (the tile's edge falls outside), and look again
+        ring = m + round(FACE_RIM * cell_px)
+        inside = np.zeros_like(mask)
+        inside[ring : side - ring, ring : side - ring] = mask[
+            ring : side - ring, ring : side - ring
+        ]
+        n, labels, stats, best = _letter_component(inside, cell_px, False, core)
+        if best >= 0 and not _wide_letter(stats[best], cell_px):
+            best = -1
     if best < 0:
         return None
     x, y, w, h, _ = stats[best]
@@ -676,8 +733,8 @@ class LetterClassifier:
         beside it: on the bench's 780 cached readings 259 trusted instead of 233, none wrong).
 
         The letter without the stroke (O of O/Q, C of C/G: the pair's first) with the
-        neighbours' distance margin short of ``MARGIN_FULL`` is at most half sure, in the share
-        and the margin both (half the distance margin, and half its share of the full one), and
+        neighbours' distance margin short of ``PLAIN_CLEAR`` is at most half sure, in the share
+        and the margin both (half the distance margin, and half its share of ``PLAIN_CLEAR``), and
         named against the neighbours (they named the letter with the stroke) not sure at all: a
         tail too short or too soft to see is no tail to the discriminant. On 1200 new Scrabble
         renders (seeds 90000-90799 and 95000-95399, 2400 readings) two Qs so read as O were in
@@ -748,13 +805,12 @@ class LetterClassifier:
                     # the letter without the stroke (O of O/Q) named, with the other nearly as
                     # near (or nearer: the neighbours named the other): a stroke unseen may be
                     # one too small or too soft to see. Such a letter read right stands clear
-                    # of the other (the full distance margin), so short of that it is at most
-                    # half sure
+                    # of the other (``PLAIN_CLEAR``), so short of that it is at most half sure
                     plain = clear_other < clear_winner if z <= 0 else clear_winner < clear_other
                     clear_of_other = apart if z <= 0 else 0.0
-                    if plain and clear_of_other < MARGIN_FULL:
+                    if plain and clear_of_other < PLAIN_CLEAR:
                         margin[i] = min(margin[i], 0.5 * clear_of_other)
-                        share[i] = min(share[i], 0.5 * clear_of_other / MARGIN_FULL)
+                        share[i] = min(share[i], 0.5 * clear_of_other / PLAIN_CLEAR)
         return letters, share, margin
 
     def classify(self, feats: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -862,6 +918,15 @@ EXPERT_CLEAR = 1.0
 # found), Iago trusts 100 readings instead of 94 and Scrabble 40 instead of 39, none of them wrong
 STROKE_CLEAR = 0.5
 MARGIN_FULL = 0.3  # the distance margin that counts as full evidence (reader.read_cells)
+# the neighbours' distance margin (how much farther the nearest glyph of the pair's other letter
+# is) at which the letter without the stroke (O of O/Q, C of C/G) is sure: short of it, a tail
+# or a bar may be there unseen. In a bold face widened 1.2-1.45 times, Iago's Q has a short
+# tail that crosses its bowl: two such Qs read as O at 0.99-1.0 in trusted readings, at margins
+# 0.32 and 0.36 (Iago renders seeds 104000-104179, bold, corners found), over MARGIN_FULL. Of
+# 720 Os read right with a Q their nearest other letter (renders of every kind: Iago seeds
+# 104000-104179 and 105000-105099 bold, Scrabble 103000-103179), one lay under 0.4, at 0.2;
+# of 432 Cs with a G nearest, 5 (3 of them at 0.35-0.4)
+PLAIN_CLEAR = 0.4
 
 
 def pair_experts(train: np.ndarray, labels: np.ndarray) -> dict:
@@ -909,13 +974,22 @@ def feature_key(cell_px: int = 48) -> str:
     import textwrap
 
     h = hashlib.sha1()
-    for fn in (cell_margin, _letter_component, find_glyph, glyph_square, glyph_features, hog):
+    for fn in (
+        cell_margin,
+        _thick_as_its_box,
+        _wide_letter,
+        _letter_component,
+        find_glyph,
+        glyph_square,
+        glyph_features,
+        hog,
+    ):
         # the code's syntax tree, not its text: reformatting or a comment changes nothing
         tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
         h.update(ast.dump(tree).encode())
     h.update(
         f"{MODEL_VERSION}|{cell_px}|{GLYPH_SIDE}|{MIN_CONTRAST}|{MAX_HALF_STROKE}|{MAX_WIDTH}|"
-        f"{CORE_INK}|{CENTRE_OFF}|"
+        f"{CORE_INK}|{CENTRE_OFF}|{PATCH_DEPTH}|{FACE_RIM}|{FACE_WIDE}|{FACE_TALL}|"
         f"{'|'.join(TRAINING_FONTS)}".encode()
     )
     return h.hexdigest()[:12]
