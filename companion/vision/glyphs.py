@@ -733,8 +733,9 @@ class LetterClassifier:
         beside it: on the bench's 780 cached readings 259 trusted instead of 233, none wrong).
 
         The letter without the stroke (O of O/Q, C of C/G: the pair's first) with the
-        neighbours' distance margin short of ``PLAIN_CLEAR`` is at most half sure, in the share
-        and the margin both (half the distance margin, and half its share of ``PLAIN_CLEAR``), and
+        neighbours' distance margin short of the pair's ``PLAIN_CLEAR`` (else ``MARGIN_FULL``) is
+        at most half sure, in the share and the margin both (half the distance margin, and half
+        its share of that line), and
         named against the neighbours (they named the letter with the stroke) not sure at all: a
         tail too short or too soft to see is no tail to the discriminant. On 1200 new Scrabble
         renders (seeds 90000-90799 and 95000-95399, 2400 readings) two Qs so read as O were in
@@ -805,12 +806,16 @@ class LetterClassifier:
                     # the letter without the stroke (O of O/Q) named, with the other nearly as
                     # near (or nearer: the neighbours named the other): a stroke unseen may be
                     # one too small or too soft to see. Such a letter read right stands clear
-                    # of the other (``PLAIN_CLEAR``), so short of that it is at most half sure
+                    # of the other (the pair's ``PLAIN_CLEAR``), so short of that it is at most
+                    # half sure
                     plain = clear_other < clear_winner if z <= 0 else clear_winner < clear_other
                     clear_of_other = apart if z <= 0 else 0.0
-                    if plain and clear_of_other < PLAIN_CLEAR:
+                    need = PLAIN_CLEAR.get(
+                        frozenset((LETTERS[winner], LETTERS[other])), MARGIN_FULL
+                    )
+                    if plain and clear_of_other < need:
                         margin[i] = min(margin[i], 0.5 * clear_of_other)
-                        share[i] = min(share[i], 0.5 * clear_of_other / PLAIN_CLEAR)
+                        share[i] = min(share[i], 0.5 * clear_of_other / need)
         return letters, share, margin
 
     def classify(self, feats: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -919,14 +924,15 @@ EXPERT_CLEAR = 1.0
 STROKE_CLEAR = 0.5
 MARGIN_FULL = 0.3  # the distance margin that counts as full evidence (reader.read_cells)
 # the neighbours' distance margin (how much farther the nearest glyph of the pair's other letter
-# is) at which the letter without the stroke (O of O/Q, C of C/G) is sure: short of it, a tail
-# or a bar may be there unseen. In a bold face widened 1.2-1.45 times, Iago's Q has a short
+# is) at which the letter without the stroke is sure, by pair (else ``MARGIN_FULL``): short of it,
+# the stroke may be there unseen. In a bold face widened 1.2-1.45 times, Iago's Q has a short
 # tail that crosses its bowl: two such Qs read as O at 0.99-1.0 in trusted readings, at margins
 # 0.32 and 0.36 (Iago renders seeds 104000-104179, bold, corners found), over MARGIN_FULL. Of
 # 720 Os read right with a Q their nearest other letter (renders of every kind: Iago seeds
-# 104000-104179 and 105000-105099 bold, Scrabble 103000-103179), one lay under 0.4, at 0.2;
-# of 432 Cs with a G nearest, 5 (3 of them at 0.35-0.4)
-PLAIN_CLEAR = 0.4
+# 104000-104179 and 105000-105099 bold, Scrabble 103000-103179), one lay under 0.4, at 0.2.
+# A G's bar is no such stroke: no G was read as C past 0.3 there, and at 0.4 for C/G too, four
+# good Iago readings of 360 (seeds 106000-106179) lost their trust to a C at 0.33-0.4
+PLAIN_CLEAR = {frozenset(("O", "Q")): 0.4}
 
 
 def pair_experts(train: np.ndarray, labels: np.ndarray) -> dict:
