@@ -95,7 +95,7 @@ RIM = 0.06
 MAX_WIDTH = 0.92  # of a cell: the widest letter (a wide W in a bold face, inside its cell)
 # of a cell: the rim the letter finder's last look cuts off, the tile's own edge. A wide, bold W
 # (0.8 of a cell) on a tile set 5-7% off its square joined the board seen beside the tile inside
-# the cell's ``RIM``, and its cell was read as empty (33 of the 46 cells read wrong in 100 Iago
+# the cell's ``RIM``, and its cell was read as empty (33 of the 52 cells read wrong in 100 Iago
 # renders in a bold face, seeds 105000-105099, corners given)
 FACE_RIM = 0.1
 # of a cell: what that last look takes for a letter, one as wide as the face and no taller than
@@ -163,7 +163,7 @@ def cell_contrasts(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray
 # of half the narrower side of its box: a component whose thickest point lies this deep is as thick
 # as its box, a filled patch; a letter drawn with strokes is thinner. A bold, wide M fills 86-87%
 # of its box (the notch from above and the gaps between its legs are narrow), as a patch does,
-# and by the box alone it was taken for one and its cell read as empty (12 of the 46 cells
+# and by the box alone it was taken for one and its cell read as empty (13 of the 52 cells
 # read wrong in 100 Iago renders in a bold face, seeds 105000-105099, corners given); its
 # thickest point is 0.55-0.6 of that depth, a patch's about 1
 PATCH_DEPTH = 0.8
