@@ -89,8 +89,7 @@ MAX_HALF_STROKE = 0.17  # of a cell: half the widest stroke a letter may have (a
 # found is a little off): a neighbour's letter lies a cell away and touches the window's edge
 CENTRE_OFF = 1 / 3
 CORE_INK = 0.2  # the darkest ink: within this share of the contrast of the cell's darkest pixels
-# of a cell: the tile's rim, which find_glyph cuts off (its literal 0.06: the shipped model's
-# feature key hashes find_glyph's code) to find a wide letter inside the cell alone
+# of a cell: the tile's rim, which find_glyph cuts off to find a wide letter inside the cell alone
 RIM = 0.06
 MAX_WIDTH = 0.92  # of a cell: the widest letter (a wide W in a bold face, inside its cell)
 # of a cell: the rim the letter finder's last look cuts off, the tile's own edge. A wide, bold W
@@ -169,14 +168,28 @@ def cell_contrasts(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray
 PATCH_DEPTH = 0.8
 
 
-def _thick_as_its_box(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:
-    """Whether component ``i`` (of ``labels``, int32 (W, W), with its ``stats`` from
-    cv2.connectedComponentsWithStats) is as thick as its box: its largest distance to the
-    background (pixels, L2) is ``PATCH_DEPTH`` of half the box's narrower side or more."""
+def _depth(labels: np.ndarray, stats: np.ndarray, i: int) -> float:
+    """The largest distance (pixels, L2) from a pixel of component ``i`` (of ``labels``, int32
+    (W, W), with its ``stats`` from cv2.connectedComponentsWithStats) to the background: half
+    its widest stroke."""
     x, y, w, h, _ = stats[i]
     blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
-    depth = cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 3).max()
-    return bool(depth >= PATCH_DEPTH * min(w, h) / 2.0)
+    return float(cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 3).max())
+
+
+def _thick_as_its_box(labels: np.ndarray, stats: np.ndarray, i: int) -> bool:
+    """Whether component ``i`` (as for :func:`_depth`) is as thick as its box: its depth is
+    ``PATCH_DEPTH`` of half the box's narrower side or more."""
+    _, _, w, h, _ = stats[i]
+    return _depth(labels, stats, i) >= PATCH_DEPTH * min(w, h) / 2.0
+
+
+def _cut_to(mask: np.ndarray, ring: int) -> np.ndarray:
+    """``mask`` (uint8 (W, W)) with the ``ring`` pixels along each of its edges cleared."""
+    side = mask.shape[0]
+    inside = np.zeros_like(mask)
+    inside[ring : side - ring, ring : side - ring] = mask[ring : side - ring, ring : side - ring]
+    return inside
 
 
 def _wide_letter(stats_row: np.ndarray, cell_px: int) -> bool:
@@ -220,11 +233,8 @@ def _letter_component(mask: np.ndarray, cell_px: int, edge: bool, core: np.ndarr
         )  # how much of the darkest ink the component holds
         candidates.append((inked, area, i))
     for *_, i in sorted(candidates, reverse=True):
-        x, y, w, h, _ = stats[i]
-        blob = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
         # a letter is drawn with strokes; a shadow or a patch of board is thick
-        thick = cv2.distanceTransform(np.pad(blob, 1), cv2.DIST_L2, 3).max()
-        if thick <= MAX_HALF_STROKE * cell_px:
+        if _depth(labels, stats, i) <= MAX_HALF_STROKE * cell_px:
             return n, labels, stats, i
     return n, labels, stats, -1
 
@@ -274,21 +284,13 @@ def find_glyph(
     if best < 0:
         # a wide or bold letter that runs into the tile's rim or the grid line: cut the window
         # down to the cell itself (the grid lines and tile gaps fall outside) and look again
-        ring = m + round(0.06 * cell_px)
-        inside = np.zeros_like(mask)
-        inside[ring : side - ring, ring : side - ring] = mask[
-            ring : side - ring, ring : side - ring
-        ]
+        inside = _cut_to(mask, m + round(RIM * cell_px))
         n, labels, stats, best = _letter_component(inside, cell_px, False, core)
     if best < 0:
         # a letter as wide as the tile's face, on a tile set off its square: the letter runs into
         # the tile's edge, and the board seen beside the tile lies inside the cell's rim. Cut
         # the window to the face instead (the tile's edge falls outside), and look again
-        ring = m + round(FACE_RIM * cell_px)
-        inside = np.zeros_like(mask)
-        inside[ring : side - ring, ring : side - ring] = mask[
-            ring : side - ring, ring : side - ring
-        ]
+        inside = _cut_to(mask, m + round(FACE_RIM * cell_px))
         n, labels, stats, best = _letter_component(inside, cell_px, False, core)
         if best >= 0 and not _wide_letter(stats[best], cell_px):
             best = -1
@@ -982,7 +984,9 @@ def feature_key(cell_px: int = 48) -> str:
     h = hashlib.sha1()
     for fn in (
         cell_margin,
+        _depth,
         _thick_as_its_box,
+        _cut_to,
         _wide_letter,
         _letter_component,
         find_glyph,
@@ -995,7 +999,7 @@ def feature_key(cell_px: int = 48) -> str:
         h.update(ast.dump(tree).encode())
     h.update(
         f"{MODEL_VERSION}|{cell_px}|{GLYPH_SIDE}|{MIN_CONTRAST}|{MAX_HALF_STROKE}|{MAX_WIDTH}|"
-        f"{CORE_INK}|{CENTRE_OFF}|{PATCH_DEPTH}|{FACE_RIM}|{FACE_WIDE}|{FACE_TALL}|"
+        f"{CORE_INK}|{CENTRE_OFF}|{RIM}|{PATCH_DEPTH}|{FACE_RIM}|{FACE_WIDE}|{FACE_TALL}|"
         f"{'|'.join(TRAINING_FONTS)}".encode()
     )
     return h.hexdigest()[:12]
