@@ -168,6 +168,40 @@ def test_a_w_as_wide_as_the_face_of_a_tile_off_its_square_is_found():
     assert w >= 0.7 * c and 0.4 * c <= h <= 0.75 * c  # the W, not the tile's edge with it
 
 
+def test_a_tile_gap_inside_the_cell_is_no_letter_beside_a_w_too_wide_for_the_first_look():
+    # a grid found 0.2 of a cell off: the gap between two tiles, grey and 2 pixels wide, lies
+    # inside the cell, and the bold W (0.83 of a cell) is too wide for the window's first look
+    c, m = 48, glyphs.cell_margin(48)
+    side = c + 2 * m
+    win = np.full((side, side), 215, np.uint8)
+    win[:, m + 8 : m + 10] = 150  # the gap, pale grey from the window's top to its bottom,
+    win[m + 16 : m + 40, m + 8 : m + 10] = 100  # and darker (under the ink line) beside the W
+    left, right, top, bottom = m + 11, m + 11 + 40, m + 14, m + 38
+    pts = [(left + 3, top), (left + 10, bottom), (m + 31, top + 6), (right - 10, bottom)]
+    cv2.polylines(win, [np.int32(pts + [(right - 3, top)])], False, 40, 6)
+    glyph = glyphs.find_glyph(win, c)
+    assert glyph is not None
+    x, y, w, h = glyph.bbox
+    assert w >= 0.7 * c  # the W, not the 2-pixel gap
+
+
+def test_a_letter_without_the_darkest_ink_is_still_a_letter_where_the_board_holds_it():
+    # a cell of the grid's edge, its grid found a little off: the darkest ink of the cell's
+    # middle is the board beyond the grid and the gaps round the tile (an outline too tall for a
+    # letter), and the letter, grey beside them, holds none of it
+    c, m = 48, glyphs.cell_margin(48)
+    side = c + 2 * m
+    win = np.full((side, side), 222, np.uint8)
+    cv2.rectangle(win, (4, 9), (43, 52), 35, 2)  # the gaps round the tile, the right one in the
+    win[:, 45:47] = 140  # middle of the cell, the grid line
+    win[:, 47:] = 46  # and the board beyond the grid
+    cv2.ellipse(win, (24, 30), (9, 11), 0, 0, 360, 110, 4)  # an O, lighter than the gaps
+    glyph = glyphs.find_glyph(win, c)
+    assert glyph is not None
+    x, y, w, h = glyph.bbox
+    assert 0.3 * c <= h <= 0.6 * c and w <= 0.5 * c  # the O, not the tile's outline
+
+
 def test_the_letter_is_taken_over_a_larger_fainter_tile_edge_and_may_sit_off_centre(classifier):
     font = glyphs.font_path("dejavu/DejaVuSans-Bold.ttf")
     if font is None:

@@ -205,14 +205,39 @@ def _letter_component(mask: np.ndarray, cell_px: int, edge: bool, core: np.ndarr
     of those that (with ``edge``) keep off the window's edge, are 30-80% of a cell tall, at most
     ``MAX_WIDTH`` wide, near the centre, not filled patches, and drawn with strokes, the one with
     the most of the darkest ink (``core``, bool like ``mask``: a letter's ink is darker than a
-    tile's shadow or a frame's edge beside it, which may be larger), then the largest."""
+    tile's shadow or a frame's edge beside it, which may be larger), then the largest. A
+    component with none of that ink is no letter when another shaped as a letter holds it:
+    on a grid found 0.2 of a cell off, the gap between two tiles (2 pixels wide, none of it
+    core ink) lay inside the cell, and with the bold W beside it too wide for this look it was
+    read as I at 0.999 in a trusted reading (render seed 109150, bold, grid found). Where the
+    darkest ink is only the board beyond the grid's edge (a cell of the edge, its grid found a
+    little off), the letter holds none of it and is still a letter."""
     side = mask.shape[0]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     centre = side / 2.0
+    off_edge = (
+        (stats[:, 0] > 0)
+        & (stats[:, 1] > 0)
+        & (stats[:, 0] + stats[:, 2] < side)
+        & (stats[:, 1] + stats[:, 3] < side)
+    )
+    # the components shaped as a letter, off the window's edge, that hold the darkest ink (not
+    # the board beyond the grid, nor a tile's outline, which may hold more of it than the letter)
+    shaped = (
+        off_edge
+        & (stats[:, 3] >= 0.30 * cell_px)
+        & (stats[:, 3] <= 0.80 * cell_px)
+        & (stats[:, 2] <= MAX_WIDTH * cell_px)
+    )
+    inked_letters = (
+        set(np.unique(labels[core]).tolist()) & set(np.flatnonzero(shaped).tolist())
+        if core is not None
+        else set()
+    )
     candidates = []
     for i in range(1, n):
         x, y, w, h, area = stats[i]
-        if edge and (x == 0 or y == 0 or x + w >= side or y + h >= side):
+        if edge and not off_edge[i]:
             continue
         widest = MAX_WIDTH if not edge else 0.80  # a wider one only inside the cell alone
         if h < 0.30 * cell_px or h > 0.80 * cell_px or w > widest * cell_px:
@@ -231,6 +256,8 @@ def _letter_component(mask: np.ndarray, cell_px: int, edge: bool, core: np.ndarr
             if core is not None
             else 0
         )  # how much of the darkest ink the component holds
+        if inked == 0 and inked_letters - {i}:
+            continue  # none of the darkest ink, which a letter beside holds: a tile's gap
         candidates.append((inked, area, i))
     for *_, i in sorted(candidates, reverse=True):
         # a letter is drawn with strokes; a shadow or a patch of board is thick
