@@ -780,6 +780,40 @@ def test_a_letter_the_neighbours_and_the_pair_discriminant_agree_on_is_as_sure_a
     assert share[0] < 1.0
 
 
+def _pair_at(first: str, second: str, z: float) -> tuple[str, float]:
+    """The letter and share a classifier of two tight clouds of 2-D glyphs, ``first``'s and
+    ``second``'s, gives a glyph on the line between them ``z`` of its pair's spreads past the
+    pair's threshold (z > 0: towards ``second``)."""
+    rng = np.random.default_rng(7)
+    a, b = glyphs.LETTERS.index(first), glyphs.LETTERS.index(second)
+    feats = np.vstack([rng.normal((0.0, 0.0), 0.2, (40, 2)), rng.normal((6.0, 0.0), 0.2, (40, 2))])
+    clf = glyphs.LetterClassifier(feats.astype(np.float32), np.array([a] * 40 + [b] * 40), 5, 2)
+    w, threshold, spread, _ = clf._experts[(a, b)]
+    point = w * (threshold + z * spread) / float(w @ w)
+    letters, share, _ = clf.classify_detail((point @ clf.vecs + clf.mean).astype(np.float32))
+    return letters[0], float(share[0])
+
+
+def test_the_g_q_pair_short_of_sure_is_half_as_sure_as_its_discriminant():
+    # a bold, wide G's spur lies where a Q's tail does: short of sure, the G/Q discriminant named
+    # the wrong letter as often as the right one, and a G read as Q at raw evidence 0.81 was
+    # trusted. Half a spread past its threshold (half sure), either letter it names has at most
+    # a quarter share; 0.95 of the way to sure, as sure as it is; two spreads past, sure.
+    # Another pair (P/R) half sure keeps its share
+    assert frozenset("GQ") in glyphs.SURE_ONLY and frozenset("PR") not in glyphs.SURE_ONLY
+    half = 0.5 * glyphs.EXPERT_CLEAR
+    assert _pair_at("G", "Q", half) == ("Q", pytest.approx(0.25, abs=1e-6))
+    assert _pair_at("G", "Q", -half) == ("G", pytest.approx(0.25, abs=1e-6))
+    nearly = 0.95 * glyphs.EXPERT_CLEAR  # past SURE_ONLY_CERTAINTY: as sure as it is (or as
+    assert glyphs.SURE_ONLY_CERTAINTY < 0.95  # the neighbours, all of them Gs)
+    letter, share = _pair_at("G", "Q", -nearly)
+    assert letter == "G" and share >= 0.95
+    assert _pair_at("G", "Q", 2.0) == ("Q", pytest.approx(1.0))
+    assert _pair_at("G", "Q", -2.0) == ("G", pytest.approx(1.0))
+    letter, share = _pair_at("P", "R", half)
+    assert letter == "R" and share >= 0.5
+
+
 def test_the_letter_without_the_stroke_is_half_sure_at_most_unless_clear_of_the_other():
     # a glyph far off both clouds, on the O side of the O/Q discriminant by two spreads: the
     # discriminant is sure it has no tail, but its nearest Q is nearly as near as its nearest O

@@ -778,7 +778,11 @@ class LetterClassifier:
         raw evidence 0.75-0.8, under the letter level) although the discriminant was sure of
         it, and Qs were the cells that most often kept a good board from being trusted (twelfth
         round: 22 of the unsure cells of the perfect readings held back by their cells alone,
-        Scrabble renders seeds 100000-100359). Those Qs now read at 1.0."""
+        Scrabble renders seeds 100000-100359). Those Qs now read at 1.0.
+
+        A pair of ``SURE_ONLY`` (G/Q) under ``SURE_ONLY_CERTAINTY`` gives at most half its
+        certainty as the share: its discriminant named the wrong letter as often as the right
+        one there."""
         if len(feats) == 0:
             return [], np.zeros(0, np.float32), np.zeros(0, np.float32)
         q = self._project(feats)
@@ -845,6 +849,11 @@ class LetterClassifier:
                     if plain and clear_of_other < need:
                         margin[i] = min(margin[i], 0.5 * clear_of_other)
                         share[i] = min(share[i], 0.5 * clear_of_other / need)
+                    pair_letters = frozenset((LETTERS[winner], LETTERS[other]))
+                    if certainty < SURE_ONLY_CERTAINTY and pair_letters in SURE_ONLY:
+                        # a pair whose discriminant is right only when nearly sure: short of
+                        # that, at most half as sure as it is, in the share
+                        share[i] = min(share[i], 0.5 * certainty)
         return letters, share, margin
 
     def classify(self, feats: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -962,6 +971,18 @@ MARGIN_FULL = 0.3  # the distance margin that counts as full evidence (reader.re
 # A G's bar is no such stroke: no G was read as C past 0.3 there, and at 0.4 for C/G too, four
 # good Iago readings of 360 (seeds 106000-106179) lost their trust to a C at 0.33-0.4
 PLAIN_CLEAR = {frozenset(("O", "Q")): 0.4}
+# pairs whose discriminant is right only when it is nearly sure (``SURE_ONLY_CERTAINTY`` of
+# ``EXPERT_CLEAR`` spreads past its threshold or more). A bold, wide G's spur lies where a Q's
+# tail does, and a grid found a little off moves the spur: short of that, the G/Q discriminant
+# named the wrong letter as often as the right one (Scrabble renders seeds 110000-110179 and
+# 111000-111119 with 3-6 blanks, Iago 109000-109179, corners given and found: of the 10 G/Q
+# glyphs it decided at raw evidence under 0.82, 5 wrong; of the 5 at 0.95-0.98 and the 276 it
+# was sure of, none), and a bold G read as Q at raw evidence 0.81, just at the letter level,
+# was trusted wrong (seed 111010, bold, 3-6 blanks, grid found). Such a letter is at most half
+# as sure as the discriminant, in the share (raw evidence at most 0.75 of its certainty: under
+# the letter level)
+SURE_ONLY = frozenset({frozenset(("G", "Q"))})
+SURE_ONLY_CERTAINTY = 0.9
 
 
 def pair_experts(train: np.ndarray, labels: np.ndarray) -> dict:
