@@ -27,7 +27,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-REAL = Path("/work/shared/data/real-scrabble-photos")
+# the real photos in shared/ beside the checkout (as CI lays it out), else the usual place
+REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-scrabble-photos"
+if not REAL.is_dir():
+    REAL = Path("/work/shared/data/real-scrabble-photos")
 FIT_SEEDS = {"iago": 20000, "scrabble": 21000}
 CHECK_SEEDS = {"iago": 30000, "scrabble": 31000}
 SIZES = ((1200, 900), (1600, 1200), (900, 700))

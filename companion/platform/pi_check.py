@@ -350,7 +350,12 @@ def host_apt_packages() -> list[str]:
 
 
 def prepare(root: Root) -> None:
-    """The base tools and the camera stack of Raspberry Pi OS (see the module docstring)."""
+    """The base tools and the camera stack of Raspberry Pi OS (see the module docstring).
+
+    A root reused after a pi-check stopped in the middle of an install (Ctrl-C, the machine's
+    time limit) holds half-configured packages, and every apt-get there fails with "dpkg was
+    interrupted": ``dpkg --configure -a`` finishes them first (nothing to do otherwise)."""
+    root.sh("dpkg --configure -a")
     if not root.done("base"):
         root.sh("apt-get update -qq && apt-get install -y -qq --no-install-recommends "
                 + " ".join(BASE_PACKAGES))  # fmt: skip
