@@ -397,7 +397,7 @@ def test_a_tile_like_cell_with_no_tile_beside_it_is_not_in_doubt():
 def test_with_every_blank_of_the_set_found_a_tile_like_cell_without_ink_is_a_square():
     """A set holds two blanks: once both are found, a cell that looks like a tile can only be a
     tile whose letter was missed. One whose middle holds no ink a letter of the set could leave
-    (under ``RELAXED_INK_SHARE`` of the letters' contrast) is a bare square; one with such ink,
+    (under ``BARE_INK_SHARE`` of the letters' contrast) is a bare square; one with such ink,
     or any while a blank of the set is still to be found (or more are found than a set holds),
     stays in doubt."""
     n = 15
@@ -408,8 +408,11 @@ def test_with_every_blank_of_the_set_found_a_tile_like_cell_without_ink_is_a_squ
     figure[bare] = figure[inked] = 5.0
     ev = _colour_evidence(lettered, figure, figure.copy())
     ev.faintest = reader.RELAXED_INK_SHARE * 150.0  # the letters' ink: 150
-    ev.contrast[bare] = 20.0  # a tile's shadow at most
-    ev.contrast[inked] = 0.6 * 150.0  # as dark as a faint letter
+    # a tile's edge over a square in a soft photo, over the reader's floor for a letter but
+    # under BARE_INK_SHARE; and as dark as the faintest letter of a set (0.61 of the median)
+    ev.contrast[bare] = 0.53 * 150.0
+    ev.contrast[inked] = 0.61 * 150.0
+    assert reader.RELAXED_INK_SHARE < 0.53 < reader.BARE_INK_SHARE < 0.61
     blanks = [(8, 3), (8, 4)]  # below the word
     for found, cleared in ((0, False), (1, False), (2, True)):
         ev.kind[8, 3:5] = 0
