@@ -1479,3 +1479,20 @@ def test_a_blank_found_whose_hue_is_hardly_the_tiles_is_in_doubt():
     # the blanks found of a clearly tile-like hue keep their evidence
     sure = (ev.kind == 2) & (ev.hue_tile_like >= reader.BLANK_HUE_SURE)
     assert sure.any() and (ev.raw[sure] > reader.BLANK_HUE_READING).all()
+
+
+def test_the_blanks_are_read_on_a_board_whose_tiles_look_like_its_squares_but_not_trusted():
+    # a render whose lettered tiles stand 11 Lab units from its squares with the grid found
+    # (under TILE_BOARD_MIN: a blank or a tile whose letter was missed may look empty, so the
+    # reading is never trusted), with the set's two blanks on it. With the blank search off
+    # under TILE_BOARD_MIN, both blanks were read as empty; they are read as blanks now
+    photo = render_photo("scrabble", seed=115000, size=(1200, 900), kind="plain", blanks=(2, 3))
+    ok, buf = cv2.imencode(".jpg", photo.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    profile = get_profile("scrabble")
+    reading = read_board(cv2.imdecode(buf, cv2.IMREAD_COLOR), profile)
+    ev = reading.evidence
+    assert reader.BLANK_SEARCH_MIN <= ev.separation < trust.TILE_BOARD_MIN
+    assert right_cells(photo.grid, reading.grid, profile).all()
+    assert sum(ch.islower() for row in photo.grid for ch in row) == 2 == int((ev.kind == 2).sum())
+    assert not reading.trusted
+    assert any("look like the board's squares" in p for p in reading.problems)

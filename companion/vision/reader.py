@@ -484,6 +484,17 @@ def _blank_tiles(
     return found
 
 
+# Lab (:func:`trust.tile_separation`): the blanks are looked for on a board whose lettered tiles
+# stand this far from its squares or more. Under ``trust.TILE_BOARD_MIN`` (12) the reading is
+# never trusted (a blank, or a tile whose letter was missed, may look empty), but its blanks are
+# still read: with the search off there, they were read as empty cells. Measured on Scrabble
+# renders, corners given and found (seventeenth round): with exactly the set's two blanks
+# (seeds 115000-115143, six kinds) boards perfect 167 -> 215 of 288, cells wrong 286 -> 173;
+# seeds 110000-110179 (every kind) 234 -> 259 of 360, 1475 -> 1441; with 3-6 blanks (seeds
+# 111000-111119) 188 -> 207 of 240, 193 -> 69; no reading trusted or refused otherwise. Under
+# 6, tiles nearly the squares' colour (the pale kind), bare squares were taken for blanks more
+# often than blanks were found
+BLANK_SEARCH_MIN = 6.0
 RELAXED_CONTRAST = 25  # a cell coloured like the tiles is searched for a letter down to this
 NEAR_MISS_CONTRAST = 10  # any cell this close under the letter contrast is searched again
 # A plain square (no printed label) read empty whose middle has a contrast
@@ -981,8 +992,9 @@ def read_cells(
         found = [f for f in found if (f[0], f[1]) not in gone]
         labels = _printed_labels(colours, kind, raw, profile.premium)
     separation = trust.tile_separation(feature, kind == 1, kind == 0)
-    if profile.blank_tiles and separation >= trust.TILE_BOARD_MIN:
-        # (tiles that look like the squares: a blank would be a guess, so none is claimed)
+    if profile.blank_tiles and separation >= BLANK_SEARCH_MIN:
+        # (tiles that look like the squares: a blank would be a guess, so none is claimed; under
+        # ``trust.TILE_BOARD_MIN`` the blanks are looked for, but the reading is not trusted)
         lettered_cells = [(r, col) for r, col, _ in found]
 
         def claim(blanks: dict[tuple[int, int], float]) -> None:

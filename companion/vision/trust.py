@@ -232,7 +232,9 @@ def tile_separation(colours: np.ndarray, lettered: np.ndarray, empty: np.ndarray
     what tells a tile from a square (face colour, Lab, and the border's lightness:
     ``reader.tile_features``); inf with under 3 lettered tiles or 10 empty squares. Under
     ``TILE_BOARD_MIN`` a tile is told from a square by its letter alone: an empty cell's look
-    says nothing, a blank cannot be found and a tile whose letter was missed looks empty.
+    says little, a blank may be missed (the reader still looks for blanks down to
+    ``reader.BLANK_SEARCH_MIN``, but does not trust the reading) and a tile whose letter was
+    missed looks empty.
 
     Args:
         colours: float32 (n, n, k): the cells' features (k = 4), or face colours (k = 3).
