@@ -1496,3 +1496,34 @@ def test_the_blanks_are_read_on_a_board_whose_tiles_look_like_its_squares_but_no
     assert sum(ch.islower() for row in photo.grid for ch in row) == 2 == int((ev.kind == 2).sum())
     assert not reading.trusted
     assert any("look like the board's squares" in p for p in reading.problems)
+
+
+@pytest.mark.parametrize(
+    "ratio, apart, found, sure",  # apart: the squares' lightness over the tiles', Lab (weighed)
+    [(0.3, 24.0, True, True), (0.65, 13.0, True, False), (0.75, 13.0, False, False)],
+)
+def test_a_blank_only_a_little_nearer_the_tiles_than_the_squares_is_a_blank_in_doubt(
+    ratio, apart, found, sure
+):
+    # a letterless cell above a word, its colour on the line from the tiles' to the squares':
+    # its distance from the tiles over that from the squares is ``ratio``. Under BLANK_RATIO it
+    # is a blank; up to BLANK_DOUBT_RATIO a blank in doubt (under the blanks' trust level:
+    # missed blanks were read empty at 0.6-0.72); beyond, a square
+    assert reader.BLANK_RATIO < 0.65 < reader.BLANK_DOUBT_RATIO < 0.75
+    n = 15
+    tile = np.float32([80.0, 128.0, 150.0, -20.0])
+    square = tile + np.float32([apart, 0.0, 0.0, 0.0])
+    feature = np.tile(square, (n, n, 1))
+    lettered = [(7, c) for c in range(3, 12)]
+    for cell in lettered:
+        feature[cell] = tile
+    cell = (6, 5)
+    feature[cell] = tile + ratio / (1.0 + ratio) * (square - tile)
+    empty = [(r, c) for r in range(n) for c in range(n) if (r, c) not in lettered]
+    blanks = reader._blank_tiles(feature, np.zeros((n, n), np.float32), lettered, empty)
+    assert set(blanks) == ({cell} if found else set())
+    if found:
+        level = get_profile("scrabble").name  # the shipped blanks' level for Scrabble
+        conf = trust.calibrated(np.float32([blanks[cell]]), np.int8([2]))[0]
+        levels = json.loads(trust.CALIBRATION_FILE.read_text(encoding="utf-8"))["trust"][level]
+        assert (conf >= np.float32(levels["blank"])) == sure
