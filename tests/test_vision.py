@@ -106,6 +106,46 @@ def test_corners_are_checked():
         check_corners([[0, 0], [10, 0], [10, 9000], [0, 10]], (100, 100, 3))
 
 
+def test_corners_going_round_counter_clockwise_are_refused():
+    # a convex quadrilateral whose corners are given top-left, bottom-left, bottom-right,
+    # top-right: read so, the board's rows would be its columns, mirrored (a garbage board)
+    with pytest.raises(VisionError, match="counter-clockwise.*top-left, top-right"):
+        check_corners([[0, 0], [0, 100], [100, 100], [100, 0]])
+    assert check_corners([[0, 0], [100, 0], [100, 100], [0, 100]]).shape == (4, 2)
+    # any corner may come first, clockwise (a board photographed from another side)
+    assert check_corners([[100, 0], [100, 100], [0, 100], [0, 0]]).shape == (4, 2)
+
+
+def test_a_grid_too_small_to_read_is_an_error_not_an_empty_board(tmp_path):
+    photo = render_photo("iago", seed=3, size=(900, 700))
+    corners = photo.corners.copy()
+    # corners given 10 pixels apart: under MIN_CELL_PX a cell
+    with pytest.raises(VisionError, match="too small to read.*at least 10"):
+        read_board(photo.image, "iago", corners=[[0, 0], [10, 0], [10, 10], [0, 10]])
+    # the photo shrunk until the grid found has cells of about 6 pixels
+    side = float(np.linalg.norm(corners[1] - corners[0]))
+    f = 6.0 * 11 / side
+    small = cv2.resize(photo.image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    with pytest.raises(BoardNotFoundError):
+        read_board(small, "iago")
+    path = tmp_path / "small.png"
+    cv2.imwrite(str(path), small)
+    assert main(["vision", "read", str(path)]) == 2
+    # the same photo at its size reads (the line is not in the way of a board photographed
+    # whole)
+    assert read_board(photo.image, "iago", corners=corners).grid
+
+
+def test_eval_names_the_corners_file_whose_corners_are_wrong(tmp_path, capsys):
+    photo = render_photo("iago", seed=4, size=(900, 700))
+    photo.save(tmp_path / "board")
+    bad = tmp_path / "board.corners.json"
+    bad.write_text("[[0, 0], [0, 100], [100, 100], [100, 0]]\n")
+    assert main(["vision", "eval", str(tmp_path), "--corners", "given"]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "counter-clockwise" in err and "Traceback" not in err
+
+
 def test_read_rejects_a_grey_image():
     with pytest.raises(VisionError, match="colour photo"):
         read_board(np.zeros((10, 10), np.uint8), "iago")

@@ -296,6 +296,16 @@ def evaluate(
                     image, prof, corners=sample.corners if mode == "given" else None
                 )
             except BoardNotFoundError:
+                reading = None
+            except VisionError as exc:
+                # the corners file's corners, or the photo: named
+                named = (
+                    f"corners file {sample.image.with_suffix('.corners.json')}"
+                    if mode == "given"
+                    else f"image {sample.image}"
+                )
+                raise VisionError(f"{named}: {exc}") from None
+            if reading is None:
                 n = prof.size
                 for rep in (report, kind_report):
                     rep.boards += 1

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion.vision import trust
-from companion.vision.errors import VisionError
+from companion.vision.errors import BoardNotFoundError, VisionError
 from companion.vision.glyphs import (
     MARGIN_FULL,
     MIN_CONTRAST,
@@ -163,12 +163,55 @@ def check_corners(corners, image_shape: tuple[int, ...] | None = None) -> np.nda
         a, b, c = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
         u, v = b - a, c - b
         cross.append(u[0] * v[1] - u[1] * v[0])
-    if not (all(z > 0 for z in cross) or all(z < 0 for z in cross)):
+    if all(z < 0 for z in cross):
+        # a convex quadrilateral, but its corners go round the other way: a board seen in a
+        # mirror, or two corners swapped; read so, its rows would be its columns, mirrored
+        raise VisionError(
+            f"corners {pts.tolist()}: they go round counter-clockwise; give them clockwise as "
+            "the photo shows the board: top-left, top-right, bottom-right, bottom-left"
+        )
+    if not all(z > 0 for z in cross):
         raise VisionError(
             "corners do not make a convex quadrilateral in the order top-left, top-right, "
             "bottom-right, bottom-left"
         )
     return pts.astype(np.float32)
+
+
+# pixels: the least side of a grid cell in the photo a board is read at. A letter in a smaller
+# cell is a few pixels of blur: the reader said "too soft" and printed an empty board for a
+# photo shrunk to 10x10 pixels or corners 10 pixels apart
+MIN_CELL_PX = 10.0
+
+
+def check_cell_size(corners: np.ndarray, profile: Profile, given: bool) -> None:
+    """Refuse a grid whose cells are smaller than ``MIN_CELL_PX`` in the photo.
+
+    Args:
+        corners: float32 (4, 2), the grid's outer corners in the photo, pixels.
+        profile: the board's profile (its ``size`` cells a side).
+        given: the corners were given (else the grid was found in the photo).
+
+    Raises:
+        VisionError: the corners given make cells under ``MIN_CELL_PX``.
+        BoardNotFoundError: the grid found does (a photo too small to read).
+    """
+    pts = np.float32(corners)
+    side = min(float(np.linalg.norm(pts[i] - pts[(i + 1) % 4])) for i in range(4))
+    cell = side / profile.size
+    if cell >= MIN_CELL_PX:
+        return
+    what = (
+        f"{cell:.1f} pixels a cell ({profile.size} cells a side); at least {MIN_CELL_PX:g} needed"
+    )
+    if given:
+        raise VisionError(
+            f"corners {pts.tolist()}: the grid they give is too small to read: {what}"
+        )
+    raise BoardNotFoundError(
+        f"the grid found is too small to read: {what}; take the photo nearer the board or at "
+        "a higher resolution"
+    )
 
 
 def board_homography(corners: np.ndarray, profile: Profile) -> np.ndarray:
@@ -1383,6 +1426,7 @@ def read_board(
     else:
         reduced = localise.reduce(image)
         pts, how = localise.find_board(image, profile, reduced=reduced)
+    check_cell_size(pts, profile, how == "given")
     t1 = time.perf_counter()
     warp = warp_board(image, pts, profile)
     t2 = time.perf_counter()
