@@ -146,6 +146,36 @@ def test_eval_names_the_corners_file_whose_corners_are_wrong(tmp_path, capsys):
     assert str(bad) in err and "counter-clockwise" in err and "Traceback" not in err
 
 
+def test_eval_says_a_truth_file_has_rows_for_no_board(tmp_path, capsys):
+    photo = render_photo("iago", seed=5, size=(900, 700))
+    photo.save(tmp_path / "board")
+    (tmp_path / "board.truth.txt").write_text("\n".join(photo.grid[:10]) + "\n")
+    assert main(["vision", "eval", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "board.truth.txt: 10 rows; a board has 11 (iago) or 15 (scrabble)" in err
+    assert err.count("expected") == 0  # not every row reported the wrong length
+
+
+def test_eval_with_the_corners_given_and_no_corners_file_says_nothing_was_measured(
+    tmp_path, capsys
+):
+    photo = render_photo("iago", seed=6, size=(900, 700))
+    photo.save(tmp_path / "board")
+    (tmp_path / "board.corners.json").unlink()
+    assert main(["vision", "eval", str(tmp_path), "--corners", "given"]) == 0
+    out = capsys.readouterr().out
+    assert "no photo here has a NAME.corners.json" in out and "nothing measured" in out
+
+
+def test_render_refuses_a_size_it_could_not_finish(tmp_path, capsys):
+    # 10000x10000 ran past 15 minutes at 6 GB
+    assert main(["vision", "render", str(tmp_path / "x"), "--size", "10000x10000"]) == 2
+    assert "--size '10000x10000': expected WIDTHxHEIGHT in pixels, 64 to 6000" in (
+        capsys.readouterr().err
+    )
+    assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())
+
+
 def test_read_rejects_a_grey_image():
     with pytest.raises(VisionError, match="colour photo"):
         read_board(np.zeros((10, 10), np.uint8), "iago")

@@ -273,13 +273,20 @@ def _eval(args: argparse.Namespace) -> int:
     return 0
 
 
+MAX_RENDER_SIDE = 6000  # pixels: the largest side `vision render --size` takes
+
+
 def _parse_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         w = h = 0
-    if not (64 <= w <= 10000 and 64 <= h <= 10000):
-        raise VisionError(f"--size {text!r}: expected WIDTHxHEIGHT in pixels, 64 to 10000 each")
+    # a 12 MP phone photo is 4000x3000; a render takes about 8 s at 3200x2400, and at
+    # 10000x10000 ran past 15 minutes at 6 GB
+    if not (64 <= w <= MAX_RENDER_SIDE and 64 <= h <= MAX_RENDER_SIDE):
+        raise VisionError(
+            f"--size {text!r}: expected WIDTHxHEIGHT in pixels, 64 to {MAX_RENDER_SIDE} each"
+        )
     return w, h
 
 

@@ -28,7 +28,7 @@ from companion.devices.camera import read_image_file
 from companion.textformats import loads_json
 from companion.vision.errors import BoardNotFoundError, VisionError
 from companion.vision.notation import parse_board
-from companion.vision.profiles import Profile, get_profile, profile_for_size
+from companion.vision.profiles import PROFILES, Profile, get_profile, profile_for_size
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
 
@@ -61,8 +61,18 @@ def load_folder(folder: Path | str) -> list[Sample]:
         truth_file = Path(f"{stem}.truth.txt")
         if not truth_file.exists():
             continue
+        text = truth_file.read_text(encoding="utf-8")
+        rows = [r for r in (text.split("/") if "/" in text else text.split()) if r.strip()]
+        sizes = sorted({p.size for p in PROFILES.values()})
+        if rows and len(rows) not in sizes:
+            # said first: every row would otherwise be reported the wrong length
+            raise VisionError(
+                f"truth file {truth_file}: {len(rows)} rows; a board has "
+                + " or ".join(f"{p.size} ({name})" for name, p in sorted(PROFILES.items()))
+                + ", one a line of '.' and letters, or in board notation joined by '/'"
+            )
         try:
-            truth = parse_board(truth_file.read_text(encoding="utf-8"))
+            truth = parse_board(text)
         except VisionError as exc:
             raise VisionError(f"truth file {truth_file}: {exc}") from None
         corners = None
@@ -177,6 +187,12 @@ class Report:
         def pct(v: float | None) -> str:
             return "n/a" if v is None else f"{100 * v:.2f}%"
 
+        if self.boards == 0 and self.mode == "given":
+            return (
+                f"{self.profile} / corners given: no photo here has a NAME.corners.json (the "
+                "grid's four corners, [[x, y], ...] top-left, top-right, bottom-right, "
+                "bottom-left): nothing measured"
+            )
         lines = [
             f"{self.profile} / corners {self.mode}: {self.boards} boards, "
             f"{j['boards_not_found']} not found",
