@@ -176,6 +176,25 @@ def test_render_refuses_a_size_it_could_not_finish(tmp_path, capsys):
     assert not (tmp_path / "x").exists() or not any((tmp_path / "x").iterdir())
 
 
+def test_read_takes_the_corners_from_a_corners_file(tmp_path, capsys):
+    # the corners file vision render writes (as the real photos have): [[x, y], ...]
+    photo = render_photo("iago", seed=7, size=(900, 700))
+    image = photo.save(tmp_path / "board")
+    corners = tmp_path / "board.corners.json"
+    assert main(["vision", "read", str(image), "--corners", str(corners), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["located_by"] == "given"
+    assert np.allclose(out["corners"], photo.corners, atol=0.06)  # printed to 0.1 pixel
+    for text, said in (("{}", "expected [[x, y]"), ("[[1, 2], [3, 4]]", "expected [[x, y]"),
+                       ("[[1,", "not a JSON corners file")):  # fmt: skip
+        corners.write_text(text)
+        assert main(["vision", "read", str(image), "--corners", str(corners)]) == 2
+        assert said in capsys.readouterr().err
+    corners.unlink()
+    assert main(["vision", "read", str(image), "--corners", str(corners)]) == 2
+    assert "no such corners file" in capsys.readouterr().err
+
+
 def test_read_rejects_a_grey_image():
     with pytest.raises(VisionError, match="colour photo"):
         read_board(np.zeros((10, 10), np.uint8), "iago")

@@ -47,8 +47,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--corners",
         help="X,Y,X,Y,X,Y,X,Y: the grid's outer corners in pixels (top-left, top-right, "
-        "bottom-right, bottom-left) instead of finding them; may be negative (off the photo): "
-        "then write --corners=-5,0,... so the first number is not taken for an option",
+        "bottom-right, bottom-left) instead of finding them, or a NAME.corners.json file of "
+        "them; may be negative (off the photo): then write --corners=-5,0,... so the first "
+        "number is not taken for an option",
     )
     p.add_argument("--json", action="store_true", help="print JSON with per-cell confidence")
     _accept_negative_lists(p)
@@ -161,11 +162,15 @@ _PIXELS = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", re.ASCII)
 
 
 def parse_corners(text: str) -> list[float]:
-    """Eight numbers from ``X,Y,X,Y,X,Y,X,Y``.
+    """Eight numbers from ``X,Y,X,Y,X,Y,X,Y``, or from a corners file (``NAME.corners.json``:
+    ``[[x, y], ...]`` top-left, top-right, bottom-right, bottom-left, as the real photos' and
+    ``vision render``'s).
 
     Raises:
-        VisionError: not eight numbers.
+        VisionError: not eight numbers; a corners file missing, not JSON, or not four pairs.
     """
+    if text.strip().lower().endswith(".json"):
+        return _corners_file(text.strip())
     parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
     values = [float(p) for p in parts if _PIXELS.fullmatch(p)]
     if len(values) != 8 or len(parts) != 8 or not all(abs(v) <= MAX_PIXELS for v in values):
@@ -175,6 +180,33 @@ def parse_corners(text: str) -> list[float]:
             "with the digits 0-9, e.g. 120.5)"
         )
     return values
+
+
+def _corners_file(path: str) -> list[float]:
+    """The eight numbers of a corners file (:func:`parse_corners`)."""
+    from companion.textformats import loads_json
+
+    p = Path(path)
+    if not p.is_file():
+        raise VisionError(f"--corners {shown(path)}: no such corners file")
+    try:
+        data = loads_json(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise VisionError(f"--corners {shown(path)}: not a JSON corners file ({exc})") from None
+    flat = (
+        [v for pair in data for v in (pair if isinstance(pair, list) else [pair])]
+        if isinstance(data, list)
+        else []
+    )
+    if len(flat) != 8 or not all(
+        isinstance(v, int | float) and not isinstance(v, bool) and abs(v) <= MAX_PIXELS
+        for v in flat
+    ):
+        raise VisionError(
+            f"--corners {shown(path)}: expected [[x, y], [x, y], [x, y], [x, y]] (top-left, "
+            f"top-right, bottom-right, bottom-left, pixels from -{MAX_PIXELS} to {MAX_PIXELS})"
+        )
+    return [float(v) for v in flat]
 
 
 def load_image(path: str):
