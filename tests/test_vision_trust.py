@@ -1523,7 +1523,7 @@ def test_a_blank_only_a_little_nearer_the_tiles_than_the_squares_is_a_blank_in_d
     blanks = reader._blank_tiles(feature, np.zeros((n, n), np.float32), lettered, empty)
     assert set(blanks) == ({cell} if found else set())
     if found:
-        level = get_profile("scrabble").name  # the shipped blanks' level for Scrabble
         conf = trust.calibrated(np.float32([blanks[cell]]), np.int8([2]))[0]
-        levels = json.loads(trust.CALIBRATION_FILE.read_text(encoding="utf-8"))["trust"][level]
+        # the shipped blanks' level for Scrabble
+        levels = json.loads(trust.CALIBRATION_FILE.read_text(encoding="utf-8"))["trust"]["scrabble"]
         assert (conf >= np.float32(levels["blank"])) == sure

@@ -54,6 +54,7 @@ def load_folder(folder: Path | str) -> list[Sample]:
     if not folder.is_dir():
         raise VisionError(f"eval folder {folder} does not exist or is not a folder")
     samples = []
+    sizes = {p.size for p in PROFILES.values()}  # a truth's rows: one profile's size
     for img in sorted(folder.iterdir()):
         if img.suffix.lower() not in IMAGE_SUFFIXES:
             continue
@@ -63,7 +64,6 @@ def load_folder(folder: Path | str) -> list[Sample]:
             continue
         text = truth_file.read_text(encoding="utf-8")
         rows = [r for r in (text.split("/") if "/" in text else text.split()) if r.strip()]
-        sizes = sorted({p.size for p in PROFILES.values()})
         if rows and len(rows) not in sizes:
             # said first: every row would otherwise be reported the wrong length
             raise VisionError(

@@ -221,14 +221,10 @@ def _letter_component(mask: np.ndarray, cell_px: int, edge: bool, core: np.ndarr
         & (stats[:, 0] + stats[:, 2] < side)
         & (stats[:, 1] + stats[:, 3] < side)
     )
+    tall = (stats[:, 3] >= 0.30 * cell_px) & (stats[:, 3] <= 0.80 * cell_px)  # as a letter is
     # the components shaped as a letter, off the window's edge, that hold the darkest ink (not
     # the board beyond the grid, nor a tile's outline, which may hold more of it than the letter)
-    shaped = (
-        off_edge
-        & (stats[:, 3] >= 0.30 * cell_px)
-        & (stats[:, 3] <= 0.80 * cell_px)
-        & (stats[:, 2] <= MAX_WIDTH * cell_px)
-    )
+    shaped = off_edge & tall & (stats[:, 2] <= MAX_WIDTH * cell_px)
     inked_letters = (
         set(np.unique(labels[core]).tolist()) & set(np.flatnonzero(shaped).tolist())
         if core is not None
@@ -240,7 +236,7 @@ def _letter_component(mask: np.ndarray, cell_px: int, edge: bool, core: np.ndarr
         if edge and not off_edge[i]:
             continue
         widest = MAX_WIDTH if not edge else 0.80  # a wider one only inside the cell alone
-        if h < 0.30 * cell_px or h > 0.80 * cell_px or w > widest * cell_px:
+        if not tall[i] or w > widest * cell_px:
             continue
         if area > 0.85 * w * h and w > 0.3 * cell_px and _thick_as_its_box(labels, stats, i):
             continue  # a filled patch (a square seen between light grid lines), not a letter
@@ -843,13 +839,11 @@ class LetterClassifier:
                     # half sure
                     plain = clear_other < clear_winner if z <= 0 else clear_winner < clear_other
                     clear_of_other = apart if z <= 0 else 0.0
-                    need = PLAIN_CLEAR.get(
-                        frozenset((LETTERS[winner], LETTERS[other])), MARGIN_FULL
-                    )
+                    pair_letters = frozenset((LETTERS[winner], LETTERS[other]))
+                    need = PLAIN_CLEAR.get(pair_letters, MARGIN_FULL)
                     if plain and clear_of_other < need:
                         margin[i] = min(margin[i], 0.5 * clear_of_other)
                         share[i] = min(share[i], 0.5 * clear_of_other / need)
-                    pair_letters = frozenset((LETTERS[winner], LETTERS[other]))
                     if certainty < SURE_ONLY_CERTAINTY and pair_letters in SURE_ONLY:
                         # a pair whose discriminant is right only when nearly sure: short of
                         # that, at most half as sure as it is, in the share
