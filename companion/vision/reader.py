@@ -548,7 +548,7 @@ BLANK_RATIO = 0.6
 BLANK_DOUBT_RATIO = 0.7
 
 # Lab (:func:`trust.tile_separation`): the blanks are looked for on a board whose lettered tiles
-# stand this far from its squares or more. Under ``trust.TILE_BOARD_MIN`` (12) the reading is
+# stand this far from its squares or more. Under ``trust.TILE_BOARD_MIN`` (9) the reading is
 # never trusted (a blank, or a tile whose letter was missed, may look empty), but its blanks are
 # still read: with the search off there, they were read as empty cells. Measured on Scrabble
 # renders, corners given and found (seventeenth round): with exactly the set's two blanks
@@ -1115,6 +1115,7 @@ def read_cells(
     raw[(kind == 0) & plain & (contrasts >= inked)] = 0.0
     # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)
     raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
+    raw = _lone_cells_bare(raw, kind, trust.trust_levels(profile=profile.name)["empty"])
     conf = trust.calibrated(raw, kind)
     grid = ["".join(row) for row in cells]
     evidence = CellEvidence(
@@ -1146,6 +1147,31 @@ def read_cells(
 
 # tile-likeness (Lab) over which an empty cell beside a tile, across or down, is in doubt
 BESIDE_TILE_LIKE_MAX = -3.0
+
+
+def _lone_cells_bare(raw: np.ndarray, kind: np.ndarray, level: float) -> np.ndarray:
+    """The raw evidence with the game's word rule applied to the empty cells in doubt: float32
+    (n, n). Every tile lies in a word of two letters or more, across or down, so a tile has
+    another beside it (Iago's rulebook, "The Move": "all subsequent words must be connected to
+    this first word, or to each other - vertically or horizontally - as in a crossword puzzle";
+    Scrabble's the same, a blank too). An empty cell in doubt (its
+    calibrated confidence under ``level``, the empty cells' trust level) with nothing beside it
+    but bare squares read sure is no tile: a tile there would stand alone. It is as sure as the
+    least sure of them (a tile there needs one of them to be a tile too). A cell in doubt beside
+    another in doubt, or beside a tile, keeps its evidence (a whole word can lie in a corner's
+    shadow or under glare).
+
+    Args:
+        raw: float32 (n, n), 0-1, the cells' raw evidence.
+        kind: int (n, n), index in ``trust.CELL_KINDS``.
+        level: the least calibrated confidence of a sure empty cell (``trust.trust_levels``).
+    """
+    doubt = (kind == 0) & (trust.calibrated(raw, kind) < level)
+    ring = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
+    company = cv2.dilate(((kind != 0) | doubt).astype(np.uint8), ring) > 0
+    lone = doubt & ~company
+    # (the border counts as sure: erosion pads with the largest value)
+    return np.where(lone, np.maximum(raw, cv2.erode(raw, ring)), raw).astype(np.float32)
 
 
 def tile_like_cells(
