@@ -167,6 +167,25 @@ def test_eval_with_the_corners_given_and_no_corners_file_says_nothing_was_measur
     assert "no photo here has a NAME.corners.json" in out and "nothing measured" in out
 
 
+def test_eval_says_which_photos_it_did_not_score_for_want_of_a_truth_file(tmp_path, capsys):
+    # a newcomer's folder: one photo with its truth, two without (they were skipped silently)
+    photo = render_photo("iago", seed=7, size=(900, 700))
+    image = photo.save(tmp_path / "board")
+    for name in ("phone.jpg", "other.png"):
+        (tmp_path / name).write_bytes(image.read_bytes())
+    assert main(["vision", "eval", str(tmp_path), "--corners", "given", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert len(json.loads(out)) == 1  # the JSON is left as it was: the one photo scored
+    assert "not scored: 2 photo(s) without a truth file (NAME.truth.txt): other.png, phone.jpg" in (
+        err
+    )
+    # every photo with its truth: nothing said
+    for name in ("phone.jpg", "other.png"):
+        (tmp_path / name).unlink()
+    assert main(["vision", "eval", str(tmp_path), "--corners", "given"]) == 0
+    assert "not scored" not in capsys.readouterr().err
+
+
 def test_render_refuses_a_size_it_could_not_finish(tmp_path, capsys):
     # 10000x10000 ran past 15 minutes at 6 GB
     assert main(["vision", "render", str(tmp_path / "x"), "--size", "10000x10000"]) == 2

@@ -21,7 +21,7 @@ from companion.vision.errors import VisionError
 from companion.vision.evaluate import evaluate, right_cells
 from companion.vision.profiles import SCRABBLE_PREMIUM, get_profile
 from companion.vision.reader import _shift_corners, read_board
-from companion.vision.synth import KINDS, premium_kind, render_photo
+from companion.vision.synth import KINDS, premium_kind, random_grid, render_photo
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-scrabble-photos"
 if not REAL.is_dir():
@@ -925,8 +925,6 @@ def test_a_band_in_the_photo_is_judged_though_the_photo_cuts_another_side():
 def test_a_render_carries_as_many_blanks_as_asked():
     """The bench's blanks' fit renders boards with 3-6 blanks; by default a board has 0-2, as a
     set's two allow."""
-    from companion.vision.synth import random_grid
-
     for seed in range(20):
         many = random_grid("scrabble", np.random.default_rng(seed), blanks=(3, 7))
         few = random_grid("scrabble", np.random.default_rng(seed))
@@ -1617,3 +1615,15 @@ def test_a_square_in_a_corners_shadow_with_bare_squares_round_it_is_read_sure():
     assert reading.confidence[13, 14] >= trust.trust_levels(profile="scrabble")["empty"]
     assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
     assert reading.trusted
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(["iago", "scrabble"]))
+def test_every_rendered_tile_has_another_beside_it_as_the_word_rule_needs(seed, profile):
+    # the renders the trust is measured on must keep the rule the reader relies on
+    # (``reader._lone_cells_bare``, ``reader.tile_like_cells``): no tile stands alone
+    grid = np.array([list(row) for row in random_grid(profile, np.random.default_rng(seed))])
+    tiles = np.pad(grid != ".", 1)
+    beside = tiles[:-2, 1:-1] | tiles[2:, 1:-1] | tiles[1:-1, :-2] | tiles[1:-1, 2:]
+    assert tiles[1:-1, 1:-1].any()
+    assert not (tiles[1:-1, 1:-1] & ~beside).any()

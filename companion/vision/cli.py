@@ -293,7 +293,7 @@ def _read(args: argparse.Namespace) -> int:
 
 
 def _eval(args: argparse.Namespace) -> int:
-    from companion.vision.evaluate import evaluate
+    from companion.vision.evaluate import evaluate, photos_without_truth
 
     modes = ("given", "found") if args.corners == "both" else (args.corners,)
     reports = evaluate(args.folder, args.profile, modes)
@@ -302,6 +302,14 @@ def _eval(args: argparse.Namespace) -> int:
     else:
         for r in reports:
             print(r.text())
+    skipped = photos_without_truth(args.folder)
+    if skipped:
+        # said on stderr: the figures above (or the JSON) are of the others only
+        names = ", ".join(p.name for p in skipped[:5]) + (", ..." if len(skipped) > 5 else "")
+        print(
+            f"not scored: {len(skipped)} photo(s) without a truth file (NAME.truth.txt): {names}",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -43,6 +43,21 @@ class Sample:
     kind: str = "photo"
 
 
+def photos_without_truth(folder: Path | str) -> list[Path]:
+    """The photos of ``folder`` that have no truth file (``NAME.truth.txt``), sorted by name:
+    :func:`load_folder` leaves them out, and ``vision eval`` says so. Empty for a folder that
+    does not exist."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return [
+        img
+        for img in sorted(folder.iterdir())
+        if img.suffix.lower() in IMAGE_SUFFIXES
+        and not Path(f"{img.with_suffix('')}.truth.txt").exists()
+    ]
+
+
 def load_folder(folder: Path | str) -> list[Sample]:
     """The photos of ``folder`` that have a truth file, sorted by name.
 

@@ -116,8 +116,10 @@ def random_grid(
     fill: float | None = None,
     blanks: tuple[int, int] = SET_BLANKS,
 ):
-    """A random grid for ``profile``: tiles in words of 2-7 letters laid across and down from
-    the centre, as in play, filling about ``fill`` (default 15-45%) of the cells; Iago tiles
+    """A random grid for ``profile``: tiles in words of 2-7 letters laid across and down
+    anywhere on the grid (not joined into one group as in play, and each letter drawn evenly
+    from A-Z: a Q is about four times as common as in a Scrabble set), filling about ``fill``
+    (default 15-45%) of the cells; every tile has another beside it, as in play. Iago tiles
     show blue (upper case) or red (lower case) at random, word by word. A profile with blank
     tiles gets ``blanks[0]`` to ``blanks[1] - 1`` of them (a set has two; the bench renders more
     to fit their confidence)."""
