@@ -388,6 +388,38 @@ LOCAL_TILES = 3
 # 1.46-1.48 (its hues 3.6 apart, not told by hue)
 BLANK_HUE_SURE = 0.0
 BLANK_HUE_READING = 0.55
+# on such a board, a blank whose hue is this many units nearer the tiles' than the squares' (or
+# more) is no longer in doubt for being only a little nearer the tiles in its whole colour (0.6-0.7
+# of the distance, ``BLANK_RATIO``; or a margin under the noise floor): its evidence is at least
+# BLANK_HUE_CLEAR_READING, among the blanks read sure. Of the blanks in doubt on the eighteenth
+# round's Scrabble renders (seeds 110000-110179, 111000-111119, 113000-113059, 115000-115143,
+# 124000-124179, 125000-125119, 126000-126159, 127000-127119; corners given and found: 390
+# cells), 130 had 4 or more on a board whose hues stand 6 apart (``HUE_APART``): 127 blanks, a
+# bare square under glare, and a Z on a tile cut by the photo's edge, read so twice (corners
+# given and found); each of those readings refused for its glare, its cut. Readings held back
+# by such blanks alone: 49, all of them right. From 2 to 5: 144 to 114 cells, the same three
+# wrong
+BLANK_HUE_CLEAR = 4.0
+BLANK_HUE_CLEAR_READING = 0.7
+# in a frame the reader brightened this many times or more (``trust.exposure_gain``: a frame
+# taken before the exposure settled), a blank in the outermost row or column is in doubt
+# (evidence at most BLANK_HUE_READING). Two boards were trusted with bare squares in a corner's
+# fall-off read as blanks, at raw 0.64-0.74, on renders of the dark kind (gain 3.3) made in the
+# eighteenth round (Scrabble seeds 131087, corners given and found, and 131111 found; 3-6
+# blanks), as once before (the eleventh round's limits). Of the blanks read sure on the round's
+# other renders of the dark kind, 8 of 166 in the outermost row or column were bare squares,
+# none of 764 inside it; of the plain, labels and bold kinds, 2 of 2513 anywhere. The dark kind
+# is brightened 2.5-5 times; every other kind, and the real photos, not at all. Every blank of
+# a dim frame in doubt cost 65 of 150 such trusted readings (seeds 110000-110179, 124000-124179,
+# 128000-128179, 130000-130179) and kept none more wrong one out
+BLANK_GAIN_MAX = 2.0
+
+
+def _outermost(n: int) -> np.ndarray:
+    """The cells of the outermost rows and columns of an n x n grid: bool (n, n)."""
+    rim = np.ones((n, n), bool)
+    rim[1:-1, 1:-1] = False
+    return rim
 
 
 def _blank_tiles(
@@ -461,7 +493,9 @@ def _blank_tiles(
 
     With ``hues_told`` (the board's tiles and squares differ in hue: :func:`hues_apart` at
     ``HUE_APART`` or more), a blank whose hue figure is under ``BLANK_HUE_SURE`` (not nearer the
-    tiles' hue than the squares') is found at no more than ``BLANK_HUE_READING``: in doubt.
+    tiles' hue than the squares') is found at no more than ``BLANK_HUE_READING``: in doubt; one
+    whose hue figure is ``BLANK_HUE_CLEAR`` or more is found at no less than
+    ``BLANK_HUE_CLEAR_READING``, however little nearer the tiles its whole colour is.
 
     Returns:
         {(row, column): confidence 0.5-1}, raw evidence before calibration.
@@ -529,6 +563,11 @@ def _blank_tiles(
             if hues_told and hue_like is not None and hue_like[r, col] < BLANK_HUE_SURE:
                 # the hue not the tiles': a square in a shadow as likely as a blank
                 found[(r, col)] = min(found[(r, col)], BLANK_HUE_READING)
+            elif hues_told and hue_like is not None and hue_like[r, col] >= BLANK_HUE_CLEAR:
+                # only a little nearer the tiles in the whole colour, but plainly of the tiles'
+                # hue: the hue, a witness the lightness of a shadow or a lamp does not sway,
+                # says it is a tile
+                found[(r, col)] = max(found[(r, col)], BLANK_HUE_CLEAR_READING)
     return found
 
 
@@ -548,7 +587,7 @@ BLANK_RATIO = 0.6
 BLANK_DOUBT_RATIO = 0.7
 
 # Lab (:func:`trust.tile_separation`): the blanks are looked for on a board whose lettered tiles
-# stand this far from its squares or more. Under ``trust.TILE_BOARD_MIN`` (9) the reading is
+# stand this far from its squares or more. Under ``trust.TILE_BOARD_MIN`` (12) the reading is
 # never trusted (a blank, or a tile whose letter was missed, may look empty), but its blanks are
 # still read: with the search off there, they were read as empty cells. Measured on Scrabble
 # renders, corners given and found (seventeenth round): with exactly the set's two blanks
@@ -1091,6 +1130,12 @@ def read_cells(
                 _, near_like = _tile_like_figures(
                     colours, lettered, kind == 0, profile.premium, tiles_near
                 )
+        if gain >= BLANK_GAIN_MAX:
+            # a dim frame brightened this much: the lens's fall-off and a frame's shadow darken
+            # the outermost squares most, brightened with the rest, and a blank is told by its
+            # colour alone
+            doubt = (kind == 2) & _outermost(n)
+            raw[doubt] = np.minimum(raw[doubt], BLANK_HUE_READING)
     if profile.premium:
         # a letter on a face of a bare premium square's colour (the blanks found are not
         # bare), its ink fainter than the set's letters': the square's label read as a clear
@@ -1519,6 +1564,11 @@ def read_board(
         problems.append("the photo is too dark to read")
     if ev.softness > trust.SOFT_EDGE:
         problems.append("the photo is too soft (out of focus or moved)")
+    if ev.gain >= BLANK_GAIN_MAX and ((ev.kind == 2) & _outermost(profile.size)).any():
+        problems.append(
+            f"the photo is dim (brightened {ev.gain:.1f} times): a blank at the board's edge "
+            "cannot be told from a bare square there for sure"
+        )
     glared = int(trust.glared_cells(ev.glare, ev.kind, ev.raw).sum())
     if glared:
         problems.append(f"glare hides {glared} cell(s)")
