@@ -409,9 +409,10 @@ BLANK_HUE_CLEAR_READING = 0.7
 # blanks), as once before (the eleventh round's limits). Of the blanks read sure on the round's
 # other renders of the dark kind, 8 of 166 in the outermost row or column were bare squares,
 # none of 764 inside it; of the plain, labels and bold kinds, 2 of 2513 anywhere. The dark kind
-# is brightened 2.5-5 times; every other kind, and the real photos, not at all. Every blank of
-# a dim frame in doubt cost 65 of 150 such trusted readings (seeds 110000-110179, 124000-124179,
-# 128000-128179, 130000-130179) and kept none more wrong one out
+# is brightened 2.5-5 times; every other kind, and the real photos, not at all. Putting every
+# blank of a dim frame in doubt kept no more wrong boards out, and of the 91 perfect dark
+# readings trusted before the round (seeds 110000-110179, 124000-124179, 128000-128179,
+# 130000-130179: 150 perfect) left 26 trusted; the rim alone leaves 83
 BLANK_GAIN_MAX = 2.0
 
 
@@ -1199,12 +1200,11 @@ def _lone_cells_bare(raw: np.ndarray, kind: np.ndarray, level: float) -> np.ndar
     (n, n). Every tile lies in a word of two letters or more, across or down, so a tile has
     another beside it (Iago's rulebook, "The Move": "all subsequent words must be connected to
     this first word, or to each other - vertically or horizontally - as in a crossword puzzle";
-    Scrabble's the same, a blank too). An empty cell in doubt (its
-    calibrated confidence under ``level``, the empty cells' trust level) with nothing beside it
-    but bare squares read sure is no tile: a tile there would stand alone. It is as sure as the
-    least sure of them (a tile there needs one of them to be a tile too). A cell in doubt beside
-    another in doubt, or beside a tile, keeps its evidence (a whole word can lie in a corner's
-    shadow or under glare).
+    Scrabble's the same, a blank too). An empty cell in doubt (its calibrated confidence under
+    ``level``, the empty cells' trust level) with nothing beside it but bare squares read sure is
+    no tile: a tile there would stand alone. It is as sure as the least sure of them (a tile
+    there needs one of them to be a tile too). A cell in doubt beside another in doubt, or
+    beside a tile, keeps its evidence (a whole word can lie in a corner's shadow or under glare).
 
     Args:
         raw: float32 (n, n), 0-1, the cells' raw evidence.
