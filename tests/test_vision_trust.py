@@ -464,7 +464,9 @@ def test_real_board_3s_blank_under_a_lamps_ramp_is_read_sure_by_its_hue():
     assert right_cells(truth, reading.grid, get_profile("scrabble")).all()
     ev = reading.evidence
     assert ev.hue_tile_like[7, 13] >= reader.BLANK_HUE_CLEAR
-    assert reading.confidence[7, 13] >= trust.trust_levels(profile="scrabble")["blank"]
+    # (judged as the trust check judges it, in float32: numpy 1 and 2 compare a float32 with a
+    # Python float differently)
+    assert not trust.unsure_cells(reading.confidence, ev.kind, profile="scrabble")[7, 13]
 
 
 def test_a_grid_one_line_off_into_the_label_band_is_refused_and_not_found():
@@ -1639,8 +1641,8 @@ def test_an_empty_cell_in_doubt_with_only_sure_bare_squares_beside_it_is_no_tile
     # A cell in doubt (a corner's shadow, raw evidence 0) among sure bare squares is as sure as
     # the least of them; beside a tile, or beside another cell in doubt, it stays in doubt
     level = trust.trust_levels(profile="scrabble")["empty"]
-    assert trust.calibrated(np.float32([0.5]), np.int8([0]))[0] >= level  # sure
-    assert trust.calibrated(np.float32([0.0]), np.int8([0]))[0] < level  # in doubt
+    assert trust.calibrated(np.float32([0.5]), np.int8([0]))[0] >= np.float32(level)  # sure
+    assert trust.calibrated(np.float32([0.0]), np.int8([0]))[0] < np.float32(level)  # in doubt
     raw = np.ones((15, 15), np.float32)
     kind = np.zeros((15, 15), np.int8)
     raw[7, 7] = raw[0, 0] = 0.0
@@ -1695,7 +1697,7 @@ def test_a_square_in_a_corners_shadow_with_bare_squares_round_it_is_read_sure():
         >= 10.0
     )  # by its look alone: raw evidence 0
     assert (ev.kind[[12, 14, 13], [14, 14, 13]] == 0).all()
-    assert reading.confidence[13, 14] >= trust.trust_levels(profile="scrabble")["empty"]
+    assert not trust.unsure_cells(reading.confidence, ev.kind, profile="scrabble")[13, 14]
     assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
     assert reading.trusted
 
