@@ -43,6 +43,16 @@ class Sample:
     kind: str = "photo"
 
 
+def _photos(folder: Path) -> list[tuple[Path, Path]]:
+    """The photos of ``folder`` (an existing folder), sorted by name, each with the path of its
+    truth file (``NAME.truth.txt``), which may not exist."""
+    return [
+        (img, Path(f"{img.with_suffix('')}.truth.txt"))
+        for img in sorted(folder.iterdir())
+        if img.suffix.lower() in IMAGE_SUFFIXES
+    ]
+
+
 def photos_without_truth(folder: Path | str) -> list[Path]:
     """The photos of ``folder`` that have no truth file (``NAME.truth.txt``), sorted by name:
     :func:`load_folder` leaves them out, and ``vision eval`` says so. Empty for a folder that
@@ -50,12 +60,7 @@ def photos_without_truth(folder: Path | str) -> list[Path]:
     folder = Path(folder)
     if not folder.is_dir():
         return []
-    return [
-        img
-        for img in sorted(folder.iterdir())
-        if img.suffix.lower() in IMAGE_SUFFIXES
-        and not Path(f"{img.with_suffix('')}.truth.txt").exists()
-    ]
+    return [img for img, truth_file in _photos(folder) if not truth_file.exists()]
 
 
 def load_folder(folder: Path | str) -> list[Sample]:
@@ -70,13 +75,10 @@ def load_folder(folder: Path | str) -> list[Sample]:
         raise VisionError(f"eval folder {folder} does not exist or is not a folder")
     samples = []
     sizes = {p.size for p in PROFILES.values()}  # a truth's rows: one profile's size
-    for img in sorted(folder.iterdir()):
-        if img.suffix.lower() not in IMAGE_SUFFIXES:
-            continue
-        stem = img.with_suffix("")
-        truth_file = Path(f"{stem}.truth.txt")
+    for img, truth_file in _photos(folder):
         if not truth_file.exists():
             continue
+        stem = img.with_suffix("")
         text = truth_file.read_text(encoding="utf-8")
         rows = [r for r in (text.split("/") if "/" in text else text.split()) if r.strip()]
         if rows and len(rows) not in sizes:

@@ -561,14 +561,15 @@ def _blank_tiles(
             if d_tile >= BLANK_RATIO * d_board:
                 # nearer the tiles, but not by much: a blank more likely than not, in doubt
                 found[(r, col)] = min(found[(r, col)], BLANK_HUE_READING)
-            if hues_told and hue_like is not None and hue_like[r, col] < BLANK_HUE_SURE:
-                # the hue not the tiles': a square in a shadow as likely as a blank
-                found[(r, col)] = min(found[(r, col)], BLANK_HUE_READING)
-            elif hues_told and hue_like is not None and hue_like[r, col] >= BLANK_HUE_CLEAR:
-                # only a little nearer the tiles in the whole colour, but plainly of the tiles'
-                # hue: the hue, a witness the lightness of a shadow or a lamp does not sway,
-                # says it is a tile
-                found[(r, col)] = max(found[(r, col)], BLANK_HUE_CLEAR_READING)
+            if hues_told and hue_like is not None:
+                if hue_like[r, col] < BLANK_HUE_SURE:
+                    # the hue not the tiles': a square in a shadow as likely as a blank
+                    found[(r, col)] = min(found[(r, col)], BLANK_HUE_READING)
+                elif hue_like[r, col] >= BLANK_HUE_CLEAR:
+                    # only a little nearer the tiles in the whole colour, but plainly of the
+                    # tiles' hue: the hue, a witness the lightness of a shadow or a lamp does
+                    # not sway, says it is a tile
+                    found[(r, col)] = max(found[(r, col)], BLANK_HUE_CLEAR_READING)
     return found
 
 
@@ -1161,7 +1162,7 @@ def read_cells(
     raw[(kind == 0) & plain & (contrasts >= inked)] = 0.0
     # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)
     raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
-    raw = _lone_cells_bare(raw, kind, trust.trust_levels(profile=profile.name)["empty"])
+    raw = _lone_cells_bare(raw, kind, profile.name)
     conf = trust.calibrated(raw, kind)
     grid = ["".join(row) for row in cells]
     evidence = CellEvidence(
@@ -1195,28 +1196,36 @@ def read_cells(
 BESIDE_TILE_LIKE_MAX = -3.0
 
 
-def _lone_cells_bare(raw: np.ndarray, kind: np.ndarray, level: float) -> np.ndarray:
+# the four cells beside a cell, across and down (the cell itself left out)
+_RING = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
+
+
+def _beside(cells: np.ndarray) -> np.ndarray:
+    """Which cells have one of ``cells`` (bool (n, n)) beside them, across or down: bool (n, n)
+    (the cell itself not counted)."""
+    return cv2.dilate(cells.astype(np.uint8), _RING) > 0
+
+
+def _lone_cells_bare(raw: np.ndarray, kind: np.ndarray, profile: str) -> np.ndarray:
     """The raw evidence with the game's word rule applied to the empty cells in doubt: float32
     (n, n). Every tile lies in a word of two letters or more, across or down, so a tile has
     another beside it (Iago's rulebook, "The Move": "all subsequent words must be connected to
     this first word, or to each other - vertically or horizontally - as in a crossword puzzle";
     Scrabble's the same, a blank too). An empty cell in doubt (its calibrated confidence under
-    ``level``, the empty cells' trust level) with nothing beside it but bare squares read sure is
-    no tile: a tile there would stand alone. It is as sure as the least sure of them (a tile
+    the empty cells' trust level: ``trust.unsure_cells``) with nothing beside it but bare
+    squares read sure is no tile: a tile there would stand alone. It is as sure as the least sure of them (a tile
     there needs one of them to be a tile too). A cell in doubt beside another in doubt, or
     beside a tile, keeps its evidence (a whole word can lie in a corner's shadow or under glare).
 
     Args:
         raw: float32 (n, n), 0-1, the cells' raw evidence.
         kind: int (n, n), index in ``trust.CELL_KINDS``.
-        level: the least calibrated confidence of a sure empty cell (``trust.trust_levels``).
+        profile: the profile's name, whose trust levels say which cells are in doubt.
     """
-    doubt = (kind == 0) & (trust.calibrated(raw, kind) < level)
-    ring = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
-    company = cv2.dilate(((kind != 0) | doubt).astype(np.uint8), ring) > 0
-    lone = doubt & ~company
+    doubt = (kind == 0) & trust.unsure_cells(trust.calibrated(raw, kind), kind, profile=profile)
+    lone = doubt & ~_beside((kind != 0) | doubt)
     # (the border counts as sure: erosion pads with the largest value)
-    return np.where(lone, np.maximum(raw, cv2.erode(raw, ring)), raw).astype(np.float32)
+    return np.where(lone, np.maximum(raw, cv2.erode(raw, _RING)), raw).astype(np.float32)
 
 
 def tile_like_cells(
@@ -1305,8 +1314,7 @@ def tile_like_cells(
         # tile only if it is nearer the tiles than the other premium squares too
         suspect &= ~trust.like_premium(ev.colours, ev.kind == 0, premium)
     # a tile lies in a word: some tile, or some cell in doubt, is beside it across or down
-    ring = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
-    suspect &= cv2.dilate(((ev.kind != 0) | suspect).astype(np.uint8), ring) > 0
+    suspect &= _beside((ev.kind != 0) | suspect)
     if set_blanks and int((ev.kind == 2).sum()) == set_blanks and ev.faintest > 0:
         # the set's blanks all found: no letter's ink, no tile
         suspect &= ev.contrast >= ev.faintest / RELAXED_INK_SHARE * BARE_INK_SHARE
