@@ -745,9 +745,16 @@ def _tile_like_figures(
 
 # Lab a and b: the lettered tiles' hue (median) at least this far from the empty squares' lets
 # the hue speak for a square darkened to the tiles' lightness; a cell whose hue figure is this
-# many units nearer the squares' (or more) is a square by its hue (SQUARE_HUE)
+# many units nearer the squares' (or more) is a square by its hue (SQUARE_HUE). At -5, the square
+# in real board 3's bottom row, in the frame's shadow and under a lamp's ramp, was a square by 4.1
+# only and held back 25 readings otherwise right (nineteenth round). From -5 to -4, on Scrabble
+# renders (seeds 110000-110179, 111000-111119, 115000-115143, 124000-124179, 125000-125119, corners
+# given; 744 photos): 352 cells so judged, of the tiles by the whole colour, on boards whose hues
+# stand 6 apart, 348 bare squares and 4 tiles on photos cut or bumped (each refused for it). On the
+# 3656 Scrabble readings of the round before, and 360 Iago ones, no reading changed; on the real
+# photos (216 readings), 127 -> 142 trusted, none wrong
 HUE_APART = 6.0
-SQUARE_HUE = -5.0
+SQUARE_HUE = -4.0
 
 
 def _colour_or_hue(
@@ -758,7 +765,8 @@ def _colour_or_hue(
     that is lower and plainly the squares' (``SQUARE_HUE`` or under) on a board whose tiles
     and squares differ in hue (``HUE_APART``): a shadow (a frame's, along real board 3's
     bottom row) darkens a square to the tiles' lightness without giving it their hue, and the
-    whole colour then took a bare square for a tile (raw evidence 0, confidence 0.79).
+    whole colour then took a bare square for a tile (raw evidence 0, confidence 0.79). Under a
+    lamp's ramp, darker still, that square's hue figure was -4.1 (``SQUARE_HUE`` is -4).
 
     Measured on the bench's Scrabble renders and 800 blank-rich ones, corners given (137347
     empty cells, 861 read wrong): of the cells tile-like by the whole colour (over
