@@ -752,13 +752,18 @@ def _tile_like_figures(
 # given; 744 photos): 352 cells so judged, of the tiles by the whole colour, on boards whose hues
 # stand 6 apart, 348 bare squares and 4 tiles on photos cut or bumped (each refused for it). On the
 # 3656 Scrabble readings of the round before, and 360 Iago ones, no reading changed; on the real
-# photos (216 readings), 127 -> 142 trusted, none wrong
+# photos (216 readings), 127 -> 142 trusted, none wrong. The hue is judged by both figures, the
+# set's tiles' and the near tiles' (``_colour_or_hue``)
 HUE_APART = 6.0
 SQUARE_HUE = -4.0
 
 
 def _colour_or_hue(
-    colours: np.ndarray, lettered: np.ndarray, tile_like: np.ndarray, hue_like: np.ndarray
+    colours: np.ndarray,
+    lettered: np.ndarray,
+    tile_like: np.ndarray,
+    hue_like: np.ndarray,
+    near_hue: np.ndarray | None = None,
 ) -> np.ndarray:
     """The tile-likeness an empty cell's evidence is measured by (float32 (n, n), Lab units, >
     0: nearer the tiles): the whole colour's (``tile_like``), or the hue's (``hue_like``) where
@@ -767,6 +772,13 @@ def _colour_or_hue(
     bottom row) darkens a square to the tiles' lightness without giving it their hue, and the
     whole colour then took a bare square for a tile (raw evidence 0, confidence 0.79). Under a
     lamp's ramp, darker still, that square's hue figure was -4.1 (``SQUARE_HUE`` is -4).
+
+    With ``near_hue`` (the hue figure against the nearer of the set's tiles and the tiles near
+    the cell: :func:`_tile_like_figures`), the hue must be plainly the squares' by both: a
+    blank read empty on a double-word square (render seed 100276, bold) was 4.4 nearer the
+    squares' hue than the set's tiles', but only 2.6 nearer than the tiles beside it, and
+    judged by the set's hue alone it was read empty at a confidence of 0.998 (the reading was
+    refused, the trust check's tile-like cells comparing it with the tiles near it too).
 
     Measured on the bench's Scrabble renders and 800 blank-rich ones, corners given (137347
     empty cells, 861 read wrong): of the cells tile-like by the whole colour (over
@@ -778,10 +790,13 @@ def _colour_or_hue(
         colours: float32 (n, n, 3), the cells' face colours, Lab.
         lettered: bool (n, n), the cells read as letters.
         tile_like, hue_like: float32 (n, n), :func:`_tile_like_and_hue`.
+        near_hue: float32 (n, n), the hue figure by the tiles near each cell too, or None.
     """
     if hues_apart(colours, lettered) < HUE_APART:
         return tile_like
-    return np.where(hue_like <= SQUARE_HUE, np.minimum(tile_like, hue_like), tile_like)
+    # (the near figure is never less tile-like than the set's: the nearer of two models)
+    hue = hue_like if near_hue is None else np.maximum(hue_like, near_hue)
+    return np.where(hue <= SQUARE_HUE, np.minimum(tile_like, hue), tile_like)
 
 
 def hues_apart(colours: np.ndarray, lettered: np.ndarray) -> float:
@@ -1058,7 +1073,8 @@ def read_cells(
     t1 = time.perf_counter()
     # an empty cell: how unlike a tile its colour is (a blank, a pale tile), less when its
     # contrast is near the letter contrast (a faded letter the finder only just missed)
-    unlike_tile = np.clip(0.5 - _colour_or_hue(colours, lettered, tile_like, hue_like) / 20.0, 0, 1)
+    figure = _colour_or_hue(colours, lettered, tile_like, hue_like, near_like[1])
+    unlike_tile = np.clip(0.5 - figure / 20.0, 0, 1)
     near_letter = np.exp(-(((contrasts - MIN_CONTRAST) / 12.0) ** 2))
     raw[:] = unlike_tile * (1.0 - 0.8 * near_letter)
     if found:
