@@ -959,6 +959,35 @@ def test_only_a_premium_square_of_the_same_kind_vouches_for_a_bare_one():
     assert like[1, 5] and like[3, 3] and like[0, 0] and like[0, 3]  # bare squares: each kind
 
 
+def test_a_cell_is_cut_when_the_photo_edge_crosses_what_the_letter_finder_reads():
+    """A cell is cut by the photo's edge as soon as a corner of the cell less its rim
+    (``glyphs.RIM``) lies outside the photo; the rim itself may lie outside."""
+    cell = 50.0
+    for out, cut in ((0.1 * cell, True), (0.5 * glyphs.RIM * cell, False)):
+        corners = np.float32([[100, 80], [100 + 15 * cell, -out], [850, 850], [100, 850]])
+        cells = reader.cells_off_photo(corners, 15, (1000, 1000, 3))
+        assert cells[0, 14] == cut
+        assert cells.sum() == int(cut)  # the top-right cell alone
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_real_board_1_turned_so_its_corner_tile_is_cut_says_so():
+    """Real board 1 turned 4 degrees: the grid's top-right corner lies 11 pixels above the photo
+    (a seventh of a cell), and the F there loses its top arm. It was read as an empty cell at a
+    confidence of 0.998; the cell is now cut, and the reading says so."""
+    image, corners, truth = _real_photo("board_001", 1200)
+    h, w = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((w / 2, h / 2), 4.0, 1.0)
+    image = cv2.warpAffine(image, turn, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    corners = (np.hstack([corners, np.ones((4, 1), np.float32)]) @ turn.T).astype(np.float32)
+    assert -0.2 < corners[1, 1] / (h / 15) < 0  # the corner above the photo, by under a cell
+    reading = read_board(image, "scrabble", corners=corners)
+    assert truth[0][14] == "F"
+    assert reading.confidence[0, 14] == 0.0
+    assert not reading.trusted
+    assert any("the photo's edge cuts" in p for p in reading.problems)
+
+
 def test_a_band_in_the_photo_is_judged_though_the_photo_cuts_another_side():
     from companion.vision import localise
 

@@ -1390,14 +1390,20 @@ def within_tiles_hue(colours: np.ndarray, lettered: np.ndarray) -> np.ndarray:
 
 def cells_off_photo(corners: np.ndarray, size: int, shape: tuple[int, ...]) -> np.ndarray:
     """Which cells of the grid at ``corners`` the photo's edge cuts: bool (size, size), true
-    where a point of the cell's middle (its corners drawn 15% in) lies outside the photo of
-    ``shape`` (the warp fills it by repeating the edge: an empty-looking cell)."""
+    where a corner of what the letter finder reads (the cell less its rim, ``glyphs.RIM``)
+    lies outside the photo of ``shape`` (the warp fills it by repeating the edge: an
+    empty-looking cell, a letter cut short).
+
+    The corners were drawn 15% in until the nineteenth round: real board 1 turned 4 degrees,
+    its grid's top-right corner 11 pixels above the photo (a seventh of a cell), had the F
+    there cut through its top arm, read as empty at a confidence of 0.998 (its reading was
+    refused, the cell looking like a tile)."""
     unit = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
     hom = cv2.getPerspectiveTransform(unit, np.float32(corners))
     k = np.arange(size, dtype=np.float32)
     pts = []
-    for dy in (0.15, 0.85):
-        for dx in (0.15, 0.85):
+    for dy in (RIM, 1 - RIM):
+        for dx in (RIM, 1 - RIM):
             yy, xx = np.meshgrid(k + dy, k + dx, indexing="ij")
             pts.append(np.stack([xx, yy], axis=-1).reshape(-1, 2))
     at = cv2.perspectiveTransform(np.concatenate(pts).reshape(1, -1, 2), hom)[0]
