@@ -72,13 +72,19 @@ def _many_blanks():
     return dataclasses.replace(get_profile("scrabble"), set_blanks=0)
 
 
-def _real_photos():
+def _real_boards():
+    """Each real photo: (image uint8 BGR, truth rows, corners float32 (4, 2) pixels); none when
+    the set is not here."""
     if not REAL.is_dir():
         return
     for path in sorted(REAL.glob("*.jpg")):
-        image = cv2.imread(str(path))
         truth = path.with_suffix(".truth.txt").read_text().split()
         corners = np.float32(json.loads(path.with_suffix(".corners.json").read_text()))
+        yield cv2.imread(str(path)), truth, corners
+
+
+def _real_photos():
+    for image, truth, corners in _real_boards():
         yield "real", image, truth, corners
         for side, soft in ((1200, 0.0), (800, 0.0), (600, 0.0), (800, 1.0)):
             f = side / max(image.shape[:2])
@@ -134,12 +140,7 @@ def _handled(image: np.ndarray, corners: np.ndarray, how: str) -> tuple[np.ndarr
 
 def _real_photos_handled(side: int = 1000):
     """The real photos reduced to ``side`` pixels and changed each way of ``HANDLED``."""
-    if not REAL.is_dir():
-        return
-    for path in sorted(REAL.glob("*.jpg")):
-        image = cv2.imread(str(path))
-        truth = path.with_suffix(".truth.txt").read_text().split()
-        corners = np.float32(json.loads(path.with_suffix(".corners.json").read_text()))
+    for image, truth, corners in _real_boards():
         f = side / max(image.shape[:2])
         small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
         for how in HANDLED:
