@@ -1127,6 +1127,64 @@ def _read_surely(photo, cell: tuple[int, int]):
     return reading
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_qs_tail_is_unlike_its_mirror_and_an_os_bowl_is_not(seed):
+    """``glyphs.tail_share`` of a drawn O stays under ``reader.Q_TAIL`` and a Q's reaches it,
+    whatever the size, place, turn, blur and noise of the drawing (``glyphs.render_cell``)."""
+    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
+    if font is None:
+        pytest.skip("the synthetic font is not installed")
+    c = 48
+    shares = {}
+    for letter in "OQ":
+        rng = np.random.default_rng(seed)
+        window = glyphs.render_cell(letter, font, c, rng, face=220.0, ink=40.0)
+        glyph = glyphs.find_glyph(window, c)
+        assert glyph is not None
+        shares[letter] = glyphs.tail_share(glyph)
+    assert shares["O"] < reader.Q_TAIL <= shares["Q"]
+
+
+def test_a_tailed_q_is_not_vouched_for_under_glare():
+    """Glare eats an O's bowl unevenly (glared Os' tail share reaches 0.137): a Q's tail vouches
+    for it only on a cell without glare."""
+    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
+    if font is None:
+        pytest.skip("the synthetic font is not installed")
+    c = 48
+    clf = glyphs.load_classifier(c, "scrabble")
+    tailed = []
+    for seed in range(40):
+        window = glyphs.render_cell("Q", font, c, np.random.default_rng(seed), 220.0, 40.0)
+        glyph = glyphs.find_glyph(window, c)
+        feats = glyphs.glyph_features([glyph])
+        letters, _, _ = clf.classify_detail(feats)
+        if letters == ["Q"] and clf.nearest_other(feats, letters) == ["O"]:
+            tailed.append((glyph, feats))
+    assert tailed  # some drawn Qs have O for their nearest other letter
+    glare = np.zeros((15, 15), np.float32)
+    for glyph, feats in tailed:
+        found = [(3, 4, glyph)]
+        assert reader._tailed_qs(found, ["Q"], feats, clf, glare) == {0}
+        glare[3, 4] = 0.1
+        assert reader._tailed_qs(found, ["Q"], feats, clf, glare) == set()
+        glare[3, 4] = 0.0
+        assert reader._tailed_qs(found, ["O"], feats, clf, glare) == set()  # an O is left be
+
+
+def test_a_q_whose_tail_its_shape_shows_is_read_surely():
+    """A Q on a plain render, its short tail barely seen by the letter features: its nearest
+    glyph was an O, and the O/Q discriminant named it Q at raw evidence 0.30, under the letter
+    level, holding back a reading otherwise right. Its tail (``glyphs.tail_share``) makes it
+    sure."""
+    photo = render_photo("scrabble", seed=110099, size=(900, 700), kind="plain")
+    assert photo.grid[6][9] == "Q"
+    reading = _read_surely(photo, (6, 9))
+    glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == (6, 9))
+    assert glyphs.tail_share(glyph) >= reader.Q_TAIL
+    assert reading.evidence.raw[6, 9] >= reader.Q_TAIL_READING
+
+
 def test_two_blanks_on_premium_squares_do_not_vouch_for_each_other():
     # a blank read as empty on a double-word square was taken for a bare premium square: the
     # premium square nearest its colour was the blank found on the same row's other

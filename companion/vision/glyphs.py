@@ -470,6 +470,26 @@ def hog(images: np.ndarray, cell: int = 5, bins: int = 9) -> np.ndarray:
     return blocks.reshape(n, -1)
 
 
+def tail_share(glyph: Glyph) -> float:
+    """How much of a glyph's ink lies in the lower-right quarter of its box without its
+    left-right mirror image there: the ink (0-1) over its mirror's, summed in that quarter, over
+    all the glyph's ink; 0-1. A Q's tail lies there, and an O is symmetric.
+
+    Measured on Scrabble renders (seeds 110000-110179, 124000-124179, 128000-128179 and
+    130000-130179, corners given; kinds not cut, glared or bumped): 1264 Os at 0.049 or less,
+    1206 Qs at 0.060 or more; the real photos at 600-1500 pixels: Os 0.054 or less, Qs 0.094 or
+    more. An O cut by the photo's edge, under glare or beside a grid line reaches 0.06-0.23, a
+    G's spur 0.11-0.18.
+    """
+    ink = np.asarray(glyph.ink, np.float32)
+    h, w = ink.shape
+    total = float(ink.sum())
+    if total <= 0 or h < 2 or w < 2:
+        return 0.0
+    unmatched = np.clip(ink - ink[:, ::-1], 0.0, None)[h // 2 :, w // 2 :]
+    return float(unmatched.sum()) / total
+
+
 def glyph_square(glyph: Glyph) -> np.ndarray:
     """The glyph's ink scaled, aspect kept, into a float32 (20, 20) square."""
     h, w = glyph.ink.shape
@@ -855,6 +875,22 @@ class LetterClassifier:
         (float32 (n, d)). Returns ([], empty) for no rows."""
         letters, share, _ = self.classify_detail(feats)
         return letters, share
+
+    def nearest_other(self, feats: np.ndarray, letters: list[str]) -> list[str]:
+        """For each feature row (float32 (n, d)), the letter other than ``letters[i]`` (the one
+        named for it) whose nearest training glyph is nearest, in the PCA space; "" when the
+        model has no other letter."""
+        if len(feats) == 0:
+            return []
+        d = self._squared_distances(self._project(feats))
+        nearest = np.full((len(d), len(LETTERS)), np.inf)
+        nearest[:, self._present] = np.minimum.reduceat(d[:, self._by_letter], self._starts, axis=1)
+        out = []
+        for row, letter in zip(nearest, letters, strict=True):
+            row = row.copy()
+            row[LETTERS.index(letter)] = np.inf
+            out.append(LETTERS[int(np.argmin(row))] if np.isfinite(row).any() else "")
+        return out
 
     def nearest_distance(self, feats: np.ndarray) -> np.ndarray:
         """The distance from each feature row (float32 (n, d)) to its nearest training glyph of

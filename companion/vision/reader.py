@@ -30,6 +30,7 @@ from companion.vision.glyphs import (
     glyph_features,
     load_classifier,
     point_value_cut,
+    tail_share,
     upright_turn,
 )
 from companion.vision.notation import format_board
@@ -991,6 +992,50 @@ def _point_value_readings(
     return out
 
 
+# the share of a glyph's ink in its lower-right quarter unmatched by its mirror image
+# (:func:`glyphs.tail_share`) from which a Q is told from an O by its tail, and the raw evidence
+# such a Q has at least (the letter level's 0.8, and more). Of the Scrabble renders' Os
+# (seeds 110000-110179, 124000-124179, 128000-128179 and 130000-130179, corners given; kinds
+# not cut, glared or bumped: 1264), none had more than 0.049; of the Qs (1206), 5 had under
+# 0.07; the real photos' Os 0.054 at most, their Qs 0.094 or more. The letter features (a
+# 20-pixel HOG) barely see a short tail: the Qs read unsure there (26, raw 0.2-0.8) all had
+# 0.07 or more, and they held back more good readings than any other letter
+Q_TAIL = 0.07
+Q_TAIL_READING = 0.9
+
+
+def _tailed_qs(
+    found: list[tuple[int, int, Glyph]],
+    letters: list[str],
+    feats: np.ndarray,
+    clf: LetterClassifier,
+    glare: np.ndarray,
+) -> set[int]:
+    """The glyphs read Q whose tail their shape shows: indices into ``found``. A Q whose nearest
+    other letter is O (the O/Q pair decided it: a G's spur lies where a Q's tail does, and is
+    as unlike its mirror), on a cell without glare (glare eats an O's bowl unevenly: glared Os
+    reach 0.137), its ``glyphs.tail_share`` ``Q_TAIL`` or more.
+
+    Args:
+        found: (row, column, glyph) of the letters found.
+        letters: the letter named for each.
+        feats: float32 (len(found), d), their features (:func:`glyph_features`).
+        clf: the classifier that named them.
+        glare: float32 (n, n), the cells' glare (:func:`trust.glare_cells`).
+    """
+    qs = [i for i, letter in enumerate(letters) if letter == "Q"]
+    if not qs:
+        return set()
+    others = clf.nearest_other(feats[qs], ["Q"] * len(qs))
+    return {
+        i
+        for i, other in zip(qs, others, strict=True)
+        if other == "O"
+        and glare[found[i][0], found[i][1]] == 0
+        and tail_share(found[i][2]) >= Q_TAIL
+    }
+
+
 def read_cells(
     warp: np.ndarray,
     profile: Profile,
@@ -1079,11 +1124,13 @@ def read_cells(
     raw[:] = unlike_tile * (1.0 - 0.8 * near_letter)
     if found:
         clf = classifier or load_classifier(c, profile.name)
-        letters, share, margin = clf.classify_detail(glyph_features([g for _, _, g in found]))
+        feats = glyph_features([g for _, _, g in found])
+        letters, share, margin = clf.classify_detail(feats)
         whole = [_letter_evidence(sh, mg) for sh, mg in zip(share, margin, strict=True)]
         two_readings = (
             _point_value_readings(found, letters, whole, clf, c) if profile.point_values else {}
         )
+        tailed = _tailed_qs(found, letters, feats, clf, glare) - set(two_readings)
         for i, ((r, col, glyph), letter, evidence) in enumerate(
             zip(found, letters, whole, strict=True)
         ):
@@ -1091,6 +1138,9 @@ def read_cells(
             if i in two_readings:
                 # a point value joined to the letter, or a stroke of the letter: either reading
                 letter, evidence = two_readings[i]
+            if i in tailed:
+                # its tail seen in its shape, which the features barely see
+                evidence = max(evidence, Q_TAIL_READING)
             if (r, col) in relaxed:
                 # found only at a lower contrast: as sure as the contrast is near the usual
                 evidence *= min(1.0, float(glyph.contrast) / MIN_CONTRAST)
