@@ -1145,6 +1145,23 @@ def test_a_qs_tail_is_unlike_its_mirror_and_an_os_bowl_is_not(seed):
     assert shares["O"] < reader.Q_TAIL <= shares["Q"]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 40),
+    st.integers(0, 40),
+    st.floats(0.0, 1.0),
+    st.integers(0, 2**32 - 1),
+)
+def test_a_glyphs_tail_share_is_a_share_whatever_its_ink(h, w, scale, seed):
+    """Any ink (a box of any size, empty or full) gives a tail share in 0-1, and a glyph that
+    is its own mirror image has none."""
+    ink = (np.random.default_rng(seed).random((h, w)) * scale).astype(np.float32)
+    glyph = glyphs.Glyph(ink, np.zeros((4, 4), bool), (0, 0, w, h), 200.0, 100.0)
+    assert 0.0 <= glyphs.tail_share(glyph) <= 1.0
+    mirrored = glyphs.Glyph(ink + ink[:, ::-1], glyph.mask, glyph.bbox, 200.0, 100.0)
+    assert glyphs.tail_share(mirrored) == pytest.approx(0.0, abs=1e-6)
+
+
 def test_a_tailed_q_is_not_vouched_for_under_glare():
     """Glare eats an O's bowl unevenly (glared Os' tail share reaches 0.137): a Q's tail vouches
     for it only on a cell without glare."""
