@@ -98,7 +98,7 @@ def _real_photos():
 
 # what a phone, a hand and a lamp do to a photo: the real photos so changed are a check of the
 # trust on real boards the fit never saw (nineteenth round: none trusted wrong; a cut the reader
-# did not see, board 1 turned 4 degrees, its corner tile cut by a seventh of a cell)
+# did not see, board 1 turned 4 degrees, its corner tile cut by a sixth of a cell)
 HANDLED = ("warm lamp", "cool light", "ramp", "hotspot", "turned", "tilted", "jpeg 40")
 
 

@@ -876,21 +876,16 @@ class LetterClassifier:
         letters, share, _ = self.classify_detail(feats)
         return letters, share
 
-    def nearest_other(self, feats: np.ndarray, letters: list[str]) -> list[str]:
-        """For each feature row (float32 (n, d)), the letter other than ``letters[i]`` (the one
-        named for it) whose nearest training glyph is nearest, in the PCA space; "" when the
-        model has no other letter."""
+    def nearest_by_letter(self, feats: np.ndarray) -> np.ndarray:
+        """For each feature row (float32 (n, d)), the distance to the nearest training glyph of
+        each letter, in the PCA space: float64 (n, 26), in ``LETTERS`` order, infinite for a
+        letter the model has no glyph of."""
+        nearest = np.full((len(feats), len(LETTERS)), np.inf)
         if len(feats) == 0:
-            return []
-        d = self._squared_distances(self._project(feats))
-        nearest = np.full((len(d), len(LETTERS)), np.inf)
+            return nearest
+        d = np.sqrt(np.maximum(self._squared_distances(self._project(feats)), 0.0))
         nearest[:, self._present] = np.minimum.reduceat(d[:, self._by_letter], self._starts, axis=1)
-        out = []
-        for row, letter in zip(nearest, letters, strict=True):
-            row = row.copy()
-            row[LETTERS.index(letter)] = np.inf
-            out.append(LETTERS[int(np.argmin(row))] if np.isfinite(row).any() else "")
-        return out
+        return nearest
 
     def nearest_distance(self, feats: np.ndarray) -> np.ndarray:
         """The distance from each feature row (float32 (n, d)) to its nearest training glyph of

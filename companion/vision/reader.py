@@ -19,6 +19,7 @@ import numpy as np
 from companion.vision import trust
 from companion.vision.errors import BoardNotFoundError, VisionError
 from companion.vision.glyphs import (
+    LETTERS,
     MARGIN_FULL,
     MIN_CONTRAST,
     RIM,
@@ -1001,7 +1002,15 @@ def _point_value_readings(
 # 20-pixel HOG) barely see a short tail: the Qs read unsure there (26, raw 0.2-0.8) all had
 # 0.07 or more, and they held back more good readings than any other letter
 Q_TAIL = 0.07
-Q_TAIL_READING = 0.9
+# (mid-bin in the confidence table: the table is fitted in float64 and looked up in float32, and
+# a float32 0.9 falls below the 0.9 edge in one and on it in the other)
+Q_TAIL_READING = 0.925
+# how much farther the nearest third letter (neither Q nor O) must be than the nearer of the two
+# (a share of its distance) for the tail to speak: a soft G named Q by the O/Q discriminant, its
+# nearest G about as near as its nearest O, has a spur as unlike its mirror as a tail (0.07-0.085
+# on blurred renders: its third letter G 0.06-0.14 farther); the Qs 0.275 or more, one at 0.088
+# (its third letter C)
+Q_THIRD_CLEAR = 0.2
 
 
 def _tailed_qs(
@@ -1012,9 +1021,11 @@ def _tailed_qs(
     glare: np.ndarray,
 ) -> set[int]:
     """The glyphs read Q whose tail their shape shows: indices into ``found``. A Q whose nearest
-    other letter is O (the O/Q pair decided it: a G's spur lies where a Q's tail does, and is
-    as unlike its mirror), on a cell without glare (glare eats an O's bowl unevenly: glared Os
-    reach 0.137), its ``glyphs.tail_share`` ``Q_TAIL`` or more.
+    other letter is O and whose nearest third letter stands clear of both (``Q_THIRD_CLEAR``:
+    the O/Q pair decided it, and the glyph is no G, whose spur lies where a Q's tail does and is
+    as unlike its mirror; a soft G can be named Q by the O/Q discriminant), on a cell without
+    glare (glare eats an O's bowl unevenly: glared Os reach 0.137), its ``glyphs.tail_share``
+    ``Q_TAIL`` or more.
 
     Args:
         found: (row, column, glyph) of the letters found.
@@ -1026,14 +1037,23 @@ def _tailed_qs(
     qs = [i for i, letter in enumerate(letters) if letter == "Q"]
     if not qs:
         return set()
-    others = clf.nearest_other(feats[qs], ["Q"] * len(qs))
-    return {
-        i
-        for i, other in zip(qs, others, strict=True)
-        if other == "O"
-        and glare[found[i][0], found[i][1]] == 0
-        and tail_share(found[i][2]) >= Q_TAIL
-    }
+    q, o = LETTERS.index("Q"), LETTERS.index("O")
+    tailed = set()
+    for i, nearest in zip(qs, clf.nearest_by_letter(feats[qs]), strict=True):
+        others = nearest.copy()
+        others[q] = np.inf
+        third = others.copy()
+        third[o] = np.inf
+        pair = min(nearest[q], nearest[o])
+        clear = (third.min() - pair) / third.min() if np.isfinite(third.min()) else 1.0
+        if (
+            int(np.argmin(others)) == o
+            and clear >= Q_THIRD_CLEAR
+            and glare[found[i][0], found[i][1]] == 0
+            and tail_share(found[i][2]) >= Q_TAIL
+        ):
+            tailed.add(i)
+    return tailed
 
 
 def read_cells(
@@ -1130,7 +1150,9 @@ def read_cells(
         two_readings = (
             _point_value_readings(found, letters, whole, clf, c) if profile.point_values else {}
         )
-        tailed = _tailed_qs(found, letters, feats, clf, glare) - set(two_readings)
+        # (not a letter found only at a lower contrast: the line was measured on the others)
+        low = {i for i, (r, col, _) in enumerate(found) if (r, col) in relaxed}
+        tailed = _tailed_qs(found, letters, feats, clf, glare) - set(two_readings) - low
         for i, ((r, col, glyph), letter, evidence) in enumerate(
             zip(found, letters, whole, strict=True)
         ):
@@ -1445,7 +1467,7 @@ def cells_off_photo(corners: np.ndarray, size: int, shape: tuple[int, ...]) -> n
     empty-looking cell, a letter cut short).
 
     The corners were drawn 15% in until the nineteenth round: real board 1 turned 4 degrees,
-    its grid's top-right corner 11 pixels above the photo (a seventh of a cell), had the F
+    its grid's top-right corner 11 pixels above the photo (a sixth of a cell), had the F
     there cut through its top arm, read as empty at a confidence of 0.998 (its reading was
     refused, the cell looking like a tile)."""
     unit = np.float32([[0, 0], [size, 0], [size, size], [0, size]])
