@@ -483,9 +483,8 @@ def test_real_board_3s_square_in_the_frames_shadow_is_sure_by_its_hue():
     """Real board 3's bottom row lies in the frame's shadow; under a lamp's ramp, darker at the
     left, the bare square at row 15, column 2 (from 1), between the E and the Y, is as dark as
     the tiles (a tile by its whole colour) and nearer the squares' hue by only 4.5 (4.1 at 1500
-    pixels). At
-    ``SQUARE_HUE`` -5 it was read empty at a confidence of 0.79 and held the reading back; it is
-    now a square by its hue, and the reading is trusted."""
+    pixels). At ``SQUARE_HUE`` -5 it was read empty at a confidence of 0.79 and held the reading
+    back; it is now a square by its hue, and the reading is trusted."""
     image, corners, truth = _real_photo("board_003", 1200, ramp=LAMP_RAMP)
     reading = read_board(image, "scrabble", corners=corners)
     assert right_cells(truth, reading.grid, get_profile("scrabble")).all()
@@ -1214,7 +1213,7 @@ def test_a_q_whose_tail_its_shape_shows_is_read_surely():
     reading = _read_surely(photo, (6, 9))
     glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == (6, 9))
     assert glyphs.tail_share(glyph) >= reader.Q_TAIL
-    # (in float32, as the evidence is kept: numpy 1 compares a float32 0.9 with the Python
+    # (in float32, as the evidence is kept: numpy 1 compared a float32 0.9 with the Python
     # float 0.9 as less, numpy 2 as equal)
     assert reading.evidence.raw[6, 9] >= np.float32(reader.Q_TAIL_READING)
 

@@ -805,8 +805,7 @@ class LetterClassifier:
         d = np.sqrt(np.maximum(self._squared_distances(q), 0.0))
         near = np.argpartition(d, self.k, axis=1)[:, : self.k]
         # the nearest sample of each letter: (n, 26), infinite for a letter with no sample
-        nearest = np.full((len(q), len(LETTERS)), np.inf)
-        nearest[:, self._present] = np.minimum.reduceat(d[:, self._by_letter], self._starts, axis=1)
+        nearest = self._nearest_of_each(d)
         letters = []
         share = np.zeros(len(q), np.float32)
         margin = np.zeros(len(q), np.float32)
@@ -880,10 +879,15 @@ class LetterClassifier:
         """For each feature row (float32 (n, d)), the distance to the nearest training glyph of
         each letter, in the PCA space: float64 (n, 26), in ``LETTERS`` order, infinite for a
         letter the model has no glyph of."""
-        nearest = np.full((len(feats), len(LETTERS)), np.inf)
         if len(feats) == 0:
-            return nearest
+            return np.full((0, len(LETTERS)), np.inf)
         d = np.sqrt(np.maximum(self._squared_distances(self._project(feats)), 0.0))
+        return self._nearest_of_each(d)
+
+    def _nearest_of_each(self, d: np.ndarray) -> np.ndarray:
+        """From distances to every training glyph (float32 (n, samples)), the nearest of each
+        letter: float64 (n, 26), infinite for a letter with no sample."""
+        nearest = np.full((len(d), len(LETTERS)), np.inf)
         nearest[:, self._present] = np.minimum.reduceat(d[:, self._by_letter], self._starts, axis=1)
         return nearest
 
