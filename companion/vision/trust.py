@@ -17,6 +17,8 @@ confidence table; ``TRUST_CELL`` without one). What puts a reading in doubt (eac
   edge (the grid found is a part of the grid);
 - the lettered tiles look like the empty squares (:func:`tile_separation` under
   ``TILE_BOARD_MIN``): a blank or a tile whose letter was missed would look empty;
+- a tile stands alone, with no tile beside it across or down (``reader.lone_tiles``): every tile
+  lies in a word of two letters or more, so a tile beside it was not seen;
 - an empty cell (not a premium square like the others) whose colour is nearly as near the
   lettered tiles' as the squares around it, or nearer (``tile_like`` over ``TILE_LIKE_MAX``), in
   its hue as well as in its whole colour (``reader.tile_like_cells``: a frame's shadow darkens
@@ -63,14 +65,23 @@ GREY_CHROMA = 1.5
 # a cell between -2 and 0.
 TILE_LIKE_MAX = -2.0
 # Lab: tiles' faces nearer the squares' than this cannot be told apart (a blank, or a tile whose
-# letter was missed, would look empty; ``tile_separation``). Tried at 9 in the eighteenth round
-# (the blanks are looked for down to ``reader.BLANK_SEARCH_MIN`` since the seventeenth, and the
-# tile-like cells catch most of what is missed there): on 2168 Scrabble readings, 81 more were
-# trusted and none wrong, but of 360 readings of renders made after (seeds 128000-128179, every
-# kind, corners given and found) three more were trusted wrong, all at 9.1-11.1: a bare square
-# read as a blank twice (pale), a blank read as empty beside a bare square read as one (plain),
-# a bare square read E (pale). Kept at 12
-TILE_BOARD_MIN = 12.0
+# letter was missed, would look empty; ``tile_separation``). It was 12 until the twentieth
+# round. At 9 (tried in the eighteenth and nineteenth rounds) wrong boards were trusted: each had
+# two blanks read, one of them a bare square, while the set's true blank was read empty and its
+# doubt cleared because the set's two blanks seemed found (``BLANKS_COUNTED_MIN``). With the
+# count not trusted under 12, on 3656 Scrabble readings (seeds 110000-132143, the nineteenth
+# round's sets, corners given and found) 1748 -> 1870 were trusted, none wrong, and on 1488
+# readings of renders never looked at before (seeds 134000-135119 and 137000-139143) 713 -> 753,
+# none wrong. Every reading gained lies at 9-12; 98 of the 122 have a blank. Perfect readings
+# trusted (seeds 110000-110179, 124000-124179, 128000-128179, 130000-130179): plain 132 -> 141
+# of 150, labels 134 -> 147 of 156, bold 124 -> 135 of 154
+TILE_BOARD_MIN = 9.0
+# Lab: under this separation the set's count of blanks clears no doubted cell
+# (``reader.tile_like_cells``): with tiles so near the squares' colour a bare square may be read
+# as a blank, and the set's two "found" then say nothing of a blank read empty. Of the 4 wrong
+# boards trusted with ``TILE_BOARD_MIN`` at 9 and the count used (seeds 128007, 128027, 128043,
+# 132062; 9.1-11.3), none is trusted so
+BLANKS_COUNTED_MIN = 12.0
 PREMIUM_MIN = 6.0  # Lab distance: premium squares at least this far from the plain squares
 PREMIUM_MARGIN = 3.0  # the layout where it should be beats any shifted one by this much
 
