@@ -1309,7 +1309,8 @@ def lone_tiles(kind: np.ndarray) -> np.ndarray:
     Every tile lies in a word of two letters or more (Iago's rulebook, "The Move": words are
     "connected ... vertically or horizontally - as in a crossword puzzle"; Scrabble's the same),
     so a board that truly holds a lone tile cannot happen at a table: a tile beside it was read
-    empty (a blank in a word of two, a pale tile). On 4882 Scrabble renders' readings of the
+    empty (a blank in a word of two, a pale tile), or the lone tile is a bare square read as one
+    (render seed 128007, pale: a square read E). On 4882 Scrabble renders' readings of the
     twentieth round (seeds 110000-139143, every kind, corners given and found) it held for none
     of the 3664 read right and for 380 of the 1218 read wrong, 20 of them refused for nothing
     else.
@@ -1710,7 +1711,7 @@ def read_board(
     if alone:
         problems.append(
             f"{alone} tile(s) stand alone (every tile lies in a word): a tile beside them was "
-            "not seen"
+            "not seen, or a bare square was read as a tile"
         )
     if ev.tile_like is not None:
         # the set's count of blanks clears doubted cells only where a blank is told by colour
