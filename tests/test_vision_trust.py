@@ -1164,6 +1164,13 @@ def test_a_glyphs_tail_share_is_a_share_whatever_its_ink(h, w, scale, seed):
     assert glyphs.tail_share(mirrored) == pytest.approx(0.0, abs=1e-6)
 
 
+def _tailed(found, letters, feats, clf, glare) -> set[int]:
+    """The glyphs of ``found`` read Q whose tail vouches for them (``reader._shape_told``)."""
+    return reader._shape_told(
+        found, letters, feats, clf, glare, "Q", "O", glyphs.tail_share, reader.Q_TAIL
+    )
+
+
 def test_a_tailed_q_is_not_vouched_for_under_glare():
     """Glare eats an O's bowl unevenly (glared Os' tail share reaches 0.137): a Q's tail vouches
     for it only on a cell without glare."""
@@ -1179,13 +1186,13 @@ def test_a_tailed_q_is_not_vouched_for_under_glare():
         glyph = glyphs.find_glyph(window, c)
         feats = glyphs.glyph_features([glyph])
         letters, _, _ = clf.classify_detail(feats)
-        if letters == ["Q"] and reader._tailed_qs([(3, 4, glyph)], letters, feats, clf, glare):
+        if letters == ["Q"] and _tailed([(3, 4, glyph)], letters, feats, clf, glare):
             tailed.append((glyph, feats))
     assert tailed  # some drawn Qs are told by their tail
     for glyph, feats in tailed:
         found = [(3, 4, glyph)]
         glare[3, 4] = 0.1
-        assert reader._tailed_qs(found, ["Q"], feats, clf, glare) == set()
+        assert _tailed(found, ["Q"], feats, clf, glare) == set()
         glare[3, 4] = 0.0
 
 
@@ -1216,6 +1223,73 @@ def test_a_q_whose_tail_its_shape_shows_is_read_surely():
     # (in float32, as the evidence is kept: numpy 1 compared a float32 0.9 with the Python
     # float 0.9 as less, numpy 2 as equal)
     assert reading.evidence.raw[6, 9] >= np.float32(reader.Q_TAIL_READING)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_gs_right_side_opens_and_an_os_and_a_qs_do_not(seed):
+    """``glyphs.right_opening`` of a drawn O or Q stays under ``reader.G_OPEN`` and a G's (and a
+    C's) reaches it, whatever the size, place, turn, blur and noise of the drawing."""
+    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
+    if font is None:
+        pytest.skip("the synthetic font is not installed")
+    c = 48
+    opening = {}
+    for letter in "OQGC":
+        window = glyphs.render_cell(letter, font, c, np.random.default_rng(seed), 220.0, 40.0)
+        glyph = glyphs.find_glyph(window, c)
+        assert glyph is not None
+        opening[letter] = glyphs.right_opening(glyph)
+    assert max(opening["O"], opening["Q"]) < reader.G_OPEN <= min(opening["G"], opening["C"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 40), st.integers(0, 40), st.floats(0.0, 1.0), st.integers(0, 2**32 - 1))
+def test_a_glyphs_right_opening_is_a_share_whatever_its_ink(h, w, scale, seed):
+    """Any ink (a box of any size, empty or full) gives an opening in 0-1; a box inked to its
+    right edge on every row has none, and one with its right half bare opens by that half."""
+    ink = (np.random.default_rng(seed).random((h, w)) * scale).astype(np.float32)
+    glyph = glyphs.Glyph(ink, np.zeros((4, 4), bool), (0, 0, w, h), 200.0, 100.0)
+    assert 0.0 <= glyphs.right_opening(glyph) <= 1.0
+    full = glyphs.Glyph(np.ones((h, w), np.float32), glyph.mask, glyph.bbox, 200.0, 100.0)
+    assert glyphs.right_opening(full) == 0.0
+    if h >= 4 and w >= 2:
+        half = np.ones((h, w), np.float32)
+        half[:, w - w // 2 :] = 0.0
+        bare = glyphs.Glyph(half, glyph.mask, glyph.bbox, 200.0, 100.0)
+        assert glyphs.right_opening(bare) == pytest.approx((w // 2) / w)
+
+
+def test_a_c_named_g_is_not_told_by_its_opening():
+    """A C is as open as a G: a glyph named G whose nearest other letter is C (no Q, no O) gets
+    nothing from its opening."""
+    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
+    if font is None:
+        pytest.skip("the synthetic font is not installed")
+    c = 48
+    clf = glyphs.load_classifier(c, "scrabble")
+    glare = np.zeros((15, 15), np.float32)
+    for seed in range(10):
+        window = glyphs.render_cell("C", font, c, np.random.default_rng(seed), 220.0, 40.0)
+        glyph = glyphs.find_glyph(window, c)
+        assert glyphs.right_opening(glyph) >= reader.G_OPEN
+        feats = glyphs.glyph_features([glyph])
+        found = [(3, 4, glyph)]
+        told = reader._shape_told(
+            found, ["G"], feats, clf, glare, "G", "OQ", glyphs.right_opening, reader.G_OPEN
+        )
+        assert told == set()
+
+
+def test_a_bold_g_whose_opening_its_shape_shows_is_read_surely():
+    """A bold G on a render, its bar where a Q's tail lies: its nearest glyph was a Q, and the
+    G/Q discriminant named it G at raw evidence 0.48, under the letter level, holding back a
+    reading otherwise right. Its opening (``glyphs.right_opening``) makes it sure."""
+    photo = render_photo("scrabble", seed=124024, size=(900, 700), kind="bold")
+    assert photo.grid[10][1] == "G"
+    reading = _read_surely(photo, (10, 1))
+    glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == (10, 1))
+    assert glyphs.right_opening(glyph) >= reader.G_OPEN
+    assert reading.evidence.raw[10, 1] >= np.float32(reader.Q_TAIL_READING)
 
 
 def test_two_blanks_on_premium_squares_do_not_vouch_for_each_other():

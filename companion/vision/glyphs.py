@@ -490,6 +490,31 @@ def tail_share(glyph: Glyph) -> float:
     return float(unmatched.sum()) / total
 
 
+OPEN_ROWS = (0.25, 0.55)  # of a glyph's height: the rows where a G opens, between arm and bar
+
+
+def right_opening(glyph: Glyph) -> float:
+    """How far in from its box's right edge a glyph's ink stops, at the most, over the rows
+    ``OPEN_ROWS`` of its height (from the top): 0-1 of the box's width (a row with no ink, 1).
+    A G opens there, between its top arm and its bar; an O's and a Q's bowl is closed (a Q's
+    tail lies lower). Ink is a pixel of 0.5 or more.
+
+    Measured on Scrabble renders (plain, labels and bold; seeds 100000-139143 as cached in the
+    twentieth round, corners given and found): Os 0.1 at most, Qs 0.241 at most (one in a
+    hundred over 0.129), Gs 0.70 or more for 95 in 100 (a bold G's stroke closes the gap in
+    small glyphs: 86 of 2488 under 0.5), Cs 0.67 or more. The real photos at 600-1500 pixels,
+    blurred by 0-1.2: Os 0.105 at most, Qs 0.053, Gs 0.737 or more, Cs 0.722 or more.
+    """
+    ink = np.asarray(glyph.ink) >= 0.5
+    h, w = ink.shape
+    rows = ink[round(OPEN_ROWS[0] * h) : round(OPEN_ROWS[1] * h) + 1]
+    if h < 4 or w < 2 or len(rows) == 0:
+        return 0.0
+    # the rightmost ink pixel of each row, as the count of columns up to it (0 for no ink)
+    reach = np.where(rows.any(axis=1), w - np.argmax(rows[:, ::-1], axis=1), 0)
+    return float(1.0 - reach.min() / w)
+
+
 def glyph_square(glyph: Glyph) -> np.ndarray:
     """The glyph's ink scaled, aspect kept, into a float32 (20, 20) square."""
     h, w = glyph.ink.shape

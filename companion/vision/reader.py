@@ -31,6 +31,7 @@ from companion.vision.glyphs import (
     glyph_features,
     load_classifier,
     point_value_cut,
+    right_opening,
     tail_share,
     upright_turn,
 )
@@ -1013,19 +1014,38 @@ Q_TAIL_READING = 0.925
 Q_THIRD_CLEAR = 0.2
 
 
-def _tailed_qs(
+# the right opening (:func:`glyphs.right_opening`) from which a G is told from a Q or an O (such
+# a G has raw evidence ``Q_TAIL_READING`` at least, as a tailed Q). The features see a bold G's
+# bar where a Q's tail lies: of the Gs read unsure on the cached plain, labels and bold renders
+# of the twentieth round (7, all bold, raw 0.09-0.88), five showed the opening (0.72-0.75) and
+# two not (0.07-0.09: a thick stroke closes the gap); no O or Q of any render or real photo
+# reached 0.25
+G_OPEN = 0.5
+
+
+def _shape_told(
     found: list[tuple[int, int, Glyph]],
     letters: list[str],
     feats: np.ndarray,
     clf: LetterClassifier,
     glare: np.ndarray,
+    letter: str,
+    alike: str,
+    shape,
+    line: float,
 ) -> set[int]:
-    """The glyphs read Q whose tail their shape shows: indices into ``found``. A Q whose nearest
-    other letter is O and whose nearest third letter stands clear of both (``Q_THIRD_CLEAR``:
-    the O/Q pair decided it, and the glyph is no G, whose spur lies where a Q's tail does and is
-    as unlike its mirror; a soft G can be named Q by the O/Q discriminant), on a cell without
-    glare (glare eats an O's bowl unevenly: glared Os reach 0.137), its ``glyphs.tail_share``
-    ``Q_TAIL`` or more.
+    """The glyphs read ``letter`` that a measure of their shape tells from the letters
+    ``alike``: indices into ``found``. Such a glyph's nearest other letter is one of ``alike``,
+    its nearest letter outside ``letter`` and ``alike`` stands clear of them (``Q_THIRD_CLEAR``
+    of its distance farther than the nearer of ``letter`` and that one: the pair decided it),
+    its cell has no glare, and ``shape(glyph)`` is ``line`` or more.
+
+    The Q told from the O by its tail (``glyphs.tail_share`` at ``Q_TAIL``): the third letter's
+    clearance keeps out a G, whose spur lies where a Q's tail does and is as unlike its mirror
+    (a soft G can be named Q by the O/Q discriminant); the glare, an O whose bowl glare eats
+    unevenly (glared Os reach 0.137). The G told from the Q and the O by its opening
+    (``glyphs.right_opening`` at ``G_OPEN``): the third letter's clearance keeps out a C, as
+    open as a G.
 
     Args:
         found: (row, column, glyph) of the letters found.
@@ -1033,27 +1053,30 @@ def _tailed_qs(
         feats: float32 (len(found), d), their features (:func:`glyph_features`).
         clf: the classifier that named them.
         glare: float32 (n, n), the cells' glare (:func:`trust.glare_cells`).
+        letter: the letter read; alike: the letters told from it (each in ``LETTERS``).
+        shape: Glyph -> float, the measure; line: its least value.
     """
-    qs = [i for i, letter in enumerate(letters) if letter == "Q"]
-    if not qs:
+    named = [i for i, read in enumerate(letters) if read == letter]
+    if not named:
         return set()
-    q, o = LETTERS.index("Q"), LETTERS.index("O")
-    tailed = set()
-    for i, nearest in zip(qs, clf.nearest_by_letter(feats[qs]), strict=True):
+    own = LETTERS.index(letter)
+    near = [LETTERS.index(ch) for ch in alike]
+    told = set()
+    for i, nearest in zip(named, clf.nearest_by_letter(feats[named]), strict=True):
         others = nearest.copy()
-        others[q] = np.inf
+        others[own] = np.inf
         third = others.copy()
-        third[o] = np.inf
-        pair = min(nearest[q], nearest[o])
+        third[near] = np.inf
+        pair = min(nearest[own], others.min())
         clear = (third.min() - pair) / third.min() if np.isfinite(third.min()) else 1.0
         if (
-            int(np.argmin(others)) == o
+            int(np.argmin(others)) in near
             and clear >= Q_THIRD_CLEAR
             and glare[found[i][0], found[i][1]] == 0
-            and tail_share(found[i][2]) >= Q_TAIL
+            and shape(found[i][2]) >= line
         ):
-            tailed.add(i)
-    return tailed
+            told.add(i)
+    return told
 
 
 def read_cells(
@@ -1152,7 +1175,9 @@ def read_cells(
         )
         # (not a letter found only at a lower contrast: the line was measured on the others)
         low = {i for i, (r, col, _) in enumerate(found) if (r, col) in relaxed}
-        tailed = _tailed_qs(found, letters, feats, clf, glare) - set(two_readings) - low
+        told = _shape_told(found, letters, feats, clf, glare, "Q", "O", tail_share, Q_TAIL)
+        told |= _shape_told(found, letters, feats, clf, glare, "G", "OQ", right_opening, G_OPEN)
+        told -= set(two_readings) | low
         for i, ((r, col, glyph), letter, evidence) in enumerate(
             zip(found, letters, whole, strict=True)
         ):
@@ -1160,8 +1185,8 @@ def read_cells(
             if i in two_readings:
                 # a point value joined to the letter, or a stroke of the letter: either reading
                 letter, evidence = two_readings[i]
-            if i in tailed:
-                # its tail seen in its shape, which the features barely see
+            if i in told:
+                # a Q's tail, a G's opening, seen in its shape, which the features barely see
                 evidence = max(evidence, Q_TAIL_READING)
             if (r, col) in relaxed:
                 # found only at a lower contrast: as sure as the contrast is near the usual
