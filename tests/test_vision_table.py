@@ -28,6 +28,7 @@ SMALL = (800, 600)
 EMPTY = "..........."
 CAT = [EMPTY] * 5 + ["....CAT...."] + [EMPTY] * 5  # blue's CAT across the centre
 CAT_DOG = CAT[:9] + [".DOG......."] + CAT[10:]  # and blue's DOG, touching nothing
+CAT_D = CAT[:9] + [".D........."] + CAT[10:]  # and a lone D, touching nothing
 TABLE = TableConfig(minute_seconds=10.0)
 
 
@@ -165,6 +166,19 @@ def test_an_illegal_move_read_by_the_camera_is_warned_on_the_oled(tmp_path, clas
     pub = run(s, "2 press challenge")  # the next input that does something: the banner goes
     assert pub.banner == ""
     assert pub.status == "challenge:who"
+
+
+def test_a_lone_tile_laid_apart_is_warned_too(tmp_path, classifier):
+    """A single tile laid apart breaks the same rule as a word laid apart; the reader keeps such
+    a board trusted on Iago (no blanks: a lone tile read surely is the move, not a tile missed
+    beside it), so the table warns."""
+    shoot(tmp_path / "camera", CAT, CAT_D)
+    s = table(tmp_path, tmp_path / "camera")
+    pub = run(s, "0 press red", "1 press blue")
+    assert pub.banner == str(overlays.Banner("ILLEGAL MOVE?", "BLUE: disconnected"))
+    records = s.service.journal.records
+    boards = [(parse_board(r["board"]), r["trusted"]) for r in records if r["kind"] == "_board"]
+    assert boards == [(CAT, True), (CAT_D, True)]
 
 
 def test_a_count_on_request_shows_both_colours_for_a_few_seconds(tmp_path, classifier):

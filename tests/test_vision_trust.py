@@ -1280,6 +1280,34 @@ def test_a_c_named_g_is_not_told_by_its_opening():
         assert told == set()
 
 
+@pytest.mark.parametrize("c_farther, told", [(0.05, False), (0.15, False), (0.5, True)])
+def test_a_gs_opening_speaks_only_when_a_c_stands_clear(c_farther, told):
+    """A C is as open as a G: a glyph named G, its nearest other letter a Q, is told by its
+    opening only when its nearest third letter (here C) stands ``reader.Q_THIRD_CLEAR`` (a
+    share of its distance) farther than the nearer of G and Q."""
+    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
+    if font is None:
+        pytest.skip("the synthetic font is not installed")
+    window = glyphs.render_cell("G", font, 48, np.random.default_rng(0), 220.0, 40.0)
+    glyph = glyphs.find_glyph(window, 48)
+    assert glyphs.right_opening(glyph) >= reader.G_OPEN
+    nearest = np.full((1, 26), 3.0)
+    nearest[0, glyphs.LETTERS.index("G")] = 1.0
+    nearest[0, glyphs.LETTERS.index("Q")] = 0.95
+    nearest[0, glyphs.LETTERS.index("C")] = 0.95 * (1.0 + c_farther)
+    # (the third letter's clearance is measured as a share of its own distance)
+    clear = (nearest[0, 2] - 0.95) / nearest[0, 2]
+    assert (clear >= reader.Q_THIRD_CLEAR) == told
+    clf = SimpleNamespace(nearest_by_letter=lambda feats: nearest)
+    found = [(3, 4, glyph)]
+    feats = np.zeros((1, 361), np.float32)
+    glare = np.zeros((15, 15), np.float32)
+    got = reader._shape_told(
+        found, ["G"], feats, clf, glare, "G", "OQ", glyphs.right_opening, reader.G_OPEN
+    )
+    assert got == ({0} if told else set())
+
+
 def test_a_bold_g_whose_opening_its_shape_shows_is_read_surely():
     """A bold G on a render, its bar where a Q's tail lies: its nearest glyph was a Q, and the
     G/Q discriminant named it G at raw evidence 0.48, under the letter level, holding back a
@@ -1740,10 +1768,13 @@ def test_the_blanks_are_read_on_a_board_whose_tiles_look_like_its_squares_but_no
     assert right_cells(photo.grid, reading.grid, profile).all()
     assert sum(ch.islower() for row in photo.grid for ch in row) == 2 == int((ev.kind == 2).sum())
     assert not reading.trusted
-    assert reading.problems[0] == (
+    # (and, under BLANKS_COUNTED_MIN, the set's count of blanks clears no cell that looks like
+    # a tile)
+    assert reading.problems == [
         "the tiles look like the board's squares: a blank or a tile whose letter was not seen "
-        "would look empty"
-    )
+        "would look empty",
+        "2 empty cell(s) look like a tile (a blank or a pale tile?)",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -1796,6 +1827,34 @@ def test_a_tile_standing_alone_says_a_tile_beside_it_was_not_seen():
         "1 tile(s) stand alone (every tile lies in a word): a tile beside them was not seen, or a "
         "bare square was read as a tile" in reading.problems
     )
+
+
+@pytest.mark.parametrize(
+    "rows, alone",
+    [
+        (["A....", ".....", ".....", ".....", "....."], [(0, 0)]),  # a corner
+        (["..A..", ".....", ".....", ".....", "....."], [(0, 2)]),  # an edge
+        ([".....", ".A...", "..B..", ".....", "....."], [(1, 1), (2, 2)]),  # diagonal only
+        ([".....", ".A?..", ".....", ".....", "....B"], [(4, 4)]),  # a blank beside a letter
+        ([".....", "..A..", "..B..", "..CD.", "....."], []),  # across and down
+    ],
+)
+def test_a_tile_with_no_tile_beside_it_across_or_down_stands_alone(rows, alone):
+    kind = np.array([[{".": 0, "?": 2}.get(ch, 1) for ch in row] for row in rows], np.int8)
+    assert sorted(zip(*np.nonzero(reader.lone_tiles(kind)), strict=True)) == alone
+
+
+def test_a_lone_tile_read_surely_on_iago_is_left_to_the_tables_rule_check():
+    """Iago has no blanks: a tile laid apart (a move against the rules, which the table warns
+    of as ``disconnected``) read surely keeps the reading trusted."""
+    empty = "..........."
+    grid = [empty] * 5 + ["....CAT...."] + [empty] * 3 + [".D........."] + [empty]
+    photo = render_photo("iago", seed=62, size=(800, 600), grid=grid)
+    reading = read_board(_as_jpeg(photo.image), "iago", corners=photo.corners)
+    assert right_cells(photo.grid, reading.grid, get_profile("iago")).all()
+    assert reader.lone_tiles(reading.evidence.kind)[9, 1]
+    assert not any("stand alone" in p for p in reading.problems)
+    assert reading.trusted
 
 
 @settings(max_examples=60, deadline=None)

@@ -497,7 +497,9 @@ def right_opening(glyph: Glyph) -> float:
     """How far in from its box's right edge a glyph's ink stops, at the most, over the rows
     ``OPEN_ROWS`` of its height (from the top): 0-1 of the box's width (a row with no ink, 1).
     A G opens there, between its top arm and its bar; an O's and a Q's bowl is closed (a Q's
-    tail lies lower). Ink is a pixel of 0.5 or more.
+    tail lies lower). Ink is a pixel of 0.5 or more. One row is enough: a bold G's opening can
+    be a single row between its arm and its bar (render seed 124024), and no O's stroke was
+    seen broken so.
 
     Measured on Scrabble renders (plain, labels and bold; seeds 100000-139143 as cached in the
     twentieth round, corners given and found): Os 0.1 at most, Qs 0.241 at most (one in a

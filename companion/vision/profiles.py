@@ -30,8 +30,9 @@ class Profile:
             case, red face lower case); False for dark ink, every tile written upper case.
         blank_tiles: True when the game has tiles without a letter (read as ``?``).
         set_blanks: how many blank tiles one set holds (Scrabble's 100 tiles: two); 0 when not
-            known. With every one of them found, an empty cell that looks like a tile is no
-            blank (``reader.tile_like_cells``).
+            known. With every one of them found on a board whose tiles stand
+            ``trust.BLANKS_COUNTED_MIN`` or more from its squares, an empty cell that looks like
+            a tile is no blank (``reader.tile_like_cells``).
         cell_px: side of one cell in the warped top-down board, pixels.
         premium: the premium squares (row, column), 0-based, that the board prints in colour
             (Scrabble's double and triple letter and word squares); empty for a plain grid. The

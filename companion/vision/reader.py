@@ -1333,12 +1333,15 @@ def lone_tiles(kind: np.ndarray) -> np.ndarray:
 
     Every tile lies in a word of two letters or more (Iago's rulebook, "The Move": words are
     "connected ... vertically or horizontally - as in a crossword puzzle"; Scrabble's the same),
-    so a board that truly holds a lone tile cannot happen at a table: a tile beside it was read
-    empty (a blank in a word of two, a pale tile), or the lone tile is a bare square read as one
-    (render seed 128007, pale: a square read E). On 4882 Scrabble renders' readings of the
-    twentieth round (seeds 110000-139143, every kind, corners given and found) it held for none
-    of the 3664 read right and for 380 of the 1218 read wrong, 20 of them refused for nothing
-    else.
+    so a lone tile is a move against the rules (Iago's table warns of it: ``disconnected``), or
+    a tile beside it was read empty (a blank in a word of two, a pale tile), or the lone tile is
+    a bare square read as one (render seed 128007, pale: a square read E). :func:`read_board`
+    withholds trust for one on a profile with blank tiles (Scrabble: a blank read empty is the
+    usual cause, and no move is checked); on Iago a lone tile read surely is left to the
+    table's rule check. On 4882 Scrabble renders' readings of the twentieth round (seeds
+    110000-139143 but 131000-131119, every kind, corners given and found; every rendered tile
+    has another beside it) it held for none of the 3664 read right and for 380 of the 1218 read
+    wrong; 20 of those were refused otherwise only for 1-3 cells that look like a tile.
     """
     tiles = kind != 0
     return tiles & ~_beside(tiles)
@@ -1732,7 +1735,8 @@ def read_board(
             "the tiles look like the board's squares: a blank or a tile whose letter was not "
             "seen would look empty"
         )
-    alone = int(lone_tiles(ev.kind).sum())
+    # (on Iago, with no blanks, a lone tile read surely is a move the table warns of)
+    alone = int(lone_tiles(ev.kind).sum()) if profile.blank_tiles else 0
     if alone:
         problems.append(
             f"{alone} tile(s) stand alone (every tile lies in a word): a tile beside them was "
