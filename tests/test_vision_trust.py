@@ -1129,21 +1129,24 @@ def _read_surely(photo, cell: tuple[int, int]):
     return reading
 
 
+def _drawn(letter: str, seed: int, c: int = 48) -> glyphs.Glyph:
+    """``letter`` drawn on a tile face in a cell window of side ``c`` (``glyphs.render_cell``,
+    its size, place, turn, blur and noise from ``seed``) and found as a glyph; the test is
+    skipped when the synthetic font is not installed."""
+    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
+    if font is None:
+        pytest.skip("the synthetic font is not installed")
+    window = glyphs.render_cell(letter, font, c, np.random.default_rng(seed), 220.0, 40.0)
+    glyph = glyphs.find_glyph(window, c)
+    assert glyph is not None
+    return glyph
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_a_qs_tail_is_unlike_its_mirror_and_an_os_bowl_is_not(seed):
     """``glyphs.tail_share`` of a drawn O stays under ``reader.Q_TAIL`` and a Q's reaches it,
     whatever the size, place, turn, blur and noise of the drawing (``glyphs.render_cell``)."""
-    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
-    if font is None:
-        pytest.skip("the synthetic font is not installed")
-    c = 48
-    shares = {}
-    for letter in "OQ":
-        rng = np.random.default_rng(seed)
-        window = glyphs.render_cell(letter, font, c, rng, face=220.0, ink=40.0)
-        glyph = glyphs.find_glyph(window, c)
-        assert glyph is not None
-        shares[letter] = glyphs.tail_share(glyph)
+    shares = {letter: glyphs.tail_share(_drawn(letter, seed)) for letter in "OQ"}
     assert shares["O"] < reader.Q_TAIL <= shares["Q"]
 
 
@@ -1171,19 +1174,21 @@ def _tailed(found, letters, feats, clf, glare) -> set[int]:
     )
 
 
+def _opened(found, letters, feats, clf, glare) -> set[int]:
+    """The glyphs of ``found`` read G whose opening vouches for them (``reader._shape_told``)."""
+    return reader._shape_told(
+        found, letters, feats, clf, glare, "G", "OQ", glyphs.right_opening, reader.G_OPEN
+    )
+
+
 def test_a_tailed_q_is_not_vouched_for_under_glare():
     """Glare eats an O's bowl unevenly (glared Os' tail share reaches 0.137): a Q's tail vouches
     for it only on a cell without glare."""
-    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
-    if font is None:
-        pytest.skip("the synthetic font is not installed")
-    c = 48
-    clf = glyphs.load_classifier(c, "scrabble")
+    clf = glyphs.load_classifier(48, "scrabble")
     glare = np.zeros((15, 15), np.float32)
     tailed = []
     for seed in range(40):
-        window = glyphs.render_cell("Q", font, c, np.random.default_rng(seed), 220.0, 40.0)
-        glyph = glyphs.find_glyph(window, c)
+        glyph = _drawn("Q", seed)
         feats = glyphs.glyph_features([glyph])
         letters, _, _ = clf.classify_detail(feats)
         if letters == ["Q"] and _tailed([(3, 4, glyph)], letters, feats, clf, glare):
@@ -1210,35 +1215,11 @@ def test_a_soft_g_named_q_is_not_made_sure_by_its_spur():
     )
 
 
-def test_a_q_whose_tail_its_shape_shows_is_read_surely():
-    """A Q on a plain render, its short tail barely seen by the letter features: its nearest
-    glyph was an O, and the O/Q discriminant named it Q at raw evidence 0.30, under the letter
-    level, holding back a reading otherwise right. Its tail (``glyphs.tail_share``) makes it
-    sure."""
-    photo = render_photo("scrabble", seed=110099, size=(900, 700), kind="plain")
-    assert photo.grid[6][9] == "Q"
-    reading = _read_surely(photo, (6, 9))
-    glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == (6, 9))
-    assert glyphs.tail_share(glyph) >= reader.Q_TAIL
-    # (in float32, as the evidence is kept: numpy 1 compared a float32 0.9 with the Python
-    # float 0.9 as less, numpy 2 as equal)
-    assert reading.evidence.raw[6, 9] >= np.float32(reader.Q_TAIL_READING)
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_a_gs_right_side_opens_and_an_os_and_a_qs_do_not(seed):
     """``glyphs.right_opening`` of a drawn O or Q stays under ``reader.G_OPEN`` and a G's (and a
     C's) reaches it, whatever the size, place, turn, blur and noise of the drawing."""
-    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
-    if font is None:
-        pytest.skip("the synthetic font is not installed")
-    c = 48
-    opening = {}
-    for letter in "OQGC":
-        window = glyphs.render_cell(letter, font, c, np.random.default_rng(seed), 220.0, 40.0)
-        glyph = glyphs.find_glyph(window, c)
-        assert glyph is not None
-        opening[letter] = glyphs.right_opening(glyph)
+    opening = {letter: glyphs.right_opening(_drawn(letter, seed)) for letter in "OQGC"}
     assert max(opening["O"], opening["Q"]) < reader.G_OPEN <= min(opening["G"], opening["C"])
 
 
@@ -1262,22 +1243,12 @@ def test_a_glyphs_right_opening_is_a_share_whatever_its_ink(h, w, scale, seed):
 def test_a_c_named_g_is_not_told_by_its_opening():
     """A C is as open as a G: a glyph named G whose nearest other letter is C (no Q, no O) gets
     nothing from its opening."""
-    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
-    if font is None:
-        pytest.skip("the synthetic font is not installed")
-    c = 48
-    clf = glyphs.load_classifier(c, "scrabble")
+    clf = glyphs.load_classifier(48, "scrabble")
     glare = np.zeros((15, 15), np.float32)
     for seed in range(10):
-        window = glyphs.render_cell("C", font, c, np.random.default_rng(seed), 220.0, 40.0)
-        glyph = glyphs.find_glyph(window, c)
+        glyph = _drawn("C", seed)
         assert glyphs.right_opening(glyph) >= reader.G_OPEN
-        feats = glyphs.glyph_features([glyph])
-        found = [(3, 4, glyph)]
-        told = reader._shape_told(
-            found, ["G"], feats, clf, glare, "G", "OQ", glyphs.right_opening, reader.G_OPEN
-        )
-        assert told == set()
+        assert _opened([(3, 4, glyph)], ["G"], glyphs.glyph_features([glyph]), clf, glare) == set()
 
 
 @pytest.mark.parametrize("c_farther, told", [(0.05, False), (0.15, False), (0.5, True)])
@@ -1285,11 +1256,7 @@ def test_a_gs_opening_speaks_only_when_a_c_stands_clear(c_farther, told):
     """A C is as open as a G: a glyph named G, its nearest other letter a Q, is told by its
     opening only when its nearest third letter (here C) stands ``reader.Q_THIRD_CLEAR`` (a
     share of its distance) farther than the nearer of G and Q."""
-    font = glyphs.font_path(glyphs.SYNTHETIC_FONT)
-    if font is None:
-        pytest.skip("the synthetic font is not installed")
-    window = glyphs.render_cell("G", font, 48, np.random.default_rng(0), 220.0, 40.0)
-    glyph = glyphs.find_glyph(window, 48)
+    glyph = _drawn("G", 0)
     assert glyphs.right_opening(glyph) >= reader.G_OPEN
     nearest = np.full((1, 26), 3.0)
     nearest[0, glyphs.LETTERS.index("G")] = 1.0
@@ -1299,25 +1266,33 @@ def test_a_gs_opening_speaks_only_when_a_c_stands_clear(c_farther, told):
     clear = (nearest[0, 2] - 0.95) / nearest[0, 2]
     assert (clear >= reader.Q_THIRD_CLEAR) == told
     clf = SimpleNamespace(nearest_by_letter=lambda feats: nearest)
-    found = [(3, 4, glyph)]
     feats = np.zeros((1, 361), np.float32)
     glare = np.zeros((15, 15), np.float32)
-    got = reader._shape_told(
-        found, ["G"], feats, clf, glare, "G", "OQ", glyphs.right_opening, reader.G_OPEN
-    )
-    assert got == ({0} if told else set())
+    assert _opened([(3, 4, glyph)], ["G"], feats, clf, glare) == ({0} if told else set())
 
 
-def test_a_bold_g_whose_opening_its_shape_shows_is_read_surely():
-    """A bold G on a render, its bar where a Q's tail lies: its nearest glyph was a Q, and the
-    G/Q discriminant named it G at raw evidence 0.48, under the letter level, holding back a
-    reading otherwise right. Its opening (``glyphs.right_opening``) makes it sure."""
-    photo = render_photo("scrabble", seed=124024, size=(900, 700), kind="bold")
-    assert photo.grid[10][1] == "G"
-    reading = _read_surely(photo, (10, 1))
-    glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == (10, 1))
-    assert glyphs.right_opening(glyph) >= reader.G_OPEN
-    assert reading.evidence.raw[10, 1] >= np.float32(reader.Q_TAIL_READING)
+@pytest.mark.parametrize(
+    "seed, size, kind, cell, letter, shape, line",
+    [
+        # a plain Q, its short tail barely seen by the letter features: its nearest glyph an O,
+        # named Q by the O/Q discriminant at raw evidence 0.30
+        (110099, (900, 700), "plain", (6, 9), "Q", glyphs.tail_share, reader.Q_TAIL),
+        # a bold G, its bar where a Q's tail lies: its nearest glyph a Q, named G by the G/Q
+        # discriminant at raw evidence 0.48
+        (124024, (900, 700), "bold", (10, 1), "G", glyphs.right_opening, reader.G_OPEN),
+    ],
+)
+def test_a_letter_whose_shape_shows_it_is_read_surely(seed, size, kind, cell, letter, shape, line):
+    """A letter read under the letter level, holding back a reading otherwise right, made sure
+    by its shape: a Q's tail (``glyphs.tail_share``), a G's opening (``glyphs.right_opening``)."""
+    photo = render_photo("scrabble", seed=seed, size=size, kind=kind)
+    assert photo.grid[cell[0]][cell[1]] == letter
+    reading = _read_surely(photo, cell)
+    glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == cell)
+    assert shape(glyph) >= line
+    # (in float32, as the evidence is kept: numpy 1 compared a float32 0.9 with the Python
+    # float 0.9 as less, numpy 2 as equal)
+    assert reading.evidence.raw[cell] >= np.float32(reader.Q_TAIL_READING)
 
 
 def test_two_blanks_on_premium_squares_do_not_vouch_for_each_other():

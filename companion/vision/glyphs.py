@@ -509,9 +509,9 @@ def right_opening(glyph: Glyph) -> float:
     """
     ink = np.asarray(glyph.ink) >= 0.5
     h, w = ink.shape
-    rows = ink[round(OPEN_ROWS[0] * h) : round(OPEN_ROWS[1] * h) + 1]
-    if h < 4 or w < 2 or len(rows) == 0:
+    if h < 4 or w < 2:
         return 0.0
+    rows = ink[round(OPEN_ROWS[0] * h) : round(OPEN_ROWS[1] * h) + 1]
     # the rightmost ink pixel of each row, as the count of columns up to it (0 for no ink)
     reach = np.where(rows.any(axis=1), w - np.argmax(rows[:, ::-1], axis=1), 0)
     return float(1.0 - reach.min() / w)
