@@ -401,8 +401,10 @@ BLANK_HUE_READING = 0.55
 # bare square under glare, and a Z on a tile cut by the photo's edge, read so twice (corners
 # given and found); each of those readings refused for its glare, its cut. Readings held back
 # by such blanks alone: 49, all of them right. From 2 to 5: 144 to 114 cells, the same three
-# wrong
-BLANK_HUE_CLEAR = 4.0
+# wrong. It was 4 until the twenty-first round: at 3, on the twentieth round's 3656 Scrabble
+# readings 1886 -> 1894 trusted, none wrong (blanks at 3.2-3.9 held back good boards, render seed
+# 128051's bold one at 3.3 in both its readings); on the real photos and Iago, as before
+BLANK_HUE_CLEAR = 3.0
 BLANK_HUE_CLEAR_READING = 0.7
 # in a frame the reader brightened this many times or more (``trust.exposure_gain``: a frame
 # taken before the exposure settled), a blank in the outermost row or column is in doubt
