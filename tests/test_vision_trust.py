@@ -1167,17 +1167,17 @@ def test_a_glyphs_tail_share_is_a_share_whatever_its_ink(h, w, scale, seed):
     assert glyphs.tail_share(mirrored) == pytest.approx(0.0, abs=1e-6)
 
 
-def _tailed(found, letters, feats, clf, glare) -> set[int]:
+def _tailed(found, letters, nearest, glare) -> set[int]:
     """The glyphs of ``found`` read Q whose tail vouches for them (``reader._shape_told``)."""
     return reader._shape_told(
-        found, letters, feats, clf, glare, "Q", "O", glyphs.tail_share, reader.Q_TAIL
+        found, letters, nearest, glare, "Q", "O", glyphs.tail_share, reader.Q_TAIL
     )
 
 
-def _opened(found, letters, feats, clf, glare) -> set[int]:
+def _opened(found, letters, nearest, glare) -> set[int]:
     """The glyphs of ``found`` read G whose opening vouches for them (``reader._shape_told``)."""
     return reader._shape_told(
-        found, letters, feats, clf, glare, "G", "OQ", glyphs.right_opening, reader.G_OPEN
+        found, letters, nearest, glare, "G", "OQ", glyphs.right_opening, reader.G_OPEN
     )
 
 
@@ -1189,15 +1189,14 @@ def test_a_tailed_q_is_not_vouched_for_under_glare():
     tailed = []
     for seed in range(40):
         glyph = _drawn("Q", seed)
-        feats = glyphs.glyph_features([glyph])
-        letters, _, _ = clf.classify_detail(feats)
-        if letters == ["Q"] and _tailed([(3, 4, glyph)], letters, feats, clf, glare):
-            tailed.append((glyph, feats))
+        letters, _, _, nearest = clf.classify_nearest(glyphs.glyph_features([glyph]))
+        if letters == ["Q"] and _tailed([(3, 4, glyph)], letters, nearest, glare):
+            tailed.append((glyph, nearest))
     assert tailed  # some drawn Qs are told by their tail
-    for glyph, feats in tailed:
+    for glyph, nearest in tailed:
         found = [(3, 4, glyph)]
         glare[3, 4] = 0.1
-        assert _tailed(found, ["Q"], feats, clf, glare) == set()
+        assert _tailed(found, ["Q"], nearest, glare) == set()
         glare[3, 4] = 0.0
 
 
@@ -1248,7 +1247,8 @@ def test_a_c_named_g_is_not_told_by_its_opening():
     for seed in range(10):
         glyph = _drawn("C", seed)
         assert glyphs.right_opening(glyph) >= reader.G_OPEN
-        assert _opened([(3, 4, glyph)], ["G"], glyphs.glyph_features([glyph]), clf, glare) == set()
+        nearest = clf.classify_nearest(glyphs.glyph_features([glyph]))[3]
+        assert _opened([(3, 4, glyph)], ["G"], nearest, glare) == set()
 
 
 @pytest.mark.parametrize("c_farther, told", [(0.05, False), (0.15, False), (0.5, True)])
@@ -1265,10 +1265,8 @@ def test_a_gs_opening_speaks_only_when_a_c_stands_clear(c_farther, told):
     # (the third letter's clearance is measured as a share of its own distance)
     clear = (nearest[0, 2] - 0.95) / nearest[0, 2]
     assert (clear >= reader.Q_THIRD_CLEAR) == told
-    clf = SimpleNamespace(nearest_by_letter=lambda feats: nearest)
-    feats = np.zeros((1, 361), np.float32)
     glare = np.zeros((15, 15), np.float32)
-    assert _opened([(3, 4, glyph)], ["G"], feats, clf, glare) == ({0} if told else set())
+    assert _opened([(3, 4, glyph)], ["G"], nearest, glare) == ({0} if told else set())
 
 
 @pytest.mark.parametrize(

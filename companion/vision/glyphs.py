@@ -785,6 +785,13 @@ class LetterClassifier:
         return self._norms[None, :] - 2.0 * (q @ self._train.T) + (q**2).sum(1)[:, None]
 
     def classify_detail(self, feats: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Letters, shares and margins of :meth:`classify_nearest`, without the distances."""
+        letters, share, margin, _ = self.classify_nearest(feats)
+        return letters, share, margin
+
+    def classify_nearest(
+        self, feats: np.ndarray
+    ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
         """Letters, the weighted share of the k nearest neighbours that agree (0-1; a
         neighbour's vote is exp(-(d - d_nearest) / ``VOTE_SCALE``)) and the distance
         margin (0-1: how much farther the nearest glyph of another letter is than the nearest of
@@ -825,14 +832,21 @@ class LetterClassifier:
 
         A pair of ``SURE_ONLY`` (G/Q) under ``SURE_ONLY_CERTAINTY`` gives at most half its
         certainty as the share: its discriminant named the wrong letter as often as the right
-        one there."""
+        one there.
+
+        The fourth item is the distance from each row to the nearest training glyph of each
+        letter, in the PCA space: float64 (n, 26), in ``LETTERS`` order, infinite for a letter
+        the model has no glyph of (``reader._shape_told`` asks which letters lie near).
+        """
         if len(feats) == 0:
-            return [], np.zeros(0, np.float32), np.zeros(0, np.float32)
+            none = np.zeros(0, np.float32)
+            return [], none, none.copy(), np.full((0, len(LETTERS)), np.inf)
         q = self._project(feats)
         d = np.sqrt(np.maximum(self._squared_distances(q), 0.0))
         near = np.argpartition(d, self.k, axis=1)[:, : self.k]
         # the nearest sample of each letter: (n, 26), infinite for a letter with no sample
-        nearest = self._nearest_of_each(d)
+        nearest = np.full((len(q), len(LETTERS)), np.inf)
+        nearest[:, self._present] = np.minimum.reduceat(d[:, self._by_letter], self._starts, axis=1)
         letters = []
         share = np.zeros(len(q), np.float32)
         margin = np.zeros(len(q), np.float32)
@@ -894,29 +908,13 @@ class LetterClassifier:
                         # a pair whose discriminant is right only when nearly sure: short of
                         # that, at most half as sure as it is, in the share
                         share[i] = min(share[i], 0.5 * certainty)
-        return letters, share, margin
+        return letters, share, margin, nearest
 
     def classify(self, feats: np.ndarray) -> tuple[list[str], np.ndarray]:
         """Letters and confidences (share of the k neighbours that agree, 0-1) for feature rows
         (float32 (n, d)). Returns ([], empty) for no rows."""
         letters, share, _ = self.classify_detail(feats)
         return letters, share
-
-    def nearest_by_letter(self, feats: np.ndarray) -> np.ndarray:
-        """For each feature row (float32 (n, d)), the distance to the nearest training glyph of
-        each letter, in the PCA space: float64 (n, 26), in ``LETTERS`` order, infinite for a
-        letter the model has no glyph of."""
-        if len(feats) == 0:
-            return np.full((0, len(LETTERS)), np.inf)
-        d = np.sqrt(np.maximum(self._squared_distances(self._project(feats)), 0.0))
-        return self._nearest_of_each(d)
-
-    def _nearest_of_each(self, d: np.ndarray) -> np.ndarray:
-        """From distances to every training glyph (float32 (n, samples)), the nearest of each
-        letter: float64 (n, 26), infinite for a letter with no sample."""
-        nearest = np.full((len(d), len(LETTERS)), np.inf)
-        nearest[:, self._present] = np.minimum.reduceat(d[:, self._by_letter], self._starts, axis=1)
-        return nearest
 
     def nearest_distance(self, feats: np.ndarray) -> np.ndarray:
         """The distance from each feature row (float32 (n, d)) to its nearest training glyph of

@@ -1028,8 +1028,7 @@ G_OPEN = 0.5
 def _shape_told(
     found: list[tuple[int, int, Glyph]],
     letters: list[str],
-    feats: np.ndarray,
-    clf: LetterClassifier,
+    nearest: np.ndarray,
     glare: np.ndarray,
     letter: str,
     alike: str,
@@ -1052,24 +1051,22 @@ def _shape_told(
     Args:
         found: (row, column, glyph) of the letters found.
         letters: the letter named for each.
-        feats: float32 (len(found), d), their features (:func:`glyph_features`).
-        clf: the classifier that named them.
+        nearest: float64 (len(found), 26), the distance from each to the nearest training
+            glyph of each letter (``LetterClassifier.classify_nearest``, which named them).
         glare: float32 (n, n), the cells' glare (:func:`trust.glare_cells`).
         letter: the letter read; alike: the letters told from it (each in ``LETTERS``).
         shape: Glyph -> float, the measure; line: its least value.
     """
     named = [i for i, read in enumerate(letters) if read == letter]
-    if not named:
-        return set()
     own = LETTERS.index(letter)
     near = [LETTERS.index(ch) for ch in alike]
     told = set()
-    for i, nearest in zip(named, clf.nearest_by_letter(feats[named]), strict=True):
-        others = nearest.copy()
+    for i in named:
+        others = nearest[i].copy()
         others[own] = np.inf
         third = others.copy()
         third[near] = np.inf
-        pair = min(nearest[own], others.min())
+        pair = min(nearest[i, own], others.min())
         clear = (third.min() - pair) / third.min() if np.isfinite(third.min()) else 1.0
         if (
             int(np.argmin(others)) in near
@@ -1170,15 +1167,15 @@ def read_cells(
     if found:
         clf = classifier or load_classifier(c, profile.name)
         feats = glyph_features([g for _, _, g in found])
-        letters, share, margin = clf.classify_detail(feats)
+        letters, share, margin, nearest = clf.classify_nearest(feats)
         whole = [_letter_evidence(sh, mg) for sh, mg in zip(share, margin, strict=True)]
         two_readings = (
             _point_value_readings(found, letters, whole, clf, c) if profile.point_values else {}
         )
         # (not a letter found only at a lower contrast: the line was measured on the others)
         low = {i for i, (r, col, _) in enumerate(found) if (r, col) in relaxed}
-        told = _shape_told(found, letters, feats, clf, glare, "Q", "O", tail_share, Q_TAIL)
-        told |= _shape_told(found, letters, feats, clf, glare, "G", "OQ", right_opening, G_OPEN)
+        told = _shape_told(found, letters, nearest, glare, "Q", "O", tail_share, Q_TAIL)
+        told |= _shape_told(found, letters, nearest, glare, "G", "OQ", right_opening, G_OPEN)
         told -= set(two_readings) | low
         for i, ((r, col, glyph), letter, evidence) in enumerate(
             zip(found, letters, whole, strict=True)
