@@ -462,6 +462,25 @@ def test_real_board_1_with_both_blanks_found_is_trusted():
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_real_board_1s_blank_at_a_lamps_dark_end_is_measured_against_the_tiles_near_it():
+    """Under a lamp's ramp (0.8 to 1.05 of the light, left to right), real board 1's blank in
+    the left column (row 10 from 1) lies at the dark end: against the set's tiles, lit on
+    average, its face looks plainly like the squares round it, and it was read empty (the word
+    beside it left a lone tile). Against the tiles near it, in the same light, it is not; the
+    blank finder now asks the nearer of the two, as the trust check does."""
+    image, corners, truth = _real_photo("board_001", 700, ramp=LAMP_RAMP)
+    reading = read_board(image, "scrabble", corners=corners)
+    ev = reading.evidence
+    blank = (9, 0)
+    assert truth[9][:2] == "eV"
+    # like the squares by the set's tiles; not by the tiles near it
+    assert ev.tile_like[blank] <= trust.TILE_LIKE_MAX < ev.near_tile_like[0][blank]
+    assert reading.blanks == [(2, 6), (9, 0)]
+    assert right_cells(truth, reading.grid, get_profile("scrabble")).all()
+    assert reading.trusted, reading.problems
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
 def test_real_board_3s_blank_under_a_lamps_ramp_is_read_sure_by_its_hue():
     """Under a lamp's ramp across the photo (0.8 to 1.05 of the light, left to right), real
     board 3's blank at row 8, column 14 (from 1) is only a little nearer the tiles than the

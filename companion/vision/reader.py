@@ -470,14 +470,25 @@ def _blank_tiles(
     double-letter square between cream squares and a dark triple-letter one is so found; a bare
     premium square is near the other premium squares of its colour.
 
-    With ``tile_like`` (float32 (n, n), :func:`_tile_like`: how much nearer a cell's face colour
-    is to the lettered tiles' than to the squares around it), a cell whose colour is plainly the
-    squares' (``trust.TILE_LIKE_MAX`` or under, the trust check's own line for a cell that looks
-    like a tile) is not a blank, whatever its border: a bare square beside a tile has the tile's
-    shadow and edge in its border. Measured on the bench's Scrabble renders, 72 new ones and the
-    real photos, given and found: the 322 blanks found all had 0.4 or more; 14 of the 19 bare
-    squares taken for blanks had -3.4 or less (-6.2 for real board 1's, below its G; five at a
-    confidence of 0.997, enough for a trusted reading).
+    With ``tile_like`` (float32 (n, n): how much nearer a cell's face colour is to the lettered
+    tiles' than to the squares around it, the tiles' colour the nearer of the set's and that of
+    the tiles near the cell: :func:`_tile_like_figures`, the near whole-colour figure, the trust
+    check's own), a cell whose colour is plainly the squares' (``trust.TILE_LIKE_MAX`` or under,
+    the trust check's line for a cell that looks like a tile) is not a blank, whatever its
+    border: a bare square beside a tile has the tile's shadow and edge in its border. Measured
+    on the bench's Scrabble renders, 72 new ones and the real photos, given and found: the 322
+    blanks found all had 0.4 or more; 14 of the 19 bare squares taken for blanks had -3.4 or
+    less (-6.2 for real board 1's, below its G; five at a confidence of 0.997, enough for a
+    trusted reading). Until the twenty-second round the tiles' colour was the set's alone:
+    under a lamp's ramp (0.8 to 1.05 of the light across the photo), real board 1's blank in
+    its left column lies at the dark end, down to -7.1 against the set's tiles (-2.1 to +0.8
+    against the tiles near it), and was read empty; only 4 of the 36 readings of the board so
+    lit were perfect. Against the nearer of the two: 27 of those 36; the real photos' 216
+    readings perfect 174 -> 197, trusted 142 -> 161, none wrong (a bare square in the shadow of
+    board 1's G, -1.9 against the tiles near it, is now taken for a blank in doubt once, the
+    reading refused). On 6032 Scrabble renders' readings (seeds 110000-143143, every kind),
+    perfect 4523 -> 4525, trusted as before, none wrong; 18 changed by a cell either way, 16 of
+    them of the pale kind.
 
     With ``hue_like`` (float32 (n, n), the same figure from the hue alone:
     :func:`_tile_like_and_hue`), a cell whose hue is plainly the squares' is not a blank either:
@@ -1229,8 +1240,10 @@ def read_cells(
                 kind[r, col] = 2
 
         told = hues_apart(colours, kind == 1) >= HUE_APART
+        # (whether a cell is coloured like the squares, against the nearer of the set's tiles
+        # and the tiles near it: light falls off across a board)
         blanks = _blank_tiles(
-            feature, evenness, lettered_cells, empty, profile.premium, tile_like, hue_like,
+            feature, evenness, lettered_cells, empty, profile.premium, near_like[0], hue_like,
             hues_told=told,
         )  # fmt: skip
         claim(blanks)
@@ -1239,12 +1252,12 @@ def read_cells(
             # side made each other's squares (one read empty, its colour the tiles', looked
             # nearer its neighbours' than the tiles'). The figures are measured again without
             # them (the trust check's too), and the cells beside them searched again
-            (again, again_hue), near_like = _tile_like_figures(
+            (_, again_hue), near_like = _tile_like_figures(
                 colours, lettered, kind == 0, profile.premium, tiles_near
             )
             rest = [cell for cell in empty if cell not in blanks]
             more = _blank_tiles(
-                feature, evenness, lettered_cells, rest, profile.premium, again, again_hue,
+                feature, evenness, lettered_cells, rest, profile.premium, near_like[0], again_hue,
                 frozenset(blanks), told,
             )  # fmt: skip
             claim(more)
