@@ -1107,28 +1107,21 @@ class _ReadsAs:
         return [self.letter] * n, np.ones(n), np.full(n, 10.0)
 
 
-@pytest.mark.parametrize(("stroke", "sure"), [(7, True), (3, False)])
-def test_a_q_read_as_another_letter_without_its_corner_is_that_letter_only_when_bold(stroke, sure):
-    # a glyph read Q whole and O without the piece in its point value's corner: a bold one is
-    # an O whose digit joined it as a tail (a bold Q's tail is kept by the cut); a thin one may
-    # be a Q whose thin tail the cut opened off, and stays in doubt
-    c, m = 48, glyphs.cell_margin(48)
+def _joined_to_a_digit(stroke: int, digit_x: int, c: int = 48) -> glyphs.Glyph:
+    """A ring drawn ``stroke`` pixels wide in a cell window of side ``c``, with a digit "1" in
+    the lower right, its left edge ``digit_x`` pixels from the window's centre, joined to the
+    ring by a thread a pixel wide; found as one glyph (:func:`glyphs.find_glyph`)."""
+    m = glyphs.cell_margin(c)
     side = c + 2 * m
     win = np.full((side, side), 215, np.uint8)
     centre = (side // 2 - 3, side // 2 - 3)
     cv2.ellipse(win, centre, (11, 13), 0, 0, 360, 35, stroke)
-    x, y = side // 2 + 13, side // 2 + 10
+    x, y = side // 2 + digit_x, side // 2 + 10
     win[y : y + 8, x : x + 3] = 35  # the digit "1"
     cv2.line(win, (centre[0] + 8, centre[1] + 9), (x, y + 1), 35, 1)  # the thread joining them
     glyph = glyphs.find_glyph(win, c)
     assert glyph is not None and glyphs.point_value_cut(glyph, c) is not None
-    out = reader._point_value_readings([(0, 0, glyph)], ["Q"], [1.0], _ReadsAs("O"), c)
-    letter, evidence = out[0]
-    assert letter == "O"
-    if sure:
-        assert evidence >= reader.CUT_SURE
-    else:
-        assert evidence <= reader.CUT_READING
+    return glyph
 
 
 def _as_jpeg(image: np.ndarray, quality: int = 90) -> np.ndarray:
@@ -1534,6 +1527,47 @@ def test_a_q_the_neighbours_name_and_the_discriminant_confirms_is_sure():
     assert photo.grid[5][10] == "Q"
     reading = _read_surely(photo, (5, 10))
     assert reading.grid == [row.upper() for row in photo.grid]
+
+
+@pytest.mark.parametrize(
+    ("whole", "cut", "stroke", "digit_x", "sure"),
+    [
+        ("Q", "O", 7, 13, True),
+        ("Q", "O", 3, 13, False),
+        ("B", "R", 7, 13, True),
+        ("B", "R", 3, 13, False),
+        ("B", "R", 7, 17, False),
+    ],
+)
+def test_a_bold_glyph_read_as_another_letter_without_its_digit_is_that_letter(
+    whole, cut, stroke, digit_x, sure
+):
+    # a glyph read one letter whole and another without the piece in its point value's corner.
+    # A bold one's own strokes stay in the cut (a bold Q's tail is as wide as its bowl, an R's
+    # leg as its stem), so what was cut is its digit, and it is the letter it reads without it,
+    # as surely: an O read Q whole, an R whose 1 joined its leg read B whole (render seeds
+    # 124069 and 137177). A thin one may be a Q whose thin tail the cut opened off, and stays
+    # in doubt; so does one read other than Q whole whose piece cut reaches the tile's rim (a
+    # grid line or a tile's edge, not a point value)
+    c = 48
+    glyph = _joined_to_a_digit(stroke, digit_x, c)
+    assert reader._on_the_face(glyph, glyphs.point_value_cut(glyph, c), c) == (digit_x == 13)
+    out = reader._point_value_readings([(0, 0, glyph)], [whole], [0.9], _ReadsAs(cut), c)
+    letter, evidence = out[0]
+    assert letter == cut
+    if sure:
+        assert evidence >= reader.CUT_SURE
+    else:
+        assert evidence <= reader.CUT_READING
+
+
+def test_a_bold_r_whose_point_value_joined_its_leg_is_read_surely():
+    # the whole glyph reads B (raw 0.86), the glyph without the digit R (1.0): the cell was
+    # capped at CUT_READING and held back a reading otherwise right (render seed 137177, bold)
+    photo = render_photo("scrabble", seed=137177, size=(1600, 1200), kind="bold")
+    assert photo.grid[6][9] == "R"
+    reading = _read_surely(photo, (6, 9))
+    assert reading.evidence.raw[6, 9] >= reader.CUT_SURE
 
 
 def test_an_o_with_its_point_value_joined_reads_o_when_both_readings_are_as_sure():

@@ -890,7 +890,8 @@ def _letter_evidence(share: float, margin: float) -> float:
 
 # the evidence at which a glyph without its point-value corner is a reading of its own
 CUT_READING = 0.5
-# the evidence at which a bold glyph read Q whole is the letter it reads without the corner
+# the evidence at which a bold glyph read as one letter whole is the letter it reads without
+# the corner
 CUT_SURE = 0.9
 # of a cell: half the widest stroke of a bold letter (the bench's bold renders' glyphs, 0.08
 # to 0.11; the other kinds' Qs, 0.05-0.07, the dark photos' 0.08)
@@ -960,10 +961,21 @@ def _point_value_readings(
     sure: a digit joined to a G or an O is a Q's tail to the pair discriminants, which may then
     be as sure of the Q as the cut glyph is of its letter; on the bench's renders, seeds
     100000-100359, two bold Os read as Q so), and its evidence is no more than
-    ``CUT_READING``: never trusted. But a bold glyph (:func:`_bold`) read Q whole and another
-    letter cut, at ``CUT_SURE`` or more, is that letter, as sure as the cut glyph: the opening
-    keeps a bold Q's tail (its stroke is as wide as the bowl's), and so only a digit joined as
-    a tail is cut away. A thin Q's tail may be opened off: that one stays in doubt.
+    ``CUT_READING``: never trusted. But a bold glyph (:func:`_bold`) read as another letter cut,
+    at ``CUT_SURE`` or more, is that letter, as sure as the cut glyph: the opening that finds
+    the pieces parts only thin joins, and a bold letter's strokes are too wide to be parted (a
+    bold Q's tail is as wide as its bowl, a bold R's leg as its stem), so only a digit joined to
+    the letter is cut away. A thin Q's tail may be opened off: that one stays in doubt. For a
+    glyph read whole as a letter other than Q, the piece dropped must lie on the tile's face
+    too (:func:`_on_the_face`): a grid line or a tile's edge seen through a moved grid is no
+    point value. Until the twenty-second round only a glyph read Q whole was so judged: a bold
+    R whose 1 joined its leg reads B whole (raw 0.86-0.94) and R cut (1.0), and the cell was
+    capped at ``CUT_READING``, holding back readings otherwise right (render seeds 124069 and
+    137177, bold). On 1740 Scrabble renders of every kind (seeds 110000-141179, 0-2 and 3-6
+    blanks; corners given and found), 46 bold glyphs read as another letter cut at ``CUT_SURE``
+    or more, every one the letter cut: 43 read Q whole, 3 Rs read B whole. On the 6032 readings
+    of the round's sets, 4 more trusted (3 bold Rs, a plain render's M read H whole), none
+    wrong.
 
     Measured, the same letter surer: on the bench's Scrabble renders (seeds 100000-100359, all
     kinds, corners given), 51 glyphs were read surer so; 50 right (8 raised from under 0.8 to
@@ -999,8 +1011,13 @@ def _point_value_readings(
             continue
         if cut < CUT_READING:
             continue
-        if letters[i] == "Q" and cut >= CUT_SURE and _bold(glyph, cell_px):
-            # a bold O or G whose digit joined it as a tail: a bold Q's tail stays in the cut
+        if (
+            cut >= CUT_SURE
+            and _bold(glyph, cell_px)
+            and (letters[i] == "Q" or _on_the_face(found[i][2], glyph, cell_px))
+        ):
+            # a bold letter whose digit joined it (an O or a G read as Q, an R as B): a bold
+            # letter's own strokes, a Q's tail, an R's leg, stay in the cut
             out[i] = (letter, cut)
             continue
         out[i] = (letter if cut >= whole else letters[i], min(CUT_READING, max(cut, whole)))
