@@ -403,8 +403,11 @@ BLANK_HUE_READING = 0.55
 # by such blanks alone: 49, all of them right. From 2 to 5: 144 to 114 cells, the same three
 # wrong. It was 4 until the twenty-first round: at 3, on the twentieth round's 3656 Scrabble
 # readings 1886 -> 1894 trusted, none wrong (blanks at 3.2-3.9 held back good boards, render seed
-# 128051's bold one at 3.3 in both its readings); on the real photos and Iago, as before
-BLANK_HUE_CLEAR = 3.0
+# 128051's bold one at 3.3 in both its readings); on the real photos and Iago, as before. At 2
+# since the twenty-second round: on 6032 Scrabble readings (seeds 110000-143143, every kind,
+# corners given and found) 3110 -> 3122 trusted, none wrong (blanks at 2.4-2.9, as render seed
+# 138020's plain one at 2.6, held back readings otherwise right); the real photos as before
+BLANK_HUE_CLEAR = 2.0
 BLANK_HUE_CLEAR_READING = 0.7
 # in a frame the reader brightened this many times or more (``trust.exposure_gain``: a frame
 # taken before the exposure settled), a blank in the outermost row or column is in doubt
