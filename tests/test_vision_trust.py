@@ -21,7 +21,7 @@ from companion.vision.errors import VisionError
 from companion.vision.evaluate import evaluate, right_cells
 from companion.vision.profiles import SCRABBLE_PREMIUM, get_profile
 from companion.vision.reader import _shift_corners, read_board
-from companion.vision.synth import KINDS, premium_kind, random_grid, render_photo
+from companion.vision.synth import KINDS, SET_BLANKS, premium_kind, random_grid, render_photo
 
 REAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "real-scrabble-photos"
 if not REAL.is_dir():
@@ -1305,30 +1305,31 @@ def test_a_letter_whose_shape_shows_it_is_read_surely(seed, size, kind, cell, le
     assert reading.evidence.raw[cell] >= np.float32(reader.Q_TAIL_READING)
 
 
-def test_a_bold_boards_blank_3_nearer_the_tiles_hue_is_read_surely():
-    # a blank 0.59 as far from the tiles as from the squares around it in its whole colour
-    # (raw evidence 0.594, under the blanks' level), its hue 3.3 nearer the tiles' on a board
-    # whose tiles and squares differ in hue: it held back a reading otherwise right (render seed
-    # 128051, bold) until BLANK_HUE_CLEAR came down from 4 to 3
-    photo = render_photo("scrabble", seed=128051, size=(900, 700), kind="bold")
-    assert photo.grid[6][13].islower()
-    reading = _read_surely(photo, (6, 13))
+@pytest.mark.parametrize(
+    "seed, size, kind, blanks, cell, before",
+    [
+        # bold: 0.59 as far from the tiles as from the squares around it in its whole colour
+        # (raw evidence 0.594, under the blanks' level), its hue 3.3 nearer the tiles'; read
+        # sure since BLANK_HUE_CLEAR came down from 4 to 3
+        (128051, (900, 700), "bold", SET_BLANKS, (6, 13), 4.0),
+        # plain, with 3-6 blanks: its hue 2.6 nearer the tiles'; read sure since
+        # BLANK_HUE_CLEAR came down from 3 to 2
+        (138020, (900, 700), "plain", (3, 7), (7, 10), 3.0),
+    ],
+)
+def test_a_blank_a_little_nearer_the_tiles_hue_is_read_surely(
+    seed, size, kind, blanks, cell, before
+):
+    """A blank only a little nearer the tiles than the squares around it in its whole colour,
+    on a board whose tiles and squares differ in hue, held back a reading otherwise right until
+    ``reader.BLANK_HUE_CLEAR`` came down from ``before``: its hue, that much nearer the tiles',
+    now makes it sure."""
+    photo = render_photo("scrabble", seed=seed, size=size, kind=kind, blanks=blanks)
+    assert photo.grid[cell[0]][cell[1]].islower()
+    reading = _read_surely(photo, cell)
     ev = reading.evidence
-    assert reading.grid[6][13] == "?" and ev.kind[6, 13] == 2
-    assert reader.BLANK_HUE_CLEAR <= ev.hue_tile_like[6, 13] < 4.0
-
-
-def test_a_plain_boards_blank_2_6_nearer_the_tiles_hue_is_read_surely():
-    # a blank only a little nearer the tiles than the squares around it in its whole colour,
-    # its hue 2.6 nearer the tiles' on a board whose tiles and squares differ in hue: it held
-    # back a reading otherwise right (render seed 138020 with 3-6 blanks, plain) until
-    # BLANK_HUE_CLEAR came down from 3 to 2
-    photo = render_photo("scrabble", seed=138020, size=(900, 700), kind="plain", blanks=(3, 7))
-    assert photo.grid[7][10].islower()
-    reading = _read_surely(photo, (7, 10))
-    ev = reading.evidence
-    assert reading.grid[7][10] == "?" and ev.kind[7, 10] == 2
-    assert reader.BLANK_HUE_CLEAR <= ev.hue_tile_like[7, 10] < 3.0
+    assert reading.grid[cell[0]][cell[1]] == "?" and ev.kind[cell] == 2
+    assert reader.BLANK_HUE_CLEAR <= ev.hue_tile_like[cell] < before
 
 
 def test_two_blanks_on_premium_squares_do_not_vouch_for_each_other():
