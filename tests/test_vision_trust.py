@@ -425,6 +425,46 @@ def test_with_every_blank_of_the_set_found_a_tile_like_cell_without_ink_is_a_squ
     assert reader.tile_like_cells(ev, frozenset(), set_blanks=2)[bare]
 
 
+@pytest.mark.parametrize(
+    "seed, blanks, cells",
+    [
+        # the board's top left corner, squares in a render's shadow beside a word of Ws
+        (115098, (2, 3), [(0, 2), (1, 2)]),
+        # the bottom right corner, a square beside the bottom row's O
+        (141042, SET_BLANKS, [(14, 13)]),
+    ],
+)
+def test_with_every_blank_of_the_set_found_a_cell_without_ink_is_read_surely_empty(
+    seed, blanks, cells
+):
+    """A set holds two blanks: once both are found (on a board whose tiles stand
+    ``trust.BLANKS_COUNTED_MIN`` from its squares), a cell read empty with no letter's ink is a
+    bare square, and is read so surely however like the tiles its colour is. Squares in a bold
+    render's corner shadow, 10 or more nearer the tiles' colour than the squares', were read
+    at raw evidence 0 and held back readings otherwise right."""
+    import dataclasses
+
+    photo = render_photo("scrabble", seed=seed, size=(1600, 1200), kind="bold", blanks=blanks)
+    profile = get_profile("scrabble")
+    level = trust.trust_levels(profile="scrabble")["empty"]
+    reading = read_board(_as_jpeg(photo.image), profile, corners=photo.corners)
+    ev = reading.evidence
+    assert right_cells(photo.grid, reading.grid, profile).all()
+    assert int((ev.kind == 2).sum()) == profile.set_blanks
+    assert ev.separation >= trust.BLANKS_COUNTED_MIN
+    for cell in cells:
+        assert ev.tile_like[cell] > 10.0  # the tiles' colour, by the colour alone
+        assert ev.contrast[cell] < ev.faintest / reader.RELAXED_INK_SHARE * reader.BARE_INK_SHARE
+        assert reading.confidence[cell] >= level
+    assert reading.trusted
+    # of a set said to hold a third blank, one is still to be found: the cells are in doubt
+    three = dataclasses.replace(profile, set_blanks=3)
+    doubted = read_board(_as_jpeg(photo.image), three, corners=photo.corners)
+    for cell in cells:
+        assert doubted.confidence[cell] < level
+    assert not doubted.trusted
+
+
 # a lamp's ramp across a photo: of the light, at the left edge and at the right
 LAMP_RAMP = (0.8, 1.05)
 

@@ -1313,6 +1313,24 @@ def read_cells(
     plain = ~trust.premium_layout(profile.premium, n) if profile.premium else True
     inked = max(INKED_CONTRAST, INKED_SHARE * float(np.median(inks))) if inks else INKED_CONTRAST
     raw[(kind == 0) & plain & (contrasts >= inked)] = 0.0
+    if (
+        profile.set_blanks
+        and separation >= trust.BLANKS_COUNTED_MIN
+        and int((kind == 2).sum()) == profile.set_blanks
+        and faintest > 0
+    ):
+        # the set's blanks all found, on a board whose tiles stand far enough from its squares
+        # for the count to hold (``tile_like_cells``): a cell read empty with no letter's ink in
+        # its middle (under ``BARE_INK_SHARE`` of the letters') is no tile, whatever its colour
+        # says. Bare squares in a render's corner shadow, nearer the tiles' colour than the
+        # squares' by 10-13 (raw evidence 0), held back bold readings otherwise right (render
+        # seeds 115098 and 141042). On 3792 Scrabble readings of boards holding at most a set's
+        # blanks (seeds 110000-143143, every kind, corners given and found), 3 more were
+        # trusted, none wrong; of the cells read wrong, one changed: a pale render's blank read
+        # empty beside a bare square taken for a blank (seed 130025, refused for its glare),
+        # 0.9976 -> 1.0, over the empty cells' level before as after
+        bare = (kind == 0) & (contrasts < faintest / RELAXED_INK_SHARE * BARE_INK_SHARE)
+        raw[bare] = np.maximum(raw[bare], 1.0 - 0.8 * near_letter[bare])
     # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)
     raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
     raw = _lone_cells_bare(raw, kind, profile.name)
