@@ -1289,6 +1289,13 @@ def test_a_glyphs_right_opening_is_a_share_whatever_its_ink(h, w, scale, seed):
         half[:, w - w // 2 :] = 0.0
         bare = glyphs.Glyph(half, glyph.mask, glyph.bbox, 200.0, 100.0)
         assert glyphs.right_opening(bare) == pytest.approx((w // 2) / w)
+        # a gap holding ink just under OPENING_INK (a bold G's, blurred) still opens; at it,
+        # the gap is closed
+        for gap, opening in ((glyphs.OPENING_INK - 0.05, (w // 2) / w), (glyphs.OPENING_INK, 0.0)):
+            grey = half.copy()
+            grey[:, w - w // 2 :] = gap
+            soft = glyphs.Glyph(grey, glyph.mask, glyph.bbox, 200.0, 100.0)
+            assert glyphs.right_opening(soft) == pytest.approx(opening)
 
 
 def test_a_c_named_g_is_not_told_by_its_opening():
