@@ -1352,6 +1352,23 @@ def test_a_letter_whose_shape_shows_it_is_read_surely(seed, size, kind, cell, le
     assert reading.evidence.raw[cell] >= np.float32(reader.Q_TAIL_READING)
 
 
+def test_a_bold_gs_opening_blurred_half_shut_is_seen(monkeypatch):
+    """A bold G whose gap between arm and bar holds ink of 0.5-0.6 (render seed 141078, the
+    grid found): shut when ink was a pixel of 0.5 or more, it held back a reading otherwise
+    right; measured with ink at ``glyphs.OPENING_INK`` it opens, and the G is read surely."""
+    photo = render_photo("scrabble", seed=141078, size=(900, 700), kind="bold")
+    reading = read_board(_as_jpeg(photo.image), "scrabble")
+    cell = (8, 5)
+    assert photo.grid[cell[0]][cell[1]] == reading.grid[cell[0]][cell[1]] == "G"
+    assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
+    assert reading.trusted
+    assert reading.evidence.raw[cell] >= np.float32(reader.Q_TAIL_READING)
+    glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == cell)
+    assert glyphs.right_opening(glyph) >= reader.G_OPEN
+    monkeypatch.setattr(glyphs, "OPENING_INK", 0.5)
+    assert glyphs.right_opening(glyph) < reader.G_OPEN
+
+
 @pytest.mark.parametrize(
     "seed, size, kind, blanks, cell, before",
     [
