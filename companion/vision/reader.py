@@ -1208,6 +1208,24 @@ def read_cells(
         told = _shape_told(found, letters, nearest, glare, "Q", "O", tail_share, Q_TAIL)
         told |= _shape_told(found, letters, nearest, glare, "G", "OQ", right_opening, G_OPEN)
         told -= set(two_readings) | low
+        # a letter whose point value only blurred it (read the same without the digit): its
+        # shape is measured on the glyph without the digit, which changes its box (until the
+        # twenty-third round such a letter's shape was not asked: bold Gs so joined, their
+        # opening plain without the digit, held back readings otherwise right, render seeds
+        # 131082 and 143104; on the 6032 Scrabble readings of the round, seeds 110000-143143,
+        # 2 more trusted, none wrong, no G or Q read wrong at Q_TAIL_READING)
+        same = [i for i, (read, _) in two_readings.items() if read == letters[i] and i not in low]
+        if same:
+            cut_found = [(found[i][0], found[i][1], point_value_cut(found[i][2], c)) for i in same]
+            cut_letters, _, _, cut_nearest = clf.classify_nearest(
+                glyph_features([g for _, _, g in cut_found])
+            )
+            cut_told = _shape_told(
+                cut_found, cut_letters, cut_nearest, glare, "Q", "O", tail_share, Q_TAIL
+            ) | _shape_told(
+                cut_found, cut_letters, cut_nearest, glare, "G", "OQ", right_opening, G_OPEN
+            )
+            told |= {same[k] for k in cut_told}
         for i, ((r, col, glyph), letter, evidence) in enumerate(
             zip(found, letters, whole, strict=True)
         ):
