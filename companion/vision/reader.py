@@ -1331,24 +1331,18 @@ def read_cells(
     plain = ~trust.premium_layout(profile.premium, n) if profile.premium else True
     inked = max(INKED_CONTRAST, INKED_SHARE * float(np.median(inks))) if inks else INKED_CONTRAST
     raw[(kind == 0) & plain & (contrasts >= inked)] = 0.0
-    if (
-        profile.set_blanks
-        and separation >= trust.BLANKS_COUNTED_MIN
-        and int((kind == 2).sum()) == profile.set_blanks
-        and faintest > 0
-    ):
-        # the set's blanks all found, on a board whose tiles stand far enough from its squares
-        # for the count to hold (``tile_like_cells``): a cell read empty with no letter's ink in
-        # its middle (under ``BARE_INK_SHARE`` of the letters') is no tile, whatever its colour
-        # says. Bare squares in a render's corner shadow, nearer the tiles' colour than the
-        # squares' by 10-13 (raw evidence 0), held back bold readings otherwise right (render
-        # seeds 115098 and 141042). On 3792 Scrabble readings of boards holding at most a set's
-        # blanks (seeds 110000-143143, every kind, corners given and found), 3 more were
-        # trusted, none wrong; of the cells read wrong, one changed: a pale render's blank read
-        # empty beside a bare square taken for a blank (seed 130025, refused for its glare),
-        # 0.9976 -> 1.0, over the empty cells' level before as after
-        bare = (kind == 0) & (contrasts < faintest / RELAXED_INK_SHARE * BARE_INK_SHARE)
-        raw[bare] = np.maximum(raw[bare], 1.0 - 0.8 * near_letter[bare])
+    # the set's blanks all found, on a board whose tiles stand far enough from its squares for
+    # the count to hold (``tile_like_cells``): a cell read empty with no letter's ink in its
+    # middle is no tile, whatever its colour says (``counted_bare``). Bare squares in a render's
+    # corner shadow, nearer the tiles' colour than the squares' by 10-13 (raw evidence 0), held
+    # back bold readings otherwise right (render seeds 115098 and 141042). On 3792 Scrabble
+    # readings of boards holding at most a set's blanks (seeds 110000-143143, every kind,
+    # corners given and found), 3 more were trusted, none wrong; of the cells read wrong, one
+    # changed: a pale render's blank read empty beside a bare square taken for a blank (seed
+    # 130025, refused for its glare), 0.9976 -> 1.0, over the empty cells' level before as after
+    counted = profile.set_blanks if separation >= trust.BLANKS_COUNTED_MIN else 0
+    bare = counted_bare(kind, contrasts, faintest, counted)
+    raw[bare] = np.maximum(raw[bare], 1.0 - 0.8 * near_letter[bare])
     # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)
     raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
     raw = _lone_cells_bare(raw, kind, profile.name)
@@ -1527,10 +1521,24 @@ def tile_like_cells(
         suspect &= ~trust.like_premium(ev.colours, ev.kind == 0, premium)
     # a tile lies in a word: some tile, or some cell in doubt, is beside it across or down
     suspect &= _beside((ev.kind != 0) | suspect)
-    if set_blanks and int((ev.kind == 2).sum()) == set_blanks and ev.faintest > 0:
-        # the set's blanks all found: no letter's ink, no tile
-        suspect &= ev.contrast >= ev.faintest / RELAXED_INK_SHARE * BARE_INK_SHARE
-    return suspect
+    return suspect & ~counted_bare(ev.kind, ev.contrast, ev.faintest, set_blanks)
+
+
+def counted_bare(
+    kind: np.ndarray, contrast: np.ndarray, faintest: float, set_blanks: int
+) -> np.ndarray:
+    """The cells read empty that the set's count of blanks shows are bare squares: bool (n, n).
+    With every one of the set's ``set_blanks`` blanks found (``kind`` 2; no more, no fewer), a
+    cell read empty that is a tile can only be a tile whose letter was missed, and one whose
+    middle holds no ink a letter of the set could leave (``contrast`` under ``BARE_INK_SHARE``
+    of the letters' median, ``faintest`` being ``RELAXED_INK_SHARE`` of it) is a bare square.
+    None when ``set_blanks`` is 0 (not known, or not to be counted on: the callers pass it only
+    for a board whose tiles stand ``trust.BLANKS_COUNTED_MIN`` or more from its squares) or the
+    letters' ink is not known (``faintest`` 0). ``kind``: int (n, n), index in
+    ``trust.CELL_KINDS``; ``contrast``: float32 (n, n), 8-bit lightness."""
+    if not set_blanks or int((kind == 2).sum()) != set_blanks or faintest <= 0:
+        return np.zeros(kind.shape, bool)
+    return (kind == 0) & (contrast < faintest / RELAXED_INK_SHARE * BARE_INK_SHARE)
 
 
 # of the letters' median contrast: a cell read empty with less ink in its middle holds no letter
