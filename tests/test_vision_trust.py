@@ -1142,9 +1142,11 @@ class _ReadsAs:
     def __init__(self, letter: str):
         self.letter = letter
 
-    def classify_detail(self, features):
+    def classify_nearest(self, features):
         n = len(features)
-        return [self.letter] * n, np.ones(n), np.full(n, 10.0)
+        nearest = np.ones((n, len(glyphs.LETTERS)))
+        nearest[:, glyphs.LETTERS.index(self.letter)] = 0.0
+        return [self.letter] * n, np.ones(n), np.full(n, 10.0), nearest
 
 
 def _joined_to_a_digit(stroke: int, digit_x: int, c: int = 48) -> glyphs.Glyph:
@@ -1650,7 +1652,7 @@ def test_a_bold_glyph_read_as_another_letter_without_its_digit_is_that_letter(
     c = 48
     glyph = _joined_to_a_digit(stroke, digit_x, c)
     assert reader._on_the_face(glyph, glyphs.point_value_cut(glyph, c), c) == (digit_x == 13)
-    out = reader._point_value_readings([(0, 0, glyph)], [whole], [0.9], _ReadsAs(cut), c)
+    out, _ = reader._point_value_readings([(0, 0, glyph)], [whole], [0.9], _ReadsAs(cut), c)
     letter, evidence = out[0]
     assert letter == cut
     if sure:

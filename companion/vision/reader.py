@@ -950,12 +950,15 @@ def _point_value_readings(
     evidence: list[float],
     classifier: LetterClassifier,
     cell_px: int,
-) -> dict[int, tuple[str, float]]:
+) -> tuple[dict[int, tuple[str, float]], dict[int, tuple[Glyph, np.ndarray]]]:
     """The glyphs read differently without the piece in their point value's corner
     (:func:`~companion.vision.glyphs.point_value_cut`): {index in ``found``: (letter, raw
     evidence)}; ``letters`` and ``evidence`` are the whole glyphs' (:func:`_letter_evidence`).
     When the cut glyph reads the same letter, surer (the digit only blurred it), the cell is as
-    sure as the cut glyph, if the piece dropped lies on the tile's face (:func:`_on_the_face`).
+    sure as the cut glyph, if the piece dropped lies on the tile's face (:func:`_on_the_face`);
+    those glyphs are also returned, second, as {index: (the cut glyph, float64 (26,) its
+    distance from each letter's nearest training glyph)}, for their shape to be measured
+    without the digit (:func:`_shapes_told`).
 
     A glyph is in doubt when the glyph cut reads as another letter with evidence
     ``CUT_READING`` or more: the piece is the point value (an O or a G with its digit joined
@@ -999,18 +1002,21 @@ def _point_value_readings(
     cuts = [(i, point_value_cut(g, cell_px)) for i, (_, _, g) in enumerate(found)]
     cuts = [(i, g) for i, g in cuts if g is not None]
     if not cuts:
-        return {}
-    cut_letters, cut_share, cut_margin = classifier.classify_detail(
+        return {}, {}
+    cut_letters, cut_share, cut_margin, cut_nearest = classifier.classify_nearest(
         glyph_features([g for _, g in cuts])
     )
-    out = {}
-    for (i, glyph), letter, sh, mg in zip(cuts, cut_letters, cut_share, cut_margin, strict=True):
+    out, blurred = {}, {}
+    for (i, glyph), letter, sh, mg, near in zip(
+        cuts, cut_letters, cut_share, cut_margin, cut_nearest, strict=True
+    ):
         cut = _letter_evidence(sh, mg)
         whole = evidence[i]
         if letter == letters[i]:
             if cut > whole and _on_the_face(found[i][2], glyph, cell_px):
                 # the digit only blurred the letter: as sure as the letter without it
                 out[i] = (letter, cut)
+                blurred[i] = (glyph, near)
             continue
         if cut < CUT_READING:
             continue
@@ -1024,7 +1030,7 @@ def _point_value_readings(
             out[i] = (letter, cut)
             continue
         out[i] = (letter if cut >= whole else letters[i], min(CUT_READING, max(cut, whole)))
-    return out
+    return out, blurred
 
 
 # the share of a glyph's ink in its lower-right quarter unmatched by its mirror image
@@ -1107,6 +1113,17 @@ def _shape_told(
         ):
             told.add(i)
     return told
+
+
+def _shapes_told(
+    found: list[tuple[int, int, Glyph]], letters: list[str], nearest: np.ndarray, glare: np.ndarray
+) -> set[int]:
+    """The glyphs whose shape tells their letter (:func:`_shape_told`): a Q by its tail
+    (``glyphs.tail_share`` at ``Q_TAIL``) from an O, a G by its opening
+    (``glyphs.right_opening`` at ``G_OPEN``) from a Q or an O. Indices into ``found``;
+    ``letters``, ``nearest`` and ``glare`` as :func:`_shape_told` takes them."""
+    told = _shape_told(found, letters, nearest, glare, "Q", "O", tail_share, Q_TAIL)
+    return told | _shape_told(found, letters, nearest, glare, "G", "OQ", right_opening, G_OPEN)
 
 
 def read_cells(
@@ -1200,31 +1217,25 @@ def read_cells(
         feats = glyph_features([g for _, _, g in found])
         letters, share, margin, nearest = clf.classify_nearest(feats)
         whole = [_letter_evidence(sh, mg) for sh, mg in zip(share, margin, strict=True)]
-        two_readings = (
-            _point_value_readings(found, letters, whole, clf, c) if profile.point_values else {}
+        two_readings, blurred = (
+            _point_value_readings(found, letters, whole, clf, c)
+            if profile.point_values
+            else ({}, {})
         )
         # (not a letter found only at a lower contrast: the line was measured on the others)
         low = {i for i, (r, col, _) in enumerate(found) if (r, col) in relaxed}
-        told = _shape_told(found, letters, nearest, glare, "Q", "O", tail_share, Q_TAIL)
-        told |= _shape_told(found, letters, nearest, glare, "G", "OQ", right_opening, G_OPEN)
-        told -= set(two_readings) | low
+        told = _shapes_told(found, letters, nearest, glare) - set(two_readings) - low
         # a letter whose point value only blurred it (read the same without the digit): its
         # shape is measured on the glyph without the digit, which changes its box (until the
         # twenty-third round such a letter's shape was not asked: bold Gs so joined, their
         # opening plain without the digit, held back readings otherwise right, render seeds
         # 131082 and 143104; on the 6032 Scrabble readings of the round, seeds 110000-143143,
         # 2 more trusted, none wrong, no G or Q read wrong at Q_TAIL_READING)
-        same = [i for i, (read, _) in two_readings.items() if read == letters[i] and i not in low]
+        same = [i for i in blurred if i not in low]
         if same:
-            cut_found = [(found[i][0], found[i][1], point_value_cut(found[i][2], c)) for i in same]
-            cut_letters, _, _, cut_nearest = clf.classify_nearest(
-                glyph_features([g for _, _, g in cut_found])
-            )
-            cut_told = _shape_told(
-                cut_found, cut_letters, cut_nearest, glare, "Q", "O", tail_share, Q_TAIL
-            ) | _shape_told(
-                cut_found, cut_letters, cut_nearest, glare, "G", "OQ", right_opening, G_OPEN
-            )
+            cut_found = [(found[i][0], found[i][1], blurred[i][0]) for i in same]
+            cut_nearest = np.array([blurred[i][1] for i in same])
+            cut_told = _shapes_told(cut_found, [letters[i] for i in same], cut_nearest, glare)
             told |= {same[k] for k in cut_told}
         for i, ((r, col, glyph), letter, evidence) in enumerate(
             zip(found, letters, whole, strict=True)
@@ -1340,8 +1351,7 @@ def read_cells(
     # corners given and found), 3 more were trusted, none wrong; of the cells read wrong, one
     # changed: a pale render's blank read empty beside a bare square taken for a blank (seed
     # 130025, refused for its glare), 0.9976 -> 1.0, over the empty cells' level before as after
-    counted = profile.set_blanks if separation >= trust.BLANKS_COUNTED_MIN else 0
-    bare = counted_bare(kind, contrasts, faintest, counted)
+    bare = counted_bare(kind, contrasts, faintest, counted_blanks(profile, separation))
     raw[bare] = np.maximum(raw[bare], 1.0 - 0.8 * near_letter[bare])
     # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)
     raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
@@ -1522,6 +1532,14 @@ def tile_like_cells(
     # a tile lies in a word: some tile, or some cell in doubt, is beside it across or down
     suspect &= _beside((ev.kind != 0) | suspect)
     return suspect & ~counted_bare(ev.kind, ev.contrast, ev.faintest, set_blanks)
+
+
+def counted_blanks(profile: Profile, separation: float) -> int:
+    """The set's blanks a reading may count on (:func:`counted_bare`): the profile's
+    ``set_blanks`` on a board whose lettered tiles stand ``trust.BLANKS_COUNTED_MIN`` or more
+    from its squares (``separation``, Lab: :func:`trust.tile_separation`), else 0: nearer, a
+    bare square may be one of the blanks "found"."""
+    return profile.set_blanks if separation >= trust.BLANKS_COUNTED_MIN else 0
 
 
 def counted_bare(
@@ -1820,7 +1838,7 @@ def read_board(
         )
     if ev.tile_like is not None:
         # the set's count of blanks clears doubted cells only where a blank is told by colour
-        counted = profile.set_blanks if ev.separation >= trust.BLANKS_COUNTED_MIN else 0
+        counted = counted_blanks(profile, ev.separation)
         blank_like = int(tile_like_cells(ev, profile.premium, counted).sum())
         if blank_like:
             problems.append(
