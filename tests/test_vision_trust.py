@@ -4,6 +4,7 @@ shipped classifier; the kinds of photo; calibration figures; the table never act
 Photos are small (800x600) and few; each is rendered once per session.
 """
 
+import dataclasses
 import json
 from pathlib import Path
 from types import SimpleNamespace
@@ -425,6 +426,87 @@ def test_with_every_blank_of_the_set_found_a_tile_like_cell_without_ink_is_a_squ
     assert reader.tile_like_cells(ev, frozenset(), set_blanks=2)[bare]
 
 
+def test_with_every_blank_of_the_set_found_a_tile_like_cell_without_strokes_is_a_square():
+    """A cell whose middle has a letter's contrast but no stroke of a letter's darkness (the
+    edge and shadow of the tiles beside it: under ``BARE_STROKE_SHARE`` of the letters' median
+    strokes) holds no letter either: with both of the set's blanks found it is a bare square;
+    with one still to find it stays in doubt; a cell with strokes as dark as a faint letter's
+    stays in doubt too."""
+    n = 15
+    lettered = np.zeros((n, n), bool)
+    lettered[7, 3:12] = True
+    figure = np.full((n, n), -10.0, np.float32)
+    shaded, inked = (6, 5), (6, 8)  # above the word: both coloured like the tiles
+    figure[shaded] = figure[inked] = 5.0
+    strokes = np.zeros((n, n), np.float32)
+    strokes[lettered] = 120.0  # the letters' strokes
+    strokes[shaded] = 0.25 * 120.0  # the shadow's: no stroke
+    strokes[inked] = 0.4 * 120.0  # fainter than the letters', but a stroke
+    assert 0.25 < reader.BARE_STROKE_SHARE < 0.4
+    ev = _colour_evidence(lettered, figure, figure.copy(), strokes=strokes)
+    ev.faintest = reader.RELAXED_INK_SHARE * 150.0  # the letters' ink: 150
+    ev.contrast[lettered] = 150.0
+    ev.contrast[shaded] = ev.contrast[inked] = 0.75 * 150.0  # both over BARE_INK_SHARE
+    blanks = [(8, 3), (8, 4)]
+    for found, cleared in ((1, False), (2, True)):
+        ev.kind[8, 3:5] = 0
+        for cell in blanks[:found]:
+            ev.kind[cell] = 2
+        suspect = reader.tile_like_cells(ev, frozenset(), set_blanks=2)
+        assert suspect[inked] and suspect[shaded] != cleared
+    ev.strokes = None  # the strokes not measured: the contrast alone keeps both in doubt
+    assert reader.tile_like_cells(ev, frozenset(), set_blanks=2)[shaded]
+
+
+def _board_with(marks: dict[tuple[int, int], np.ndarray], n: int = 15, c: int = 48) -> np.ndarray:
+    """A warped board's lightness (uint8 (n*c + c, n*c + c)), every cell a face of 210 but
+    those in ``marks``: {(row, column): the cell's own lightness, uint8 (c, c)}."""
+    light = np.full((n * c + c, n * c + c), 210, np.uint8)
+    for (r, col), cell in marks.items():
+        light[c // 2 + r * c : c // 2 + (r + 1) * c, c // 2 + col * c : c // 2 + (col + 1) * c] = (
+            cell
+        )
+    return light
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    width=st.integers(2, 12),
+    depth=st.integers(60, 160),
+    band=st.integers(20, 30),
+    fall=st.floats(0.4, 0.6),
+)
+def test_cell_strokes_sees_a_letters_stroke_and_not_a_shadow_or_light_falling_off(
+    width, depth, band, fall
+):
+    """``glyphs.cell_strokes`` measures the darkest marks narrower than ``STROKE_SPAN`` of a
+    cell: a stroke of any width a letter's may have (up to a bold face's, and more) at its full
+    depth; a shadow wider than that across the cell's middle, or light falling off across it
+    (over ``fall`` of the cell), under ``reader.BARE_STROKE_SHARE`` of it (the light's fall
+    leaves a little where it starts), though :func:`glyphs.cell_contrasts` sees half the
+    depth or more in each."""
+    c = 48
+    assert width < glyphs.STROKE_SPAN * c < band
+    stroke = np.full((c, c), 210, np.uint8)
+    stroke[8:40, 24 - width // 2 : 24 - width // 2 + width] = 210 - depth  # a letter's stem
+    shadow = np.full((c, c), 210, np.uint8)
+    shadow[:band, :] = 210 - depth  # a tile's shadow over the top of the square
+    start = round((1 - fall) / 2 * c)
+    end = start + round(fall * c)
+    rows = np.clip((np.arange(c) - start) / (end - start), 0, 1)  # dark above, face below
+    ramp = np.repeat((210 - depth * (1 - rows))[:, None], c, axis=1)
+    cells = {(3, 3): stroke, (3, 5): shadow, (3, 7): np.round(ramp).astype(np.uint8)}
+    light = _board_with(cells)
+    strokes = glyphs.cell_strokes(light, 15, c)
+    contrasts = glyphs.cell_contrasts(light, 15, c)
+    assert strokes[3, 3] >= depth - 1
+    for cell in [(3, 5), (3, 7)]:
+        assert contrasts[cell] >= 0.5 * depth  # a letter's contrast, or half of it...
+        # ...and no stroke a letter of that ink has, for the set's count of blanks
+        assert strokes[cell] < reader.BARE_STROKE_SHARE * depth, cell
+    assert strokes[0, 0] == 0  # a plain face
+
+
 @pytest.mark.parametrize(
     "seed, blanks, cells",
     [
@@ -499,6 +581,31 @@ def test_real_board_1_with_both_blanks_found_is_trusted():
     assert reading.trusted, reading.problems
     # without the set's two blanks the squares stay in doubt
     assert reader.tile_like_cells(reading.evidence, SCRABBLE_PREMIUM).sum() >= 10
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+@pytest.mark.parametrize("side, blur", [(700, 1.2), (600, 0.7)])
+def test_real_board_1_soft_its_squares_with_the_tiles_shadows_are_bare(side, blur):
+    """Softened, real board 1's tiles leave their edges and shadows across the middle of the
+    squares between them, as much contrast as 0.6-0.7 of a letter's: over ``BARE_INK_SHARE``,
+    so by the contrast alone those squares might hold a missed letter, and the reading was
+    refused. Their marks are no letter's strokes (``BARE_STROKE_SHARE``): with both of the
+    set's blanks found, they are bare squares and the reading is trusted."""
+    image, corners, truth = _real_photo("board_001", side, blur=blur)
+    profile = get_profile("scrabble")
+    reading = read_board(image, profile, corners=corners)
+    ev = reading.evidence
+    assert right_cells(truth, reading.grid, profile).all()
+    assert reading.blanks == [(2, 6), (9, 0)]
+    assert reading.trusted, reading.problems
+    ink_line = ev.faintest / reader.RELAXED_INK_SHARE * reader.BARE_INK_SHARE
+    stroke_line = reader.BARE_STROKE_SHARE * float(np.median(ev.strokes[ev.kind == 1]))
+    # by the contrast alone, some square that looks like a tile might hold a letter
+    by_contrast = reader.tile_like_cells(dataclasses.replace(ev, strokes=None), SCRABBLE_PREMIUM, 2)
+    assert by_contrast.any()
+    for cell in map(tuple, np.argwhere(by_contrast)):
+        assert truth[cell[0]][cell[1]] == "."
+        assert ev.contrast[cell] >= ink_line and ev.strokes[cell] < stroke_line
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")

@@ -148,15 +148,53 @@ def cell_contrasts(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray
         lightness: uint8 (board_px, board_px), the warped board's lightness (half a cell of
             margin around the grid).
     """
-    c = cell_px
-    a = round(0.2 * c)
-    grid = lightness[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c]
-    cells = grid.reshape(size, c, size, c)[:, a : c - a, :, a : c - a]
-    flat = cells.transpose(0, 2, 1, 3).reshape(size, size, -1)
+    flat = _cell_middles(lightness, size, cell_px)
     k = flat.shape[2]
     hi, lo = int(0.90 * (k - 1)), int(0.02 * (k - 1))
     part = np.partition(flat, (lo, hi), axis=2)
     return (part[:, :, hi].astype(np.float32) - part[:, :, lo]).astype(np.float32)
+
+
+def _cell_middles(image: np.ndarray, size: int, cell_px: int) -> np.ndarray:
+    """The pixels of each cell's middle (the cell less a fifth of its side all round, as
+    :func:`cell_contrasts` reads): (size, size, k) of ``image``'s dtype, from an image of the
+    top-down board (board_px, board_px), half a cell of margin around the grid."""
+    c = cell_px
+    a = round(0.2 * c)
+    grid = image[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c]
+    cells = grid.reshape(size, c, size, c)[:, a : c - a, :, a : c - a]
+    return cells.transpose(0, 2, 1, 3).reshape(size, size, -1)
+
+
+# of a cell: the side of the square a dark mark must be narrower than to count as a stroke
+# (:func:`cell_strokes`). A letter's strokes are narrower (a bold render's about 0.16 of a cell;
+# the widest a letter may have, twice ``MAX_HALF_STROKE``, 0.34); a tile's shadow, the step of
+# light at a tile's edge and light falling off across a square are wider
+STROKE_SPAN = 0.35
+
+
+def cell_strokes(lightness: np.ndarray, size: int, cell_px: int) -> np.ndarray:
+    """How dark the darkest strokes in each cell's middle are: float32 (size, size), 8-bit
+    lightness under their surroundings (the 98th percentile of the black-hat, the closing by a
+    square of ``STROKE_SPAN`` of a cell less the lightness, over the middle
+    :func:`cell_contrasts` reads).
+
+    A letter's ink is strokes; the contrast :func:`cell_contrasts` measures is also made by
+    marks that are not: on real board 1 (squares nearly its wooden tiles' colour, the tiles a
+    little off the grid), a bare square between tiles has their edge and shadow across its
+    middle, a band of light falling off, up to 0.8 of a letter's contrast in soft photos but
+    at most a quarter of its strokes (``reader.counted_bare``).
+
+    Args:
+        lightness: uint8 (board_px, board_px), the warped board's lightness (half a cell of
+            margin around the grid).
+    """
+    span = max(3, round(STROKE_SPAN * cell_px))
+    square = cv2.getStructuringElement(cv2.MORPH_RECT, (span, span))
+    hat = cv2.morphologyEx(lightness, cv2.MORPH_BLACKHAT, square)
+    flat = _cell_middles(hat, size, cell_px)
+    top = int(0.98 * (flat.shape[2] - 1))
+    return np.partition(flat, top, axis=2)[:, :, top].astype(np.float32)
 
 
 # of half the narrower side of its box: a component whose thickest point lies this deep is as thick

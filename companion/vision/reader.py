@@ -27,6 +27,7 @@ from companion.vision.glyphs import (
     LetterClassifier,
     cell_contrasts,
     cell_margin,
+    cell_strokes,
     find_glyph,
     glyph_features,
     load_classifier,
@@ -863,6 +864,8 @@ class CellEvidence:
             trust check's figures.
         faintest: 8-bit lightness: the faintest ink a letter of this set may have
             (``RELAXED_INK_SHARE`` of the letters' median contrast; 0 with under 3 letters).
+        strokes: float32 (size, size): how dark the darkest strokes in the cell's middle are,
+            8-bit lightness (:func:`companion.vision.glyphs.cell_strokes`), or None.
     """
 
     raw: np.ndarray
@@ -882,6 +885,7 @@ class CellEvidence:
     chroma: float = float("inf")
     near_tile_like: tuple[np.ndarray, np.ndarray] | None = None
     faintest: float = 0.0
+    strokes: np.ndarray | None = None
 
 
 def _letter_evidence(share: float, margin: float) -> float:
@@ -1165,6 +1169,7 @@ def read_cells(
     found: list[tuple[int, int, Glyph]] = []
     empty: list[tuple[int, int]] = []
     contrasts = cell_contrasts(lightness, n, c)
+    strokes = cell_strokes(lightness, n, c)
 
     def window(r: int, col: int) -> np.ndarray:
         y0 = c // 2 + r * c - m
@@ -1351,7 +1356,7 @@ def read_cells(
     # corners given and found), 3 more were trusted, none wrong; of the cells read wrong, one
     # changed: a pale render's blank read empty beside a bare square taken for a blank (seed
     # 130025, refused for its glare), 0.9976 -> 1.0, over the empty cells' level before as after
-    bare = counted_bare(kind, contrasts, faintest, counted_blanks(profile, separation))
+    bare = counted_bare(kind, contrasts, strokes, faintest, counted_blanks(profile, separation))
     raw[bare] = np.maximum(raw[bare], 1.0 - 0.8 * near_letter[bare])
     # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)
     raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
@@ -1375,6 +1380,7 @@ def read_cells(
     evidence.separation = separation
     evidence.glyphs = found
     evidence.faintest = faintest
+    evidence.strokes = strokes
     if profile.premium:
         is_empty = np.array([[ch == "." for ch in row] for row in grid])
         evidence.premium = trust.premium_fit(colours, is_empty, profile.premium)
@@ -1531,7 +1537,7 @@ def tile_like_cells(
         suspect &= ~trust.like_premium(ev.colours, ev.kind == 0, premium)
     # a tile lies in a word: some tile, or some cell in doubt, is beside it across or down
     suspect &= _beside((ev.kind != 0) | suspect)
-    return suspect & ~counted_bare(ev.kind, ev.contrast, ev.faintest, set_blanks)
+    return suspect & ~counted_bare(ev.kind, ev.contrast, ev.strokes, ev.faintest, set_blanks)
 
 
 def counted_blanks(profile: Profile, separation: float) -> int:
@@ -1543,7 +1549,11 @@ def counted_blanks(profile: Profile, separation: float) -> int:
 
 
 def counted_bare(
-    kind: np.ndarray, contrast: np.ndarray, faintest: float, set_blanks: int
+    kind: np.ndarray,
+    contrast: np.ndarray,
+    strokes: np.ndarray | None,
+    faintest: float,
+    set_blanks: int,
 ) -> np.ndarray:
     """The cells read empty that the set's count of blanks shows are bare squares: bool (n, n).
     With every one of the set's ``set_blanks`` blanks found (``kind`` 2; no more, no fewer), a
@@ -1556,7 +1566,11 @@ def counted_bare(
     ``trust.CELL_KINDS``; ``contrast``: float32 (n, n), 8-bit lightness."""
     if not set_blanks or int((kind == 2).sum()) != set_blanks or faintest <= 0:
         return np.zeros(kind.shape, bool)
-    return (kind == 0) & (contrast < faintest / RELAXED_INK_SHARE * BARE_INK_SHARE)
+    inkless = contrast < faintest / RELAXED_INK_SHARE * BARE_INK_SHARE
+    if strokes is not None and int((kind == 1).sum()) >= 3:
+        # or whose marks are no letter's strokes: the edge and shadow of the tiles beside it
+        inkless |= strokes < BARE_STROKE_SHARE * float(np.median(strokes[kind == 1]))
+    return (kind == 0) & inkless
 
 
 # of the letters' median contrast: a cell read empty with less ink in its middle holds no letter
@@ -1568,6 +1582,11 @@ def counted_bare(
 # (the tiles' edges over them) had up to 0.79, most under 0.46: at 0.5, 16 of the 36 such
 # readings were cleared of every doubt; at 0.55, 26
 BARE_INK_SHARE = 0.55
+# of the letters' median strokes (:func:`glyphs.cell_strokes`): a cell read empty whose darkest
+# marks are fainter strokes than this holds no letter either (``counted_bare``), whatever its
+# contrast: the contrast there is the edge and shadow of the tiles beside it. Measured in the
+# twenty-fourth round (see ``counted_bare``)
+BARE_STROKE_SHARE = 0.3
 
 
 # a cell's hue (Lab a and b) this many times the lettered tiles' spread of hues (the 90th
