@@ -395,30 +395,44 @@ def test_a_tile_like_cell_with_no_tile_beside_it_is_not_in_doubt():
     assert {tuple(int(v) for v in cell) for cell in np.argwhere(suspect)} == {beside, *pair}
 
 
+def _word_and_two_tile_like_cells(**fields):
+    """Evidence of a board with a word across row 8 (from 1), columns 4-12, and two empty cells
+    above it coloured like the tiles, (6, 5) and (6, 8) 0-based; the letters' ink 150
+    (``faintest``), every other cell plainly a square. Returns (evidence, the two cells)."""
+    n = 15
+    lettered = np.zeros((n, n), bool)
+    lettered[7, 3:12] = True
+    figure = np.full((n, n), -10.0, np.float32)
+    cells = (6, 5), (6, 8)
+    for cell in cells:
+        figure[cell] = 5.0
+    ev = _colour_evidence(lettered, figure, figure.copy(), **fields)
+    ev.faintest = reader.RELAXED_INK_SHARE * 150.0
+    ev.contrast[lettered] = 150.0
+    return ev, cells
+
+
+def _blanks_found(ev, found: int) -> None:
+    """Marks ``found`` blanks found below the word of :func:`_word_and_two_tile_like_cells`."""
+    ev.kind[8, 3:5] = 0
+    for cell in [(8, 3), (8, 4)][:found]:
+        ev.kind[cell] = 2
+
+
 def test_with_every_blank_of_the_set_found_a_tile_like_cell_without_ink_is_a_square():
     """A set holds two blanks: once both are found, a cell that looks like a tile can only be a
     tile whose letter was missed. One whose middle holds no ink a letter of the set could leave
     (under ``BARE_INK_SHARE`` of the letters' contrast) is a bare square; one with such ink,
     or any while a blank of the set is still to be found (or more are found than a set holds),
     stays in doubt."""
-    n = 15
-    lettered = np.zeros((n, n), bool)
-    lettered[7, 3:12] = True
-    figure = np.full((n, n), -10.0, np.float32)
-    bare, inked = (6, 5), (6, 8)  # above the word: both coloured like the tiles
-    figure[bare] = figure[inked] = 5.0
-    ev = _colour_evidence(lettered, figure, figure.copy())
-    ev.faintest = reader.RELAXED_INK_SHARE * 150.0  # the letters' ink: 150
+    ev, (bare, inked) = _word_and_two_tile_like_cells()
     # a tile's edge over a square in a soft photo, over the reader's floor for a letter but
     # under BARE_INK_SHARE; and as dark as the faintest letter of a set (0.61 of the median)
     ev.contrast[bare] = 0.53 * 150.0
     ev.contrast[inked] = 0.61 * 150.0
     assert reader.RELAXED_INK_SHARE < 0.53 < reader.BARE_INK_SHARE < 0.61
-    blanks = [(8, 3), (8, 4)]  # below the word
     for found, cleared in ((0, False), (1, False), (2, True)):
-        ev.kind[8, 3:5] = 0
-        for cell in blanks[:found]:
-            ev.kind[cell] = 2
+        _blanks_found(ev, found)
         suspect = reader.tile_like_cells(ev, frozenset(), set_blanks=2)
         assert suspect[inked] and suspect[bare] != cleared
         assert reader.tile_like_cells(ev, frozenset())[bare]  # the set's blanks not known
@@ -432,26 +446,15 @@ def test_with_every_blank_of_the_set_found_a_tile_like_cell_without_strokes_is_a
     strokes) holds no letter either: with both of the set's blanks found it is a bare square;
     with one still to find it stays in doubt; a cell with strokes as dark as a faint letter's
     stays in doubt too."""
-    n = 15
-    lettered = np.zeros((n, n), bool)
-    lettered[7, 3:12] = True
-    figure = np.full((n, n), -10.0, np.float32)
-    shaded, inked = (6, 5), (6, 8)  # above the word: both coloured like the tiles
-    figure[shaded] = figure[inked] = 5.0
-    strokes = np.zeros((n, n), np.float32)
-    strokes[lettered] = 120.0  # the letters' strokes
+    strokes = np.zeros((15, 15), np.float32)
+    strokes[7, 3:12] = 120.0  # the letters' strokes
+    ev, (shaded, inked) = _word_and_two_tile_like_cells(strokes=strokes)
     strokes[shaded] = 0.25 * 120.0  # the shadow's: no stroke
     strokes[inked] = 0.4 * 120.0  # fainter than the letters', but a stroke
     assert 0.25 < reader.BARE_STROKE_SHARE < 0.4
-    ev = _colour_evidence(lettered, figure, figure.copy(), strokes=strokes)
-    ev.faintest = reader.RELAXED_INK_SHARE * 150.0  # the letters' ink: 150
-    ev.contrast[lettered] = 150.0
     ev.contrast[shaded] = ev.contrast[inked] = 0.75 * 150.0  # both over BARE_INK_SHARE
-    blanks = [(8, 3), (8, 4)]
     for found, cleared in ((1, False), (2, True)):
-        ev.kind[8, 3:5] = 0
-        for cell in blanks[:found]:
-            ev.kind[cell] = 2
+        _blanks_found(ev, found)
         suspect = reader.tile_like_cells(ev, frozenset(), set_blanks=2)
         assert suspect[inked] and suspect[shaded] != cleared
     ev.strokes = None  # the strokes not measured: the contrast alone keeps both in doubt
