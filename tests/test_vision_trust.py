@@ -612,6 +612,34 @@ def test_real_board_1_soft_its_squares_with_the_tiles_shadows_are_bare(side, blu
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+@pytest.mark.parametrize(
+    "name, side, blur, found, cell",
+    [("board_002", 1500, 0.0, False, (8, 13)), ("board_003", 1000, 0.7, True, (10, 1))],
+)
+def test_a_real_o_with_a_q_nearly_as_near_is_told_by_the_want_of_a_tail(
+    name, side, blur, found, cell
+):
+    """Real boards 2 and 3 have Os whose nearest Q is nearly as near (under the O/Q pair's
+    ``PLAIN_CLEAR``), which the letter features alone leave in doubt: each held back a reading
+    otherwise right. They show no tail (``glyphs.tail_share`` under ``reader.O_TAIL_MAX``), and
+    are read surely."""
+    image, corners, truth = _real_photo(name, side, blur=blur)
+    profile = get_profile("scrabble")
+    reading = read_board(image, profile, corners=None if found else corners)
+    assert truth[cell[0]][cell[1]] == "O"
+    assert right_cells(truth, reading.grid, profile).all()
+    glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == cell)
+    assert glyphs.tail_share(glyph) < reader.O_TAIL_MAX
+    clf = glyphs.load_classifier(profile.cell_px, profile.name)
+    nearest = clf.classify_nearest(glyphs.glyph_features([glyph]))[3][0]
+    others = nearest.copy()
+    others[glyphs.LETTERS.index("O")] = np.inf
+    assert glyphs.LETTERS[int(np.argmin(others))] == "Q"
+    assert reading.confidence[cell] >= trust.trust_levels(profile="scrabble")["letter"]
+    assert reading.trusted, reading.problems
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
 def test_real_board_1s_blank_at_a_lamps_dark_end_is_measured_against_the_tiles_near_it():
     """Under a lamp's ramp (0.8 to 1.05 of the light, left to right), real board 1's blank in
     the left column (row 10 from 1) lies at the dark end: against the set's tiles, lit on
@@ -1314,6 +1342,24 @@ def test_a_qs_tail_is_unlike_its_mirror_and_an_os_bowl_is_not(seed):
     assert shares["O"] < reader.Q_TAIL <= shares["Q"]
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_an_o_without_a_tail_is_told_from_a_q_and_a_q_is_not(seed):
+    """A glyph named O whose nearest other letter is a Q (its third letter clear) is told by
+    the want of a tail (``glyphs.tail_share`` under ``reader.O_TAIL_MAX``): a drawn O is, a
+    drawn Q named O is not, and neither is an O on a glared cell, whatever the size, place,
+    turn, blur and noise of the drawing."""
+    nearest = np.full((1, 26), 3.0)
+    nearest[0, glyphs.LETTERS.index("O")] = 1.0
+    nearest[0, glyphs.LETTERS.index("Q")] = 1.3  # nearly as near: the pair holds the O in doubt
+    glare = np.zeros((15, 15), np.float32)
+    o, q = _drawn("O", seed), _drawn("Q", seed)
+    assert glyphs.tail_share(o) < reader.O_TAIL_MAX < reader.Q_TAIL <= glyphs.tail_share(q)
+    assert reader._shapes_told([(3, 4, o)], ["O"], nearest, glare) == {0}
+    assert reader._shapes_told([(3, 4, q)], ["O"], nearest, glare) == set()
+    glare[3, 4] = 0.1
+    assert reader._shapes_told([(3, 4, o)], ["O"], nearest, glare) == set()
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.integers(0, 40),
@@ -1332,17 +1378,15 @@ def test_a_glyphs_tail_share_is_a_share_whatever_its_ink(h, w, scale, seed):
 
 
 def _tailed(found, letters, nearest, glare) -> set[int]:
-    """The glyphs of ``found`` read Q whose tail vouches for them (``reader._shape_told``)."""
-    return reader._shape_told(
-        found, letters, nearest, glare, "Q", "O", glyphs.tail_share, reader.Q_TAIL
-    )
+    """The glyphs of ``found`` read Q whose tail vouches for them (``reader._shapes_told``)."""
+    assert set(letters) <= {"Q"}
+    return reader._shapes_told(found, letters, nearest, glare)
 
 
 def _opened(found, letters, nearest, glare) -> set[int]:
-    """The glyphs of ``found`` read G whose opening vouches for them (``reader._shape_told``)."""
-    return reader._shape_told(
-        found, letters, nearest, glare, "G", "OQ", glyphs.right_opening, reader.G_OPEN
-    )
+    """The glyphs of ``found`` read G whose opening vouches for them (``reader._shapes_told``)."""
+    assert set(letters) <= {"G"}
+    return reader._shapes_told(found, letters, nearest, glare)
 
 
 def test_a_tailed_q_is_not_vouched_for_under_glare():

@@ -1055,6 +1055,16 @@ Q_TAIL_READING = 0.925
 # on blurred renders: its third letter G 0.06-0.14 farther); the Qs 0.275 or more, one at 0.088
 # (its third letter C)
 Q_THIRD_CLEAR = 0.2
+# the tail share (:func:`glyphs.tail_share`) under which an O is told from a Q by the want of a
+# tail (such an O has raw evidence ``Q_TAIL_READING`` at least, as a tailed Q), about half
+# ``Q_TAIL``. The O/Q pair holds an O in doubt while a Q lies nearly as near (``PLAIN_CLEAR``):
+# Os on real boards 2 and 3, their nearest Q at 0.32-0.39 of the distance farther, showed
+# 0.008-0.031 and held back five readings otherwise right. Measured on the cached renders of
+# the twenty-fourth round (both profiles, every kind, corners given): of 6910 Qs, none under
+# 0.060 in a photo not bumped or glared (a bold Iago Q's tail, which crosses its bowl, 0.081 or
+# more; the real photos' Qs 0.094 or more); a glared Q's 0.014 (glare is asked), and a bumped
+# grid's cells hold other letters
+O_TAIL_MAX = 0.035
 
 
 # the right opening (:func:`glyphs.right_opening`) from which a G is told from a Q or an O (such
@@ -1073,14 +1083,13 @@ def _shape_told(
     glare: np.ndarray,
     letter: str,
     alike: str,
-    shape,
-    line: float,
+    shows,
 ) -> set[int]:
     """The glyphs read ``letter`` that a measure of their shape tells from the letters
     ``alike``: indices into ``found``. Such a glyph's nearest other letter is one of ``alike``,
     its nearest letter outside ``letter`` and ``alike`` stands clear of them (``Q_THIRD_CLEAR``
     of its distance farther than the nearer of ``letter`` and that one: the pair decided it),
-    its cell has no glare, and ``shape(glyph)`` is ``line`` or more.
+    its cell has no glare, and ``shows(glyph)`` is true.
 
     The Q told from the O by its tail (``glyphs.tail_share`` at ``Q_TAIL``): the third letter's
     clearance keeps out a G, whose spur lies where a Q's tail does and is as unlike its mirror
@@ -1096,7 +1105,7 @@ def _shape_told(
             glyph of each letter (``LetterClassifier.classify_nearest``, which named them).
         glare: float32 (n, n), the cells' glare (:func:`trust.glare_cells`).
         letter: the letter read; alike: the letters told from it (each in ``LETTERS``).
-        shape: Glyph -> float, the measure; line: its least value.
+        shows: Glyph -> bool, whether the glyph's shape is the letter's.
     """
     named = [i for i, read in enumerate(letters) if read == letter]
     own = LETTERS.index(letter)
@@ -1113,7 +1122,7 @@ def _shape_told(
             int(np.argmin(others)) in near
             and clear >= Q_THIRD_CLEAR
             and glare[found[i][0], found[i][1]] == 0
-            and shape(found[i][2]) >= line
+            and shows(found[i][2])
         ):
             told.add(i)
     return told
@@ -1123,11 +1132,19 @@ def _shapes_told(
     found: list[tuple[int, int, Glyph]], letters: list[str], nearest: np.ndarray, glare: np.ndarray
 ) -> set[int]:
     """The glyphs whose shape tells their letter (:func:`_shape_told`): a Q by its tail
-    (``glyphs.tail_share`` at ``Q_TAIL``) from an O, a G by its opening
-    (``glyphs.right_opening`` at ``G_OPEN``) from a Q or an O. Indices into ``found``;
-    ``letters``, ``nearest`` and ``glare`` as :func:`_shape_told` takes them."""
-    told = _shape_told(found, letters, nearest, glare, "Q", "O", tail_share, Q_TAIL)
-    return told | _shape_told(found, letters, nearest, glare, "G", "OQ", right_opening, G_OPEN)
+    (``glyphs.tail_share`` at ``Q_TAIL``) from an O, an O by the want of one (under
+    ``O_TAIL_MAX``) from a Q, a G by its opening (``glyphs.right_opening`` at ``G_OPEN``) from
+    a Q or an O. Indices into ``found``; ``letters``, ``nearest`` and ``glare`` as
+    :func:`_shape_told` takes them."""
+
+    def told(letter: str, alike: str, shows) -> set[int]:
+        return _shape_told(found, letters, nearest, glare, letter, alike, shows)
+
+    return (
+        told("Q", "O", lambda g: tail_share(g) >= Q_TAIL)
+        | told("O", "Q", lambda g: tail_share(g) < O_TAIL_MAX)
+        | told("G", "OQ", lambda g: right_opening(g) >= G_OPEN)
+    )
 
 
 def read_cells(
