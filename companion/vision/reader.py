@@ -865,7 +865,8 @@ class CellEvidence:
         faintest: 8-bit lightness: the faintest ink a letter of this set may have
             (``RELAXED_INK_SHARE`` of the letters' median contrast; 0 with under 3 letters).
         strokes: float32 (size, size): how dark the darkest strokes in the cell's middle are,
-            8-bit lightness (:func:`companion.vision.glyphs.cell_strokes`), or None.
+            8-bit lightness (:func:`companion.vision.glyphs.cell_strokes`); None where the set's
+            blanks are not counted on (:func:`counted_blanks`), which alone uses them.
     """
 
     raw: np.ndarray
@@ -1186,7 +1187,6 @@ def read_cells(
     found: list[tuple[int, int, Glyph]] = []
     empty: list[tuple[int, int]] = []
     contrasts = cell_contrasts(lightness, n, c)
-    strokes = cell_strokes(lightness, n, c)
 
     def window(r: int, col: int) -> np.ndarray:
         y0 = c // 2 + r * c - m
@@ -1373,7 +1373,10 @@ def read_cells(
     # corners given and found), 3 more were trusted, none wrong; of the cells read wrong, one
     # changed: a pale render's blank read empty beside a bare square taken for a blank (seed
     # 130025, refused for its glare), 0.9976 -> 1.0, over the empty cells' level before as after
-    bare = counted_bare(kind, contrasts, strokes, faintest, counted_blanks(profile, separation))
+    counted = counted_blanks(profile, separation)
+    # (the strokes serve the count alone: not measured where it is not counted on)
+    strokes = cell_strokes(lightness, n, c) if counted else None
+    bare = counted_bare(kind, contrasts, strokes, faintest, counted)
     raw[bare] = np.maximum(raw[bare], 1.0 - 0.8 * near_letter[bare])
     # glare over a cell read empty may hide a tile's letter (a letter read is judged by itself)
     raw = np.where(kind == 0, raw * (1.0 - np.clip(glare * 5.0, 0.0, 1.0)), raw).astype(np.float32)
