@@ -627,7 +627,7 @@ def test_a_real_o_with_a_q_nearly_as_near_is_told_by_the_want_of_a_tail(
     profile = get_profile("scrabble")
     reading = read_board(image, profile, corners=None if found else corners)
     assert truth[cell[0]][cell[1]] == "O"
-    assert right_cells(truth, reading.grid, profile).all()
+    _surely_right(reading, truth, cell)
     glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == cell)
     assert glyphs.tail_share(glyph) < reader.O_TAIL_MAX
     clf = glyphs.load_classifier(profile.cell_px, profile.name)
@@ -635,8 +635,6 @@ def test_a_real_o_with_a_q_nearly_as_near_is_told_by_the_want_of_a_tail(
     others = nearest.copy()
     others[glyphs.LETTERS.index("O")] = np.inf
     assert glyphs.LETTERS[int(np.argmin(others))] == "Q"
-    assert reading.confidence[cell] >= trust.trust_levels(profile="scrabble")["letter"]
-    assert reading.trusted, reading.problems
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
@@ -1315,10 +1313,16 @@ def _read_surely(photo, cell: tuple[int, int]):
     """A Scrabble ``photo`` read from its JPEG (corners given): every cell right, ``cell``
     (row, column) at the letter cells' trust level or over, and the reading trusted."""
     reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
-    assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
-    assert reading.confidence[cell] >= trust.trust_levels(profile="scrabble")["letter"]
-    assert reading.trusted
+    _surely_right(reading, photo.grid, cell)
     return reading
+
+
+def _surely_right(reading, truth: list[str], cell: tuple[int, int]) -> None:
+    """A Scrabble ``reading`` has every cell of ``truth`` right, ``cell`` (row, column) at the
+    letter cells' trust level or over, and is trusted."""
+    assert right_cells(truth, reading.grid, get_profile("scrabble")).all()
+    assert reading.confidence[cell] >= trust.trust_levels(profile="scrabble")["letter"]
+    assert reading.trusted, reading.problems
 
 
 def _drawn(letter: str, seed: int, c: int = 48) -> glyphs.Glyph:
