@@ -554,11 +554,22 @@ def test_with_every_blank_of_the_set_found_a_cell_without_ink_is_read_surely_emp
 LAMP_RAMP = (0.8, 1.05)
 
 
-def _real_photo(name: str, side: int, blur: float = 0.0, ramp: tuple[float, float] | None = None):
+# a warm lamp's cast: the light's blue, green and red, as shares of daylight's
+WARM_LAMP = (0.7, 0.95, 1.15)
+
+
+def _real_photo(
+    name: str,
+    side: int,
+    blur: float = 0.0,
+    ramp: tuple[float, float] | None = None,
+    cast: tuple[float, float, float] | None = None,
+):
     """Real photo ``name`` (e.g. "board_003") as the bench degrades it: reduced to ``side``
     pixels on its longer edge, blurred by ``blur`` pixels (sigma), lit by ``ramp`` (the light at
-    the left and right edges), read back from a JPEG of quality 85. Returns (image uint8 BGR,
-    corners float32 (4, 2) pixels in it, truth rows)."""
+    the left and right edges) and by a light of colour ``cast`` (blue, green, red gains), read
+    back from a JPEG of quality 85. Returns (image uint8 BGR, corners float32 (4, 2) pixels in
+    it, truth rows)."""
     image = cv2.imread(str(REAL / f"{name}.jpg"))
     f = side / max(image.shape[:2])
     small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
@@ -567,8 +578,48 @@ def _real_photo(name: str, side: int, blur: float = 0.0, ramp: tuple[float, floa
     if ramp:
         light = np.linspace(*ramp, small.shape[1], dtype=np.float32)[None, :, None]
         small = np.clip(small.astype(np.float32) * light, 0, 255).astype(np.uint8)
+    if cast:
+        small = np.clip(small.astype(np.float32) * np.float32(cast), 0, 255).astype(np.uint8)
     corners = np.float32(json.loads((REAL / f"{name}.corners.json").read_text())) * f
     return _as_jpeg(small, 85), corners, (REAL / f"{name}.truth.txt").read_text().split()
+
+
+@given(
+    st.lists(st.integers(0, 2), min_size=25, max_size=25),
+    st.lists(st.floats(0, 1, width=32), min_size=25, max_size=25),
+    st.integers(0, 4),
+)
+def test_more_blanks_than_the_set_holds_are_each_in_doubt(kinds, confs, set_blanks):
+    """With more blanks read than a set holds, each blank's confidence is held to the set's
+    count over the count read, the other cells' are untouched, and the problem says so; with
+    no more than the set holds, or the count unknown (0), nothing changes."""
+    kind = np.array(kinds, np.int8).reshape(5, 5)
+    conf = np.array(confs, np.float32).reshape(5, 5)
+    held, problem = reader._blanks_over_the_set(conf, kind, set_blanks)
+    count = int((kind == 2).sum())
+    assert np.array_equal(held[kind != 2], conf[kind != 2])
+    if set_blanks == 0 or count <= set_blanks:
+        assert problem is None and np.array_equal(held, conf)
+        return
+    assert problem.startswith(f"{count} blanks read, but a set holds {set_blanks}")
+    assert (held[kind == 2] <= set_blanks / count + 1e-6).all()
+    assert (held[kind == 2] <= conf[kind == 2]).all()
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_real_board_3_under_a_warm_lamp_a_third_blank_is_refused():
+    """A Scrabble set holds two blanks. Under a warm lamp (800 pixels, corners given), real
+    board 3's bare square between its bottom row's E and Y is lit the wood's colour and read as
+    a blank beside the two true ones, at a confidence of 1.0, and the reading was trusted. Three
+    blanks cannot all be right: each is in doubt and the reading is refused."""
+    image, corners, truth = _real_photo("board_003", 800, cast=WARM_LAMP)
+    profile = get_profile("scrabble")
+    reading = read_board(image, profile, corners=corners)
+    blanks = reading.evidence.kind == 2
+    assert blanks.sum() == 3 and truth[14][1] == "." and blanks[14, 1]
+    assert "3 blanks read, but a set holds 2" in " ".join(reading.problems)
+    assert (reading.confidence[blanks] <= 2 / 3 + 1e-6).all()
+    assert not reading.trusted
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")

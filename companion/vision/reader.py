@@ -1746,6 +1746,31 @@ GRID_BEYOND_MAX = 0.6  # a line one cell beyond one edge, this much stronger tha
 BEYOND_PREMIUM = 15.0
 
 
+def _blanks_over_the_set(
+    conf: np.ndarray, kind: np.ndarray, set_blanks: int
+) -> tuple[np.ndarray, str | None]:
+    """More blanks read than a set holds: at least one of them is a bare square (or a tile)
+    read as a blank, and the reading cannot say which.
+
+    A Scrabble set holds two blanks (the rules' tile distribution; :attr:`Profile.set_blanks`).
+    With ``k`` blanks read (``kind`` 2, int (n, n)) over a set's ``set_blanks``, each is right at
+    best ``set_blanks / k`` of the time, so every blank's confidence (``conf``, float32 (n, n),
+    0-1) is held to that, under any trust level. ``set_blanks`` 0 (not known, or not to be
+    counted on) checks nothing.
+
+    Returns:
+        (confidence, problem): the confidence, float32 (n, n); the problem to report, or None.
+    """
+    blanks = kind == 2
+    count = int(blanks.sum())
+    if not set_blanks or count <= set_blanks:
+        return conf, None
+    held = np.where(blanks, np.minimum(conf, set_blanks / count), conf).astype(np.float32)
+    return held, (
+        f"{count} blanks read, but a set holds {set_blanks}: a bare square was read as a blank"
+    )
+
+
 def read_board(
     image: np.ndarray,
     profile: Profile | str = "iago",
@@ -1867,6 +1892,9 @@ def read_board(
             f"the photo is dim (brightened {ev.gain:.1f} times): a blank at the board's edge "
             "cannot be told from a bare square there for sure"
         )
+    conf, over = _blanks_over_the_set(conf, ev.kind, profile.set_blanks)
+    if over:
+        problems.append(over)
     glared = int(trust.glared_cells(ev.glare, ev.kind, ev.raw).sum())
     if glared:
         problems.append(f"glare hides {glared} cell(s)")
