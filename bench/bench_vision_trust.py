@@ -99,7 +99,19 @@ def _real_photos():
 # what a phone, a hand and a lamp do to a photo: the real photos so changed are a check of the
 # trust on real boards the fit never saw (nineteenth round: none trusted wrong; a cut the reader
 # did not see, board 1 turned 4 degrees, its corner tile cut by a sixth of a cell)
-HANDLED = ("warm lamp", "cool light", "ramp", "hotspot", "turned", "tilted", "jpeg 40")
+# (twenty-fifth round: a stronger cast on a softened photo, where real board 1's triple-letter
+# label was read as an S and real board 3's shadowed square as a third blank, both trusted)
+HANDLED = (
+    "warm lamp",
+    "cool light",
+    "ramp",
+    "hotspot",
+    "turned",
+    "tilted",
+    "jpeg 40",
+    "soft, warmer lamp",
+    "soft, cooler light",
+)
 
 
 def _handled(image: np.ndarray, corners: np.ndarray, how: str) -> tuple[np.ndarray, np.ndarray]:
@@ -107,9 +119,14 @@ def _handled(image: np.ndarray, corners: np.ndarray, how: str) -> tuple[np.ndarr
     of ``HANDLED``) changes them: a warm lamp or cool daylight (blue and red scaled), a lamp's
     ramp across the photo (0.8 to 1.05 of the light), a lamp's hotspot (up to 1.5 times and
     60 levels brighter), the phone turned 4 degrees or tilted (the far edge 16% narrower),
-    JPEG at quality 40."""
+    JPEG at quality 40; softened (blurred by 0.8 pixels) under a warmer lamp or a cooler light
+    (blue 0.7, red 1.15; blue 1.15, red 0.8)."""
     h, w = image.shape[:2]
     img = image.astype(np.float32)
+    if how.startswith("soft, "):
+        soft = cv2.GaussianBlur(img, (0, 0), 0.8)
+        cast = [0.7, 0.95, 1.15] if how == "soft, warmer lamp" else [1.15, 1.0, 0.8]
+        return np.clip(soft * np.float32(cast), 0, 255).astype(np.uint8), corners
     if how == "warm lamp":
         return np.clip(img * np.float32([0.78, 0.97, 1.12]), 0, 255).astype(np.uint8), corners
     if how == "cool light":

@@ -298,14 +298,31 @@ def tile_features(lab: np.ndarray, colours: np.ndarray, n: int, c: int):
     return feature.astype(np.float32), evenness.astype(np.float32)
 
 
-LABEL_NEAR_PREMIUM = 7.0  # Lab (weighed): a label's face is this near an empty premium square's
+# Lab (weighed): a label's face is under this from an empty premium square's. It was 7 until
+# the twenty-fifth round: real board 1's blue triple-letter square, its label read as an S, lay
+# 7.0-8.4 from the other bare ones in photos turned, tilted, lit cool or bright, noised (600-1500
+# pixels, blurred by 0.8 pixels; 24 readings), and its S stood as a letter in doubt instead of a
+# bare square. Cells read as letters 7-9 from a bare premium square and far from the tiles, on
+# 3016 cached Scrabble renders (corners given and found): 11, of which 3 letters read right, each
+# at raw evidence 1.0 (a printed label is an unclear letter: ``LABEL_EVIDENCE``); on the real
+# photos, 2 letters read right at 1.0
+LABEL_NEAR_PREMIUM = 9.0
 LABEL_EVIDENCE = 0.8  # a glyph read with raw evidence under this may be a printed label
 # the most raw evidence of a letter whose face is a bare premium square's and whose ink is
-# fainter than RELAXED_INK_SHARE of the set's letters' (under the letters' trust level): a
+# fainter than LABEL_INK_SHARE of the set's letters' (under the letters' trust level): a
 # double-letter label, its lines blurred together, was read as a clear L (raw 1.0, ink 0.38 of
-# the letters') in a trusted reading (render seed 91459 with 3-6 blanks, dark, 900x700). Letters
-# on such faces (a tile set off its square, the square showing) had 0.95-1.10
+# the letters') in a trusted reading (render seed 91459 with 3-6 blanks, dark, 900x700)
 LABEL_FACE_READING = 0.5
+# ... and the share of the letters' median ink (contrast) under which such a letter is in doubt.
+# It was RELAXED_INK_SHARE (0.5) until the twenty-fifth round: real board 1's triple-letter label
+# ("TRIPLE LETTER SCORE", three lines of small print) was read as an S at raw evidence 0.80-0.90,
+# its ink 0.53-0.55 of the letters', and the reading trusted (800 and 1000 pixels under a warm
+# lamp, blurred by 0.8 pixels; 700 pixels turned 2.5 degrees, grid found). On the real photos
+# so changed (780 readings: sizes 600-1500, 13 kinds of light and handling), the labels read as
+# letters on such faces had 0.53-0.62 of the ink, the letters read right there (48) 0.88 or
+# more; letters on such faces read right on the renders (80) had 0.34 or more, none of them in
+# a trusted reading
+LABEL_INK_SHARE = 0.75
 
 
 def _printed_labels(
@@ -1344,12 +1361,13 @@ def read_cells(
             raw[doubt] = np.minimum(raw[doubt], BLANK_HUE_READING)
     if profile.premium:
         # a letter on a face of a bare premium square's colour (the blanks found are not
-        # bare), its ink fainter than the set's letters': the square's label read as a clear
-        # letter, in doubt
+        # bare), its ink under LABEL_INK_SHARE of the set's letters' (their median; with under
+        # 3 letters, not known): the square's label read as a clear letter, in doubt
         ink = np.zeros((n, n), np.float32)
         for r, col, glyph in found:
             ink[r, col] = glyph.contrast
-        faces = _label_faces(colours, kind, profile.premium) & (ink < faintest)
+        labelled = LABEL_INK_SHARE * float(np.median(inks)) if len(inks) >= 3 else 0.0
+        faces = _label_faces(colours, kind, profile.premium) & (ink < labelled)
         raw[faces] = np.minimum(raw[faces], LABEL_FACE_READING)
         # a coloured premium square is unlike the plain squares around it, and so may seem
         # nearer the tiles: one that looks like the other bare premium squares is not
