@@ -109,8 +109,8 @@ HANDLED = (
     "turned",
     "tilted",
     "jpeg 40",
-    "soft, warmer lamp",
-    "soft, cooler light",
+    "soft warm",
+    "soft cool",
 )
 
 
@@ -123,9 +123,9 @@ def _handled(image: np.ndarray, corners: np.ndarray, how: str) -> tuple[np.ndarr
     (blue 0.7, red 1.15; blue 1.15, red 0.8)."""
     h, w = image.shape[:2]
     img = image.astype(np.float32)
-    if how.startswith("soft, "):
+    if how.startswith("soft "):
         soft = cv2.GaussianBlur(img, (0, 0), 0.8)
-        cast = [0.7, 0.95, 1.15] if how == "soft, warmer lamp" else [1.15, 1.0, 0.8]
+        cast = [0.7, 0.95, 1.15] if how == "soft warm" else [1.15, 1.0, 0.8]
         return np.clip(soft * np.float32(cast), 0, 255).astype(np.uint8), corners
     if how == "warm lamp":
         return np.clip(img * np.float32([0.78, 0.97, 1.12]), 0, 255).astype(np.uint8), corners

@@ -622,6 +622,79 @@ def test_real_board_3_under_a_warm_lamp_a_third_blank_is_refused():
     assert not reading.trusted
 
 
+def _cell_moved(image: np.ndarray, corners: np.ndarray, src, dst, n: int = 15) -> np.ndarray:
+    """``image`` (uint8 BGR) with grid cell ``dst`` (row, column) painted over by cell ``src``
+    of the same photo, warped onto it through the grid's ``corners`` (float32 (4, 2), pixels):
+    a tile taken off its square, or put on one."""
+    to_photo = cv2.getPerspectiveTransform(np.float32([[0, 0], [n, 0], [n, n], [0, n]]), corners)
+
+    def quad(r: int, c: int) -> np.ndarray:
+        square = np.float32([[[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]]])
+        return cv2.perspectiveTransform(square, to_photo)[0]
+
+    moved = cv2.warpPerspective(
+        image, cv2.getPerspectiveTransform(quad(*src), quad(*dst)), image.shape[1::-1]
+    )
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, quad(*dst).astype(np.int32), 1)
+    return np.where(mask[..., None] == 1, moved, image)
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+def test_real_board_3_a_blank_in_its_frames_shadow_is_in_doubt():
+    """Real board 3's bottom row lies in its frame's shadow, its squares as dark as the tiles.
+    Under a warm lamp the bare square between the E and the Y takes the tiles' hue and is read
+    as a blank. With one of the board's two blanks taken off (its n, painted over by the bare
+    square above it), the count of blanks no longer gives it away, and the reading was trusted
+    wrong at every size. A blank on a line in a frame's shadow is in doubt."""
+    image = cv2.imread(str(REAL / "board_003.jpg"))
+    corners = np.float32(json.loads((REAL / "board_003.corners.json").read_text()))
+    truth = (REAL / "board_003.truth.txt").read_text().split()
+    assert truth[7][13] == "n" and truth[6][13] == "." and truth[14][1] == "."
+    image = _cell_moved(image, corners, (6, 13), (7, 13))
+    f = 800 / max(image.shape[:2])
+    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    small = np.clip(small.astype(np.float32) * np.float32(WARM_LAMP), 0, 255).astype(np.uint8)
+    profile = get_profile("scrabble")
+    reading = read_board(_as_jpeg(small, 85), profile, corners=corners * f)
+    ev = reading.evidence
+    assert reader._shaded_rim(ev.colours, ev.kind, SCRABBLE_PREMIUM)[14].all()
+    assert reading.grid[7][13] == "."
+    assert reading.grid[14][1] == "?" and ev.hue_tile_like[14, 1] < reader.SHADED_HUE_CLEAR
+    assert reading.confidence[14][1] < trust.trust_levels(profile="scrabble")["blank"]
+    assert not reading.trusted
+
+
+def test_a_blank_in_a_frames_shadow_with_the_tiles_hue_is_read_surely():
+    """A render's right-hand column lies in a shadow 52 under the inner squares, and a blank
+    stands there (seed 130069, bold, 1600x1200): its hue is plainly the tiles' (17 nearer
+    theirs than the squares'), over ``SHADED_HUE_CLEAR``, and the reading is trusted."""
+    photo = render_photo("scrabble", seed=130069, size=(1600, 1200), kind="bold")
+    cell = (5, 14)
+    assert photo.grid[cell[0]][cell[1]].islower()
+    reading = _read_surely(photo, cell)
+    ev = reading.evidence
+    assert reader._shaded_rim(ev.colours, ev.kind, SCRABBLE_PREMIUM)[cell]
+    assert ev.hue_tile_like[cell] >= reader.SHADED_HUE_CLEAR
+
+
+def test_a_rim_line_is_shaded_only_when_its_bare_squares_are_darker_by_the_frames_shadow():
+    """Bare squares of lightness 200 inside the rim; one outermost line darker by ``darker``:
+    that line, and only it, is in a frame's shadow from ``FRAME_SHADOW`` on. Tiles on the line
+    (lightness 120) do not count: its bare squares' lightness is the line's."""
+    n = 9
+    for darker in (0.0, reader.FRAME_SHADOW - 1, reader.FRAME_SHADOW, 60.0):
+        colours = np.zeros((n, n, 3), np.float32)
+        colours[..., 0] = 200.0
+        colours[n - 1, :, 0] = 200.0 - darker
+        kind = np.zeros((n, n), np.int8)
+        kind[n - 1, ::2] = 1
+        colours[n - 1, ::2, 0] = 120.0
+        shaded = reader._shaded_rim(colours, kind, frozenset())
+        assert shaded[n - 1].all() == (darker >= reader.FRAME_SHADOW)
+        assert not shaded[: n - 1].any()
+
+
 # a cool daylight's cast (blue, green, red gains)
 COOL_LIGHT = (1.15, 1.0, 0.8)
 

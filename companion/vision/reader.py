@@ -449,6 +449,52 @@ def _outermost(n: int) -> np.ndarray:
     return rim
 
 
+# 8-bit lightness: an outermost row or column whose bare plain squares are this much darker
+# than the bare plain squares inside the rim (their medians) lies in a frame's shadow (see
+# ``_shaded_rim``)
+FRAME_SHADOW = 25.0
+# Lab a and b: a blank on a line in a frame's shadow whose hue figure (``_tile_like_and_hue``,
+# the set's tiles) is under this is in doubt. Real board 3's shaded squares read as blanks under
+# a warm lamp, a warmer one, a green tube and vignetting (600-1500 pixels, sharp and blurred by
+# 0.8 pixels: 107 cells) had -1.9 to 5.4 (the square between the E and the Y -6 to -7 in the
+# photo as taken: the casts moved it 7-11 towards the tiles'). On 6007 readings of 3016 cached
+# Scrabble renders (corners given and found), the blanks read right on lines 25 or more under
+# the inner squares: 44, in 22 trusted readings; with the hue under 8, in 8 (all four of them
+# boards of the 14 sets other than the two groups the figures are given by, below)
+SHADED_HUE_CLEAR = 8.0
+
+
+def _shaded_rim(colours: np.ndarray, kind: np.ndarray, premium: frozenset) -> np.ndarray:
+    """The cells of the outermost rows and columns that lie in a frame's shadow: bool (n, n).
+
+    A line is shaded when the median face lightness (``colours`` Lab float32 (n, n, 3), 8-bit)
+    of its bare plain squares (``kind`` 0, int (n, n); 2 or more, off ``premium``) is
+    ``FRAME_SHADOW`` or more under that of the bare plain squares inside the rim. There a bare
+    square is as dark as a tile, and only its hue tells it from a blank; a colour cast (a warm
+    lamp, a green tube) moves a dark cell's Lab a and b less than a light one's, which brings a
+    shaded square's hue towards the tiles'. Real board 3's bottom row lies 59-66 under its
+    inner squares; under a warm lamp its bare square between the E and the Y was read as a
+    blank at a confidence of 1.0 in every reading (600-1500 pixels), and with one of its two
+    blanks taken off the board the reading was trusted wrong. Its other sides lie within 11,
+    real board 2's bottom row 27-33 under, real board 1's sides 8 under to 21 over (its blank
+    on the left edge, 9 over)."""
+    n = kind.shape[0]
+    light = colours[..., 0]
+    bare = kind == 0
+    if premium:
+        bare = bare & ~trust.premium_layout(premium, n)
+    inside = bare & ~_outermost(n)
+    out = np.zeros((n, n), bool)
+    if inside.sum() < 3:
+        return out
+    level = float(np.median(light[inside]))
+    for line in ((0, slice(None)), (n - 1, slice(None)), (slice(None), 0), (slice(None), n - 1)):
+        squares = light[line][bare[line]]
+        if len(squares) >= 2 and float(np.median(squares)) <= level - FRAME_SHADOW:
+            out[line] = True
+    return out
+
+
 def _blank_tiles(
     feature: np.ndarray,
     evenness: np.ndarray,
@@ -1359,6 +1405,12 @@ def read_cells(
             # colour alone
             doubt = (kind == 2) & _outermost(n)
             raw[doubt] = np.minimum(raw[doubt], BLANK_HUE_READING)
+        # a blank in a frame's shadow: a bare square there is as dark as a tile, its hue all
+        # that tells it, and a colour cast blurs the hue of dark cells most (``_shaded_rim``);
+        # a blank whose hue is plainly the tiles' (``SHADED_HUE_CLEAR``) is told by it still
+        doubt = (kind == 2) & _shaded_rim(colours, kind, profile.premium)
+        doubt &= hue_like < SHADED_HUE_CLEAR
+        raw[doubt] = np.minimum(raw[doubt], BLANK_HUE_READING)
     if profile.premium:
         # a letter on a face of a bare premium square's colour (the blanks found are not
         # bare), its ink under LABEL_INK_SHARE of the set's letters' (their median; with under
