@@ -123,7 +123,7 @@ def _handled(image: np.ndarray, corners: np.ndarray, how: str) -> tuple[np.ndarr
     (blue 0.7, red 1.15; blue 1.15, red 0.8)."""
     h, w = image.shape[:2]
     img = image.astype(np.float32)
-    if how.startswith("soft "):
+    if how in ("soft warm", "soft cool"):
         soft = cv2.GaussianBlur(img, (0, 0), 0.8)
         cast = [0.7, 0.95, 1.15] if how == "soft warm" else [1.15, 1.0, 0.8]
         return np.clip(soft * np.float32(cast), 0, 255).astype(np.uint8), corners

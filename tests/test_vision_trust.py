@@ -554,8 +554,9 @@ def test_with_every_blank_of_the_set_found_a_cell_without_ink_is_read_surely_emp
 LAMP_RAMP = (0.8, 1.05)
 
 
-# a warm lamp's cast: the light's blue, green and red, as shares of daylight's
-WARM_LAMP = (0.7, 0.95, 1.15)
+# a warm lamp's cast: the light's blue, green and red, as shares of daylight's (the bench's
+# "soft warm"; warmer than its "warm lamp", 0.78, 0.97, 1.12)
+WARMER_LAMP = (0.7, 0.95, 1.15)
 
 
 def _real_photo(
@@ -602,8 +603,9 @@ def test_more_blanks_than_the_set_holds_are_each_in_doubt(kinds, confs, set_blan
         assert problem is None and np.array_equal(held, conf)
         return
     assert problem.startswith(f"{count} blanks read, but a set holds {set_blanks}")
-    assert (held[kind == 2] <= set_blanks / count + 1e-6).all()
-    assert (held[kind == 2] <= conf[kind == 2]).all()
+    assert held.dtype == np.float32
+    blanks = kind == 2
+    assert np.allclose(held[blanks], np.minimum(conf[blanks], set_blanks / count))
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
@@ -612,7 +614,7 @@ def test_real_board_3_under_a_warm_lamp_a_third_blank_is_refused():
     board 3's bare square between its bottom row's E and Y is lit the wood's colour and read as
     a blank beside the two true ones, at a confidence of 1.0, and the reading was trusted. Three
     blanks cannot all be right: each is in doubt and the reading is refused."""
-    image, corners, truth = _real_photo("board_003", 800, cast=WARM_LAMP)
+    image, corners, truth = _real_photo("board_003", 800, cast=WARMER_LAMP)
     profile = get_profile("scrabble")
     reading = read_board(image, profile, corners=corners)
     blanks = reading.evidence.kind == 2
@@ -654,7 +656,7 @@ def test_real_board_3_a_blank_in_its_frames_shadow_is_in_doubt():
     image = _cell_moved(image, corners, (6, 13), (7, 13))
     f = 800 / max(image.shape[:2])
     small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    small = np.clip(small.astype(np.float32) * np.float32(WARM_LAMP), 0, 255).astype(np.uint8)
+    small = np.clip(small.astype(np.float32) * np.float32(WARMER_LAMP), 0, 255).astype(np.uint8)
     profile = get_profile("scrabble")
     reading = read_board(_as_jpeg(small, 85), profile, corners=corners * f)
     ev = reading.evidence
@@ -695,8 +697,8 @@ def test_a_rim_line_is_shaded_only_when_its_bare_squares_are_darker_by_the_frame
         assert not shaded[: n - 1].any()
 
 
-# a cool daylight's cast (blue, green, red gains)
-COOL_LIGHT = (1.15, 1.0, 0.8)
+# a cool daylight's cast (blue, green, red gains; the bench's "soft cool")
+COOLER_LIGHT = (1.15, 1.0, 0.8)
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
@@ -707,12 +709,12 @@ def test_real_board_1_its_triple_letter_label_read_as_an_s_is_in_doubt(side):
     at raw evidence 0.80-0.90, a confidence of 0.99 or more, and the reading trusted (grid
     found). Its face is the bare triple-letter squares' colour and its ink little more than half
     the letters': in doubt, and the reading is refused."""
-    image, _, truth = _real_photo("board_001", side, blur=0.8, cast=WARM_LAMP)
+    image, _, truth = _real_photo("board_001", side, blur=0.8, cast=WARMER_LAMP)
     reading = read_board(image, "scrabble")
     assert truth[5][5] == "." and (5, 5) in SCRABBLE_PREMIUM
     assert reading.grid[5][5] == "S"
     ink = {(r, c): g.contrast for r, c, g in reading.evidence.glyphs}
-    median = float(np.median(list(ink.values())))
+    median = reading.evidence.faintest / reader.RELAXED_INK_SHARE  # the letters' median ink
     assert ink[(5, 5)] < reader.LABEL_INK_SHARE * median
     assert reading.confidence[5][5] < trust.trust_levels(profile="scrabble")["letter"]
     assert not reading.trusted
@@ -724,7 +726,7 @@ def test_real_board_1_its_triple_letter_label_under_cool_light_is_a_bare_square(
     7.4 from the other bare triple-letter squares', and the S it was read as (raw evidence
     0.48) stood as a letter in doubt. Within ``LABEL_NEAR_PREMIUM`` of them, it is the square's
     printed label: the cell is read bare."""
-    image, corners, truth = _real_photo("board_001", 800, blur=0.8, cast=COOL_LIGHT)
+    image, corners, truth = _real_photo("board_001", 800, blur=0.8, cast=COOLER_LIGHT)
     reading = read_board(image, "scrabble", corners=corners)
     assert truth[5][5] == "." and reading.grid[5][5] == "."
     assert right_cells(truth, reading.grid, get_profile("scrabble")).all()
@@ -1468,15 +1470,22 @@ def _as_jpeg(image: np.ndarray, quality: int = 90) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
+def _set_of(photo):
+    """The Scrabble profile of the set a rendered ``photo`` was laid out with: a board with
+    more blanks than a set's two is of a set that holds more (``set_blanks`` 0, not known, as
+    the bench reads such boards); else Scrabble's own."""
+    profile = get_profile("scrabble")
+    if sum(ch.islower() for row in photo.grid for ch in row) > profile.set_blanks:
+        profile = dataclasses.replace(profile, set_blanks=0)
+    return profile
+
+
 def _read_surely(photo, cell: tuple[int, int]):
     """A Scrabble ``photo`` read from its JPEG (corners given): every cell right, ``cell``
     (row, column) at the letter cells' trust level or over, and the reading trusted. A board
     rendered with more blanks than a set's two is of a set that holds more: it is read so
     (``set_blanks`` 0, not known, as the bench reads such boards)."""
-    profile = get_profile("scrabble")
-    if sum(ch.islower() for row in photo.grid for ch in row) > profile.set_blanks:
-        profile = dataclasses.replace(profile, set_blanks=0)
-    reading = read_board(_as_jpeg(photo.image), profile, corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     _surely_right(reading, photo.grid, cell)
     return reading
 
@@ -1793,7 +1802,7 @@ def test_a_blank_of_the_squares_hue_is_in_doubt():
     # median, was cleared by its hue and the board trusted wrong (render with 3-6 blanks, seed
     # 90206): its hue is one the set's tiles have
     photo = render_photo("scrabble", seed=90206, size=(1200, 900), kind="bold", blanks=(3, 6))
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     assert photo.grid[1][4] == "v"
     assert reading.grid[1][4] == "?" or not reading.trusted
     if reading.grid[1][4] == ".":
@@ -1806,7 +1815,7 @@ def test_a_plain_square_beside_premium_squares_is_measured_against_plain_squares
     # them) it looked unlike the board and was taken for a blank, at a confidence the board was
     # trusted with (render with 3-6 blanks, seed 95251). Against the plain squares it is one.
     photo = render_photo("scrabble", seed=95251, size=(900, 700), kind="dark", blanks=(3, 6))
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     assert photo.grid[14][1] == "." and (14, 0) in SCRABBLE_PREMIUM and (13, 1) in SCRABBLE_PREMIUM
     assert (14, 1) not in SCRABBLE_PREMIUM
     assert reading.grid[14][1] == "."
@@ -2018,7 +2027,7 @@ def test_a_plain_square_with_ink_as_dark_as_a_letter_is_never_sure_it_is_bare():
     # reading (render seed 90118 with 3-6 blanks, the bench's size for it). Its middle holds ink
     # as dark as a letter's: no evidence the square is bare
     photo = render_photo("scrabble", seed=90118, size=(900, 700), kind="bold", blanks=(3, 7))
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     assert photo.grid[9][8] == "M"
     assert reading.evidence.contrast[9][8] >= reader.INKED_CONTRAST
     assert reading.confidence[9][8] < trust.trust_levels(profile="scrabble")["empty"]
@@ -2031,7 +2040,7 @@ def test_a_blank_beside_a_tile_lighter_than_the_tiles_is_in_doubt():
     # for a cell that looks like a tile), was read empty in a trusted reading (render seed
     # 90194 with 3-6 blanks, the bench's size for it). Beside a tile, the line is stricter
     photo = render_photo("scrabble", seed=90194, size=(1200, 900), kind="bold", blanks=(3, 7))
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     assert photo.grid[14][14] == "k" and photo.grid[14][13] == "N"  # a blank, beside a tile
     assert reading.grid[14][14] in ".?"
     if reading.grid[14][14] == ".":
@@ -2044,7 +2053,7 @@ def test_a_glyph_in_the_corner_of_its_cell_is_never_sure():
     # lower-left corner was taken for the glyph and read L at raw evidence 1.0, and the board
     # trusted wrong (render seed 90454 with 3-6 blanks, the bench's size for it)
     photo = render_photo("scrabble", seed=90454, size=(1600, 1200), kind="bold", blanks=(3, 7))
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     assert photo.grid[9][9] == "W"
     if reading.grid[9][9] != "W":
         glyph = next(g for r, col, g in reading.evidence.glyphs if (r, col) == (9, 9))
@@ -2106,7 +2115,7 @@ def test_blanks_side_by_side_are_tiles_not_squares():
 
     photo = render_photo("scrabble", seed=90553, size=(900, 700), kind="labels", blanks=(3, 7))
     assert [photo.grid[9][6], photo.grid[9][7], photo.grid[10][7]] == ["y", "d", "b"]
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     assert [reading.grid[9][6], reading.grid[9][7], reading.grid[10][7]] == ["?", "?", "?"]
     assert right_cells(photo.grid, reading.grid, get_profile("scrabble")).all()
     ev, premium = reading.evidence, get_profile("scrabble").premium
@@ -2168,7 +2177,7 @@ def test_the_stub_of_a_digit_joined_to_a_bold_o_is_cut_off():
 def test_an_o_whose_point_value_stub_joined_it_is_not_trusted_as_a_q():
     photo = render_photo("scrabble", seed=90826, size=(1200, 900), kind="bold", blanks=(3, 7))
     assert photo.grid[5][4] == "O"
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     assert reading.grid[5][4] == "O" or not reading.trusted
 
 
@@ -2178,7 +2187,7 @@ def test_a_clear_letter_on_a_face_of_the_premium_squares_colour_is_in_doubt():
     # 91459 with 3-6 blanks, the bench's size for it). Its face is the bare premium squares'
     # colour, not the tiles': a tile there would hide the square
     photo = render_photo("scrabble", seed=91459, size=(900, 700), kind="dark", blanks=(3, 7))
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     assert photo.grid[8][6] == "." and (8, 6) in SCRABBLE_PREMIUM
     if reading.grid[8][6] != ".":
         ev = reading.evidence
@@ -2197,7 +2206,7 @@ def test_a_blank_found_whose_hue_is_hardly_the_tiles_is_in_doubt():
     # (0.8 nearer the squares'), was taken for a blank at raw evidence 0.68 (confidence 1.0) in
     # a trusted reading (render seed 91536 with 3-6 blanks, the bench's size for it)
     photo = render_photo("scrabble", seed=91536, size=(1600, 1200), kind="plain", blanks=(3, 7))
-    reading = read_board(_as_jpeg(photo.image), "scrabble", corners=photo.corners)
+    reading = read_board(_as_jpeg(photo.image), _set_of(photo), corners=photo.corners)
     assert photo.grid[1][14] == "."
     ev = reading.evidence
     if reading.grid[1][14] == "?":

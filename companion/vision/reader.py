@@ -343,7 +343,10 @@ def _printed_labels(
     and on the bench's Scrabble renders, corners given and found: this takes 47 of the 49
     labels read as letters (the other two under glare), and 7 of the 7,855 letters on premium
     squares, of which 5 were misread already (in a 500-pixel photo too soft to read) and 2 right
-    (there, and a glared tile).
+    (there, and a glared tile): figures of ``LABEL_NEAR_PREMIUM`` 7. At 9 (twenty-fifth round),
+    on the real photos changed 13 ways (780 readings) and 3016 cached renders (6007 readings),
+    the faces 7-9 from a bare premium square read as letters under ``LABEL_EVIDENCE`` were all
+    labels (see ``LABEL_NEAR_PREMIUM``).
 
     Args:
         colours: the cells' face colours (:func:`trust.cell_colours`).
@@ -454,13 +457,16 @@ def _outermost(n: int) -> np.ndarray:
 # ``_shaded_rim``)
 FRAME_SHADOW = 25.0
 # Lab a and b: a blank on a line in a frame's shadow whose hue figure (``_tile_like_and_hue``,
-# the set's tiles) is under this is in doubt. Real board 3's shaded squares read as blanks under
-# a warm lamp, a warmer one, a green tube and vignetting (600-1500 pixels, sharp and blurred by
-# 0.8 pixels: 107 cells) had -1.9 to 5.4 (the square between the E and the Y -6 to -7 in the
-# photo as taken: the casts moved it 7-11 towards the tiles'). On 6007 readings of 3016 cached
-# Scrabble renders (corners given and found), the blanks read right on lines 25 or more under
-# the inner squares: 44, in 22 trusted readings; with the hue under 8, in 8 (all four of them
-# boards of the 14 sets other than the two groups the figures are given by, below)
+# against the set's tiles, measured before the blanks are looked for, as ``hue_tile_like``) is
+# under this is in doubt. Real board 3's shaded squares read as blanks under a warm lamp, a
+# warmer one, a green tube and vignetting (600-1500 pixels, sharp and blurred by 0.8 pixels:
+# 107 cells) had -1.9 to 5.4 (the square between the E and the Y -6 to -7 in the photo as
+# taken: the casts moved it 7-11 towards the tiles'). On 6007 readings of 3016 cached Scrabble
+# renders (corners given and found), the blanks read right on lines 25 or more under the inner
+# squares: 44, in 22 trusted readings; with the hue under 8, in 8 readings (four renders, given
+# and found; none of the render sets the docs' trust figures are grouped by, docs/vision.md).
+# A blank found beside another is judged by the figure measured with the other among the
+# squares, which can be lower: it errs towards doubt
 SHADED_HUE_CLEAR = 8.0
 
 
@@ -468,8 +474,9 @@ def _shaded_rim(colours: np.ndarray, kind: np.ndarray, premium: frozenset) -> np
     """The cells of the outermost rows and columns that lie in a frame's shadow: bool (n, n).
 
     A line is shaded when the median face lightness (``colours`` Lab float32 (n, n, 3), 8-bit)
-    of its bare plain squares (``kind`` 0, int (n, n); 2 or more, off ``premium``) is
-    ``FRAME_SHADOW`` or more under that of the bare plain squares inside the rim. There a bare
+    of its bare plain squares (cells of ``kind`` 0, int (n, n), not in ``premium``; the line
+    needs 2 or more) is ``FRAME_SHADOW`` or more under that of the bare plain squares inside
+    the rim (3 or more are needed, else no line is shaded). There a bare
     square is as dark as a tile, and only its hue tells it from a blank; a colour cast (a warm
     lamp, a green tube) moves a dark cell's Lab a and b less than a light one's, which brings a
     shaded square's hue towards the tiles'. Real board 3's bottom row lies 59-66 under its
@@ -1837,7 +1844,8 @@ def _blanks_over_the_set(
         return conf, None
     held = np.where(blanks, np.minimum(conf, set_blanks / count), conf).astype(np.float32)
     return held, (
-        f"{count} blanks read, but a set holds {set_blanks}: a bare square was read as a blank"
+        f"{count} blanks read, but a set holds {set_blanks}: a square or a tile was read as a "
+        "blank (or the set holds more)"
     )
 
 
