@@ -565,13 +565,19 @@ def _real_photo(
     blur: float = 0.0,
     ramp: tuple[float, float] | None = None,
     cast: tuple[float, float, float] | None = None,
+    moved: tuple[tuple[int, int], tuple[int, int]] | None = None,
 ):
     """Real photo ``name`` (e.g. "board_003") as the bench degrades it: reduced to ``side``
     pixels on its longer edge, blurred by ``blur`` pixels (sigma), lit by ``ramp`` (the light at
     the left and right edges) and by a light of colour ``cast`` (blue, green, red gains), read
-    back from a JPEG of quality 85. Returns (image uint8 BGR, corners float32 (4, 2) pixels in
-    it, truth rows)."""
+    back from a JPEG of quality 85. With ``moved`` (source, target cells), the target cell is
+    first painted over by the source (:func:`_cell_moved`, at full size; the truth rows are as
+    photographed). Returns (image uint8 BGR, corners float32 (4, 2) pixels in it, truth
+    rows)."""
     image = cv2.imread(str(REAL / f"{name}.jpg"))
+    if moved:
+        full = np.float32(json.loads((REAL / f"{name}.corners.json").read_text()))
+        image = _cell_moved(image, full, *moved)
     f = side / max(image.shape[:2])
     small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
     if blur:
@@ -649,16 +655,12 @@ def test_real_board_3_a_blank_in_its_frames_shadow_is_in_doubt():
     as a blank. With one of the board's two blanks taken off (its n, painted over by the bare
     square above it), the count of blanks no longer gives it away, and the reading was trusted
     wrong at every size. A blank on a line in a frame's shadow is in doubt."""
-    image = cv2.imread(str(REAL / "board_003.jpg"))
-    corners = np.float32(json.loads((REAL / "board_003.corners.json").read_text()))
-    truth = (REAL / "board_003.truth.txt").read_text().split()
+    image, corners, truth = _real_photo(
+        "board_003", 800, cast=WARMER_LAMP, moved=((6, 13), (7, 13))
+    )
     assert truth[7][13] == "n" and truth[6][13] == "." and truth[14][1] == "."
-    image = _cell_moved(image, corners, (6, 13), (7, 13))
-    f = 800 / max(image.shape[:2])
-    small = cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
-    small = np.clip(small.astype(np.float32) * np.float32(WARMER_LAMP), 0, 255).astype(np.uint8)
     profile = get_profile("scrabble")
-    reading = read_board(_as_jpeg(small, 85), profile, corners=corners * f)
+    reading = read_board(image, profile, corners=corners)
     ev = reading.evidence
     assert reader._shaded_rim(ev.colours, ev.kind, SCRABBLE_PREMIUM)[14].all()
     assert reading.grid[7][13] == "."

@@ -1289,7 +1289,8 @@ def read_cells(
     # others, less what softness or a pale face takes; a mark far fainter is the wood's grain
     # on a blank, or a tile's shadow on a square (with under 3 letters, the ink is not known)
     inks = [g.contrast for _, _, g in found]
-    faintest = RELAXED_INK_SHARE * float(np.median(inks)) if len(inks) >= 3 else 0.0
+    ink_median = float(np.median(inks)) if len(inks) >= 3 else 0.0  # 0: not known
+    faintest = RELAXED_INK_SHARE * ink_median
     for r, col in zip(*np.nonzero(again), strict=True):
         floor = RELAXED_CONTRAST if tile_like[r, col] > 0 else MIN_CONTRAST - NEAR_MISS_CONTRAST
         glyph = find_glyph(window(int(r), int(col)), c, min_contrast=max(floor, faintest))
@@ -1425,8 +1426,7 @@ def read_cells(
         ink = np.zeros((n, n), np.float32)
         for r, col, glyph in found:
             ink[r, col] = glyph.contrast
-        labelled = LABEL_INK_SHARE * float(np.median(inks)) if len(inks) >= 3 else 0.0
-        faces = _label_faces(colours, kind, profile.premium) & (ink < labelled)
+        faces = _label_faces(colours, kind, profile.premium) & (ink < LABEL_INK_SHARE * ink_median)
         raw[faces] = np.minimum(raw[faces], LABEL_FACE_READING)
         # a coloured premium square is unlike the plain squares around it, and so may seem
         # nearer the tiles: one that looks like the other bare premium squares is not
