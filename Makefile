@@ -13,8 +13,8 @@ DEBSTAMP := $(VENV)/.debian-packages
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the project uses on any machine (word lists, WordNet, fonts, tools).
 APT_PACKAGES := python3-venv scowl wordnet-base dict-gcide fonts-dejavu-core openscad systemd tmux fonts-liberation fonts-freefont-ttf fonts-urw-base35
-# The fonts the board reader's letter classifier is built from (only by `make vision-model`: the
-# model itself is shipped in the package, so every install reads with the same one).
+# The fonts the board reader's cell model is taught in (only by `make vision-model`: the model
+# itself is shipped in the package, so every install reads with the same one).
 APT_PACKAGES += fonts-dejavu-extra fonts-open-sans fonts-roboto-unhinted fonts-lato fonts-croscore fonts-crosextra-carlito fonts-league-spartan fonts-cantarell
 # the OLED's font for names in Chinese, Japanese, Korean (5 MB; fonts-noto-cjk is 90 MB)
 APT_PACKAGES += fonts-wqy-microhei
@@ -81,10 +81,12 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
-# rebuild the board reader's shipped letter classifier from the training fonts (reproducible:
-# the same fonts and code give the same file; tests/test_vision_trust.py checks it matches the code)
+# rebuild the board reader's shipped cell model from scratch (companion/vision/learn.py): wide
+# renders in every installed Latin font, seeded, trained with PyTorch's CPU build (the train
+# extra, installed here only), written as ONNX with its recipe beside it (data/cellnet.json)
 vision-model: $(STAMP)
-	$(BIN)/companion vision train --output companion/vision/data/glyphs.npz
+	$(BIN)/python -m pip install -q -e ".[$(PIP_EXTRAS),train]"
+	$(BIN)/companion vision train --output companion/vision/data/cellnet.onnx
 
 # flash the Pico timer head (firmware/) with mpremote; PORT=/dev/ttyACM0 overrides [head] port
 firmware: $(STAMP)

@@ -102,16 +102,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = vsub.add_parser(
         "train",
-        help="build the letter classifier from the training fonts",
+        help="build the cell model from wide renders (needs the train extra: PyTorch)",
         description=(
-            "Without --output: print the classifier the reader uses (the one shipped in the "
-            "package, or one built here if the code changed since it was shipped). --output FILE "
-            "builds it from the training fonts (make vision-model writes the shipped file); a "
-            "missing font is an error naming the Debian packages."
+            "Without --output: print the cell model the reader uses and its recipe. --output "
+            "FILE.onnx renders the training, validation and test sets, trains the network, "
+            "calibrates it and writes FILE.onnx with its recipe FILE.json (make vision-model "
+            "writes the shipped one). Needs PyTorch: pip install -e '.[train]'."
         ),
     )
-    p.add_argument("--force", action="store_true", help="build here even if the shipped one fits")
-    p.add_argument("--output", help="build the classifier and write it to this .npz file")
+    p.add_argument("--output", help="build the model and write it to this .onnx file")
+    p.add_argument("--boards", type=int, default=None, help="training renders (default the recipe's)")
+    p.add_argument("--epochs", type=int, default=None, help="training epochs (default the recipe's)")
     p.set_defaults(func=_train)
 
     p = vsub.add_parser(
@@ -384,16 +385,34 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from companion.vision.glyphs import train
+    from companion.vision import cellnet
 
-    output = None
-    if args.output:
-        output = Path(args.output)
-        if output.suffix != ".npz":
-            raise VisionError(f"--output {args.output}: the classifier is written as a .npz file")
-        if not output.parent.is_dir():
-            raise VisionError(f"--output {args.output}: folder {output.parent} does not exist")
-    print(train(force=args.force, output=output))
+    if not args.output:
+        recipe = cellnet.SHIPPED_RECIPE
+        print(cellnet.SHIPPED_MODEL)
+        if recipe.is_file():
+            print(recipe.read_text(encoding="utf-8").rstrip())
+        return 0
+    output = Path(args.output)
+    if output.suffix != ".onnx":
+        raise VisionError(f"--output {args.output}: the cell model is written as an .onnx file")
+    if not output.parent.is_dir():
+        raise VisionError(f"--output {args.output}: folder {output.parent} does not exist")
+    for name in ("boards", "epochs"):
+        value = getattr(args, name)
+        if value is not None and value < 1:
+            raise VisionError(f"--{name} {value}: give a whole number of 1 or more")
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        raise VisionError(
+            "vision train needs PyTorch, which the box does not: pip install -e '.[train]' "
+            "(make vision-model installs it)"
+        ) from None
+    from companion.vision import learn
+
+    kwargs = {k: getattr(args, k) for k in ("boards", "epochs") if getattr(args, k) is not None}
+    learn.train(output=output, **kwargs)
     return 0
 
 

@@ -14,7 +14,7 @@ has blank tiles and premium squares. Two are built in:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.vision.errors import VisionError
 
@@ -40,6 +40,11 @@ class Profile:
             found one row or column off is caught (and put right).
         point_values: True when each tile prints its point value beside the letter (Scrabble's
             small digit in the lower-right corner), which a wide letter may run into.
+        tile_counts: how many tiles of each letter (``?`` the blanks) one set holds, from the
+            rules' tile distribution; None when the rules do not give it (Iago's rulebook gives
+            only the total).
+        set_tiles: how many tiles one set holds (Iago: "110 letter-tiles"; Scrabble: 100); 0
+            when not known.
     """
 
     name: str
@@ -50,6 +55,8 @@ class Profile:
     cell_px: int = 48
     premium: frozenset[tuple[int, int]] = frozenset()
     point_values: bool = False
+    tile_counts: dict[str, int] | None = field(default=None, hash=False)
+    set_tiles: int = 0
 
     @property
     def board_px(self) -> int:
@@ -89,8 +96,17 @@ def premium_kind(r: int, c: int, n: int = 15) -> int:
     return 3
 
 
+# the English set's tile distribution (Scrabble's rules: 100 tiles, two of them blank)
+SCRABBLE_TILES = dict(
+    zip(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ?",
+        (9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1, 2),
+        strict=True,
+    )
+)
+
 PROFILES: dict[str, Profile] = {
-    "iago": Profile("iago", 11, coloured_ink=True),
+    "iago": Profile("iago", 11, coloured_ink=True, set_tiles=110),
     "scrabble": Profile(
         "scrabble",
         15,
@@ -99,6 +115,8 @@ PROFILES: dict[str, Profile] = {
         set_blanks=2,
         premium=SCRABBLE_PREMIUM,
         point_values=True,
+        tile_counts=SCRABBLE_TILES,
+        set_tiles=100,
     ),
 }
 

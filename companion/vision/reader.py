@@ -1854,7 +1854,7 @@ def read_board(
     profile: Profile | str = "iago",
     corners=None,
     tracker=None,
-    classifier: LetterClassifier | None = None,
+    net=None,
 ) -> BoardReading:
     """Read the board in a photo, and say how far the reading can be trusted.
 
@@ -1866,7 +1866,8 @@ def read_board(
             top-right, bottom-right, bottom-left, pixels), or None to find the board.
         tracker: a :class:`companion.vision.localise.BoardTracker` keeping the homography of a
             fixed camera between frames; None finds the board afresh.
-        classifier: a letter classifier; None loads the shipped one.
+        net: the cell model (:class:`companion.vision.cellnet.CellNet`); None loads the
+            shipped one.
 
     Unless ArUco markers say which corner is which, a board whose letters stand turned in the
     photo (taken from its side, or from across it) is read the way they stand
@@ -1880,7 +1881,8 @@ def read_board(
         VisionError: the image is not a colour photo, or the corners are bad.
         BoardNotFoundError: no corners given and the board cannot be found.
     """
-    from companion.vision import localise, trust
+    from companion.vision import cells, localise, trust
+    from companion.vision.cellnet import load_cellnet
 
     profile = get_profile(profile)
     if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
@@ -1888,6 +1890,7 @@ def read_board(
         raise VisionError(f"image: expected a colour photo (H, W, 3) array, got shape {shape}")
     if image.dtype != np.uint8:
         raise VisionError(f"image: expected 8-bit pixels (uint8), got {image.dtype}")
+    net = net or load_cellnet()
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     reduced = None
@@ -1904,7 +1907,7 @@ def read_board(
     t2 = time.perf_counter()
     timings["locate"] = t1 - t0
     timings["warp"] = t2 - t1
-    grid, conf, ev = read_cells(warp, profile, classifier, timings)
+    grid, conf, ev, crops = cells.read_cells(warp, profile, net, timings)
     problems: list[str] = []
     notes: list[str] = []
     by_markers = how == "markers" or (tracker is not None and tracker.how == "markers")
@@ -1913,15 +1916,14 @@ def read_board(
         # photographed from another side of the board (markers say which corner is which):
         # the letters say how it stands, and it is read their way
         t_turn = time.perf_counter()
-        clf = classifier or load_classifier(profile.cell_px, profile.name)
-        turn = upright_turn([g for _, _, g in ev.glyphs], clf)
+        turn = cells.upright_turn(net, crops, profile.size, profile)
         timings["turn"] = time.perf_counter() - t_turn
         if turn:
             pts = np.roll(pts, -turn, axis=0)
             if tracker is not None:
                 tracker.corners = pts
             warp = warp_board(image, pts, profile)
-            grid, conf, ev = read_cells(warp, profile, classifier, timings)
+            grid, conf, ev, crops = cells.read_cells(warp, profile, net, timings)
             notes.append(
                 f"the board is turned {90 * turn} degrees clockwise in the photo: read the way "
                 "its letters stand"
@@ -1942,7 +1944,7 @@ def read_board(
         if moved:
             pts = _shift_corners(pts, profile.size, -best[0], -best[1])
             warp = warp_board(image, pts, profile)
-            grid, conf, ev = read_cells(warp, profile, classifier, timings)
+            grid, conf, ev, crops = cells.read_cells(warp, profile, net, timings)
             notes.append(f"grid moved {-best[0]:+d} row(s), {-best[1]:+d} column(s)")
             here = ev.premium.get((0, 0), -np.inf)
         # moved, does the layout fit as well? Judged where the two layouts differ: the board's
@@ -1950,13 +1952,11 @@ def read_board(
         against = min(ev.premium_against.values(), default=np.inf)
         if here < trust.PREMIUM_MIN or against < trust.PREMIUM_MARGIN:
             problems.append("the premium squares are not where the grid puts them")
-        # the squares put the grid where it is beyond doubt (not moved there: a grid the
-        # squares had to move may still be a line off where they cannot tell)
         placed = not moved and bool(ev.premium_against) and here >= trust.PREMIUM_MIN
         placed = placed and against >= BEYOND_PREMIUM
     t3 = time.perf_counter()
     problems += grid_problems(image, pts, profile, reduced, placed)
-    timings["check"] = time.perf_counter() - t3
+    timings["check"] = timings.get("check", 0.0) + time.perf_counter() - t3
     cut = cells_off_photo(pts, profile.size, image.shape)
     if cut.any():
         conf = np.where(cut, 0.0, conf).astype(np.float32)
@@ -1965,48 +1965,16 @@ def read_board(
         problems.append("the photo is too dark to read")
     if ev.softness > trust.SOFT_EDGE:
         problems.append("the photo is too soft (out of focus or moved)")
-    if ev.gain >= BLANK_GAIN_MAX and ((ev.kind == 2) & _outermost(profile.size)).any():
-        problems.append(
-            f"the photo is dim (brightened {ev.gain:.1f} times): a blank at the board's edge "
-            "cannot be told from a bare square there for sure"
-        )
-    conf, over = _blanks_over_the_set(conf, ev.kind, profile.set_blanks)
-    if over:
-        problems.append(over)
-    glared = int(trust.glared_cells(ev.glare, ev.kind, ev.raw).sum())
+    glared = int(trust.glared_cells(ev.glare, ev.kind, conf).sum())
     if glared:
         problems.append(f"glare hides {glared} cell(s)")
-    if ev.separation < trust.TILE_BOARD_MIN:
-        problems.append(
-            "the tiles look like the board's squares: a blank or a tile whose letter was not "
-            "seen would look empty"
-        )
-    # (on Iago, with no blanks, a lone tile read surely is a move the table warns of)
-    alone = int(lone_tiles(ev.kind).sum()) if profile.blank_tiles else 0
-    if alone:
-        problems.append(
-            f"{alone} tile(s) stand alone (every tile lies in a word): a tile beside them was "
-            "not seen, or a bare square was read as a tile"
-        )
-    if ev.tile_like is not None:
-        # the set's count of blanks clears doubted cells only where a blank is told by colour
-        counted = counted_blanks(profile, ev.separation)
-        blank_like = int(tile_like_cells(ev, profile.premium, counted).sum())
-        if blank_like:
-            problems.append(
-                f"{blank_like} empty cell(s) look like a tile (a blank or a pale tile?)"
-            )
-    unsure = trust.unsure_cells(conf, ev.kind, profile=profile.name) & ~cut
+    problems += cells.board_facts(grid, profile)
+    level = net.trust_level
+    unsure = (conf < level) & ~cut
     if unsure.any():
-        levels = trust.trust_levels(profile=profile.name)
-        kinds = sorted({trust.CELL_KINDS[k] for k in ev.kind[unsure]})
-        need = ", ".join(
-            f"{trust.level_text(levels[k])} for {'an' if k == 'empty' else 'a'} {k} cell"
-            for k in kinds
-        )
         problems.append(
             f"{int(unsure.sum())} cell(s) read with a confidence under what a trusted reading "
-            f"needs ({need})"
+            f"needs ({trust.level_text(level)})"
         )
     reading = BoardReading(profile, grid, conf, pts, how, timings)
     reading.problems = problems

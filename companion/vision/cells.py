@@ -1,0 +1,200 @@
+"""Reading the cells of a warped board with the cell model, and the board facts that check it.
+
+:func:`read_cells` hands every cell to the network (:mod:`companion.vision.cellnet`) and takes
+its most probable class: an empty square, a blank tile (games that have them), or a letter, whose
+ink (Iago) says its case. A cell's confidence is the network's calibrated probability of what
+was read. The facts of the board that need no fitting are checked beside it
+(:func:`board_facts`): no more of a letter than the set holds, every tile in a word of two
+letters or more, the tiles in one connected group.
+"""
+
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+
+from companion.vision import trust
+from companion.vision.cellnet import N_CLASSES, CellNet, cell_crops, load_cellnet, softmax
+from companion.vision.profiles import Profile
+from companion.vision.wide import BLANK, CLASSES, EMPTY
+
+# the cell kinds of trust.CELL_KINDS
+KIND_EMPTY, KIND_LETTER, KIND_BLANK = 0, 1, 2
+
+
+def _classes(probs: np.ndarray, profile: Profile) -> np.ndarray:
+    """The class probabilities a profile allows: without blank tiles, a blank's share goes
+    (renormalised) to the other classes."""
+    if profile.blank_tiles:
+        return probs
+    out = probs.copy()
+    out[..., BLANK] = 0.0
+    return out / out.sum(axis=-1, keepdims=True)
+
+
+def cell_probabilities(
+    net: CellNet, crops: np.ndarray, size: int, profile: Profile
+) -> tuple[np.ndarray, np.ndarray]:
+    """(classes float64 (size, size, 28), ink float64 (size, size, 2)) for crops of one board."""
+    raw = net.logits(crops).reshape(size, size, -1)
+    classes = _classes(softmax(raw[..., :N_CLASSES], net.temperature), profile)
+    return classes, softmax(raw[..., N_CLASSES:])
+
+
+def upright_turn(net: CellNet, crops: np.ndarray, size: int, profile: Profile) -> int:
+    """Quarter turns (0-3, clockwise) the board lies turned in the photo, by its letters: the
+    turn under which the network is surest of the cells it reads as letters (the mean log of
+    the best letter's probability). Returns 0 with under 4 letters."""
+    classes, _ = cell_probabilities(net, crops, size, profile)
+    lettered = classes.argmax(-1).reshape(-1) >= 2
+    if lettered.sum() < 4:
+        return 0
+    tiles = crops[lettered]
+    best, best_score = 0, -np.inf
+    for k in range(4):
+        # the board turned k quarters clockwise in the photo: each crop is turned back
+        turned = np.ascontiguousarray(np.rot90(tiles, k=k, axes=(2, 3)))
+        logits = net.logits(turned)[:, :N_CLASSES]
+        p = softmax(logits, net.temperature)[:, 2:].max(-1)
+        score = float(np.log(np.maximum(p, 1e-9)).mean())
+        if score > best_score:
+            best, best_score = k, score
+    return best
+
+
+def read_cells(
+    warp: np.ndarray,
+    profile: Profile,
+    net: CellNet | None = None,
+    timings: dict[str, float] | None = None,
+):
+    """Read every cell of a top-down board (:func:`companion.vision.reader.warp_board`).
+
+    Args:
+        warp: uint8 (board_px, board_px, 3) BGR.
+        profile: the game's profile.
+        net: the cell network (default the shipped one).
+        timings: where to add the seconds spent (``cells``: cutting and the network).
+
+    Returns:
+        (grid, confidence, evidence, crops): rows of ``.``, letters (Iago's case from the ink)
+        and ``?``; float32 (size, size) calibrated probability that each cell is read right;
+        a :class:`companion.vision.reader.CellEvidence`; the network's input (for the turn).
+    """
+    from companion.vision.reader import CellEvidence
+
+    t0 = time.perf_counter()
+    net = net or load_cellnet()
+    n, c = profile.size, profile.cell_px
+    crops = cell_crops(warp, n, c)
+    classes, ink = cell_probabilities(net, crops, n, profile)
+    best = classes.argmax(-1)
+    conf = classes.max(-1)
+    grid = []
+    kind = np.zeros((n, n), np.int8)
+    for r in range(n):
+        row = []
+        for col in range(n):
+            k = int(best[r, col])
+            if k == EMPTY:
+                row.append(".")
+            elif k == BLANK:
+                row.append("?")
+                kind[r, col] = KIND_BLANK
+            else:
+                kind[r, col] = KIND_LETTER
+                letter = CLASSES[k]
+                if profile.coloured_ink:
+                    red = ink[r, col, 1] > ink[r, col, 0]
+                    letter = letter.lower() if red else letter
+                    conf[r, col] *= max(ink[r, col])
+                row.append(letter)
+        grid.append("".join(row))
+    t1 = time.perf_counter()
+    lab8 = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)
+    gain, level = trust.exposure_gain(lab8[:, :, 0], n, c)
+    lightness = np.ascontiguousarray(lab8[:, :, 0])
+    glare = trust.glare_cells(lightness, n, c)
+    glare[trust.lines_seen(lightness, glare, n, c)] = 0.0
+    colours = trust.cell_colours(lab8.astype(np.float32), n, c)
+    from companion.vision.glyphs import cell_contrasts
+
+    ev = CellEvidence(
+        conf.astype(np.float32),
+        kind,
+        glare,
+        cell_contrasts(lightness, n, c),
+        colours=colours,
+        gain=gain,
+        level=level,
+        chroma=trust.colourfulness(lab8, n, c),
+    )
+    ev.softness = trust.edge_width(lightness, n, c)
+    ev.probabilities = classes
+    if profile.premium:
+        is_empty = kind == KIND_EMPTY
+        ev.premium = trust.premium_fit(colours, is_empty, profile.premium)
+        ev.premium_against = trust.premium_against_shifts(colours, is_empty, profile.premium)
+    if timings is not None:
+        timings["cells"] = timings.get("cells", 0.0) + (t1 - t0)
+        timings["check"] = timings.get("check", 0.0) + (time.perf_counter() - t1)
+    return grid, conf.astype(np.float32), ev, crops
+
+
+def _words_through(tiles: np.ndarray) -> np.ndarray:
+    """bool (n, n): tiles with a tile beside them across or down (in a word of 2 or more)."""
+    t = tiles.astype(np.uint8)
+    ring = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
+    near = cv2.filter2D(t, -1, ring, borderType=cv2.BORDER_CONSTANT)
+    return tiles & (near > 0)
+
+
+def board_facts(grid: list[str], profile: Profile) -> list[str]:
+    """What the board's rules say cannot be, in words (empty when every fact holds):
+
+    - more of a letter (or of blanks) than the set holds (:attr:`Profile.tile_counts`, the
+      rules' tile distribution; Scrabble: 2 blanks, one each of J, K, Q, X, Z, ...), or more
+      tiles than the set has;
+    - a tile in no word of two letters or more (every tile lies in a word);
+    - tiles in more than one group (every word is joined to the others: Iago's rulebook,
+      "all subsequent words must be connected"; Scrabble's rules alike).
+    """
+    problems = []
+    letters = [ch.upper() for row in grid for ch in row if ch != "."]
+    counts = profile.tile_counts or {}
+    over = []
+    for letter in sorted(set(letters)):
+        have = letters.count(letter)
+        held = counts.get(letter)
+        if held is not None and have > held:
+            name = "blanks" if letter == "?" else f"{letter}s"
+            over.append(f"{have} {name} (the set holds {held})")
+    if over:
+        problems.append("more tiles of a kind than the set holds: " + ", ".join(over))
+    if profile.set_tiles and len(letters) > profile.set_tiles:
+        problems.append(f"{len(letters)} tiles read: the set holds {profile.set_tiles}")
+    tiles = np.array([[ch != "." for ch in row] for row in grid])
+    alone = int((tiles & ~_words_through(tiles)).sum())
+    if alone:
+        problems.append(
+            f"{alone} tile(s) stand alone (every tile lies in a word): a tile beside them was "
+            "not seen, or a bare square was read as a tile"
+        )
+    # a cell read empty between two groups, which one tile there would join: that tile was
+    # missed, or one group is a bare square read as tiles (groups far apart are no game's, a
+    # test board's, and say nothing of a cell)
+    count, group = cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)
+    if count - 1 > 1:
+        pad = np.pad(group, 1)
+        joins = 0
+        for r, c in zip(*np.nonzero(~tiles), strict=True):
+            near = {pad[r, c + 1], pad[r + 2, c + 1], pad[r + 1, c], pad[r + 1, c + 2]} - {0}
+            joins += len(near) > 1
+        if joins:
+            problems.append(
+                f"the tiles lie in {count - 1} groups, and {joins} empty cell(s) between them "
+                "would join them (every word is joined to the others): a tile there was not seen"
+            )
+    return problems

@@ -1,0 +1,274 @@
+"""Teaching the cell model (``make vision-model``): wide renders in, an ONNX file and its recipe out.
+
+Three sets are kept apart, each drawn from its own seed:
+
+- *training*: :data:`TRAIN_BOARDS` wide renders (:mod:`companion.vision.wide`) in the training
+  fonts, Iago and Scrabble boards alike;
+- *validation*: :data:`VALID_BOARDS` renders of other seeds, which choose the temperature that
+  calibrates the probabilities (and nothing else);
+- *test*: :data:`TEST_BOARDS` renders in :data:`companion.vision.wide.TEST_FONTS`, faces never
+  drawn in training, only reported.
+
+The real photos (../shared/data) are never trained on. Training needs PyTorch (the ``train``
+extra: ``pip install -e .[train]``); the product runs the ONNX file through ``cv2.dnn`` alone.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from companion.vision import cellnet, wide
+
+SEED = 20261206
+TRAIN_BOARDS = 1200
+VALID_BOARDS = 160
+TEST_BOARDS = 160
+EPOCHS = 12
+BATCH = 256
+LEARNING_RATE = 3e-3
+OPSET = 13
+
+
+def _render_cells(args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One render's crops (float16), classes and inks (int64), flattened row by row."""
+    seed, index, fonts = args
+    rng = wide.board_rng(seed, index)
+    profile = "iago" if index % 2 else "scrabble"
+    ren = wide.render(rng, profile, fonts=fonts)
+    from companion.vision.profiles import get_profile
+
+    p = get_profile(profile)
+    crops = cellnet.cell_crops(ren.warp, p.size, p.cell_px).astype(np.float16)
+    return crops, ren.labels.reshape(-1), ren.ink.reshape(-1)
+
+
+def render_set(
+    seed: int, count: int, fonts: tuple[str, ...], workers: int = 2
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cells of ``count`` wide renders (even index Scrabble, odd Iago) seeded ``seed``.
+
+    Returns:
+        crops float16 (N, 3, INPUT_PX, INPUT_PX), classes int64 (N,), ink int64 (N,) (-1 where
+        ink says nothing), cells int (count,) of each board; the same whatever ``workers`` is.
+    """
+    jobs = [(seed, i, tuple(fonts)) for i in range(count)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_render_cells, jobs, chunksize=8))
+    else:
+        parts = [_render_cells(j) for j in jobs]
+    return (
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+        np.array([len(p[1]) for p in parts]),
+    )
+
+
+def network():
+    """The cell network (a torch ``nn.Module``): four 3x3 convolutions of 16, 32, 64 and 64
+    channels, each with batch normalisation and ReLU, a 2x2 max pool after each, then a fully
+    connected layer of 128 and the outputs: 28 class logits, then 2 ink logits."""
+    from torch import nn
+
+    def block(i, o):
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(), nn.MaxPool2d(2)]
+
+    return nn.Sequential(
+        *block(3, 16), *block(16, 32), *block(32, 64), *block(64, 64),
+        nn.Flatten(),
+        nn.Linear(64 * (cellnet.INPUT_PX // 16) ** 2, 128), nn.ReLU(), nn.Dropout(0.2),
+        nn.Linear(128, cellnet.N_CLASSES + cellnet.N_INKS),
+    )  # fmt: skip
+
+
+def _logits(model, crops: np.ndarray) -> np.ndarray:
+    import torch
+
+    model.eval()
+    out = []
+    with torch.no_grad():
+        for i in range(0, len(crops), 1024):
+            out.append(model(torch.from_numpy(crops[i : i + 1024].astype(np.float32))).numpy())
+    return np.concatenate(out)
+
+
+def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+    """The temperature (0.5-5) that minimises the negative log-likelihood of ``labels`` (int
+    (N,)) under softmax(``logits`` (N, 28) / T): temperature scaling (Guo et al., 2017)."""
+    best, best_nll = 1.0, np.inf
+    for t in np.arange(0.5, 5.0001, 0.05):
+        p = cellnet.softmax(logits, t)[np.arange(len(labels)), labels]
+        nll = float(-np.log(np.maximum(p, 1e-12)).mean())
+        if nll < best_nll:
+            best, best_nll = float(t), nll
+    return round(best, 2)
+
+
+def board_confidences(
+    logits: np.ndarray, labels: np.ndarray, ink: np.ndarray, cells: np.ndarray, temperature: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each board's least cell confidence and whether it is read perfect: float64 (B,), bool
+    (B,), for the cells of B boards (``cells``: each board's cell count, in order). A cell's
+    confidence is the calibrated probability of its class read (times its ink's, for a lettered
+    tile of a board whose ink says something), as :func:`companion.vision.cells.read_cells`
+    gives it."""
+    probs = cellnet.softmax(logits[:, : cellnet.N_CLASSES], temperature)
+    inkp = cellnet.softmax(logits[:, cellnet.N_CLASSES :])
+    pred = probs.argmax(1)
+    conf = probs.max(1)
+    right = pred == labels
+    inked = (ink >= 0) & (pred >= 2)
+    conf = np.where(inked, conf * inkp.max(1), conf)
+    right &= ~inked | (inkp.argmax(1) == ink) | (ink < 0)
+    least, perfect, i = [], [], 0
+    for n in cells:
+        least.append(conf[i : i + n].min())
+        perfect.append(bool(right[i : i + n].all()))
+        i += n
+    return np.array(least), np.array(perfect)
+
+
+def choose_trust_level(least: np.ndarray, perfect: np.ndarray) -> float:
+    """The trust level: the lowest (to 4 places, from 0.9) at which no board read wrong is
+    trusted, measured on the validation renders' least cell confidences (``least`` float (B,),
+    ``perfect`` bool (B,)). With none read wrong, 0.9."""
+    wrong = least[~perfect]
+    level = float(wrong.max()) if len(wrong) else 0.0
+    return round(max(0.9, np.ceil(level * 1e4 + 1e-9) / 1e4), 4)
+
+
+def accuracy(logits: np.ndarray, labels: np.ndarray, ink: np.ndarray) -> dict:
+    """Cell accuracy (class), and ink accuracy on cells whose ink says something."""
+    pred = logits[:, : cellnet.N_CLASSES].argmax(1)
+    right = pred == labels
+    inked = ink >= 0
+    ink_right = logits[inked, cellnet.N_CLASSES :].argmax(1) == ink[inked]
+    return {
+        "cells": int(len(labels)),
+        "class_accuracy": round(float(right.mean()), 5),
+        "letter_accuracy": round(float(right[labels >= 2].mean()), 5),
+        "empty_accuracy": round(float(right[labels == 0].mean()), 5),
+        "blank_accuracy": round(float(right[labels == 1].mean()), 5) if (labels == 1).any() else None,
+        "ink_accuracy": round(float(ink_right.mean()), 5) if inked.any() else None,
+    }  # fmt: skip
+
+
+def export_onnx(model, path: Path) -> None:
+    """Write ``model`` as ONNX (opset :data:`OPSET`, batch axis free) to ``path``."""
+    import torch
+
+    model.eval()
+    dummy = torch.zeros(1, 3, cellnet.INPUT_PX, cellnet.INPUT_PX)
+    torch.onnx.export(
+        model, dummy, str(path), input_names=["cells"], output_names=["logits"],
+        dynamic_axes={"cells": {0: "n"}, "logits": {0: "n"}}, opset_version=OPSET, dynamo=False,
+    )  # fmt: skip
+
+
+def train(
+    output: Path = cellnet.SHIPPED_MODEL,
+    seed: int = SEED,
+    boards: int = TRAIN_BOARDS,
+    epochs: int = EPOCHS,
+    workers: int = 2,
+    log=print,
+) -> dict:
+    """Build the cell model from scratch: render the three sets, train, calibrate, export.
+
+    Writes ``output`` (ONNX) and ``output.with_suffix('.json')`` (the recipe: seed, sets, fonts,
+    epochs, temperature, and the accuracy measured on validation and test renders).
+
+    Raises:
+        ImportError: PyTorch is not installed (``pip install -e .[train]``).
+    """
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(max(workers, 1))
+    t0 = time.time()
+    train_fonts = wide.training_fonts()
+    x, y, ink, _ = render_set(seed, boards, train_fonts, workers)
+    xv, yv, inkv, nv = render_set(seed + 1, max(boards // 10, 8), train_fonts, workers)
+    xt, yt, inkt, nt = render_set(seed + 2, max(boards // 10, 8), wide.TEST_FONTS, workers)
+    log(f"rendered {len(y)} training cells in {time.time() - t0:.0f} s")
+    model = network()
+    opt = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=1e-4)
+    steps = epochs * ((len(y) + BATCH - 1) // BATCH)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=LEARNING_RATE, total_steps=steps)
+    gen = np.random.default_rng(seed)
+    xs, ys, inks = torch.from_numpy(x), torch.from_numpy(y), torch.from_numpy(ink)
+    ce = torch.nn.CrossEntropyLoss()
+    for epoch in range(epochs):
+        model.train()
+        order = torch.from_numpy(gen.permutation(len(y)))
+        total = 0.0
+        for i in range(0, len(y), BATCH):
+            idx = order[i : i + BATCH]
+            out = model(xs[idx].float())
+            loss = ce(out[:, : cellnet.N_CLASSES], ys[idx])
+            inked = inks[idx] >= 0
+            if inked.any():
+                loss = loss + 0.5 * ce(out[inked, cellnet.N_CLASSES :], inks[idx][inked])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        val = accuracy(_logits(model, xv), yv, inkv)
+        log(
+            f"epoch {epoch + 1}/{epochs}: loss {total / len(y):.4f}, validation "
+            f"{val['class_accuracy']:.4f} ({time.time() - t0:.0f} s)"
+        )
+    lv = _logits(model, xv)
+    temperature = fit_temperature(lv[:, : cellnet.N_CLASSES], yv)
+    least, perfect = board_confidences(lv, yv, inkv, nv, temperature)
+    level = choose_trust_level(least, perfect)
+    lt = _logits(model, xt)
+    least_t, perfect_t = board_confidences(lt, yt, inkt, nt, temperature)
+    output = Path(output)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    export_onnx(model, output)
+    recipe = {
+        "model": output.name,
+        "seed": seed,
+        "input_px": cellnet.INPUT_PX,
+        "crop_margin": cellnet.CROP_MARGIN,
+        "classes": list(wide.CLASSES),
+        "inks": ["blue", "red"],
+        "training": {
+            "boards": boards,
+            "cells": int(len(y)),
+            "fonts": len(train_fonts),
+            "epochs": epochs,
+            "batch": BATCH,
+            "learning_rate": LEARNING_RATE,
+            "profiles": "even renders scrabble, odd iago",
+        },
+        "temperature": temperature,
+        "trust_level": level,
+        "validation": {
+            "boards": len(nv), "seed": seed + 1, **accuracy(lv, yv, inkv),
+            "boards_perfect": int(perfect.sum()),
+            "boards_trusted": int((least >= level).sum()),
+            "wrong_trusted": int(((least >= level) & ~perfect).sum()),
+        },
+        "test": {
+            "boards": len(nt), "seed": seed + 2, "fonts": list(wide.TEST_FONTS),
+            **accuracy(lt, yt, inkt),
+            "boards_perfect": int(perfect_t.sum()),
+            "boards_trusted": int((least_t >= level).sum()),
+            "wrong_trusted": int(((least_t >= level) & ~perfect_t).sum()),
+        },
+        "seconds": round(time.time() - t0),
+        "torch": torch.__version__,
+    }
+    output.with_suffix(".json").write_text(json.dumps(recipe, indent=2) + "\n", encoding="utf-8")
+    log(json.dumps(recipe["validation"]))
+    log(json.dumps(recipe["test"]))
+    return recipe
