@@ -173,7 +173,7 @@ def test_a_journal_header_with_a_hostile_lexicon_is_refused():
 def test_other_names_that_become_paths(name):
     from companion.daemon.sim import sim_journal
     from companion.lexicon.store import LexiconNotFound, canonical_name
-    from companion.vision.glyphs import calibration_path
+    from companion.vision.calibrate import calibration_path
 
     with pytest.raises(UnsafeNameError):
         sim_journal(False, name)

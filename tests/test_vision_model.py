@@ -4,9 +4,11 @@ pixels a cell) whose floors any drop falls under."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -46,7 +48,11 @@ def _kind_figures(name: str) -> tuple[float, int]:
         ren = wide.render(rng, profile, fonts=(font,), cell_px=px)
         grid, _, _, _ = read_cells(ren.warp, profile, net)
         truth = _truth(ren, profile)
-        ok = sum(a == b for row, trow in zip(grid, truth, strict=True) for a, b in zip(row, trow, strict=True))
+        ok = sum(
+            a == b
+            for row, trow in zip(grid, truth, strict=True)
+            for a, b in zip(row, trow, strict=True)
+        )
         right += ok
         total += profile.size**2
         perfect += ok == profile.size**2
@@ -164,3 +170,88 @@ def test_board_facts_count_every_letter_against_the_set(word):
     over = any(word.count(ch) > SCRABBLE_TILES[ch] for ch in set(word))
     said = any("than the set holds" in p for p in board_facts(rows, profile))
     assert said == over
+
+
+# -- reading a game, not a photo ---------------------------------------------------------------
+
+
+def _iago_pair(flip: tuple[int, int] | None = None, lay: tuple[int, int] | None = None):
+    """Two warped boards of one Iago render: the second with the tile at ``flip`` turned over
+    (its ink red for blue) or a tile laid at ``lay``; all else drawn alike (the look, the
+    other tiles, the camera's noise: one seed)."""
+    profile = get_profile("iago")
+    labels = np.zeros((11, 11), np.int64)
+    ink = np.full((11, 11), -1, np.int64)
+    labels[5, 2:9] = [2 + "ABCDEFG".index(ch) for ch in "CABBAGE"]
+    ink[5, 2:9] = 0
+    before = wide.render(wide.board_rng(77, 0), profile, cell_px=30.0, labels=labels, ink=ink)
+    labels2, ink2 = labels.copy(), ink.copy()
+    if flip:
+        ink2[flip] = 1
+    if lay:
+        labels2[lay], ink2[lay] = 2, 0
+    after = wide.render(wide.board_rng(77, 0), profile, cell_px=30.0, labels=labels2, ink=ink2)
+    return profile, before, after
+
+
+def _noisy(warp: np.ndarray, seed: int) -> np.ndarray:
+    """Another frame of the same board: new sensor noise, a new JPEG, the exposure 8% lower."""
+    rng = np.random.default_rng(seed)
+    frame = warp.astype(np.float32) * 0.92 + rng.normal(0, 4, warp.shape)
+    ok, buf = cv2.imencode(
+        ".jpg", np.clip(frame, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 70]
+    )
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+
+def test_a_still_board_is_unchanged_frame_to_frame():
+    from companion.vision.cells import unchanged_cells
+
+    profile, before, _ = _iago_pair()
+    same = unchanged_cells(before.warp, _noisy(before.warp, 1), profile)
+    assert same.all(), np.argwhere(~same)
+
+
+def test_a_tile_laid_or_turned_over_is_a_changed_cell_and_only_it():
+    from companion.vision.cells import unchanged_cells
+
+    profile, before, after = _iago_pair(flip=(5, 4))
+    same = unchanged_cells(before.warp, _noisy(after.warp, 2), profile)
+    assert not same[5, 4] and same.sum() == 11 * 11 - 1, np.argwhere(~same)
+    # a tile laid: the cell (and its rim) of a render holding it, pasted into the other
+    profile, before, after = _iago_pair(lay=(6, 4))
+    c = profile.cell_px
+    y0, x0 = c // 2 + 6 * c - 4, c // 2 + 4 * c - 4
+    laid = before.warp.copy()
+    laid[y0 : y0 + c + 8, x0 : x0 + c + 8] = after.warp[y0 : y0 + c + 8, x0 : x0 + c + 8]
+    same = unchanged_cells(before.warp, _noisy(laid, 3), profile)
+    assert not same[6, 4] and same.sum() == 11 * 11 - 1, np.argwhere(~same)
+
+
+def test_unchanged_cells_refuse_boards_of_another_shape():
+    from companion.vision.cells import unchanged_cells
+
+    with pytest.raises(VisionError, match="before: expected a warped board"):
+        unchanged_cells(
+            np.zeros((10, 10, 3), np.uint8), np.zeros((576, 576, 3), np.uint8), get_profile("iago")
+        )
+
+
+def test_a_reading_keeps_the_cells_unchanged_since_the_last_trusted_one():
+    """Read with the last trusted reading, the unchanged cells keep its letters and confidence
+    (even where this frame's network reads them otherwise), the changed ones are read anew."""
+    from companion.vision.reader import read_board
+    from companion.vision.synth import render_photo
+
+    photo = render_photo("iago", seed=5, size=(1200, 900), hand=False)
+    first = read_board(photo.image, "iago", corners=photo.corners)
+    assert first.warp is not None and first.kept == 0
+    trusted = dataclasses.replace(first, problems=[])  # taken as the last trusted reading
+    trusted.grid = ["Z" * 11] + first.grid[1:]  # what it said of row 0, whatever the photo shows
+    again = read_board(photo.image, "iago", corners=photo.corners, last=trusted)
+    assert again.kept == 11 * 11
+    assert again.grid[0] == "Z" * 11  # kept: the cells did not change
+    assert any("unchanged since the last trusted reading" in n for n in again.notes)
+    untrusted = dataclasses.replace(trusted, problems=["not sure"])
+    fresh = read_board(photo.image, "iago", corners=photo.corners, last=untrusted)
+    assert fresh.kept == 0 and fresh.grid == first.grid

@@ -19,7 +19,7 @@ from companion.daemon.config import TableConfig
 from companion.daemon.sim import ScriptedTable, parse_sim_script
 from companion.devices.camera import CameraError
 from companion.devices.pinmap import load_pinmap
-from companion.vision import glyphs
+from companion.vision import cellnet
 from companion.vision.notation import parse_board
 from companion.vision.synth import render_photo
 from companion.vision.table import BoardCamera
@@ -34,7 +34,7 @@ TABLE = TableConfig(minute_seconds=10.0)
 
 @pytest.fixture(scope="session")
 def classifier():
-    return glyphs.load_classifier(48, "iago")  # built once per session, cached in its data dir
+    return cellnet.load_cellnet()  # the shipped cell model, loaded once per session
 
 
 def shoot(folder, *grids, seed=60):

@@ -1,10 +1,12 @@
-"""Adapting the letter classifier to the user's own tiles (``companion vision calibrate``).
+"""Adapting the cell model to the user's own set (``companion vision calibrate``).
 
 Lay the tiles out as the calibration layout says (``companion vision calibrate --print-layout``
-writes it as text and as a picture to print), take one or two photos, and calibrate: every tile of
-the layout is read where the layout puts it, and its glyph is kept as a sample of that letter in
-``data_dir()/vision/calibration-<profile>.npz``. The reader then knows the user's font alongside the
-rendered ones. Any known layout works too, given as a truth file.
+writes it as text and as a picture to print), take one or two photos, and calibrate: every cell of
+the layout is cut as the reader cuts it, the network's last hidden layer is taken for each
+(:meth:`companion.vision.cellnet.CellNet.outputs`), and the class layer is taught again on them,
+held near the shipped layer (:func:`adapt_head`). The adapted layer is kept in
+``data_dir()/vision/cellnet-calibration-<profile>.npz`` and read with from then on. Any known
+layout works too, given as a truth file (a lower-case letter there is a blank tile).
 """
 
 from __future__ import annotations
@@ -15,15 +17,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.paths import data_dir
 from companion.vision.errors import VisionError
-from companion.vision.glyphs import (
-    LETTERS,
-    calibration_path,
-    cell_margin,
-    find_glyph,
-    glyph_features,
-    load_classifier,
-)
+from companion.vision.glyphs import LETTERS
 from companion.vision.profiles import Profile, get_profile
 
 
@@ -79,6 +75,13 @@ MAX_STRAY = 0.1
 MIN_CONSISTENT = 0.5
 
 
+# (the share of cells the adapted layer must keep pulled to the shipped one: the weight of the
+# squared distance between the two layers' weights, per cell taught, in the loss of adapt_head)
+HOLD = 0.01
+STEPS = 300  # gradient steps of adapt_head
+STEP_SIZE = 0.5
+
+
 class LayoutMismatchError(VisionError):
     """The calibration photo does not show the layout (nothing is saved)."""
 
@@ -88,13 +91,14 @@ class Calibration:
     """What a calibration learnt.
 
     Attributes:
-        samples: glyphs kept (one per tile read).
-        missing: layout cells where no letter was seen, as (row, column), 0-based.
-        right_before: layout letters the classifier named right before calibrating.
-        path: the file the samples are kept in.
-        consistent: share (0-1) of the samples with a repeated letter whose nearest other sample
-            is the same letter (1.0 when no letter repeats).
-        stray: cells the layout leaves empty where a letter was seen, as (row, column), 0-based.
+        samples: cells taught (every cell of the layout in every photo).
+        missing: layout tiles the shipped model read as empty, as (row, column), 0-based.
+        right_before: layout cells the shipped model read right.
+        path: the file the adapted layer is kept in.
+        consistent: share (0-1) of the tiles whose nearest other tile of the layout (in the
+            network's last hidden layer) is of the same letter (:func:`self_consistency`).
+        stray: cells the layout leaves empty that the shipped model read as tiles (row, column).
+        right_after: layout cells the adapted layer reads right.
     """
 
     samples: int
@@ -103,14 +107,17 @@ class Calibration:
     path: Path
     consistent: float = 1.0
     stray: list[tuple[int, int]] = field(default_factory=list)
+    right_after: int = 0
 
 
 def self_consistency(feats: np.ndarray, labels: np.ndarray) -> float:
-    """Share (0-1) of the samples whose letter occurs more than once whose nearest other sample
+    """Share (0-1) of the samples whose label occurs more than once whose nearest other sample
     (Euclidean distance between feature rows, float32 (n, d)) has the same label; 1.0 when no
-    letter occurs twice."""
-    counts = np.bincount(labels, minlength=len(LETTERS))
-    rows = np.flatnonzero(counts[labels] > 1)
+    label occurs twice. Tiles laid where the layout does not say fail it: one letter's samples
+    then look unlike each other."""
+    labels = np.asarray(labels)
+    _, inverse, counts = np.unique(labels, return_inverse=True, return_counts=True)
+    rows = np.flatnonzero(counts[inverse] > 1)
     if len(rows) == 0:
         return 1.0
     f = np.asarray(feats, np.float64)
@@ -121,14 +128,91 @@ def self_consistency(feats: np.ndarray, labels: np.ndarray) -> float:
     return float(np.mean(labels[nearest] == labels[rows]))
 
 
+def calibration_path(profile_name: str) -> Path:
+    """Where ``companion vision calibrate`` keeps the adapted class layer of a profile.
+
+    Raises:
+        UnsafeNameError: ``profile_name`` could name a file outside the data directory.
+    """
+    from companion.names import check_name, path_in
+
+    check_name(profile_name, "board profile")
+    return path_in(
+        data_dir() / "vision", f"cellnet-calibration-{profile_name}", ".npz", "board profile"
+    )
+
+
+def load_head(profile_name: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The adapted class layer of a profile (weights float32 (28, F), bias float32 (28,)), or
+    None when there is none or it cannot be read (a damaged file reads as no calibration)."""
+    path = calibration_path(profile_name)
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path) as f:
+            return np.asarray(f["weights"], np.float32), np.asarray(f["bias"], np.float32)
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 def reset_calibration(profile: Profile | str) -> Path | None:
-    """Remove the calibration samples of ``profile``; returns the file removed, or None if there
-    was none. The reader then uses the rendered training glyphs only."""
+    """Remove the calibration of ``profile``; returns the file removed, or None if there was
+    none. The reader then reads with the shipped model's own class layer."""
     path = calibration_path(get_profile(profile).name)
     if not path.exists():
         return None
     path.unlink()
     return path
+
+
+def shipped_head(features: np.ndarray, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The network's own class layer, recovered from its inputs (``features`` float32 (N, F))
+    and outputs (``logits`` float32 (N, 28)) by least squares: the layer is linear, so N > F
+    cells give it exactly (to float32 rounding)."""
+    x = np.hstack([features.astype(np.float64), np.ones((len(features), 1))])
+    sol, *_ = np.linalg.lstsq(x, logits.astype(np.float64), rcond=None)
+    return sol[:-1].T.astype(np.float32), sol[-1].astype(np.float32)
+
+
+def adapt_head(
+    features: np.ndarray,
+    labels: np.ndarray,
+    weights: np.ndarray,
+    bias: np.ndarray,
+    allowed: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Teach the class layer again on the user's cells: gradient descent (:data:`STEPS` steps
+    of :data:`STEP_SIZE`) on the mean cross-entropy of ``labels`` (int (N,), class indices)
+    plus :data:`HOLD` times the squared distance from the shipped layer (``weights`` (28, F),
+    ``bias`` (28,)), so classes the layout does not show keep what they knew.
+
+    Returns:
+        (weights float32 (28, F), bias float32 (28,)).
+    """
+    from companion.vision.cellnet import softmax
+
+    f = features.astype(np.float64)
+    scale = max(float(np.abs(f).max()), 1e-6)
+    f = f / scale  # the step is taken on features of unit size, then undone
+    w0 = weights.astype(np.float64) * scale
+    w, b = w0.copy(), bias.astype(np.float64).copy()
+    onehot = np.eye(len(bias))[labels]
+    mask = np.zeros(len(bias)) if allowed is None else np.where(allowed, 0.0, -1e9)
+    for _ in range(STEPS):
+        p = softmax(f @ w.T + b + mask)
+        g = (p - onehot) / len(f)
+        w -= STEP_SIZE * (g.T @ f + 2 * HOLD * (w - w0))
+        b -= STEP_SIZE * g.sum(0)
+    return (w / scale).astype(np.float32), b.astype(np.float32)
+
+
+def _layout_classes(layout: list[str]) -> np.ndarray:
+    """Class indices (int64 (n*n,)) of a layout's cells, row by row: ``.`` empty, a letter its
+    letter (either case: Iago's red face is lower case)."""
+    from companion.vision.wide import EMPTY
+
+    out = [EMPTY if ch == "." else 2 + LETTERS.index(ch.upper()) for row in layout for ch in row]
+    return np.array(out, np.int64)
 
 
 def calibrate(
@@ -138,19 +222,20 @@ def calibrate(
     corners: list | None = None,
     replace: bool = True,
 ) -> Calibration:
-    """Learn the user's tiles from photos of a known layout.
+    """Adapt the cell model to the user's set from photos of a known layout.
 
-    Each photo must match the layout: a letter seen at ``MIN_SEEN`` (80%) of the layout's tiles or
-    more, at ``MAX_STRAY`` (10%) or less of the cells it leaves empty, and the samples of each
-    letter alike (``MIN_CONSISTENT``, see :func:`self_consistency`). Otherwise nothing is saved.
+    Each photo must match the layout: the shipped model sees a tile at ``MIN_SEEN`` (80%) of the
+    layout's tiles or more, and at ``MAX_STRAY`` (10%) or less of the cells it leaves empty.
+    Otherwise nothing is saved.
 
     Args:
         photos: uint8 (H, W, 3) BGR photos of the layout.
         profile: the game's profile.
-        layout: the grid laid out (default :func:`default_layout`).
+        layout: the grid laid out (default :func:`default_layout`); for a game with blank
+            tiles a lower-case letter is a blank (as in the truth files).
         corners: the grid's corners in the photos (all taken from one fixed camera), or None to
             find the board.
-        replace: drop earlier calibration samples of this profile (else add to them).
+        replace: drop an earlier calibration of this profile (else teach on from it).
 
     Raises:
         VisionError: the layout does not fit the profile, or no tile of it was seen.
@@ -158,16 +243,20 @@ def calibrate(
         BoardNotFoundError: the board cannot be found in a photo.
     """
     from companion.vision import localise
+    from companion.vision.cellnet import N_CLASSES, CellNet, cell_crops
     from companion.vision.reader import check_corners, warp_board
+    from companion.vision.wide import BLANK, EMPTY
 
     profile = get_profile(profile)
     layout = layout or default_layout(profile)
     n = profile.size
     if len(layout) != n or any(len(row) != n for row in layout):
         raise VisionError(f"calibration layout must be {n}x{n} for profile {profile.name}")
-    c = profile.cell_px
-    m = cell_margin(c)
-    tiles = sum(ch.isalpha() for row in layout for ch in row)
+    classes = _layout_classes(layout)
+    if profile.blank_tiles:
+        lower = np.array([ch.islower() for row in layout for ch in row])
+        classes[lower] = BLANK
+    tiles = int((classes != EMPTY).sum())
     empties = n * n - tiles
     if tiles == 0:
         raise VisionError("calibration layout has no tile")
@@ -175,62 +264,56 @@ def calibrate(
         "lay the tiles out as 'companion vision calibrate --print-layout' shows (or give the "
         "layout you laid out with --truth), check --corners, and photograph the board from above"
     )
-    glyphs, labels, missing, stray = [], [], [], []
+    net = CellNet()  # the shipped layer, whatever calibration the reader now uses
+    feats, labels, missing, stray, right_before = [], [], [], [], 0
     for k, image in enumerate(photos, 1):
         if corners is not None:
             pts = check_corners(corners, image.shape)
         else:
             pts, _ = localise.find_board(image, profile)
         warp = warp_board(image, pts, profile)
-        lightness = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)[:, :, 0]
-        seen, photo_missing, photo_stray, photo_glyphs, photo_labels = 0, [], [], [], []
-        for r, row in enumerate(layout):
-            for col, ch in enumerate(row):
-                y0, x0 = c // 2 + r * c - m, c // 2 + col * c - m
-                glyph = find_glyph(lightness[y0 : y0 + c + 2 * m, x0 : x0 + c + 2 * m], c)
-                if not ch.isalpha():
-                    if glyph is not None:
-                        photo_stray.append((r, col))
-                    continue
-                if glyph is None:
-                    photo_missing.append((r, col))
-                    continue
-                seen += 1
-                photo_glyphs.append(glyph)
-                photo_labels.append(LETTERS.index(ch.upper()))
+        logits, feat = net.outputs(cell_crops(warp, n, profile.cell_px))
+        pred = logits[:, :N_CLASSES].argmax(1)
+        seen = int(((pred != EMPTY) & (classes != EMPTY)).sum())
+        photo_stray = np.flatnonzero((pred != EMPTY) & (classes == EMPTY))
         need = int(np.ceil(MIN_SEEN * tiles))
         allowed = int(MAX_STRAY * empties)
         if seen < need or len(photo_stray) > allowed:
             raise LayoutMismatchError(
-                f"calibration photo {k} does not look like the layout: a letter was seen at "
+                f"calibration photo {k} does not look like the layout: a tile was seen at "
                 f"{seen} of its {tiles} tile cells (at least {need} needed) and at "
                 f"{len(photo_stray)} of the {empties} cells it leaves empty (at most {allowed}); "
                 f"{advice}. Nothing was saved."
             )
-        glyphs += photo_glyphs
-        labels += photo_labels
-        missing += photo_missing
-        stray += photo_stray
-    feats = glyph_features(glyphs)
-    labels_arr = np.array(labels, np.int32)
-    consistent = self_consistency(feats, labels_arr)
+        right_before += int((pred == classes).sum())
+        missing += [divmod(int(i), n) for i in np.flatnonzero((pred == EMPTY) & (classes != EMPTY))]
+        stray += [divmod(int(i), n) for i in photo_stray]
+        feats.append(feat)
+        labels.append(classes)
+        if k == 1:
+            weights, bias = shipped_head(feat, logits[:, :N_CLASSES])
+    features = np.vstack(feats)
+    labels_all = np.concatenate(labels)
+    lettered = labels_all >= 2
+    consistent = self_consistency(features[lettered], labels_all[lettered])
     if consistent < MIN_CONSISTENT:
         raise LayoutMismatchError(
             f"calibration: the tiles do not match the layout's letters: only {consistent:.0%} "
-            f"of the samples look most like another tile of the same letter (at least "
+            f"of the tiles look most like another tile of the same letter (at least "
             f"{MIN_CONSISTENT:.0%} needed); {advice}. Nothing was saved."
         )
     path = calibration_path(profile.name)
-    before = load_classifier(c, profile.name if not replace else None)
-    right_before = sum(
-        LETTERS.index(x) == y for x, y in zip(before.classify(feats)[0], labels_arr, strict=True)
-    )
-    if not replace and path.exists():
-        with np.load(path) as old:
-            feats = np.vstack([old["feats"], feats])
-            labels_arr = np.concatenate([old["labels"], labels_arr])
+    old = None if replace else load_head(profile.name)
+    start = old if old is not None else (weights, bias)
+    allowed_classes = np.ones(N_CLASSES, bool)
+    allowed_classes[BLANK] = profile.blank_tiles
+    head = adapt_head(features, labels_all, *start, allowed=allowed_classes)
+    after = (features @ head[0].T + head[1]).argmax(1)
+    right_after = int((after == labels_all).sum())
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, feats=feats, labels=labels_arr)
+    np.savez_compressed(tmp, weights=head[0], bias=head[1])
     tmp.replace(path)
-    return Calibration(len(glyphs), missing, int(right_before), path, consistent, stray)
+    return Calibration(
+        len(labels_all), missing, right_before, path, consistent, stray, right_after
+    )  # fmt: skip

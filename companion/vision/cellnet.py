@@ -21,8 +21,8 @@ import numpy as np
 
 from companion.vision.errors import VisionError
 
-INPUT_PX = 32  # pixels a side of the network's input
-CROP_MARGIN = 0.25  # of a cell: the neighbours' band cut with a cell on each side
+INPUT_PX = 40  # pixels a side of the network's input
+CROP_MARGIN = 0.5  # of a cell: the band of its neighbours cut with a cell on each side (a blank is told beside the tiles of its word)
 N_CLASSES = 28  # empty, blank, A-Z
 N_INKS = 2  # blue, red
 NORMAL_LEVEL = 0.8  # a board's bright tenth is scaled to this (0-1) before the network sees it
@@ -130,23 +130,42 @@ class CellNet:
         self.temperature = float(recipe.get("temperature", 1.0))
         self.trust_level = float(recipe.get("trust_level", TRUST_LEVEL))
         if not self.path.is_file():
-            raise VisionError(
-                f"cell model {self.path}: no such file (make vision-model builds it)"
-            )
+            raise VisionError(f"cell model {self.path}: no such file (make vision-model builds it)")
         try:
             self.net = cv2.dnn.readNetFromONNX(str(self.path))
         except cv2.error as exc:
             raise VisionError(f"cell model {self.path}: OpenCV cannot read it ({exc})") from None
         self._lock = threading.Lock()
+        self.head: tuple[np.ndarray, np.ndarray] | None = None
 
-    def logits(self, crops: np.ndarray, batch: int = 256) -> np.ndarray:
-        """Raw outputs, float32 (N, 30), for crops float32 (N, 3, INPUT_PX, INPUT_PX)."""
-        outs = []
+    def outputs(self, crops: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
+        """(logits float32 (N, 30), features float32 (N, F)) for crops float32 (N, 3,
+        INPUT_PX, INPUT_PX): the network's outputs, and its last hidden layer's (the class
+        layer's input). With a calibration to the user's set (:meth:`adapt`), the class logits
+        are the adapted layer's."""
+        logits, feats = [], []
         with self._lock:
             for i in range(0, len(crops), batch):
-                self.net.setInput(np.ascontiguousarray(crops[i : i + batch]))
-                outs.append(np.array(self.net.forward(), np.float32).reshape(-1, N_CLASSES + N_INKS))
-        return np.concatenate(outs) if outs else np.zeros((0, N_CLASSES + N_INKS), np.float32)
+                self.net.setInput(np.ascontiguousarray(crops[i : i + batch], np.float32))
+                out, feat = self.net.forward(["logits", "features"])
+                logits.append(np.array(out, np.float32).reshape(len(out), -1))
+                feats.append(np.array(feat, np.float32).reshape(len(feat), -1))
+        if not logits:
+            return np.zeros((0, N_CLASSES + N_INKS), np.float32), np.zeros((0, 0), np.float32)
+        logits_all, feats_all = np.concatenate(logits), np.concatenate(feats)
+        if self.head is not None:
+            weights, bias = self.head
+            logits_all[:, :N_CLASSES] = feats_all @ weights.T + bias
+        return logits_all, feats_all
+
+    def logits(self, crops: np.ndarray, batch: int = 256) -> np.ndarray:
+        """The outputs' logits alone, float32 (N, 30) (:meth:`outputs`)."""
+        return self.outputs(crops, batch)[0]
+
+    def adapt(self, head: tuple[np.ndarray, np.ndarray] | None) -> None:
+        """Read with an adapted class layer (weights float32 (28, F), bias float32 (28,)) from
+        a calibration to the user's set, or with the network's own (None)."""
+        self.head = head
 
     def read(self, warp: np.ndarray, size: int, cell_px: int) -> CellProbabilities:
         """Every cell's class and ink probabilities for a warped board (:func:`cell_crops`)."""
@@ -161,10 +180,22 @@ _CACHE: dict[str, CellNet] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def load_cellnet(path: Path | str | None = None) -> CellNet:
-    """The cell network at ``path`` (default the shipped one), loaded once per process."""
-    key = str(path or SHIPPED_MODEL)
+def load_cellnet(path: Path | str | None = None, profile: str | None = None) -> CellNet:
+    """The cell network at ``path`` (default the shipped one), loaded once per process, reading
+    with ``profile``'s calibration to the user's set when ``companion vision calibrate`` made
+    one (:func:`companion.vision.calibrate.load_head`; looked at on every call, so a calibration
+    made or reset takes effect at once)."""
+    from companion.vision.calibrate import calibration_path, load_head
+
+    stamp = None
+    if profile is not None and path is None:
+        cal = calibration_path(profile)
+        stamp = cal.stat().st_mtime_ns if cal.is_file() else None
+    key = f"{path or SHIPPED_MODEL}|{profile if stamp is not None else ''}|{stamp}"
     with _CACHE_LOCK:
         if key not in _CACHE:
-            _CACHE[key] = CellNet(path)
+            net = CellNet(path)
+            if stamp is not None:
+                net.adapt(load_head(profile))
+            _CACHE[key] = net
         return _CACHE[key]

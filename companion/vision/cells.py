@@ -119,13 +119,10 @@ def read_cells(
     glare = trust.glare_cells(lightness, n, c)
     glare[trust.lines_seen(lightness, glare, n, c)] = 0.0
     colours = trust.cell_colours(lab8.astype(np.float32), n, c)
-    from companion.vision.glyphs import cell_contrasts
-
     ev = CellEvidence(
         conf.astype(np.float32),
         kind,
         glare,
-        cell_contrasts(lightness, n, c),
         colours=colours,
         gain=gain,
         level=level,
@@ -141,6 +138,44 @@ def read_cells(
         timings["cells"] = timings.get("cells", 0.0) + (t1 - t0)
         timings["check"] = timings.get("check", 0.0) + (time.perf_counter() - t1)
     return grid, conf.astype(np.float32), ev, crops
+
+
+# 8-bit: a cell has changed when a twentieth or more of its middle's pixels differ from the last
+# trusted frame's by this much or more in some colour channel, both boards first brought to one
+# exposure (cellnet.board_scale). A tile laid or lifted changes most of its cell; a tile turned
+# over (Iago) changes its ink's pixels, a tenth or more of the middle, by 60 or more; a frame's
+# noise, its JPEG and the exposure settling move a still cell's pixels by under 20 at the 95th
+# percentile (tests/test_vision_model.py measures both on renders)
+CHANGED = 40.0
+CHANGED_SHARE = 0.05
+
+
+def unchanged_cells(before: np.ndarray, after: np.ndarray, profile: Profile) -> np.ndarray:
+    """Which cells did not change between two warped boards of one camera (uint8 (board_px,
+    board_px, 3) BGR each, warped at the same corners): bool (size, size), true where under
+    :data:`CHANGED_SHARE` of the cell's middle (its inner half, clear of a neighbour's tile set
+    off its square) differs by :data:`CHANGED` or more in a colour channel, both boards first
+    brought to one exposure.
+
+    Raises:
+        VisionError: the boards are not of the profile's warped shape.
+    """
+    from companion.vision.cellnet import board_scale
+    from companion.vision.errors import VisionError
+
+    n, c = profile.size, profile.cell_px
+    side = (n + 1) * c
+    for name, board in (("before", before), ("after", after)):
+        if board.shape != (side, side, 3):
+            raise VisionError(
+                f"{name}: expected a warped board of shape ({side}, {side}, 3), got {board.shape}"
+            )
+    scaled = [b.astype(np.float32) * (board_scale(b, n, c) * 255.0) for b in (before, after)]
+    diff = np.abs(scaled[1] - scaled[0]).max(axis=2)
+    lo, q = c // 2, c // 4
+    middles = diff[lo : lo + n * c, lo : lo + n * c].reshape(n, c, n, c)[:, q : c - q, :, q : c - q]
+    share = (middles >= CHANGED).mean(axis=(1, 3))
+    return share < CHANGED_SHARE
 
 
 def _words_through(tiles: np.ndarray) -> np.ndarray:

@@ -111,8 +111,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--output", help="build the model and write it to this .onnx file")
-    p.add_argument("--boards", type=int, default=None, help="training renders (default the recipe's)")
-    p.add_argument("--epochs", type=int, default=None, help="training epochs (default the recipe's)")
+    p.add_argument(
+        "--boards", type=int, default=None, help="training renders (default the recipe's)"
+    )
+    p.add_argument(
+        "--epochs", type=int, default=None, help="training epochs (default the recipe's)"
+    )
     p.set_defaults(func=_train)
 
     p = vsub.add_parser(
@@ -461,6 +465,7 @@ def _calibrate(args: argparse.Namespace) -> int:
                 "samples": result.samples,
                 "missing": [list(c) for c in result.missing],
                 "right_before": result.right_before,
+                "right_after": result.right_after,
                 "consistent": round(result.consistent, 3),
                 "file": str(result.path),
             }
@@ -468,13 +473,14 @@ def _calibrate(args: argparse.Namespace) -> int:
     )
     if result.missing:
         print(
-            f"calibrate: no letter seen at {len(result.missing)} layout cells",
+            f"calibrate: before calibrating, no tile was seen at {len(result.missing)} layout "
+            "cells",
             file=sys.stderr,
         )
     if result.right_before < 0.5 * result.samples:
         print(
             f"calibrate: before calibrating, the reader named only {result.right_before} of "
-            f"{result.samples} tiles as the layout says; expected if your tiles' letters are in "
+            f"{result.samples} cells as the layout says; expected if your tiles' letters are in "
             "an unusual font, otherwise check that the tiles are in the layout's order "
             "('companion vision calibrate --reset' undoes this calibration)",
             file=sys.stderr,

@@ -28,7 +28,7 @@ SEED = 20261206
 TRAIN_BOARDS = 1200
 VALID_BOARDS = 160
 TEST_BOARDS = 160
-EPOCHS = 12
+EPOCHS = 11
 BATCH = 256
 LEARNING_RATE = 3e-3
 OPSET = 13
@@ -71,18 +71,23 @@ def render_set(
 
 
 def network():
-    """The cell network (a torch ``nn.Module``): four 3x3 convolutions of 16, 32, 64 and 64
+    """The cell network (a torch ``nn.Module``): four 3x3 convolutions of 16, 32, 64 and 128
     channels, each with batch normalisation and ReLU, a 2x2 max pool after each, then a fully
     connected layer of 128 and the outputs: 28 class logits, then 2 ink logits."""
     from torch import nn
 
     def block(i, o):
-        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(), nn.MaxPool2d(2)]
+        return [
+            nn.Conv2d(i, o, 3, padding=1, bias=False),
+            nn.BatchNorm2d(o),
+            nn.ReLU(),
+            nn.MaxPool2d(2),
+        ]
 
     return nn.Sequential(
-        *block(3, 16), *block(16, 32), *block(32, 64), *block(64, 64),
+        *block(3, 16), *block(16, 32), *block(32, 64), *block(64, 128),
         nn.Flatten(),
-        nn.Linear(64 * (cellnet.INPUT_PX // 16) ** 2, 128), nn.ReLU(), nn.Dropout(0.2),
+        nn.Linear(128 * (cellnet.INPUT_PX // 16) ** 2, 128), nn.ReLU(), nn.Dropout(0.2),
         nn.Linear(128, cellnet.N_CLASSES + cellnet.N_INKS),
     )  # fmt: skip
 
@@ -159,15 +164,39 @@ def accuracy(logits: np.ndarray, labels: np.ndarray, ink: np.ndarray) -> dict:
     }  # fmt: skip
 
 
+class _Exported:
+    """The network as shipped: outputs ``logits`` (N, 30) and ``features`` (N, 128), the last
+    hidden layer, which calibration to a user's set adapts the class layer on
+    (:mod:`companion.vision.calibrate`)."""
+
+    def __new__(cls, model):
+        from torch import nn
+
+        class Exported(nn.Module):
+            def __init__(self, model):
+                super().__init__()
+                self.body = model[:-2]  # through the hidden layer's ReLU
+                self.head = model[-1]
+
+            def forward(self, x):
+                features = self.body(x)
+                return self.head(features), features
+
+        return Exported(model)
+
+
 def export_onnx(model, path: Path) -> None:
-    """Write ``model`` as ONNX (opset :data:`OPSET`, batch axis free) to ``path``."""
+    """Write ``model`` as ONNX (opset :data:`OPSET`, batch axis free) to ``path``, with two
+    outputs: ``logits`` and ``features`` (:class:`_Exported`)."""
     import torch
 
     model.eval()
     dummy = torch.zeros(1, 3, cellnet.INPUT_PX, cellnet.INPUT_PX)
     torch.onnx.export(
-        model, dummy, str(path), input_names=["cells"], output_names=["logits"],
-        dynamic_axes={"cells": {0: "n"}, "logits": {0: "n"}}, opset_version=OPSET, dynamo=False,
+        _Exported(model), dummy, str(path), input_names=["cells"],
+        output_names=["logits", "features"],
+        dynamic_axes={"cells": {0: "n"}, "logits": {0: "n"}, "features": {0: "n"}},
+        opset_version=OPSET, dynamo=False,
     )  # fmt: skip
 
 
@@ -253,13 +282,17 @@ def train(
         "temperature": temperature,
         "trust_level": level,
         "validation": {
-            "boards": len(nv), "seed": seed + 1, **accuracy(lv, yv, inkv),
+            "boards": len(nv),
+            "seed": seed + 1,
+            **accuracy(lv, yv, inkv),
             "boards_perfect": int(perfect.sum()),
             "boards_trusted": int((least >= level).sum()),
             "wrong_trusted": int(((least >= level) & ~perfect).sum()),
         },
         "test": {
-            "boards": len(nt), "seed": seed + 2, "fonts": list(wide.TEST_FONTS),
+            "boards": len(nt),
+            "seed": seed + 2,
+            "fonts": list(wide.TEST_FONTS),
             **accuracy(lt, yt, inkt),
             "boards_perfect": int(perfect_t.sum()),
             "boards_trusted": int((least_t >= level).sum()),

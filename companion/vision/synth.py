@@ -116,10 +116,10 @@ def random_grid(
     fill: float | None = None,
     blanks: tuple[int, int] = SET_BLANKS,
 ):
-    """A random grid for ``profile``: tiles in words of 2-7 letters laid across and down
-    anywhere on the grid (not joined into one group as in play, and each letter drawn evenly
-    from A-Z: a Q is about four times as common as in a Scrabble set), filling about ``fill``
-    (default 15-45%) of the cells; every tile has another beside it, as in play. Iago tiles
+    """A random grid for ``profile``: tiles in words of 2-7 letters laid across and down as in
+    play, the first through the centre and each next one through a tile already laid, so the
+    tiles form one group (each letter drawn from the set's bag where the profile gives its
+    distribution, else evenly from A-Z), filling about ``fill`` (default 15-45%) of the cells. Iago tiles
     show blue (upper case) or red (lower case) at random, word by word. A profile with blank
     tiles gets ``blanks[0]`` to ``blanks[1] - 1`` of them (a set has two; the bench renders more
     to fit their confidence)."""
@@ -129,18 +129,31 @@ def random_grid(
     cells = [["."] * n for _ in range(n)]
     placed = 0
     tries = 0
+    # a set with a known distribution is drawn from its bag, so no board holds more of a letter
+    # than the set does (the reader's board facts); else each letter evenly
+    counts = profile.tile_counts or {}
+    bag = [ch for ch, k in counts.items() if ch != "?" for _ in range(k)]
+    bag = [bag[int(i)] for i in rng.permutation(len(bag))]
     while placed < target and tries < 400:
         tries += 1
         length = int(rng.integers(2, 8))
         across = bool(rng.integers(0, 2))
-        r = int(rng.integers(0, n if across else n - length + 1))
-        c = int(rng.integers(0, n - length + 1 if across else n))
+        laid = [(r, c) for r in range(n) for c in range(n) if cells[r][c] != "."]
+        # through a tile already laid (the first word through the centre)
+        ar, ac = laid[int(rng.integers(0, len(laid)))] if laid else (n // 2, n // 2)
+        k0 = int(rng.integers(0, length))
+        r, c = (ar, ac - k0) if across else (ar - k0, ac)
+        if r < 0 or c < 0 or (across and c + length > n) or (not across and r + length > n):
+            continue
         blue = bool(rng.integers(0, 2)) or not profile.coloured_ink
         for k in range(length):
             rr, cc = (r, c + k) if across else (r + k, c)
-            if cells[rr][cc] == ".":
-                placed += 1
-            letter = LETTERS[int(rng.integers(0, 26))]
+            if cells[rr][cc] != ".":
+                continue  # the crossing tile stays
+            if counts and not bag:
+                break
+            placed += 1
+            letter = bag.pop() if counts else LETTERS[int(rng.integers(0, 26))]
             cells[rr][cc] = letter if blue else letter.lower()
     if profile.blank_tiles:
         # a blank or two, declared as a letter (lower case in the truth, as the real photos')

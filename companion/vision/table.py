@@ -99,6 +99,11 @@ class BoardCamera:
     ``problem`` is the last failure's text (None after a good reading); ``camera_problem`` is set
     only while the camera itself gives no frame (unplugged, busy), not when the board is hidden.
 
+    It reads a game, not a photo: the last trusted reading (``last``) is kept, and in the next
+    frame the cells that did not change since keep their reading (a move changes few cells;
+    :func:`companion.vision.cells.unchanged_cells`), so a move's reading is trusted when its
+    changed cells are.
+
     Args:
         camera: anything with ``capture() -> uint8 (H, W, 3) BGR`` (companion.devices.camera).
         profile: ``iago`` (default) or ``scrabble``.
@@ -114,6 +119,7 @@ class BoardCamera:
         self.tracker = BoardTracker(self.profile)
         self.problem: str | None = None
         self.camera_problem: str | None = None  # set while the camera gives no frame
+        self.last = None  # the last trusted reading (BoardReading), the game read so far
 
     def read(self):
         """Capture a frame and read it (a BoardReading).
@@ -141,6 +147,7 @@ class BoardCamera:
                 self.profile,
                 corners=self.corners,
                 tracker=None if self.corners is not None else self.tracker,
+                last=self.last,
             )
             if self.corners is not None and reading.turn and reading.trusted:
                 # the camera sees the board from its side: the corners set up are kept in the
@@ -159,6 +166,8 @@ class BoardCamera:
             self.problem = f"camera: {exc}"
             raise
         self.problem = None if reading.trusted else unsure_text(reading)
+        if reading.trusted:
+            self.last = reading
         return reading
 
     def board_now(self) -> str | None:

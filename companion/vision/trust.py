@@ -1,36 +1,20 @@
-"""How far a reading can be trusted (DESIGN.md, "The board reader's trust").
+"""How far a reading can be trusted (DESIGN.md, "The board reader's trust"): the photo's checks.
 
-A reading is ``trusted`` only when nothing about the photo or the grid is in doubt and every cell's
-confidence is at least its kind's trust level (:func:`trust_levels`, fitted per profile with the
-confidence table; ``TRUST_CELL`` without one). What puts a reading in doubt (each becomes a
-``problems`` entry, in words a player understands):
+A reading is ``trusted`` only when nothing about the photo or the grid is in doubt, the board's
+facts hold (:func:`companion.vision.cells.board_facts`) and every cell's calibrated probability
+is at least the cell model's trust level (chosen on the validation renders:
+:mod:`companion.vision.learn`). What this module measures puts a reading in doubt (each becomes
+a ``problems`` entry, in words a player understands):
 
-- the photo: too dark to read (the board's brightest tenth under ``DARK_LEVEL`` even after the
-  reader's gain), black and white (:func:`colourfulness` under ``GREY_CHROMA``: red and blue ink,
-  the premium squares and the blanks are told by colour), a glare hotspot over the grid
-  (blown-out pixels), too soft (the grid lines' edges spread over more than ``SOFT_EDGE`` of a
-  cell);
+- the photo: too dark to read (the board's brightest tenth under ``DARK_LEVEL``), black and
+  white (:func:`colourfulness` under ``GREY_CHROMA``: red and blue ink, the premium squares and
+  the blanks are told by colour), a glare hotspot over the grid (blown-out pixels), too soft (the
+  grid lines' edges spread over more than ``SOFT_EDGE`` of a cell);
 - the grid: its coloured premium squares do not sit where the profile's layout puts them (the
   grid found is one row or column off: the reader moves it when the shifted layout fits better,
-  and refuses it when no layout fits); the grid's lines do not stand out where the corners put
-  them (the camera was bumped after its corners were set); a full grid line one cell beyond an
-  edge (the grid found is a part of the grid);
-- the lettered tiles look like the empty squares (:func:`tile_separation` under
-  ``TILE_BOARD_MIN``): a blank or a tile whose letter was missed would look empty;
-- a tile stands alone, with no tile beside it across or down (``reader.lone_tiles``): every tile
-  lies in a word of two letters or more, so a tile beside it was not seen;
-- an empty cell (not a premium square like the others) whose colour is nearly as near the
-  lettered tiles' as the squares around it, or nearer (``tile_like`` over ``TILE_LIKE_MAX``), in
-  its hue as well as in its whole colour (``reader.tile_like_cells``: a frame's shadow darkens
-  the edge rows' squares to the tiles' lightness, not to their hue): a blank the blank finder
-  did not take, a pale tile whose letter was not seen;
-- a cell: its confidence is a calibrated probability that the cell is read right
-  (:func:`calibrated`), from the evidence the reader has (how clearly an empty cell is empty,
-  how many of the letter's nearest training glyphs agree and by how much, glare over it). The
-  table that maps evidence to probability is fitted by ``python -m bench vision_trust`` on
-  rendered photos of every kind and on the real photos, and shipped as ``data/confidence.json``.
+  and refuses it when no layout fits).
 
-:func:`expected_calibration_error` and :func:`reliability` say how well the confidence predicts
+:func:`expected_calibration_error` and :func:`reliability` say how well a confidence predicts
 being right (``companion vision eval`` reports both).
 """
 
@@ -38,15 +22,10 @@ from __future__ import annotations
 
 import decimal
 import functools
-import json
-from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion.vision.profiles import premium_kind
-
-TRUST_CELL = 0.97  # least calibrated cell confidence of a trusted reading (without a fitted level)
 DARK_LEVEL = 40.0  # 8-bit lightness of the board's brightest tenth under which it is refused
 GAIN_TARGET = 200.0  # the reader brightens a dim board so its brightest tenth reaches this
 MAX_GAIN = 5.0
@@ -57,36 +36,10 @@ SOFT_EDGE = 0.085  # of a cell: grid-line edges wider than this are too soft to 
 # black-and-white photo (0, JPEG or not). Colour photos: 9.2 and more (the real ones, the bench's
 # every kind, an empty Iago board); with their colour faded to a quarter, 2.8 and more
 GREY_CHROMA = 1.5
-# Lab: an empty cell less than 2 units nearer the squares' colour than the tiles' (or nearer
-# the tiles') looks like a tile. The calibration table cannot catch it: it pools such cells with
-# the many clear ones of the same raw evidence (blanks read as empty at raw 0.22-0.43 were put
-# at 0.99). Fitted on the bench's fit set: every empty cell read wrong on a board no other
-# check refused was over -2 (the nearest at +1.2), and one in four perfect Scrabble boards has
-# a cell between -2 and 0.
-TILE_LIKE_MAX = -2.0
-# Lab: tiles' faces nearer the squares' than this cannot be told apart (a blank, or a tile whose
-# letter was missed, would look empty; ``tile_separation``). It was 12 until the twentieth
-# round. At 9 (tried in the eighteenth and nineteenth rounds) wrong boards were trusted: each had
-# two blanks read, one of them a bare square, while the set's true blank was read empty and its
-# doubt cleared because the set's two blanks seemed found (``BLANKS_COUNTED_MIN``). With the
-# count not trusted under 12, on 3656 Scrabble readings (seeds 110000-132143, the nineteenth
-# round's sets, corners given and found) 1748 -> 1870 were trusted, none wrong, and on 1488
-# readings of renders never looked at before (seeds 134000-135119 and 137000-139143) 713 -> 753,
-# none wrong. Every reading gained lies at 9-12; 98 of the 122 have a blank. Perfect readings
-# trusted (seeds 110000-110179, 124000-124179, 128000-128179, 130000-130179): plain 132 -> 141
-# of 150, labels 134 -> 147 of 156, bold 124 -> 135 of 154
-TILE_BOARD_MIN = 9.0
-# Lab: under this separation the set's count of blanks clears no doubted cell
-# (``reader.tile_like_cells``): with tiles so near the squares' colour a bare square may be read
-# as a blank, and the set's two "found" then say nothing of a blank read empty. Of the 4 wrong
-# boards trusted with ``TILE_BOARD_MIN`` at 9 and the count used (seeds 128007, 128027, 128043,
-# 132062; 9.1-11.3), none is trusted so
-BLANKS_COUNTED_MIN = 12.0
 PREMIUM_MIN = 6.0  # Lab distance: premium squares at least this far from the plain squares
 PREMIUM_MARGIN = 3.0  # the layout where it should be beats any shifted one by this much
 
 CELL_KINDS = ("empty", "letter", "blank")
-CALIBRATION_FILE = Path(__file__).resolve().parent / "data" / "confidence.json"
 
 
 # ----------------------------------------------------------------------------- the photo
@@ -246,70 +199,6 @@ def cell_colours(lab: np.ndarray, size: int, cell_px: int) -> np.ndarray:
     return ((middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)).astype(np.float32)
 
 
-def tile_separation(colours: np.ndarray, lettered: np.ndarray, empty: np.ndarray) -> float:
-    """How far the lettered tiles (their median) are from the empty squares (their median) in
-    what tells a tile from a square (face colour, Lab, and the border's lightness:
-    ``reader.tile_features``); inf with under 3 lettered tiles or 10 empty squares. Under
-    ``TILE_BOARD_MIN`` a tile is told from a square by its letter alone: an empty cell's look
-    says little, a blank may be missed (the reader still looks for blanks down to
-    ``reader.BLANK_SEARCH_MIN``, but does not trust the reading) and a tile whose letter was
-    missed looks empty.
-
-    Args:
-        colours: float32 (n, n, k): the cells' features (k = 4), or face colours (k = 3).
-        lettered, empty: bool (n, n): cells read as letters and as empty.
-    """
-    if lettered.sum() < 3 or empty.sum() < 10:
-        return float("inf")
-    tiles = np.median(colours[lettered], axis=0)
-    squares = np.median(colours[empty], axis=0)
-    return float(np.linalg.norm(tiles - squares))
-
-
-def like_premium(
-    colours: np.ndarray, empty: np.ndarray, premium: frozenset[tuple[int, int]]
-) -> np.ndarray:
-    """Which empty premium squares look like the other empty premium squares of their kind more
-    than like a lettered tile: bool (n, n), true at a premium cell whose colour is within
-    ``PREMIUM_MIN`` Lab units of another empty premium cell's of the same kind
-    (:func:`companion.vision.profiles.premium_kind`: triple word, double word, triple letter,
-    double letter; each kind has its colour), or nearer that one than the tiles' median both
-    in the whole colour and in the hue (Lab a and b). The hue is asked because a blank in a
-    shadow on a premium square (a rendered board's corner: 43 lightness units darker than the
-    lettered tiles, 6 from them in hue) came nearer the red premium squares than the tiles in
-    the whole colour (38 against 44), and was taken for a bare square at confidence 1.0."""
-    n = colours.shape[0]
-    out = np.zeros((n, n), bool)
-    cells = [(r, c) for r, c in premium if r < n and c < n and empty[r, c]]
-    if len(cells) < 2:
-        return out
-    tiles = ~empty
-    tile_model = np.median(colours[tiles], axis=0) if tiles.sum() >= 3 else None
-    pts = np.array([colours[r, c] for r, c in cells])
-    dist = np.linalg.norm(pts[:, None, :] - pts[None, :, :], axis=2)
-    np.fill_diagonal(dist, np.inf)
-    # only a square of the same kind (and so colour) vouches: two blanks read empty, one on a
-    # triple-letter square and one on the centre star, were each other's nearest and both
-    # kept full evidence in a trusted reading (render seed 22244 with 3-6 blanks)
-    kinds = np.array([premium_kind(r, c, n) for r, c in cells])
-    dist[kinds[:, None] != kinds[None, :]] = np.inf
-    nearest = dist.argmin(axis=1)
-    for i, (r, c) in enumerate(cells):
-        d_prem = float(dist[i, nearest[i]])
-        if not np.isfinite(d_prem):
-            continue  # no other bare square of its kind: nothing vouches for it
-        if d_prem < PREMIUM_MIN:
-            out[r, c] = True
-        elif tile_model is not None:
-            d_tile = float(np.linalg.norm(pts[i] - tile_model))
-            hue_prem = float(np.linalg.norm(pts[i, 1:] - pts[nearest[i], 1:]))
-            hue_tile = float(np.linalg.norm(pts[i, 1:] - tile_model[1:]))
-            out[r, c] = d_prem < d_tile and hue_prem < hue_tile
-        else:
-            out[r, c] = True
-    return out
-
-
 def _from_plain(colours: np.ndarray, empty: np.ndarray) -> np.ndarray:
     """Each cell's colour distance from the empty cells' median (the plain squares), Lab with
     the lightness weighed half: float32 (n, n)."""
@@ -401,28 +290,6 @@ def premium_against_shifts(
 
 
 @functools.lru_cache(maxsize=1)
-def _table() -> dict:
-    try:
-        return json.loads(CALIBRATION_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-
-
-def trust_levels(table: dict | None = None, profile: str | None = None) -> dict[str, float]:
-    """The least calibrated confidence a cell of each kind (``CELL_KINDS``) may have in a trusted
-    reading of a board of ``profile`` (its name: ``iago``, ``scrabble``): the shipped table's
-    ``trust`` levels for that profile (fitted with it by ``python -m bench vision_trust``: the
-    lowest at which no wrong board of the fit set, nor one a bin lower, is trusted), else
-    ``TRUST_CELL``. The levels are per profile: a full Iago board has no empty cell, so its fit
-    says nothing of empty squares; a Scrabble board's errors are mostly there. ``trust`` may
-    also hold one set of levels for every profile (``{"letter": 0.97, ...}``)."""
-    table = _table() if table is None else table
-    levels = table.get("trust") or {}
-    if levels and all(isinstance(v, dict) for v in levels.values()):
-        levels = levels.get(profile or "", {})
-    return {name: float(levels.get(name, TRUST_CELL)) for name in CELL_KINDS}
-
-
 def level_text(level: float) -> str:
     """A trust level (0-1) written for a problem's words: to 5 decimals, rounded down and without
     trailing zeros, so a level is never shown above what it is (0.99716 is "0.99716", not
@@ -431,75 +298,6 @@ def level_text(level: float) -> str:
     exact = decimal.Decimal(repr(float(level)))
     text = f"{exact.quantize(decimal.Decimal('0.00001'), rounding=decimal.ROUND_FLOOR):f}"
     return text.rstrip("0").rstrip(".") or "0"
-
-
-def unsure_cells(
-    conf: np.ndarray, kind: np.ndarray, table: dict | None = None, profile: str | None = None
-) -> np.ndarray:
-    """Which cells are read with a confidence under their kind's trust level for ``profile``
-    (bool, the shape of ``conf``; ``kind`` int, index in ``CELL_KINDS``)."""
-    levels = trust_levels(table, profile)
-    kind = np.asarray(kind)
-    need = np.array([levels[name] for name in CELL_KINDS], np.float32)[kind]
-    return np.asarray(conf, np.float32) < need
-
-
-def calibrated(raw: np.ndarray, kind: np.ndarray, table: dict | None = None) -> np.ndarray:
-    """Calibrated confidences (float32, 0-1) of cells from their raw evidence (float, 0-1) and
-    kind (int: index in ``CELL_KINDS``): each kind's table gives the share of cells read right
-    in bins of raw evidence (monotone; fitted by :func:`fit_table`). Without a table the raw
-    evidence is the confidence."""
-    table = _table() if table is None else table
-    raw = np.asarray(raw, np.float32)
-    kind = np.asarray(kind)
-    out = raw.copy()
-    for k, name in enumerate(CELL_KINDS):
-        spec = table.get(name)
-        if not spec or "edges" not in spec:
-            continue
-        edges = np.asarray(spec["edges"], np.float32)
-        values = np.asarray(spec["right"], np.float32)
-        sel = kind == k
-        idx = np.clip(np.searchsorted(edges, raw[sel], side="right") - 1, 0, len(values) - 1)
-        out[sel] = values[idx]
-    return out.astype(np.float32)
-
-
-def fit_table(raw: np.ndarray, right: np.ndarray, bins: int = 20, prior: float = 2.0) -> dict:
-    """One kind's calibration table from cells' raw evidence (0-1) and whether each was read
-    right: ``bins`` bins of equal width, each bin's share right (with ``prior`` pseudo-cells at
-    the share of the bins around it, so a small bin is not 0 or 1), made non-decreasing (pool
-    adjacent violators: more evidence never means less confidence)."""
-    raw = np.asarray(raw, np.float64)
-    right = np.asarray(right, bool)
-    if len(raw) == 0:
-        return {}
-    edges = np.linspace(0.0, 1.0, bins + 1)[:-1]
-    idx = np.clip((raw * bins).astype(int), 0, bins - 1)
-    counts = np.bincount(idx, minlength=bins).astype(float)
-    hits = np.bincount(idx, weights=right.astype(float), minlength=bins)
-    overall = right.mean()
-    blocks = []
-    for b in range(bins):
-        lo, hi = max(0, b - 2), min(bins, b + 3)
-        near = hits[lo:hi].sum() / counts[lo:hi].sum() if counts[lo:hi].sum() else overall
-        blocks.append([hits[b] + prior * near, counts[b] + prior])
-    merged: list[list] = []  # [hits, count, bins pooled]
-    for h, c in blocks:
-        merged.append([h, c, 1])
-        while len(merged) > 1 and merged[-2][0] / merged[-2][1] > merged[-1][0] / merged[-1][1]:
-            h2, c2, k2 = merged.pop()
-            merged[-1][0] += h2
-            merged[-1][1] += c2
-            merged[-1][2] += k2
-    values = []
-    for h, c, k in merged:
-        values += [h / c] * k
-    return {
-        "edges": [round(float(e), 4) for e in edges],
-        "right": [round(float(v), 5) for v in values],
-        "cells": [int(c) for c in counts],
-    }
 
 
 def reliability(conf: np.ndarray, right: np.ndarray, bins: int = 10) -> list[dict]:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,11 +52,19 @@ CELL_PX_RANGE = (12.0, 64.0)  # pixels a cell in the photographed board (log-uni
 MISREGISTER = 0.25  # of a cell: how far the corners handed to the warp may be off the grid
 
 
+# faces no tile set is printed in, left out of the letter fonts: slanted, hairline and thin
+# strokes, scripts, and fonts whose A-Z code points draw other signs (Greek, dingbats)
+NOT_TILE_FACES = re.compile(
+    r"Ita|Oblique|Thin|Hairline|Light|Symbol|Dingbat|D050000L|Z003", re.IGNORECASE
+)
+
+
 @functools.cache
 def letter_fonts() -> tuple[str, ...]:
     """Every installed font (relative to ``/usr/share/fonts/{truetype,opentype}``) that draws
-    all 26 Latin capitals, sorted; fonts of symbols, CJK and emoji draw no Latin capitals of
-    their own and are left out."""
+    all 26 Latin capitals in a face tiles are printed in (serif, sans, slab, rounded, mono,
+    condensed; regular to black), sorted; fonts of symbols, CJK and emoji, and the faces of
+    :data:`NOT_TILE_FACES`, are left out."""
     from fontTools.ttLib import TTFont
 
     names = []
@@ -64,6 +73,8 @@ def letter_fonts() -> tuple[str, ...]:
             continue
         for path in sorted(root.rglob("*")):
             if path.suffix.lower() not in (".ttf", ".otf") or "wqy" in str(path):
+                continue
+            if NOT_TILE_FACES.search(path.name):
                 continue
             try:
                 cmap = TTFont(str(path), lazy=True, fontNumber=0).getBestCmap() or {}
@@ -215,14 +226,20 @@ def _tile_sprite(rng, look: dict, letter: str | None, ink_bgr, r: int) -> np.nda
 def _look(rng, profile: Profile, fonts: tuple[str, ...]) -> dict:
     """The drawn look of one board: tiles, letters, squares, lines (a dict of plain values)."""
     coloured = profile.coloured_ink
-    style = rng.choice(["ivory", "plastic", "wood"] if coloured else ["wood"] * 4 + ["ivory", "plastic", "dark"])
+    style = rng.choice(
+        ["ivory", "plastic", "wood"] if coloured else ["wood"] * 4 + ["ivory", "plastic", "dark"]
+    )
     face = _face_colour(rng, style)
     light_ink = style == "dark"
     board = _random_colour(rng, 30, 235)
     if rng.uniform() < 0.5:  # boards are often near the tiles' colour, or a light beige/grey
         board = np.clip(face * rng.uniform(0.75, 1.05) + rng.uniform(-20, 20, 3), 0, 255)
     lines_dark = rng.uniform() < 0.5
-    line = board * rng.uniform(0.2, 0.6) if lines_dark else np.minimum(board + rng.uniform(40, 140), 255)
+    line = (
+        board * rng.uniform(0.2, 0.6)
+        if lines_dark
+        else np.minimum(board + rng.uniform(40, 140), 255)
+    )
     font = str(rng.choice(fonts))
     look = {
         "style": style,
@@ -257,15 +274,24 @@ def _look(rng, profile: Profile, fonts: tuple[str, ...]) -> dict:
     }  # fmt: skip
     if rng.uniform() < 0.5:  # the standard colours, somewhat shifted
         std = [(55, 50, 200), (175, 160, 240), (190, 120, 40), (235, 205, 150)]
-        look["premium_colours"] = [np.clip(np.array(c) + rng.uniform(-40, 40, 3), 0, 255) for c in std]
+        look["premium_colours"] = [
+            np.clip(np.array(c) + rng.uniform(-40, 40, 3), 0, 255) for c in std
+        ]
     if not coloured and rng.uniform() < 0.3:  # the classic set: wood on a light board
         look["style"], look["face"] = "wood", _face_colour(rng, "wood")
         look["grain"] = rng.uniform(4, 14)
         look["board"] = np.array([200, 212, 214]) + rng.uniform(-40, 25, 3)
-        look["line"] = np.minimum(look["board"] + rng.uniform(20, 60), 255) if rng.uniform() < 0.6 else look["board"] * rng.uniform(0.2, 0.5)
+        look["line"] = (
+            np.minimum(look["board"] + rng.uniform(20, 60), 255)
+            if rng.uniform() < 0.6
+            else look["board"] * rng.uniform(0.2, 0.5)
+        )
         look["labels"] = "long"
         std = [(55, 50, 200), (175, 160, 240), (190, 120, 40), (235, 205, 150)]
-        look["premium_colours"] = [np.clip(np.array(c) * rng.uniform(0.5, 1.1) + rng.uniform(-30, 30, 3), 0, 255) for c in std]
+        look["premium_colours"] = [
+            np.clip(np.array(c) * rng.uniform(0.5, 1.1) + rng.uniform(-30, 30, 3), 0, 255)
+            for c in std
+        ]
         look["points"] = True
         light_ink = False
     if coloured:
@@ -314,7 +340,11 @@ def _draw_board(rng, look: dict, n: int, premium: frozenset, r: int) -> np.ndarr
             continue
         ink = look["label_ink"][k]
         fill = (int(ink[2]), int(ink[1]), int(ink[0]))
-        words = PREMIUM_LABELS[k][0] if look["labels"] == "long" else PREMIUM_LABELS[k][1 + int(rng.integers(0, 3))]
+        words = (
+            PREMIUM_LABELS[k][0]
+            if look["labels"] == "long"
+            else PREMIUM_LABELS[k][1 + int(rng.integers(0, 3))]
+        )
         size = r * (0.16 if len(words) == 3 else 0.34)
         fnt = _pil_font(lab_font, size)
         for i, word in enumerate(words):
@@ -492,7 +522,10 @@ def render(
         y = r + (rr + 0.5) * r + off[1] + rng.normal(0, look["jitter"]) * r
         sprites.append((sprite, x, y, float(rng.uniform(-look["turn"], look["turn"]))))
         half = look["tile"] * r / 2
-        x0, y0 = int(x - half + look["thick_dir"][0] * r * 0.1), int(y - half + look["thick_dir"][1] * r * 0.1)
+        x0, y0 = (
+            int(x - half + look["thick_dir"][0] * r * 0.1),
+            int(y - half + look["thick_dir"][1] * r * 0.1),
+        )
         shadow[max(y0, 0) : max(y0 + int(2 * half), 0), max(x0, 0) : max(x0 + int(2 * half), 0)] = 1.0  # fmt: skip
     if look["shadow"] > 0.05:
         shadow = cv2.GaussianBlur(shadow, (0, 0), r * 0.08)
@@ -509,7 +542,9 @@ def render(
     g0, g1 = r * scale, (r + n * r) * scale
     corners = np.float32([[g0, g0], [g1, g0], [g1, g1], [g0, g1]])
     shift = rng.uniform(-misregister, misregister, 2) * px if misregister else np.zeros(2)
-    jitter = rng.uniform(-0.1, 0.1, (4, 2)) * px * (misregister / MISREGISTER) if misregister else 0.0
+    jitter = (
+        rng.uniform(-0.1, 0.1, (4, 2)) * px * (misregister / MISREGISTER) if misregister else 0.0
+    )
     given = corners + np.float32(shift) + np.float32(jitter)
     warp = warp_board(photo, given, profile)
     return WideRender(warp, labels, ink, photo, corners, px, look["font"])

@@ -1,1 +1,1 @@
-"""The board reader's shipped data: the letter classifier (glyphs.npz) and the confidence calibration."""
+"""The board reader's shipped data: the cell model (cellnet.onnx) and its recipe (cellnet.json)."""
