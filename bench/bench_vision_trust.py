@@ -132,23 +132,27 @@ def renders(count: int) -> None:
                     )
             print(given.line(f"{profile} {kind}, given"))
             print(found.line(f"{profile} {kind}, found"))
-    # Iago small in the frame (about 20 px a cell), bold serif and sans faces held out
-    p = get_profile("iago")
-    t = Tally()
-    for k in range(count * 2):
-        rng = wide.board_rng(SMALL_IAGO_SEED, k)
-        ren = wide.render(rng, p, fonts=(SMALL_IAGO_FONTS[k % 3],), cell_px=20.0)
-        grid, _, _, _ = read_cells(ren.warp, p)
-        truth = [
-            "".join(
-                "." if ren.labels[r, c] == 0 else
-                (wide.CLASSES[ren.labels[r, c]].lower() if ren.ink[r, c] == 1 else wide.CLASSES[ren.labels[r, c]])
-                for c in range(p.size)
-            )
-            for r in range(p.size)
-        ]  # fmt: skip
-        t.add(truth, grid, False)
-    print(t.line("iago bold small (20 px), cells only"))
+    # Iago small in the frame (about 20 px a cell), in bold faces held out of training
+    given, found = Tally(), Tally()
+    for k in range(count * 3):
+        font = SMALL_IAGO_FONTS[k % len(SMALL_IAGO_FONTS)]
+        photo = render_photo("iago", seed=SMALL_IAGO_SEED + k, size=(340, 256), font=font)
+        for c, t in ((photo.corners, given), (None, found)):
+            r = _read(photo.image, "iago", c)
+            t.add(photo.grid, r.grid if r else ["#" * 11] * 11, bool(r and r.trusted))
+    print(given.line("iago bold, 20 px a cell, given"))
+    print(found.line("iago bold, 20 px a cell, found"))
+    # the cells alone, wide renders in the held-out faces at 15-60 px a cell
+    for profile_name in ("iago", "scrabble"):
+        p = get_profile(profile_name)
+        t = Tally()
+        for k in range(count * 2):
+            rng = wide.board_rng(SMALL_IAGO_SEED + 1, 2 * k + (profile_name == "iago"))
+            px = float(np.exp(rng.uniform(np.log(15), np.log(60))))
+            ren = wide.render(rng, p, fonts=wide.TEST_FONTS, cell_px=px)
+            grid, _, _, _ = read_cells(ren.warp, p)
+            t.add(ren.rows(p.coloured_ink), grid, False)
+        print(t.line(f"{profile_name} wide renders, 15-60 px, cells"))
 
 
 def main() -> None:

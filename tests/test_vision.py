@@ -416,7 +416,7 @@ def test_a_board_photographed_from_another_side_is_read_the_way_its_letters_stan
     shown = np.roll(corners, -k, axis=0)
     given = read_board(image, "iago", corners=shown)
     assert given.grid == photo.grid and given.trusted
-    assert np.abs(given.confidence - upright.confidence).max() < 1e-6
+    assert np.abs(given.confidence - upright.confidence).max() < 1e-4
     assert any(turn in note for note in given.notes)
     assert np.abs(given.corners - corners).max() < 1e-3  # the board's top-left first
     found = read_board(image, "iago")

@@ -442,10 +442,11 @@ PI_SELECTION = (
     "tests/test_systemd.py",
     "tests/test_least_privilege.py",
     "tests/test_layout.py",
-    # the board reader (numpy, OpenCV, the shipped classifier: the same reading whatever fonts
-    # the machine has) and the table's use of it
+    # the board reader (numpy, OpenCV's cv2.dnn running the shipped cell model: the same reading
+    # whatever fonts the machine has) and the table's use of it
     "tests/test_vision.py",
     "tests/test_vision_trust.py",
+    "tests/test_vision_model.py",
     "tests/test_vision_table.py",
     # the rules and the judges on the box (marisa-trie, regex, the judge's cache)
     "tests/test_iago_board.py",

@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.paths import data_dir
+from companion.vision.cellnet import calibration_path, load_head
 from companion.vision.errors import VisionError
 from companion.vision.glyphs import LETTERS
 from companion.vision.profiles import Profile, get_profile
@@ -126,33 +126,6 @@ def self_consistency(feats: np.ndarray, labels: np.ndarray) -> float:
     d[np.arange(len(rows)), rows] = np.inf
     nearest = d.argmin(1)
     return float(np.mean(labels[nearest] == labels[rows]))
-
-
-def calibration_path(profile_name: str) -> Path:
-    """Where ``companion vision calibrate`` keeps the adapted class layer of a profile.
-
-    Raises:
-        UnsafeNameError: ``profile_name`` could name a file outside the data directory.
-    """
-    from companion.names import check_name, path_in
-
-    check_name(profile_name, "board profile")
-    return path_in(
-        data_dir() / "vision", f"cellnet-calibration-{profile_name}", ".npz", "board profile"
-    )
-
-
-def load_head(profile_name: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """The adapted class layer of a profile (weights float32 (28, F), bias float32 (28,)), or
-    None when there is none or it cannot be read (a damaged file reads as no calibration)."""
-    path = calibration_path(profile_name)
-    if not path.is_file():
-        return None
-    try:
-        with np.load(path) as f:
-            return np.asarray(f["weights"], np.float32), np.asarray(f["bias"], np.float32)
-    except (OSError, ValueError, KeyError):
-        return None
 
 
 def reset_calibration(profile: Profile | str) -> Path | None:

@@ -19,10 +19,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.paths import data_dir
 from companion.vision.errors import VisionError
 
-INPUT_PX = 40  # pixels a side of the network's input
-CROP_MARGIN = 0.5  # of a cell: the band of its neighbours cut with a cell on each side (a blank is told beside the tiles of its word)
+INPUT_PX = 32  # pixels a side of the network's input
+CROP_MARGIN = 0.25  # of a cell: the band of its neighbours cut with a cell on each side
 N_CLASSES = 28  # empty, blank, A-Z
 N_INKS = 2  # blue, red
 NORMAL_LEVEL = 0.8  # a board's bright tenth is scaled to this (0-1) before the network sees it
@@ -176,6 +177,33 @@ class CellNet:
         return CellProbabilities(classes, ink, raw)
 
 
+def calibration_path(profile_name: str) -> Path:
+    """Where ``companion vision calibrate`` keeps the adapted class layer of a profile.
+
+    Raises:
+        UnsafeNameError: ``profile_name`` could name a file outside the data directory.
+    """
+    from companion.names import check_name, path_in
+
+    check_name(profile_name, "board profile")
+    return path_in(
+        data_dir() / "vision", f"cellnet-calibration-{profile_name}", ".npz", "board profile"
+    )
+
+
+def load_head(profile_name: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The adapted class layer of a profile (weights float32 (28, F), bias float32 (28,)), or
+    None when there is none or it cannot be read (a damaged file reads as no calibration)."""
+    path = calibration_path(profile_name)
+    if not path.is_file():
+        return None
+    try:
+        with np.load(path) as f:
+            return np.asarray(f["weights"], np.float32), np.asarray(f["bias"], np.float32)
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 _CACHE: dict[str, CellNet] = {}
 _CACHE_LOCK = threading.Lock()
 
@@ -185,8 +213,6 @@ def load_cellnet(path: Path | str | None = None, profile: str | None = None) -> 
     with ``profile``'s calibration to the user's set when ``companion vision calibrate`` made
     one (:func:`companion.vision.calibrate.load_head`; looked at on every call, so a calibration
     made or reset takes effect at once)."""
-    from companion.vision.calibrate import calibration_path, load_head
-
     stamp = None
     if profile is not None and path is None:
         cal = calibration_path(profile)

@@ -1,8 +1,8 @@
 """Reading the cells of a warped board with the cell model, and the board facts that check it.
 
 :func:`read_cells` hands every cell to the network (:mod:`companion.vision.cellnet`) and takes
-its most probable class: an empty square, a blank tile (games that have them), or a letter, whose
-ink (Iago) says its case. A cell's confidence is the network's calibrated probability of what
+its most probable class that the set's counts allow (:func:`decode_with_counts`): an empty
+square, a blank tile (games that have them), or a letter, whose ink (Iago) says its case. A cell's confidence is the network's calibrated probability of what
 was read. The facts of the board that need no fitting are checked beside it
 (:func:`board_facts`): no more of a letter than the set holds, every tile in a word of two
 letters or more, the tiles in one connected group.
@@ -11,6 +11,7 @@ letters or more, the tiles in one connected group.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -24,6 +25,44 @@ from companion.vision.wide import BLANK, CLASSES, EMPTY
 KIND_EMPTY, KIND_LETTER, KIND_BLANK = 0, 1, 2
 
 
+@dataclass
+class CellEvidence:
+    """What the reader measured of the board besides the cells' classes.
+
+    Attributes:
+        raw: float32 (size, size), 0-1: each cell's calibrated probability of what was read.
+        kind: int8 (size, size): index in ``trust.CELL_KINDS`` (empty, letter, blank).
+        glare: float32 (size, size): share of the cell blown out by glare (0 where the grid
+            lines round it are as dark as elsewhere: a white square clipped by the exposure,
+            :func:`companion.vision.trust.lines_seen`).
+        colours: float32 (size, size, 3): each cell's face colour, Lab
+            (:func:`companion.vision.trust.cell_colours`).
+        gain: the exposure gain a dim board would need (1: none; :func:`companion.vision.trust.
+            exposure_gain`).
+        level: the board's brightest tenth, 8-bit lightness.
+        softness: grid-line edge width in cells (:func:`companion.vision.trust.edge_width`).
+        premium: the premium layout's fit by shift (:func:`companion.vision.trust.premium_fit`).
+        premium_against: how much better the layout fits where it is than moved, on the cells
+            the two disagree about (:func:`companion.vision.trust.premium_against_shifts`).
+        chroma: how coloured the board is (:func:`companion.vision.trust.colourfulness`, 8-bit
+            Lab chroma; 0 for a black-and-white photo).
+        probabilities: float64 (size, size, 28): each class's calibrated probability
+            (:data:`companion.vision.wide.CLASSES`), or None.
+    """
+
+    raw: np.ndarray
+    kind: np.ndarray
+    glare: np.ndarray
+    colours: np.ndarray | None = None
+    gain: float = 1.0
+    level: float = 255.0
+    softness: float = 0.0
+    premium: dict = field(default_factory=dict)
+    premium_against: dict = field(default_factory=dict)
+    chroma: float = float("inf")
+    probabilities: np.ndarray | None = None
+
+
 def _classes(probs: np.ndarray, profile: Profile) -> np.ndarray:
     """The class probabilities a profile allows: without blank tiles, a blank's share goes
     (renormalised) to the other classes."""
@@ -32,6 +71,36 @@ def _classes(probs: np.ndarray, profile: Profile) -> np.ndarray:
     out = probs.copy()
     out[..., BLANK] = 0.0
     return out / out.sum(axis=-1, keepdims=True)
+
+
+def decode_with_counts(classes: np.ndarray, profile: Profile) -> np.ndarray:
+    """Each cell's class (int (size, size)) read under the set's counts: the most probable class
+    of every cell, but where more cells take a class than the set holds of it
+    (:attr:`Profile.tile_counts`: a letter, the blanks), only the cells most probable in it keep
+    it and the others take their next most probable class, until no count is broken (the most
+    probable board the set can hold, cell by cell). Without counts, the plain most probable
+    class. ``classes``: float (size, size, 28) probabilities."""
+    probs = np.array(classes, np.float64).reshape(-1, classes.shape[-1])
+    best = probs.argmax(1)
+    counts = profile.tile_counts
+    if not counts:
+        return best.reshape(classes.shape[:2])
+    limit = np.full(probs.shape[1], np.iinfo(np.int64).max)
+    limit[BLANK] = counts.get("?", limit[BLANK])
+    for k, letter in enumerate(CLASSES[2:], start=2):
+        limit[k] = counts.get(letter, limit[k])
+    allowed = np.ones_like(probs, bool)
+    while True:  # each turn forbids a cell a class for good, and an empty square is unlimited
+        over = [k for k in range(probs.shape[1]) if (best == k).sum() > limit[k]]
+        if not over:
+            break
+        for k in over:
+            cells = np.flatnonzero(best == k)
+            keep = cells[np.argsort(-probs[cells, k])][: limit[k]]
+            for i in np.setdiff1d(cells, keep):
+                allowed[i, k] = False
+                best[i] = np.where(allowed[i], probs[i], -1.0).argmax()
+    return best.reshape(classes.shape[:2])
 
 
 def cell_probabilities(
@@ -81,17 +150,15 @@ def read_cells(
     Returns:
         (grid, confidence, evidence, crops): rows of ``.``, letters (Iago's case from the ink)
         and ``?``; float32 (size, size) calibrated probability that each cell is read right;
-        a :class:`companion.vision.reader.CellEvidence`; the network's input (for the turn).
+        a :class:`CellEvidence`; the network's input (for the turn).
     """
-    from companion.vision.reader import CellEvidence
-
     t0 = time.perf_counter()
     net = net or load_cellnet()
     n, c = profile.size, profile.cell_px
     crops = cell_crops(warp, n, c)
     classes, ink = cell_probabilities(net, crops, n, profile)
-    best = classes.argmax(-1)
-    conf = classes.max(-1)
+    best = decode_with_counts(classes, profile)
+    conf = np.take_along_axis(classes, best[..., None], axis=-1)[..., 0]
     grid = []
     kind = np.zeros((n, n), np.int8)
     for r in range(n):

@@ -1,5 +1,5 @@
 """``companion vision``: read a board from a photo, measure the reader, render synthetic photos,
-train and calibrate the letter classifier, print the corner markers."""
+train and calibrate the cell model, print the corner markers."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = vsub.add_parser(
         "calibrate",
-        help="adapt the letter classifier to your tiles from photos of a known layout",
+        help="adapt the cell model to your tiles from photos of a known layout",
         description=(
             "Lay out the tiles as --print-layout shows, photograph them (one or two photos), "
             "then run calibrate with the photos. --truth gives another known layout. A photo "
@@ -134,11 +134,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--truth", help="the layout laid out (board notation or rows), if not ours")
     p.add_argument("--corners", help="X,Y,... the grid's corners in the photos")
     _accept_negative_lists(p)
-    p.add_argument("--add", action="store_true", help="keep earlier calibration samples")
+    p.add_argument("--add", action="store_true", help="teach on from the earlier calibration")
     p.add_argument(
         "--reset",
         action="store_true",
-        help="remove this profile's calibration (the reader goes back to the rendered glyphs)",
+        help="remove this profile's calibration (the reader goes back to the shipped model)",
     )
     p.add_argument(
         "--print-layout",

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from companion.vision.cells import CellEvidence
 from companion.vision.checks import BEYOND_PREMIUM, grid_problems
 from companion.vision.errors import VisionError
 from companion.vision.notation import format_board
@@ -137,44 +138,6 @@ class BoardReading:
         if self.profile.coloured_ink:
             out["counts"] = self.counts()
         return out
-
-
-@dataclass
-class CellEvidence:
-    """What the reader measured of the board besides the cells' classes.
-
-    Attributes:
-        raw: float32 (size, size), 0-1: each cell's calibrated probability of what was read.
-        kind: int8 (size, size): index in ``trust.CELL_KINDS`` (empty, letter, blank).
-        glare: float32 (size, size): share of the cell blown out by glare (0 where the grid
-            lines round it are as dark as elsewhere: a white square clipped by the exposure,
-            :func:`companion.vision.trust.lines_seen`).
-        colours: float32 (size, size, 3): each cell's face colour, Lab
-            (:func:`companion.vision.trust.cell_colours`).
-        gain: the exposure gain a dim board would need (1: none; :func:`companion.vision.trust.
-            exposure_gain`).
-        level: the board's brightest tenth, 8-bit lightness.
-        softness: grid-line edge width in cells (:func:`companion.vision.trust.edge_width`).
-        premium: the premium layout's fit by shift (:func:`companion.vision.trust.premium_fit`).
-        premium_against: how much better the layout fits where it is than moved, on the cells
-            the two disagree about (:func:`companion.vision.trust.premium_against_shifts`).
-        chroma: how coloured the board is (:func:`companion.vision.trust.colourfulness`, 8-bit
-            Lab chroma; 0 for a black-and-white photo).
-        probabilities: float64 (size, size, 28): each class's calibrated probability
-            (:data:`companion.vision.wide.CLASSES`), or None.
-    """
-
-    raw: np.ndarray
-    kind: np.ndarray
-    glare: np.ndarray
-    colours: np.ndarray | None = None
-    gain: float = 1.0
-    level: float = 255.0
-    softness: float = 0.0
-    premium: dict = field(default_factory=dict)
-    premium_against: dict = field(default_factory=dict)
-    chroma: float = float("inf")
-    probabilities: np.ndarray | None = None
 
 
 def read_board(

@@ -7,7 +7,8 @@ onto a table, a lighting gradient, a soft shadow, a hand at the board's edge, a 
 (warm or cold), blur, sensor noise and JPEG compression. The truth is the grid and the grid's four
 outer corners in the photo.
 
-The letters are drawn in FreeSans Bold, a font the letter classifier is not trained on.
+The letters are drawn in FreeSans Bold, a face the cell model never learns from
+(``wide.TEST_FONTS``), or in another face given.
 """
 
 from __future__ import annotations
@@ -178,7 +179,14 @@ def _font(size: int, name: str = SYNTHETIC_FONT):
 
 
 def _tile_sprite(
-    letter: str, px: int, face, ink, rng, point_value: bool, look: str = "plain"
+    letter: str,
+    px: int,
+    face,
+    ink,
+    rng,
+    point_value: bool,
+    look: str = "plain",
+    font: str | None = None,
 ) -> np.ndarray:
     from PIL import Image, ImageDraw
 
@@ -191,7 +199,7 @@ def _tile_sprite(
         lw = int(round(px / wide))
         glyph = Image.new("RGB", (lw, px), tuple(int(v) for v in face[::-1]))
         draw = ImageDraw.Draw(glyph)
-        name = PALE_FONT if look == "pale" else SYNTHETIC_FONT
+        name = font or (PALE_FONT if look == "pale" else SYNTHETIC_FONT)
         stroke = max(1, round(0.02 * px)) if look == "bold" else 0
         draw.text(
             (lw / 2 + dx / wide, px / 2), letter.upper(), fill=tuple(int(v) for v in ink[::-1]),
@@ -253,12 +261,14 @@ def render_board(
     cell_px: int = 64,
     markers: bool = False,
     look: str = "plain",
+    font: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The board drawn top-down: (uint8 (S, S, 3) BGR, float32 (4, 2) grid corners in it).
 
     ``look`` is one of ``KINDS``; only ``labels``, ``bold`` and ``pale`` change the board itself.
     For Scrabble the premium squares are the standard board's (``Profile.premium``), coloured
-    and labelled, and a lower-case letter of the grid is a blank tile (no letter)."""
+    and labelled, and a lower-case letter of the grid is a blank tile (no letter). ``font``
+    draws the letters in another face (a path below the Debian font folders)."""
     profile = get_profile(profile)
     n, p = profile.size, cell_px
     frame = int((2.2 if look == "labels" else 1.3) * p)
@@ -319,7 +329,9 @@ def render_board(
             if look == "pale":
                 ink = ink + (face - ink) * rng.uniform(0.3, 0.5)  # light ink
             letter = "?" if profile.blank_tiles and ch.islower() else ch
-            sprite = _tile_sprite(letter, tile, face, ink, rng, not profile.coloured_ink, look)
+            sprite = _tile_sprite(
+                letter, tile, face, ink, rng, not profile.coloured_ink, look, font
+            )
             cx = frame + (c + 0.5) * p + rng.uniform(-0.05, 0.05) * p
             cy = frame + (r + 0.5) * p + rng.uniform(-0.05, 0.05) * p
             rot = cv2.getRotationMatrix2D((tile / 2, tile / 2), float(rng.uniform(-4, 4)), 1.0)
@@ -473,12 +485,14 @@ def render_photo(
     hand: bool = True,
     kind: str = "plain",
     blanks: tuple[int, int] = SET_BLANKS,
+    font: str | None = None,
 ) -> SyntheticPhoto:
     """One synthetic photo of a random (or the given) board, with its truth. Deterministic for a
     seed. ``size`` is (width, height) in pixels; 1600x1200 is about 2 megapixels. ``kind`` is one
     of ``KINDS``; for ``bumped`` the photo's ``corners`` are where the grid was before the camera
     moved (``true_corners`` where it is). ``blanks``: how many blank tiles a random grid gets
-    (:func:`random_grid`).
+    (:func:`random_grid`). ``font``: the letters' face (default FreeSans Bold, a face the cell
+    model never learns from).
 
     Raises:
         VisionError: an unknown kind.
@@ -490,7 +504,9 @@ def render_photo(
     if grid is None:
         grid = random_grid(profile, rng, blanks=blanks)
     cell = max(32, min(160, int(0.85 * min(size) / profile.size * 1.2)))
-    board, corners = render_board(grid, profile, rng, cell_px=cell, markers=markers, look=kind)
+    board, corners = render_board(
+        grid, profile, rng, cell_px=cell, markers=markers, look=kind, font=font
+    )
     image, truth = photograph(
         board, corners, rng, size=size, hand=hand, look=kind, cells=profile.size
     )

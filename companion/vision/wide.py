@@ -48,7 +48,7 @@ TEST_FONTS = (
     "liberation/LiberationSansNarrow-Regular.ttf",
 )
 RENDER_PX = 64  # pixels a cell the board is drawn at, before the camera's resolution
-CELL_PX_RANGE = (12.0, 64.0)  # pixels a cell in the photographed board (log-uniform)
+CELL_PX_RANGE = (12.0, 80.0)  # pixels a cell in the photographed board (log-uniform)
 MISREGISTER = 0.25  # of a cell: how far the corners handed to the warp may be off the grid
 
 
@@ -133,6 +133,19 @@ class WideRender:
     cell_px: float
     font: str
 
+    def rows(self, coloured_ink: bool) -> list[str]:
+        """The truth as the reader writes it: ``.`` empty, ``?`` a blank, a letter (lower case
+        for Iago's red face when ``coloured_ink``)."""
+        out = []
+        for r in range(self.labels.shape[0]):
+            row = ""
+            for c in range(self.labels.shape[1]):
+                k = int(self.labels[r, c])
+                ch = "." if k == EMPTY else "?" if k == BLANK else CLASSES[k]
+                row += ch.lower() if coloured_ink and self.ink[r, c] == 1 else ch
+            out.append(row)
+        return out
+
 
 def _random_colour(rng, lo: float = 0, hi: float = 255) -> np.ndarray:
     return rng.uniform(lo, hi, 3)
@@ -205,14 +218,12 @@ def _tile_sprite(rng, look: dict, letter: str | None, ink_bgr, r: int) -> np.nda
             layer = Image.fromarray(arr)
         img = Image.alpha_composite(img, layer)
         if look["points"]:
-            # the point value sits low at the letter's right, often near enough to touch it
+            # the point value in the face's lower-right corner, whatever the letter's width
             digit = str(int(rng.choice([1, 1, 1, 2, 3, 4, 5, 8, 10])))
             small = _pil_font(look["points_font"], cap * look["points_size"])
-            box = ImageDraw.Draw(layer).textbbox((cx, cy), letter, font=font, anchor="mm")
-            px_ = box[2] + (look["points_gap"] + rng.uniform(-0.02, 0.02)) * face_px
-            py_ = box[3] - (look["points_rise"] + rng.uniform(-0.02, 0.02)) * face_px
-            px_ = min(px_, x0 + face_px * 0.97)
-            ImageDraw.Draw(img).text((px_, py_), digit, fill=fill, font=small, anchor="ls")
+            px_ = x0 + face_px * (look["points_x"] + rng.uniform(-0.02, 0.02))
+            py_ = x0 + face_px * (look["points_y"] + rng.uniform(-0.02, 0.02))
+            ImageDraw.Draw(img).text((px_, py_), digit, fill=fill, font=small, anchor="mm")
     arr = np.asarray(img, np.float32)
     out = np.empty_like(arr)
     out[..., :3] = arr[..., 2::-1]
@@ -252,8 +263,8 @@ def _look(rng, profile: Profile, fonts: tuple[str, ...]) -> dict:
         "points_font": font if rng.uniform() < 0.7 else str(rng.choice(fonts)),
         "points": bool(profile.point_values and rng.uniform() < 0.85) or (not coloured and rng.uniform() < 0.1),
         "points_size": rng.uniform(0.28, 0.5),
-        "points_gap": rng.uniform(-0.02, 0.12),  # of the face, right of the letter's box
-        "points_rise": rng.uniform(-0.08, 0.05),  # of the face, the digit's baseline over the letter's
+        "points_x": rng.uniform(0.76, 0.87),  # of the face: where the point value's middle is
+        "points_y": rng.uniform(0.72, 0.84),
         "cap": rng.uniform(0.42, 0.68),
         "wide": float(rng.choice([1.0, rng.uniform(0.8, 1.35)])),
         "stroke": int(rng.uniform() < 0.15),
@@ -277,7 +288,7 @@ def _look(rng, profile: Profile, fonts: tuple[str, ...]) -> dict:
         look["premium_colours"] = [
             np.clip(np.array(c) + rng.uniform(-40, 40, 3), 0, 255) for c in std
         ]
-    if not coloured and rng.uniform() < 0.3:  # the classic set: wood on a light board
+    if not coloured and rng.uniform() < 0.5:  # the classic set: wood on a light board
         look["style"], look["face"] = "wood", _face_colour(rng, "wood")
         look["grain"] = rng.uniform(4, 14)
         look["board"] = np.array([200, 212, 214]) + rng.uniform(-40, 25, 3)
@@ -421,7 +432,7 @@ def _light(rng, img: np.ndarray) -> np.ndarray:
 
 def _camera(rng, img: np.ndarray) -> np.ndarray:
     """The camera at its own resolution: defocus, motion blur, noise, JPEG 50-95 (uint8 out)."""
-    sigma = rng.uniform(0.0, 1.3) if rng.uniform() < 0.8 else rng.uniform(1.3, 2.0)
+    sigma = rng.uniform(0.0, 1.3) if rng.uniform() < 0.9 else rng.uniform(1.3, 2.0)
     if sigma > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     if rng.uniform() < 0.15:
