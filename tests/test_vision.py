@@ -824,7 +824,7 @@ def test_calibration_learns_from_a_photo_of_the_layout(classifier):
     assert result.right_after >= 0.95 * result.samples
     assert calibration_path("iago").exists()
     weights, bias = load_head("iago")
-    assert weights.shape == (28, 128) and bias.shape == (28,)
+    assert weights.shape == (29, 128) and bias.shape == (29,)
     # the reader now reads Iago with the adapted layer, and the layout as laid
     reading = read_board(photo.image, "iago", corners=photo.corners)
     assert cellnet.load_cellnet(profile="iago").head is not None

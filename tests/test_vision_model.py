@@ -45,7 +45,7 @@ def _kind_figures(name: str) -> tuple[float, int]:
     right = total = perfect = 0
     for i in range(BOARDS_PER_KIND):
         rng = wide.board_rng(CHECK_SEED + sorted(KINDS).index(name), i)
-        ren = wide.render(rng, profile, fonts=(font,), cell_px=px)
+        ren = wide.render(rng, profile, fonts=(font,), cell_px=px, hands=False)
         grid, _, _, _ = read_cells(ren.warp, profile, net)
         truth = ren.rows(profile.coloured_ink)
         ok = sum(
@@ -248,7 +248,7 @@ def test_the_cells_are_read_under_the_sets_counts():
     takes its next most probable class; without counts (Iago) the plain most probable."""
     from companion.vision.cells import decode_with_counts
 
-    probs = np.full((15, 15, 28), 0.001)
+    probs = np.full((15, 15, 29), 0.001)
     probs[..., wide.EMPTY] = 0.9
     for (r, c), p_blank in zip([(0, 0), (0, 1), (0, 2)], [0.9, 0.6, 0.7], strict=True):
         probs[r, c, wide.BLANK] = p_blank
@@ -267,10 +267,10 @@ def test_a_board_read_under_the_counts_never_holds_more_than_the_set(seed):
     from companion.vision.cells import decode_with_counts
 
     rng = np.random.default_rng(seed)
-    logits = rng.normal(0, 3, (15, 15, 28))
+    logits = rng.normal(0, 3, (15, 15, 29))
     logits[..., 2 + 25] += rng.uniform(0, 6)  # Zs likely everywhere
     probs = cellnet.softmax(logits)
     best = decode_with_counts(probs, get_profile("scrabble"))
-    for k in range(1, 28):
+    for k in range(1, wide.HIDDEN):
         held = SCRABBLE_TILES["?" if k == wide.BLANK else wide.CLASSES[k]]
         assert (best == k).sum() <= held

@@ -140,7 +140,7 @@ def reset_calibration(profile: Profile | str) -> Path | None:
 
 def shipped_head(features: np.ndarray, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The network's own class layer, recovered from its inputs (``features`` float32 (N, F))
-    and outputs (``logits`` float32 (N, 28)) by least squares: the layer is linear, so N > F
+    and outputs (``logits`` float32 (N, 29)) by least squares: the layer is linear, so N > F
     cells give it exactly (to float32 rounding)."""
     x = np.hstack([features.astype(np.float64), np.ones((len(features), 1))])
     sol, *_ = np.linalg.lstsq(x, logits.astype(np.float64), rcond=None)
@@ -156,11 +156,11 @@ def adapt_head(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Teach the class layer again on the user's cells: gradient descent (:data:`STEPS` steps
     of :data:`STEP_SIZE`) on the mean cross-entropy of ``labels`` (int (N,), class indices)
-    plus :data:`HOLD` times the squared distance from the shipped layer (``weights`` (28, F),
-    ``bias`` (28,)), so classes the layout does not show keep what they knew.
+    plus :data:`HOLD` times the squared distance from the shipped layer (``weights`` (29, F),
+    ``bias`` (29,)), so classes the layout does not show keep what they knew.
 
     Returns:
-        (weights float32 (28, F), bias float32 (28,)).
+        (weights float32 (29, F), bias float32 (29,)).
     """
     from companion.vision.cellnet import softmax
 

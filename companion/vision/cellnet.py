@@ -3,7 +3,7 @@
 Each cell of the warped top-down board (``profile.cell_px`` pixels a cell, half a cell of margin
 round the grid) is cut with a quarter of a cell of its neighbours on every side, scaled to
 :data:`INPUT_PX` pixels square and handed to the network, which gives, for every cell, the
-probability of each class (:data:`companion.vision.wide.CLASSES`: empty, blank, A-Z) and, for a
+probability of each class (:data:`companion.vision.wide.CLASSES`: empty, blank, A-Z, hidden) and, for a
 lettered tile, of its ink being blue or red (Iago). The network is taught by
 :mod:`companion.vision.learn` (``make vision-model``); its recipe stands beside it in
 ``data/cellnet.json``.
@@ -24,7 +24,7 @@ from companion.vision.errors import VisionError
 
 INPUT_PX = 32  # pixels a side of the network's input
 CROP_MARGIN = 0.25  # of a cell: the band of its neighbours cut with a cell on each side
-N_CLASSES = 28  # empty, blank, A-Z
+N_CLASSES = 29  # empty, blank, A-Z, hidden
 N_INKS = 2  # blue, red
 NORMAL_LEVEL = 0.8  # a board's bright tenth is scaled to this (0-1) before the network sees it
 NORMAL_LEAST = 20.0  # 8-bit: the bright tenth of a board darker than this is scaled as if this
@@ -98,10 +98,10 @@ class CellProbabilities:
     """What the network says of every cell.
 
     Attributes:
-        classes: float64 (size, size, 28): calibrated probability of each class (empty, blank,
-            A-Z); each cell's row sums to 1.
+        classes: float64 (size, size, 29): calibrated probability of each class (empty, blank,
+            A-Z, hidden); each cell's row sums to 1.
         ink: float64 (size, size, 2): probability of blue and red ink, given a lettered tile.
-        logits: float32 (size, size, 30): the network's raw outputs (class logits, then ink).
+        logits: float32 (size, size, 31): the network's raw outputs (class logits, then ink).
     """
 
     classes: np.ndarray
@@ -140,7 +140,7 @@ class CellNet:
         self.head: tuple[np.ndarray, np.ndarray] | None = None
 
     def outputs(self, crops: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
-        """(logits float32 (N, 30), features float32 (N, F)) for crops float32 (N, 3,
+        """(logits float32 (N, 31), features float32 (N, F)) for crops float32 (N, 3,
         INPUT_PX, INPUT_PX): the network's outputs, and its last hidden layer's (the class
         layer's input). With a calibration to the user's set (:meth:`adapt`), the class logits
         are the adapted layer's."""
@@ -160,11 +160,11 @@ class CellNet:
         return logits_all, feats_all
 
     def logits(self, crops: np.ndarray, batch: int = 256) -> np.ndarray:
-        """The outputs' logits alone, float32 (N, 30) (:meth:`outputs`)."""
+        """The outputs' logits alone, float32 (N, 31) (:meth:`outputs`)."""
         return self.outputs(crops, batch)[0]
 
     def adapt(self, head: tuple[np.ndarray, np.ndarray] | None) -> None:
-        """Read with an adapted class layer (weights float32 (28, F), bias float32 (28,)) from
+        """Read with an adapted class layer (weights float32 (29, F), bias float32 (29,)) from
         a calibration to the user's set, or with the network's own (None)."""
         self.head = head
 
@@ -192,7 +192,7 @@ def calibration_path(profile_name: str) -> Path:
 
 
 def load_head(profile_name: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """The adapted class layer of a profile (weights float32 (28, F), bias float32 (28,)), or
+    """The adapted class layer of a profile (weights float32 (29, F), bias float32 (29,)), or
     None when there is none or it cannot be read (a damaged file reads as no calibration)."""
     path = calibration_path(profile_name)
     if not path.is_file():

@@ -19,7 +19,7 @@ import numpy as np
 from companion.vision import trust
 from companion.vision.cellnet import N_CLASSES, CellNet, cell_crops, load_cellnet, softmax
 from companion.vision.profiles import Profile
-from companion.vision.wide import BLANK, CLASSES, EMPTY
+from companion.vision.wide import BLANK, CLASSES, EMPTY, HIDDEN
 
 # the cell kinds of trust.CELL_KINDS
 KIND_EMPTY, KIND_LETTER, KIND_BLANK = 0, 1, 2
@@ -46,8 +46,9 @@ class CellEvidence:
             the two disagree about (:func:`companion.vision.trust.premium_against_shifts`).
         chroma: how coloured the board is (:func:`companion.vision.trust.colourfulness`, 8-bit
             Lab chroma; 0 for a black-and-white photo).
-        probabilities: float64 (size, size, 28): each class's calibrated probability
+        probabilities: float64 (size, size, 29): each class's calibrated probability
             (:data:`companion.vision.wide.CLASSES`), or None.
+        hidden: bool (size, size): cells the model sees something over (a hand), or None.
     """
 
     raw: np.ndarray
@@ -61,6 +62,7 @@ class CellEvidence:
     premium_against: dict = field(default_factory=dict)
     chroma: float = float("inf")
     probabilities: np.ndarray | None = None
+    hidden: np.ndarray | None = None
 
 
 def _classes(probs: np.ndarray, profile: Profile) -> np.ndarray:
@@ -79,7 +81,7 @@ def decode_with_counts(classes: np.ndarray, profile: Profile) -> np.ndarray:
     (:attr:`Profile.tile_counts`: a letter, the blanks), only the cells most probable in it keep
     it and the others take their next most probable class, until no count is broken (the most
     probable board the set can hold, cell by cell). Without counts, the plain most probable
-    class. ``classes``: float (size, size, 28) probabilities."""
+    class. ``classes``: float (size, size, 29) probabilities."""
     probs = np.array(classes, np.float64).reshape(-1, classes.shape[-1])
     best = probs.argmax(1)
     counts = profile.tile_counts
@@ -87,7 +89,7 @@ def decode_with_counts(classes: np.ndarray, profile: Profile) -> np.ndarray:
         return best.reshape(classes.shape[:2])
     limit = np.full(probs.shape[1], np.iinfo(np.int64).max)
     limit[BLANK] = counts.get("?", limit[BLANK])
-    for k, letter in enumerate(CLASSES[2:], start=2):
+    for k, letter in enumerate(CLASSES[2:HIDDEN], start=2):
         limit[k] = counts.get(letter, limit[k])
     allowed = np.ones_like(probs, bool)
     while True:  # each turn forbids a cell a class for good, and an empty square is unlimited
@@ -106,7 +108,7 @@ def decode_with_counts(classes: np.ndarray, profile: Profile) -> np.ndarray:
 def cell_probabilities(
     net: CellNet, crops: np.ndarray, size: int, profile: Profile
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(classes float64 (size, size, 28), ink float64 (size, size, 2)) for crops of one board."""
+    """(classes float64 (size, size, 29), ink float64 (size, size, 2)) for crops of one board."""
     raw = net.logits(crops).reshape(size, size, -1)
     classes = _classes(softmax(raw[..., :N_CLASSES], net.temperature), profile)
     return classes, softmax(raw[..., N_CLASSES:])
@@ -117,7 +119,8 @@ def upright_turn(net: CellNet, crops: np.ndarray, size: int, profile: Profile) -
     turn under which the network is surest of the cells it reads as letters (the mean log of
     the best letter's probability). Returns 0 with under 4 letters."""
     classes, _ = cell_probabilities(net, crops, size, profile)
-    lettered = classes.argmax(-1).reshape(-1) >= 2
+    best = classes.argmax(-1).reshape(-1)
+    lettered = (best >= 2) & (best < HIDDEN)
     if lettered.sum() < 4:
         return 0
     tiles = crops[lettered]
@@ -126,7 +129,7 @@ def upright_turn(net: CellNet, crops: np.ndarray, size: int, profile: Profile) -
         # the board turned k quarters clockwise in the photo: each crop is turned back
         turned = np.ascontiguousarray(np.rot90(tiles, k=k, axes=(2, 3)))
         logits = net.logits(turned)[:, :N_CLASSES]
-        p = softmax(logits, net.temperature)[:, 2:].max(-1)
+        p = softmax(logits, net.temperature)[:, 2:HIDDEN].max(-1)
         score = float(np.log(np.maximum(p, 1e-9)).mean())
         if score > best_score:
             best, best_score = k, score
@@ -161,11 +164,17 @@ def read_cells(
     conf = np.take_along_axis(classes, best[..., None], axis=-1)[..., 0]
     grid = []
     kind = np.zeros((n, n), np.int8)
+    hidden = np.zeros((n, n), bool)
     for r in range(n):
         row = []
         for col in range(n):
             k = int(best[r, col])
-            if k == EMPTY:
+            if k == HIDDEN:
+                # something over the cell: nothing is said of it, and the reading is not sure
+                row.append(".")
+                hidden[r, col] = True
+                conf[r, col] = 0.0
+            elif k == EMPTY:
                 row.append(".")
             elif k == BLANK:
                 row.append("?")
@@ -197,6 +206,7 @@ def read_cells(
     )
     ev.softness = trust.edge_width(lightness, n, c)
     ev.probabilities = classes
+    ev.hidden = hidden
     if profile.premium:
         is_empty = kind == KIND_EMPTY
         ev.premium = trust.premium_fit(colours, is_empty, profile.premium)

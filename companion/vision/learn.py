@@ -73,7 +73,7 @@ def render_set(
 def network():
     """The cell network (a torch ``nn.Module``): four 3x3 convolutions of 16, 32, 64 and 128
     channels, each with batch normalisation and ReLU, a 2x2 max pool after each, then a fully
-    connected layer of 128 and the outputs: 28 class logits, then 2 ink logits."""
+    connected layer of 128 and the outputs: 29 class logits, then 2 ink logits."""
     from torch import nn
 
     def block(i, o):
@@ -105,7 +105,7 @@ def _logits(model, crops: np.ndarray) -> np.ndarray:
 
 def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     """The temperature (0.5-5) that minimises the negative log-likelihood of ``labels`` (int
-    (N,)) under softmax(``logits`` (N, 28) / T): temperature scaling (Guo et al., 2017)."""
+    (N,)) under softmax(``logits`` (N, 29) / T): temperature scaling (Guo et al., 2017)."""
     best, best_nll = 1.0, np.inf
     for t in np.arange(0.5, 5.0001, 0.05):
         p = cellnet.softmax(logits, t)[np.arange(len(labels)), labels]
@@ -128,7 +128,7 @@ def board_confidences(
     pred = probs.argmax(1)
     conf = probs.max(1)
     right = pred == labels
-    inked = (ink >= 0) & (pred >= 2)
+    inked = (ink >= 0) & (pred >= 2) & (pred < wide.HIDDEN)
     conf = np.where(inked, conf * inkp.max(1), conf)
     right &= ~inked | (inkp.argmax(1) == ink) | (ink < 0)
     least, perfect, i = [], [], 0
@@ -157,7 +157,8 @@ def accuracy(logits: np.ndarray, labels: np.ndarray, ink: np.ndarray) -> dict:
     return {
         "cells": int(len(labels)),
         "class_accuracy": round(float(right.mean()), 5),
-        "letter_accuracy": round(float(right[labels >= 2].mean()), 5),
+        "letter_accuracy": round(float(right[(labels >= 2) & (labels < wide.HIDDEN)].mean()), 5),
+        "hidden_accuracy": round(float(right[labels == wide.HIDDEN].mean()), 5) if (labels == wide.HIDDEN).any() else None,
         "empty_accuracy": round(float(right[labels == 0].mean()), 5),
         "blank_accuracy": round(float(right[labels == 1].mean()), 5) if (labels == 1).any() else None,
         "ink_accuracy": round(float(ink_right.mean()), 5) if inked.any() else None,
@@ -165,7 +166,7 @@ def accuracy(logits: np.ndarray, labels: np.ndarray, ink: np.ndarray) -> dict:
 
 
 class _Exported:
-    """The network as shipped: outputs ``logits`` (N, 30) and ``features`` (N, 128), the last
+    """The network as shipped: outputs ``logits`` (N, 31) and ``features`` (N, 128), the last
     hidden layer, which calibration to a user's set adapts the class layer on
     (:mod:`companion.vision.calibrate`)."""
 

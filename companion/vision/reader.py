@@ -260,6 +260,10 @@ def read_board(
         problems.append("the photo is too dark to read")
     if ev.softness > trust.SOFT_EDGE:
         problems.append("the photo is too soft (out of focus or moved)")
+    if ev.hidden is not None and (ev.hidden & ~cut).any():
+        problems.append(
+            f"something covers {int((ev.hidden & ~cut).sum())} cell(s) (a hand over the board?)"
+        )
     glared = int(trust.glared_cells(ev.glare, ev.kind, conf).sum())
     if glared:
         problems.append(f"glare hides {glared} cell(s)")

@@ -15,10 +15,12 @@ quarter of a cell, as a grid found or given in a real photo is:
   colour with printed labels (``DOUBLE LETTER SCORE``, ``DL``, ``2W``), a star, frames;
 - light: warm, cool and green casts, exposure, gradients, vignetting, hard shadows across part
   of the board, glare spots;
-- camera: defocus, motion blur, noise, JPEG quality 50-95.
+- camera: defocus, motion blur, noise, JPEG quality 50-95;
+- a hand (skin or a sleeve, fingers) reaching over the board from one side on a quarter of the
+  boards: a cell whose middle it covers is ``hidden``.
 
-The truth of a cell is a class (:data:`CLASSES`: ``empty``, ``blank``, then A-Z) and, for a
-lettered tile, its ink (0 blue, 1 red, -1 where ink says nothing).
+The truth of a cell is a class (:data:`CLASSES`: ``empty``, ``blank``, A-Z, ``hidden``) and, for
+a lettered tile, its ink (0 blue, 1 red, -1 where ink says nothing).
 """
 
 from __future__ import annotations
@@ -35,9 +37,11 @@ import numpy as np
 from companion.vision.glyphs import FONT_DIRS, LETTERS
 from companion.vision.profiles import SCRABBLE_PREMIUM, Profile, get_profile, premium_kind
 
-CLASSES = ("empty", "blank", *LETTERS)
-"""The cell model's classes: index 0 an empty square, 1 a blank tile, 2-27 the letters A-Z."""
-EMPTY, BLANK = 0, 1
+CLASSES = ("empty", "blank", *LETTERS, "hidden")
+"""The cell model's classes: index 0 an empty square, 1 a blank tile, 2-27 the letters A-Z, 28 a
+cell hidden (a hand or a thing over it: what it holds cannot be seen)."""
+EMPTY, BLANK, HIDDEN = 0, 1, 28
+HIDDEN_SHARE = 0.4  # of a cell's middle (its inner half): covered this much, the cell is hidden
 
 # fonts never drawn in training: the report's held-out faces (a bold serif, a bold sans, a
 # regular sans and a condensed one), so a figure on them is a figure on faces the model never saw
@@ -135,13 +139,16 @@ class WideRender:
 
     def rows(self, coloured_ink: bool) -> list[str]:
         """The truth as the reader writes it: ``.`` empty, ``?`` a blank, a letter (lower case
-        for Iago's red face when ``coloured_ink``)."""
+        for Iago's red face when ``coloured_ink``); ``#`` a hidden cell, which no reading
+        matches."""
         out = []
         for r in range(self.labels.shape[0]):
             row = ""
             for c in range(self.labels.shape[1]):
                 k = int(self.labels[r, c])
-                ch = "." if k == EMPTY else "?" if k == BLANK else CLASSES[k]
+                ch = (
+                    "." if k == EMPTY else "?" if k == BLANK else "#" if k == HIDDEN else CLASSES[k]
+                )
                 row += ch.lower() if coloured_ink and self.ink[r, c] == 1 else ch
             out.append(row)
         return out
@@ -395,6 +402,46 @@ def _composite(dst: np.ndarray, sprite: np.ndarray, x: float, y: float, turn: fl
     dst[y0:y1, x0:x1] = dst[y0:y1, x0:x1] * (1 - alpha) + patch[..., :3] * alpha
 
 
+def _hand(rng, img: np.ndarray, n: int, r: int) -> np.ndarray:
+    """Draw a hand reaching over the board from one side (a palm, four fingers, in a skin's or
+    a sleeve's colour, softly shaded) into ``img`` (float32 BGR, a cell ``r`` pixels, one cell of
+    frame); returns its mask, float32 (H, W), 0-1."""
+    h, w = img.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    side = int(rng.integers(0, 4))
+    depth = rng.uniform(0.5, 4.0) * r  # how far past the grid's edge the palm reaches
+    along = rng.uniform(r, r + n * r)
+    g0, g1 = r, r + n * r
+    if side == 0:
+        cx, cy, ang = along, g0 + depth - 2.5 * r, 90.0
+    elif side == 1:
+        cx, cy, ang = g1 - depth + 2.5 * r, along, 180.0
+    elif side == 2:
+        cx, cy, ang = along, g1 - depth + 2.5 * r, 270.0
+    else:
+        cx, cy, ang = g0 + depth - 2.5 * r, along, 0.0
+    ang += rng.uniform(-30, 30)
+    a = np.radians(ang)
+    cv2.ellipse(mask, (int(cx), int(cy)), (int(2.2 * r), int(1.6 * r)), ang, 0, 360, 1.0, -1)
+    for k in range(4):  # fingers, spread across the palm's front
+        off = (k - 1.5) * 0.7 * r
+        fx = cx + np.cos(a) * 2.2 * r - np.sin(a) * off
+        fy = cy + np.sin(a) * 2.2 * r + np.cos(a) * off
+        length = rng.uniform(0.8, 1.6) * r
+        cv2.ellipse(mask, (int(fx), int(fy)), (int(length), int(0.3 * r)), ang, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), 0.08 * r)
+    colour = (
+        np.array([120, 150, 205]) + rng.uniform(-60, 40, 3)
+        if rng.uniform() < 0.75
+        else _random_colour(rng, 20, 230)
+    )
+    shade = 0.8 + 0.2 * cv2.GaussianBlur(rng.uniform(0, 1, (h, w)).astype(np.float32), (0, 0), r)
+    hand = colour[None, None, :] * shade[..., None]
+    img *= 1 - mask[..., None]
+    img += hand * mask[..., None]
+    return mask
+
+
 def _light(rng, img: np.ndarray) -> np.ndarray:
     """Light the board: cast, exposure, gradient, vignetting, a hard shadow, glare."""
     h, w = img.shape[:2]
@@ -485,6 +532,7 @@ def render(
     misregister: float = MISREGISTER,
     labels: np.ndarray | None = None,
     ink: np.ndarray | None = None,
+    hands: bool | None = None,
 ) -> WideRender:
     """Draw, light, photograph and warp one board.
 
@@ -495,6 +543,8 @@ def render(
         cell_px: pixels a cell in the photo (default log-uniform in :data:`CELL_PX_RANGE`).
         misregister: of a cell, the most the warp's corners are off the true grid.
         labels, ink: the cells to draw (default :func:`random_cells`).
+        hands: draw a hand over the board (True), none (False), or one on a quarter of the
+            boards (None); the cells it hides are labelled ``hidden``.
 
     Returns:
         A :class:`WideRender`.
@@ -543,6 +593,13 @@ def render(
         img *= (1 - look["shadow"] * shadow)[..., None]
     for sprite, x, y, turn in sprites:
         _composite(img, sprite, x, y, turn)
+    if hands if hands is not None else rng.uniform() < 0.25:
+        mask = _hand(rng, img, n, r)
+        q = r // 4
+        grid_mask = mask[r : r + n * r, r : r + n * r].reshape(n, r, n, r)
+        covered = grid_mask[:, q : r - q, :, q : r - q].mean(axis=(1, 3)) >= HIDDEN_SHARE
+        labels = np.where(covered, HIDDEN, labels)
+        ink = np.where(covered, -1, ink)
     img = _light(rng, img)
     lo, hi = CELL_PX_RANGE
     px = float(cell_px if cell_px is not None else np.exp(rng.uniform(np.log(lo), np.log(hi))))
