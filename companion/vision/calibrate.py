@@ -78,8 +78,8 @@ MIN_CONSISTENT = 0.5
 # (the share of cells the adapted layer must keep pulled to the shipped one: the weight of the
 # squared distance between the two layers' weights, per cell taught, in the loss of adapt_head)
 HOLD = 0.01
-STEPS = 300  # gradient steps of adapt_head
-STEP_SIZE = 0.5
+STEPS = 500  # gradient steps of adapt_head
+STEP_SIZE = 1.0  # of the step that cannot overshoot (1 / the gradient's Lipschitz bound)
 
 
 class LayoutMismatchError(VisionError):
@@ -154,8 +154,9 @@ def adapt_head(
     bias: np.ndarray,
     allowed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Teach the class layer again on the user's cells: gradient descent (:data:`STEPS` steps
-    of :data:`STEP_SIZE`) on the mean cross-entropy of ``labels`` (int (N,), class indices)
+    """Teach the class layer again on the user's cells: gradient descent (:data:`STEPS` steps,
+    each :data:`STEP_SIZE` of the step the gradient's Lipschitz bound allows) on the mean
+    cross-entropy of ``labels`` (int (N,), class indices)
     plus :data:`HOLD` times the squared distance from the shipped layer (``weights`` (29, F),
     ``bias`` (29,)), so classes the layout does not show keep what they knew.
 
@@ -165,18 +166,21 @@ def adapt_head(
     from companion.vision.cellnet import softmax
 
     f = features.astype(np.float64)
-    scale = max(float(np.abs(f).max()), 1e-6)
-    f = f / scale  # the step is taken on features of unit size, then undone
-    w0 = weights.astype(np.float64) * scale
+    w0 = weights.astype(np.float64)
     w, b = w0.copy(), bias.astype(np.float64).copy()
     onehot = np.eye(len(bias))[labels]
     mask = np.zeros(len(bias)) if allowed is None else np.where(allowed, 0.0, -1e9)
+    # the step that cannot overshoot: 1 / the gradient's Lipschitz bound (the softmax's
+    # curvature is at most 1/2 along any direction)
+    fb = np.hstack([f, np.ones((len(f), 1))])
+    lipschitz = 0.5 * np.linalg.norm(fb, 2) ** 2 / len(f) + 2 * HOLD
+    step = STEP_SIZE / lipschitz
     for _ in range(STEPS):
         p = softmax(f @ w.T + b + mask)
         g = (p - onehot) / len(f)
-        w -= STEP_SIZE * (g.T @ f + 2 * HOLD * (w - w0))
-        b -= STEP_SIZE * g.sum(0)
-    return (w / scale).astype(np.float32), b.astype(np.float32)
+        w -= step * (g.T @ f + 2 * HOLD * (w - w0))
+        b -= step * g.sum(0)
+    return w.astype(np.float32), b.astype(np.float32)
 
 
 def _layout_classes(layout: list[str]) -> np.ndarray:

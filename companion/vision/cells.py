@@ -269,9 +269,11 @@ def board_facts(grid: list[str], profile: Profile) -> list[str]:
     - more of a letter (or of blanks) than the set holds (:attr:`Profile.tile_counts`, the
       rules' tile distribution; Scrabble: 2 blanks, one each of J, K, Q, X, Z, ...), or more
       tiles than the set has;
-    - a tile in no word of two letters or more (every tile lies in a word);
-    - tiles in more than one group (every word is joined to the others: Iago's rulebook,
-      "all subsequent words must be connected"; Scrabble's rules alike).
+    - in a game with blank tiles (a blank, having no letter, is the tile most easily missed):
+      a tile in no word of two letters or more (every tile lies in a word), and an empty cell
+      between two groups of tiles that one tile there would join (every word is joined to the
+      others: Scrabble's rules; Iago's rulebook, "all subsequent words must be connected").
+      In Iago such a board read surely is an illegal move, which the table warns of.
     """
     problems = []
     letters = [ch.upper() for row in grid for ch in row if ch != "."]
@@ -287,6 +289,11 @@ def board_facts(grid: list[str], profile: Profile) -> list[str]:
         problems.append("more tiles of a kind than the set holds: " + ", ".join(over))
     if profile.set_tiles and len(letters) > profile.set_tiles:
         problems.append(f"{len(letters)} tiles read: the set holds {profile.set_tiles}")
+    if not profile.blank_tiles:
+        # (a game without blanks: a tile is not missed for want of a letter, so a lone tile or
+        # a word laid apart, read surely, is the move itself, an illegal one the table's rule
+        # check warns of: companion.vision.table.check_move)
+        return problems
     tiles = np.array([[ch != "." for ch in row] for row in grid])
     alone = int((tiles & ~_words_through(tiles)).sum())
     if alone:
