@@ -149,7 +149,7 @@ def renders(count: int) -> None:
         for k in range(count * 2):
             rng = wide.board_rng(SMALL_IAGO_SEED + 1, 2 * k + (profile_name == "iago"))
             px = float(np.exp(rng.uniform(np.log(15), np.log(60))))
-            ren = wide.render(rng, p, fonts=wide.TEST_FONTS, cell_px=px)
+            ren = wide.render(rng, p, fonts=wide.TEST_FONTS, cell_px=px, hands=False, bag=True)
             grid, _, _, _ = read_cells(ren.warp, p)
             t.add(ren.rows(p.coloured_ink), grid, False)
         print(t.line(f"{profile_name} wide renders, 15-60 px, cells"))

@@ -45,7 +45,7 @@ def _kind_figures(name: str) -> tuple[float, int]:
     right = total = perfect = 0
     for i in range(BOARDS_PER_KIND):
         rng = wide.board_rng(CHECK_SEED + sorted(KINDS).index(name), i)
-        ren = wide.render(rng, profile, fonts=(font,), cell_px=px, hands=False)
+        ren = wide.render(rng, profile, fonts=(font,), cell_px=px, hands=False, bag=True)
         grid, _, _, _ = read_cells(ren.warp, profile, net)
         truth = ren.rows(profile.coloured_ink)
         ok = sum(

@@ -495,14 +495,24 @@ def _camera(rng, img: np.ndarray) -> np.ndarray:
     return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
-def random_cells(rng, profile: Profile, fill: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def random_cells(
+    rng, profile: Profile, fill: float | None = None, bag: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """A random filling of ``profile``'s grid: (labels, ink) int64 (n, n) each (see
-    :class:`WideRender`). Tiles lie in random runs across and down; each letter evenly drawn;
-    a board of a game with blank tiles gets 0-4 of them, and Iago's tiles show either face."""
+    :class:`WideRender`). Tiles lie in random runs across and down; each letter evenly drawn
+    (training: the rare letters as often as the rest), or with ``bag`` drawn from the set's
+    bag where the profile gives its distribution (a board as a set can lay it); a board of a
+    game with blank tiles gets 0-6 of them (with ``bag``, at most the set's), and Iago's tiles
+    show either face."""
     n = profile.size
     labels = np.zeros((n, n), np.int64)
     ink = np.full((n, n), -1, np.int64)
     target = (fill if fill is not None else rng.uniform(0.2, 0.75)) * n * n
+    counts = profile.tile_counts if bag else None
+    letters = [ch for ch, k in (counts or {}).items() if ch != "?" for _ in range(k)]
+    letters = [letters[int(i)] for i in rng.permutation(len(letters))]
+    if counts:
+        target = min(target, len(letters))
     tries = 0
     while (labels > 0).sum() < target and tries < 500:
         tries += 1
@@ -513,11 +523,17 @@ def random_cells(rng, profile: Profile, fill: float | None = None) -> tuple[np.n
         colour = int(rng.integers(0, 2)) if profile.coloured_ink else -1
         for k in range(length):
             r, c = (r0, c0 + k) if across else (r0 + k, c0)
-            labels[r, c] = 2 + int(rng.integers(0, 26))
+            if counts:
+                if labels[r, c] or not letters:
+                    continue
+                labels[r, c] = 2 + LETTERS.index(letters.pop())
+            else:
+                labels[r, c] = 2 + int(rng.integers(0, 26))
             ink[r, c] = colour
     if profile.blank_tiles:
         tiles = np.argwhere(labels > 0)
-        for k in rng.permutation(len(tiles))[: int(rng.integers(0, 7))]:
+        most = min(6, counts.get("?", 6)) if counts else 6
+        for k in rng.permutation(len(tiles))[: int(rng.integers(0, most + 1))]:
             r, c = tiles[int(k)]
             labels[r, c] = BLANK
             ink[r, c] = -1
@@ -533,6 +549,7 @@ def render(
     labels: np.ndarray | None = None,
     ink: np.ndarray | None = None,
     hands: bool | None = None,
+    bag: bool = False,
 ) -> WideRender:
     """Draw, light, photograph and warp one board.
 
@@ -545,6 +562,7 @@ def render(
         labels, ink: the cells to draw (default :func:`random_cells`).
         hands: draw a hand over the board (True), none (False), or one on a quarter of the
             boards (None); the cells it hides are labelled ``hidden``.
+        bag: draw the letters from the set's bag (:func:`random_cells`), as the reports do.
 
     Returns:
         A :class:`WideRender`.
@@ -558,7 +576,7 @@ def render(
     n = profile.size
     fonts = fonts or training_fonts()
     if labels is None:
-        labels, ink = random_cells(rng, profile)
+        labels, ink = random_cells(rng, profile, bag=bag)
     elif ink is None:
         ink = np.full(labels.shape, -1, np.int64)
     look = _look(rng, profile, fonts)
