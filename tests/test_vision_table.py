@@ -172,7 +172,7 @@ def test_a_lone_tile_laid_apart_is_warned_too(tmp_path, classifier):
     """A single tile laid apart breaks the same rule as a word laid apart; the reader keeps such
     a board trusted on Iago (no blanks: a lone tile read surely is the move, not a tile missed
     beside it), so the table warns."""
-    shoot(tmp_path / "camera", CAT, CAT_D)
+    shoot(tmp_path / "camera", CAT, CAT_D, seed=63)
     s = table(tmp_path, tmp_path / "camera")
     pub = run(s, "0 press red", "1 press blue")
     assert pub.banner == str(overlays.Banner("ILLEGAL MOVE?", "BLUE: disconnected"))

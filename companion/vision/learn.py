@@ -139,13 +139,39 @@ def board_confidences(
     return np.array(least), np.array(perfect)
 
 
-def choose_trust_level(least: np.ndarray, perfect: np.ndarray) -> float:
-    """The trust level: the lowest (to 4 places, from 0.9) at which no board read wrong is
-    trusted, measured on the validation renders' least cell confidences (``least`` float (B,),
-    ``perfect`` bool (B,)). With none read wrong, 0.9."""
-    wrong = least[~perfect]
-    level = float(wrong.max()) if len(wrong) else 0.0
-    return round(max(0.9, np.ceil(level * 1e4 + 1e-9) / 1e4), 4)
+# the share of wrong cells a trusted cell may carry, over the validation renders' cells at or
+# over the trust level: one in a thousand (a 121- or 225-cell board has every cell over it)
+WRONG_OVER_LEVEL = 0.001
+
+
+def choose_trust_level(conf: np.ndarray, wrong: np.ndarray) -> float:
+    """The trust level: the lowest (in steps of 0.001, from 0.9) at which at most
+    :data:`WRONG_OVER_LEVEL` of the validation cells with a confidence at or over it are read
+    wrong (``conf`` float (N,), the calibrated confidence of what each cell was read as;
+    ``wrong`` bool (N,)). Chosen on the validation renders alone."""
+    for level in np.arange(0.9, 1.0, 0.001):
+        over = conf >= level
+        if over.any() and wrong[over].mean() <= WRONG_OVER_LEVEL:
+            return round(float(level), 3)
+    return 0.999
+
+
+def cell_confidences(
+    logits: np.ndarray, labels: np.ndarray, ink: np.ndarray, temperature: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """(confidence float (N,), wrong bool (N,)) of cells as the reader reads them: the
+    calibrated probability of the class read (times its ink's, for a lettered tile whose ink
+    says something), and whether class or ink is wrong. A cell read ``hidden`` is never
+    trusted, and is left out (wrong False, confidence 0)."""
+    probs = cellnet.softmax(logits[:, : cellnet.N_CLASSES], temperature)
+    inkp = cellnet.softmax(logits[:, cellnet.N_CLASSES :])
+    pred = probs.argmax(1)
+    conf = probs.max(1)
+    inked = (ink >= 0) & (pred >= 2) & (pred < wide.HIDDEN)
+    conf = np.where(inked, conf * inkp.max(1), conf)
+    wrong = (pred != labels) | (inked & (inkp.argmax(1) != ink))
+    hidden = pred == wide.HIDDEN
+    return np.where(hidden, 0.0, conf), wrong & ~hidden
 
 
 def accuracy(logits: np.ndarray, labels: np.ndarray, ink: np.ndarray) -> dict:
@@ -258,7 +284,7 @@ def train(
     lv = _logits(model, xv)
     temperature = fit_temperature(lv[:, : cellnet.N_CLASSES], yv)
     least, perfect = board_confidences(lv, yv, inkv, nv, temperature)
-    level = choose_trust_level(least, perfect)
+    level = choose_trust_level(*cell_confidences(lv, yv, inkv, temperature))
     lt = _logits(model, xt)
     least_t, perfect_t = board_confidences(lt, yt, inkt, nt, temperature)
     output = Path(output)
