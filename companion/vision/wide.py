@@ -286,7 +286,8 @@ def _look(rng, profile: Profile, fonts: tuple[str, ...]) -> dict:
         "turn": rng.uniform(0.0, 6.0),
         "shadow": rng.uniform(0.0, 0.5),
         "premium": profile.size == 15 and rng.uniform() < 0.85 or rng.uniform() < 0.1,
-        "labels": rng.choice(["long", "short", "none"], p=[0.6, 0.25, 0.15]),
+        "labels": rng.choice(["long", "short", "none"], p=[0.65, 0.25, 0.1]),
+        "label_size": rng.uniform(0.13, 0.26),
         "premium_colours": [_random_colour(rng, 20, 250) for _ in range(4)],
         "label_ink": [(255.0, 255.0, 255.0) if rng.uniform() < 0.5 else (20.0, 20.0, 20.0) for _ in range(4)],
     }  # fmt: skip
@@ -363,7 +364,9 @@ def _draw_board(rng, look: dict, n: int, premium: frozenset, r: int) -> np.ndarr
             if look["labels"] == "long"
             else PREMIUM_LABELS[k][1 + int(rng.integers(0, 3))]
         )
-        size = r * (0.16 if len(words) == 3 else 0.34)
+        # a label's size: three lines of small capitals (a seventh to a quarter of a square:
+        # as large as a tile's letter's strokes on some boards) or one short word
+        size = r * look["label_size"] * (1.0 if len(words) == 3 else 2.0)
         fnt = _pil_font(lab_font, size)
         for i, word in enumerate(words):
             yy = y + r / 2 + (i - (len(words) - 1) / 2) * size * 1.1
