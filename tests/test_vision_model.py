@@ -276,3 +276,26 @@ def test_a_board_read_under_the_counts_never_holds_more_than_the_set(seed):
     for k in range(1, wide.HIDDEN):
         held = SCRABBLE_TILES["?" if k == wide.BLANK else wide.CLASSES[k]]
         assert (best == k).sum() <= held
+
+
+@pytest.mark.parametrize("name", ["iago", "scrabble"])
+def test_the_calibration_layout_fits_the_board_and_the_set(name):
+    from companion.vision.calibrate import default_layout
+
+    profile = get_profile(name)
+    layout = default_layout(profile)
+    assert len(layout) == profile.size and all(len(r) == profile.size for r in layout)
+    letters = [ch.upper() for row in layout for ch in row if ch != "."]
+    assert len(letters) >= 60
+    for letter in set(letters):
+        assert letters.count(letter) <= (profile.tile_counts or {}).get(letter, 99)
+
+
+def test_calibrate_takes_the_layout_in_board_notation(tmp_path, capsys):
+    from companion.cli import main
+
+    notation = "/".join(["11"] * 5 + ["4CAT4"] + ["11"] * 5)
+    assert main(["vision", "calibrate", "--truth", notation, "--print-layout", "-"]) == 0
+    assert "....CAT...." in capsys.readouterr().out
+    assert main(["vision", "calibrate", "--truth", str(tmp_path / "none.txt")]) == 2
+    assert "no such file" in capsys.readouterr().err

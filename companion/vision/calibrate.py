@@ -24,16 +24,26 @@ from companion.vision.profiles import Profile, get_profile
 
 
 def default_layout(profile: Profile | str) -> list[str]:
-    """The calibration layout: every letter on every other row, top row first; for Iago the
-    upper rows show the blue face (upper case) and the lower rows the red face (lower case)."""
+    """The calibration layout: the letters A-Z in turn on every other row, top row first, each
+    letter no more often than the set holds it (:attr:`Profile.tile_counts`; a letter used up is
+    skipped) until the rows or the set run out; for Iago the upper rows show the blue face (upper
+    case) and the lower rows the red face (lower case)."""
     profile = get_profile(profile)
     n = profile.size
+    left = dict(profile.tile_counts) if profile.tile_counts else None
+    seq = []
+    while len(seq) < n * ((n + 1) // 2):
+        before = len(seq)
+        for letter in LETTERS:
+            if left is None or left.get(letter, 0) > 0:
+                seq.append(letter)
+                if left is not None:
+                    left[letter] -= 1
+        if len(seq) == before:
+            break  # the set is used up
     rows = ["." * n] * n
-    seq = LETTERS * 4
-    k = 0
-    for r in range(0, n, 2):
-        row = seq[k : k + n]
-        k += n
+    for k, r in enumerate(range(0, n, 2)):
+        row = "".join(seq[k * n : (k + 1) * n]).ljust(n, ".")
         if profile.coloured_ink and r > n // 2:
             row = row.lower()
         rows[r] = row

@@ -131,7 +131,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("images", nargs="*", help="photos of the layout")
     p.add_argument("--profile", choices=PROFILE_NAMES, default="iago")
-    p.add_argument("--truth", help="the layout laid out (board notation or rows), if not ours")
+    p.add_argument(
+        "--truth", help="the layout laid out (a truth file, or board notation), if not ours"
+    )
     p.add_argument("--corners", help="X,Y,... the grid's corners in the photos")
     _accept_negative_lists(p)
     p.add_argument("--add", action="store_true", help="teach on from the earlier calibration")
@@ -398,7 +400,7 @@ def _train(args: argparse.Namespace) -> int:
             print(recipe.read_text(encoding="utf-8").rstrip())
         return 0
     output = Path(args.output)
-    if output.suffix != ".onnx":
+    if output.suffix.lower() != ".onnx":
         raise VisionError(f"--output {args.output}: the cell model is written as an .onnx file")
     if not output.parent.is_dir():
         raise VisionError(f"--output {args.output}: folder {output.parent} does not exist")
@@ -410,8 +412,8 @@ def _train(args: argparse.Namespace) -> int:
         import torch  # noqa: F401
     except ImportError:
         raise VisionError(
-            "vision train needs PyTorch, which the box does not: pip install -e '.[train]' "
-            "(make vision-model installs it)"
+            "vision train needs PyTorch, which the box itself does not need: "
+            ".venv/bin/pip install -e '.[train]' (make vision-model installs it)"
         ) from None
     from companion.vision import learn
 
@@ -442,9 +444,15 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 0
     if args.truth:
         path = Path(args.truth)
-        if not path.is_file():
-            raise VisionError(f"--truth {args.truth}: no such file")
-        layout = parse_board(path.read_text(encoding="utf-8"), profile.size)
+        if path.is_file():
+            layout = parse_board(path.read_text(encoding="utf-8"), profile.size)
+        elif "/" in args.truth and not path.parent.is_dir():
+            layout = parse_board(args.truth, profile.size)  # the layout in board notation
+        else:
+            raise VisionError(
+                f"--truth {args.truth}: no such file (give a truth file, or the layout in "
+                "board notation, rows separated by /)"
+            )
     else:
         layout = default_layout(profile)
     if args.print_layout:

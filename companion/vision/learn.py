@@ -4,10 +4,10 @@ Three sets are kept apart, each drawn from its own seed:
 
 - *training*: :data:`TRAIN_BOARDS` wide renders (:mod:`companion.vision.wide`) in the training
   fonts, Iago and Scrabble boards alike;
-- *validation*: :data:`VALID_BOARDS` renders of other seeds, which choose the temperature that
-  calibrates the probabilities (and nothing else);
-- *test*: :data:`TEST_BOARDS` renders in :data:`companion.vision.wide.TEST_FONTS`, faces never
-  drawn in training, only reported.
+- *validation*: a tenth as many renders of another seed, which choose the temperature that
+  calibrates the probabilities and the trust level (and nothing else);
+- *test*: a tenth as many renders of a third seed, in :data:`companion.vision.wide.TEST_FONTS`,
+  faces never drawn in training, only reported.
 
 The real photos (../shared/data) are never trained on. Training needs PyTorch (the ``train``
 extra: ``pip install -e .[train]``); the product runs the ONNX file through ``cv2.dnn`` alone.
@@ -26,8 +26,6 @@ from companion.vision import cellnet, wide
 
 SEED = 20261206
 TRAIN_BOARDS = 1200
-VALID_BOARDS = 160
-TEST_BOARDS = 160
 EPOCHS = 12
 BATCH = 256
 LEARNING_RATE = 3e-3
