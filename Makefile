@@ -13,8 +13,9 @@ DEBSTAMP := $(VENV)/.debian-packages
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the project uses on any machine (word lists, WordNet, fonts, tools).
 APT_PACKAGES := python3-venv scowl wordnet-base dict-gcide fonts-dejavu-core openscad systemd tmux fonts-liberation fonts-freefont-ttf fonts-urw-base35
-# The fonts the board reader's cell model is taught in (only by `make vision-model`: the model
-# itself is shipped in the package, so every install reads with the same one).
+# The fonts the board reader's cell model is taught in (`make vision-model`) and the tests'
+# cross-profile check draws with; the model itself is shipped in the package, so every install
+# reads with the same one.
 APT_PACKAGES += fonts-dejavu-extra fonts-open-sans fonts-roboto-unhinted fonts-lato fonts-croscore fonts-crosextra-carlito fonts-league-spartan fonts-cantarell
 # the OLED's font for names in Chinese, Japanese, Korean (5 MB; fonts-noto-cjk is 90 MB)
 APT_PACKAGES += fonts-wqy-microhei

@@ -65,6 +65,10 @@ def test_cross_profile_check_holds_its_floor(name):
     """Each kind reads at least as well as the floor measured when the model was shipped (less
     one cell in 200, for another machine's arithmetic): a model or a change to the cutting that
     reads one kind worse fails here, whatever it does for the others."""
+    from companion.vision.glyphs import font_path
+
+    if font_path(KINDS[name][1]) is None:  # (a box installs only the fonts it draws with)
+        pytest.skip(f"font {KINDS[name][1]} not installed (make deps installs it)")
     floors = json.loads(FLOORS.read_text(encoding="utf-8"))
     accuracy, perfect = _kind_figures(name)
     floor = floors[name]
