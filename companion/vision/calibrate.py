@@ -282,7 +282,9 @@ def calibrate(
     features = np.vstack(feats)
     labels_all = np.concatenate(labels)
     lettered = labels_all >= 2
-    consistent = self_consistency(features[lettered], labels_all[lettered])
+    # (each face its own sample: Iago's red and blue faces of a letter look unalike)
+    faces = np.tile([ord(ch) for row in layout for ch in row], len(feats))
+    consistent = self_consistency(features[lettered], faces[lettered])
     if consistent < MIN_CONSISTENT:
         raise LayoutMismatchError(
             f"calibration: the tiles do not match the layout's letters: only {consistent:.0%} "
