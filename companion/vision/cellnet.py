@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -93,22 +92,6 @@ def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-@dataclass
-class CellProbabilities:
-    """What the network says of every cell.
-
-    Attributes:
-        classes: float64 (size, size, 29): calibrated probability of each class (empty, blank,
-            A-Z, hidden); each cell's row sums to 1.
-        ink: float64 (size, size, 2): probability of blue and red ink, given a lettered tile.
-        logits: float32 (size, size, 31): the network's raw outputs (class logits, then ink).
-    """
-
-    classes: np.ndarray
-    ink: np.ndarray
-    logits: np.ndarray
-
-
 class CellNet:
     """The cell network, loaded from an ONNX file and run by OpenCV's ``cv2.dnn``.
 
@@ -167,14 +150,6 @@ class CellNet:
         """Read with an adapted class layer (weights float32 (29, F), bias float32 (29,)) from
         a calibration to the user's set, or with the network's own (None)."""
         self.head = head
-
-    def read(self, warp: np.ndarray, size: int, cell_px: int) -> CellProbabilities:
-        """Every cell's class and ink probabilities for a warped board (:func:`cell_crops`)."""
-        raw = self.logits(cell_crops(warp, size, cell_px))
-        raw = raw.reshape(size, size, N_CLASSES + N_INKS)
-        classes = softmax(raw[..., :N_CLASSES], self.temperature)
-        ink = softmax(raw[..., N_CLASSES:])
-        return CellProbabilities(classes, ink, raw)
 
 
 def calibration_path(profile_name: str) -> Path:

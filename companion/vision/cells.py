@@ -114,11 +114,12 @@ def cell_probabilities(
     return classes, softmax(raw[..., N_CLASSES:])
 
 
-def upright_turn(net: CellNet, crops: np.ndarray, size: int, profile: Profile) -> int:
+def upright_turn(net: CellNet, crops: np.ndarray, classes: np.ndarray) -> int:
     """Quarter turns (0-3, clockwise) the board lies turned in the photo, by its letters: the
     turn under which the network is surest of the cells it reads as letters (the mean log of
-    the best letter's probability). Returns 0 with under 4 letters."""
-    classes, _ = cell_probabilities(net, crops, size, profile)
+    the best letter's probability). ``crops`` and ``classes`` are what :func:`read_cells` gave
+    (its input to the network, and the class probabilities float (size, size, 29) it read):
+    the letters are taken from them, not read again. Returns 0 with under 4 letters."""
     best = classes.argmax(-1).reshape(-1)
     lettered = (best >= 2) & (best < HIDDEN)
     if lettered.sum() < 4:

@@ -113,6 +113,21 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
     return round(best, 2)
 
 
+def _cells_read(
+    logits: np.ndarray, labels: np.ndarray, ink: np.ndarray, temperature: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(class read int (N,), its confidence float (N,), wrong bool (N,)) of cells: the
+    calibrated probability of the class read, times its ink's for a lettered tile whose ink says
+    something; wrong when the class or that ink is."""
+    probs = cellnet.softmax(logits[:, : cellnet.N_CLASSES], temperature)
+    inkp = cellnet.softmax(logits[:, cellnet.N_CLASSES :])
+    pred = probs.argmax(1)
+    inked = (ink >= 0) & (pred >= 2) & (pred < wide.HIDDEN)
+    conf = np.where(inked, probs.max(1) * inkp.max(1), probs.max(1))
+    wrong = (pred != labels) | (inked & (inkp.argmax(1) != ink))
+    return pred, conf, wrong
+
+
 def board_confidences(
     logits: np.ndarray, labels: np.ndarray, ink: np.ndarray, cells: np.ndarray, temperature: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -121,14 +136,8 @@ def board_confidences(
     confidence is the calibrated probability of its class read (times its ink's, for a lettered
     tile of a board whose ink says something), as :func:`companion.vision.cells.read_cells`
     gives it."""
-    probs = cellnet.softmax(logits[:, : cellnet.N_CLASSES], temperature)
-    inkp = cellnet.softmax(logits[:, cellnet.N_CLASSES :])
-    pred = probs.argmax(1)
-    conf = probs.max(1)
-    right = pred == labels
-    inked = (ink >= 0) & (pred >= 2) & (pred < wide.HIDDEN)
-    conf = np.where(inked, conf * inkp.max(1), conf)
-    right &= ~inked | (inkp.argmax(1) == ink) | (ink < 0)
+    _, conf, wrong = _cells_read(logits, labels, ink, temperature)
+    right = ~wrong
     least, perfect, i = [], [], 0
     for n in cells:
         least.append(conf[i : i + n].min())
@@ -161,13 +170,7 @@ def cell_confidences(
     calibrated probability of the class read (times its ink's, for a lettered tile whose ink
     says something), and whether class or ink is wrong. A cell read ``hidden`` is never
     trusted, and is left out (wrong False, confidence 0)."""
-    probs = cellnet.softmax(logits[:, : cellnet.N_CLASSES], temperature)
-    inkp = cellnet.softmax(logits[:, cellnet.N_CLASSES :])
-    pred = probs.argmax(1)
-    conf = probs.max(1)
-    inked = (ink >= 0) & (pred >= 2) & (pred < wide.HIDDEN)
-    conf = np.where(inked, conf * inkp.max(1), conf)
-    wrong = (pred != labels) | (inked & (inkp.argmax(1) != ink))
+    pred, conf, wrong = _cells_read(logits, labels, ink, temperature)
     hidden = pred == wide.HIDDEN
     return np.where(hidden, 0.0, conf), wrong & ~hidden
 

@@ -211,7 +211,7 @@ def read_board(
         # photographed from another side of the board (markers say which corner is which):
         # the letters say how it stands, and it is read their way
         t_turn = time.perf_counter()
-        turn = cells.upright_turn(net, crops, profile.size, profile)
+        turn = cells.upright_turn(net, crops, ev.probabilities)
         timings["turn"] = time.perf_counter() - t_turn
         if turn:
             pts = np.roll(pts, -turn, axis=0)
