@@ -396,8 +396,13 @@ def test_the_unturned_cross_link_letter_of_a_stolen_word(after, legal):
 def test_a_regular_ly_adverb_is_a_grammatical_form_and_a_shifted_one_a_steal():
     from companion.lexicon.morphology import is_inflection as morphology
 
-    lexicon = {"QUICK", "QUICKLY", "HARD", "HARDLY"}
-    for base, adverb, steal in (("quick", "QUICKLY", False), ("hard", "HARDLY", True)):
+    lexicon = {"QUICK", "QUICKLY", "HARD", "HARDLY", "BARE", "BARELY", "SHORT", "SHORTLY"}
+    lexicon |= {"LATE", "LATELY"}
+    # judged by the adverb's main sense (WordNet's first): BARELY "scarcely", SHORTLY "soon" and
+    # LATELY "recently" depart from the adjective as HARDLY does, whatever a rarer sense says
+    cases = [("quick", "QUICKLY", False), ("hard", "HARDLY", True), ("bare", "BARELY", True)]
+    cases += [("short", "SHORTLY", True), ("late", "LATELY", True)]
+    for base, adverb, steal in cases:
         before = put(E, base, 5, 3)  # red's word over the centre
         # the added LY in blue only: legal either way (an inflection or an unturned steal)
         only_ly = put(before, base + "LY", 5, 3)

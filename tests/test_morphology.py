@@ -64,6 +64,11 @@ def test_inflections(base, other):
         ("HARD", "HARDLY"),
         ("LATE", "LATELY"),
         ("NEAR", "NEARLY"),
+        # judged by the adverb's main sense (WordNet's first): BARELY "scarcely" and SHORTLY
+        # "soon", though a rarer sense of each ("scantily", "curtly") pertains to the adjective
+        ("BARE", "BARELY"),
+        ("SHORT", "SHORTLY"),
+        ("SCARCE", "SCARCELY"),  # "only just", HARDLY's main sense
     ],
 )
 def test_not_inflections(base, other):
@@ -121,3 +126,19 @@ POOL = ["love", "loves", "loved", "lover", "lovely", "go", "went", "good", "bett
 @given(st.sampled_from(POOL), st.sampled_from(POOL))
 def test_the_relation_is_symmetric(a, b):
     assert is_inflection(a, b) == is_inflection(b, a)
+
+
+def test_an_adverb_is_a_form_exactly_when_its_main_sense_pertains_to_the_adjective():
+    """Consistency over WordNet's -LY adverbs: the reading follows the first sense's pertainym
+    pointer, read here through nltk's reader (an independent path to the same data)."""
+    from companion.lexicon.morphology import _adverb_pertainyms
+    from companion.lexicon.wordnet import wordnet
+
+    wn, table = wordnet(), _adverb_pertainyms()
+    adverbs = sorted({n for n in wn.all_lemma_names(pos="r") if n.endswith("ly") and n.isalpha()})
+    assert len(adverbs) > 2500
+    for adverb in adverbs[::5]:
+        main = wn.synsets(adverb, pos="r")[0]
+        lemma = next(x for x in main.lemmas() if x.name().lower() == adverb)
+        expected = {p.name().lower() for p in lemma.pertainyms() if p.name().isalpha()}
+        assert table.get(adverb, frozenset()) == expected, adverb
