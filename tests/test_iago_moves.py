@@ -415,6 +415,20 @@ def test_a_regular_ly_adverb_is_a_grammatical_form_and_a_shifted_one_a_steal():
         assert ("no-meaning-change" in codes(r)) is not steal, adverb
 
 
+def test_a_second_spelling_of_the_word_is_no_steal():
+    # the rulebook wants a change "of form and of meaning": GREY and GRAY are one word
+    from companion.lexicon.morphology import is_inflection as morphology
+
+    before = put(E, "grey", 5, 4)  # red's GREY over the centre
+    after = put(before, "GRAY", 5, 4)
+    r = rule_move(before, after, "blue", lexicon={"GREY", "GRAY"}, is_inflection=morphology)
+    assert "no-meaning-change" in codes(r)
+    # a change of meaning with the same substitution is a steal: GREY -> PREY
+    after = put(before, "PREY", 5, 4)
+    r = rule_move(before, after, "blue", lexicon={"GREY", "PREY"}, is_inflection=morphology)
+    assert [w.kind for w in r.words] == ["steal"] and r.legal
+
+
 def test_an_inflection_turned_in_part_is_illegal_too():
     # red LOVE; blue adds the S and turns only the L: neither LOVES as it may stand (only the S
     # blue) nor a steal (all turned, which an inflection is not)

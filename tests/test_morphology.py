@@ -42,6 +42,11 @@ from companion.lexicon.morphology import is_inflection, readings
         ("HAPPY", "HAPPILY"),
         ("GENTLE", "GENTLY"),
         ("QUICKER", "QUICKLY"),  # two forms of one adjective
+        # two spellings of one word: a change of form only (issue 47)
+        ("GREY", "GRAY"),
+        ("GREYS", "GRAY"),
+        ("COLOUR", "COLOR"),
+        ("REALISE", "REALIZE"),
     ],
 )
 def test_inflections(base, other):
@@ -69,6 +74,11 @@ def test_inflections(base, other):
         ("BARE", "BARELY"),
         ("SHORT", "SHORTLY"),
         ("SCARCE", "SCARCELY"),  # "only just", HARDLY's main sense
+        # a spelling of the other word in one rare sense only: the main senses differ
+        ("CAT", "KAT"),
+        ("STORY", "STOREY"),
+        ("TIMBER", "TIMBRE"),
+        ("LIGHT", "LITE"),
     ],
 )
 def test_not_inflections(base, other):
@@ -142,3 +152,18 @@ def test_an_adverb_is_a_form_exactly_when_its_main_sense_pertains_to_the_adjecti
         lemma = next(x for x in main.lemmas() if x.name().lower() == adverb)
         expected = {p.name().lower() for p in lemma.pertainyms() if p.name().isalpha()}
         assert table.get(adverb, frozenset()) == expected, adverb
+
+
+def test_spelling_variants_are_one_word_said_alike_and_sharing_their_main_senses():
+    from companion.lexicon.phonetics import are_homophones
+    from companion.lexicon.variants import variants
+    from companion.lexicon.wordnet import wordnet
+
+    wn, table = wordnet(), variants()
+    assert 100 < len(table) < 2000
+    for word, others in sorted(table.items())[::3]:
+        for other in others:
+            assert word in table[other]  # symmetric
+            assert are_homophones(word, other)
+            main = next(s for s in wn.synsets(word) if word in s.lemma_names())
+            assert other in main.lemma_names(), (word, other)

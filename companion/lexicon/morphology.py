@@ -20,7 +20,10 @@ Where the readings come from, in order:
    (BRETHREN -> BROTHER, WROUGHT -> WORK, EERIER -> EERIE);
 3. only for words lemminflect does not list: WordNet's ``morphy`` through nltk's reader (its
    exception lists and suffix rules, the base having to be a WordNet lemma of that part of
-   speech); used for lemminflect's words too it would read BUTCHER as a comparative of BUTCH.
+   speech); used for lemminflect's words too it would read BUTCHER as a comparative of BUTCH;
+4. a lemma's other spellings (:mod:`companion.lexicon.variants`: GREY and GRAY, COLOUR and
+   COLOR) are readings too: the rulebook asks for a change "of form and of meaning", and a second
+   spelling of one word changes the form only (GREY -> GRAY, GREYS -> GRAY are no steal).
 
 A word may have several readings; one shared reading is enough (LOVING is a participle of LOVE
 even though it is also an adjective; BEARING likewise of BEAR).
@@ -155,7 +158,19 @@ def readings(word: str) -> frozenset[tuple[str, str]]:
         if wn is not None:
             for pos in _WN_POS:
                 out.update((pos, base.lower()) for base in wn._morphy(word, pos))
+    # the rulebook asks for a change "of form and of meaning": a second spelling of one word
+    # (GREY of GRAY) is a form of it (companion.lexicon.variants)
+    out.update((pos, other) for pos, lemma in list(out) for other in _spellings(lemma))
     return frozenset(out)
+
+
+def _spellings(word: str) -> frozenset[str]:
+    from companion.lexicon.variants import spellings
+
+    try:
+        return spellings(word)
+    except OSError:
+        return frozenset()  # WordNet or CMUdict unreadable: no variants known
 
 
 def _regular_stems(word: str) -> set[str]:
@@ -175,7 +190,8 @@ def is_inflection(base: str, other: str) -> bool:
     """True when ``other`` is only an inflection of ``base`` (or both of one lemma).
 
     LOVE/LOVES, LOVE/LOVED, LOVE/LOVING, LOVED/LOVES, GO/WENT, GOOSE/GEESE, GOOD/BETTER and
-    FAST/FASTER are; LOVE/LOVER, LOVE/LOVELY, NEW/NEWS are not. Symmetric; a word is an
+    FAST/FASTER are, and so are two spellings of one word (GREY/GRAY); LOVE/LOVER, LOVE/LOVELY,
+    NEW/NEWS are not. Symmetric; a word is an
     inflection of itself. Case does not matter. See the module docstring for the sources and the
     rule for words they do not know. The first call in a process loads lemminflect (about
     0.5 s); nltk's WordNet reader (2-3 s) is opened only for a word lemminflect does not know.
