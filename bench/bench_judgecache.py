@@ -3,15 +3,17 @@
 Goal (issue 14): the build fits a Raspberry Pi Zero 2 W (512 MB, about 420 MB free on Raspberry
 Pi OS Lite): a peak under 150 MB resident. It runs at install time (``companion wordinoes warm``),
 never inside the table service. ``companion wordinoes warm`` runs in a fresh subprocess with its
-own data directory; the peak is the largest ``ru_maxrss`` of it and the build process it starts
-(``getrusage(RUSAGE_CHILDREN)``), so the interpreter, imports and sqlite are all counted. ``--json`` prints the figures as one JSON line.
+own data directory; the peak is the largest ``ru_maxrss`` of it and the build process it starts,
+as ``wait4`` gives it for that one child (:func:`run_measured`), so the interpreter, imports and
+sqlite are all counted and nothing else is: ``getrusage(RUSAGE_CHILDREN)`` would give the
+largest child of the whole run, an earlier bench's (``make bench`` reported 502 MB for a 120 MB
+build). ``--json`` prints the figures as one JSON line.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -28,6 +30,22 @@ _CHECK = (
 )
 
 
+def run_measured(cmd: list[str], env: dict | None = None) -> tuple[int, float, str]:
+    """Run ``cmd`` and return its exit code, the peak resident memory (KiB) of that process and
+    of the descendants it waited for, and its standard error.
+
+    The peak is ``ru_maxrss`` of the ``wait4`` of that one child (Linux fills it from the child
+    and its reaped descendants: getrusage(2), wait4(2)), not ``RUSAGE_CHILDREN``, which is the
+    largest child this process ever reaped, whichever it was.
+    """
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        err.seek(0)
+        return proc.returncode, float(usage.ru_maxrss), err.read().decode(errors="replace")
+
+
 def measure() -> dict:
     """Build the cache in a subprocess; returns ``peak_mb`` (resident, MiB), ``seconds``,
     ``size_mb`` (the sqlite file) and ``goal_mb``.
@@ -37,20 +55,16 @@ def measure() -> dict:
     """
     with tempfile.TemporaryDirectory(prefix="judgecache-bench-") as data:
         env = dict(os.environ, COMPANION_DATA_DIR=data)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         start = time.perf_counter()
-        done = subprocess.run(_BUILD, env=env, capture_output=True, text=True, check=False)
+        code, peak_kb, stderr = run_measured(_BUILD, env)
         seconds = time.perf_counter() - start
-        peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        if done.returncode != 0:
-            raise RuntimeError(f"the cache build failed:\n{done.stderr[-2000:]}")
+        if code != 0:
+            raise RuntimeError(f"the cache build failed:\n{stderr[-2000:]}")
         checked = subprocess.run(
             [sys.executable, "-c", _CHECK], env=env, capture_output=True, text=True, check=False
         )
         if checked.returncode != 0:
             raise RuntimeError(f"the built cache does not answer:\n{checked.stderr[-2000:]}")
-        if peak_kb <= before:  # an earlier child of this process peaked higher: not measured
-            raise RuntimeError("ru_maxrss of the build is hidden by an earlier, larger child")
         files = [os.path.join(r, f) for r, _, fs in os.walk(data) for f in fs if "judge" in f]
         size = sum(os.path.getsize(f) for f in files)
     return {
