@@ -306,8 +306,14 @@ class Director:
                 f"{timeout:g} s; publish the round again"
             )
 
-    def publish_round(self, round: int, setups: dict[int, dict]) -> None:
+    def publish_round(
+        self,
+        round: int,
+        setups: dict[int, dict],
+        players: list[str] | None = None,
+        byes: dict[str, float] | None = None,
+    ) -> None:
         """Keep and publish a round (:func:`companion.tournament.rounds.publish_round`)."""
         from companion.tournament.rounds import publish_round
 
-        publish_round(self, self.store, round, setups, pages=self.pages)
+        publish_round(self, self.store, round, setups, pages=self.pages, players=players, byes=byes)
