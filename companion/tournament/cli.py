@@ -447,6 +447,9 @@ def _publish(
     finally:
         client.disconnect()
         client.loop_stop()
+    from companion.tournament.broker import save_running
+
+    save_running(Accounts(director_dir()))  # the director's own broker: on its disk at once
     return True
 
 

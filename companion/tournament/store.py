@@ -220,6 +220,43 @@ class Store:
             )
             self._changed(con, table, "state", received)
 
+    def record_presence(self, table: int, presence: dict, at: float, heard: bool = True) -> None:
+        """Merge ``presence`` (``online``, and the director's words on it: ``offline``,
+        ``claim``; a key with None is removed) into table ``table``'s latest state, leaving the
+        state's own time (``state_received``) as it is; ``heard``: the table was heard at
+        ``at`` (a heartbeat), else the director decided it (``last_seen`` unchanged)."""
+        with self.transaction() as con:
+            self._seen(con, table, at if heard else None)
+            row = con.execute("SELECT state FROM tables WHERE table_no = ?", (table,)).fetchone()
+            state = _loads(row[0]) if row and row[0] else {}
+            if not isinstance(state, dict):
+                state = {}
+            for key, value in presence.items():
+                if value is None:
+                    state.pop(key, None)
+                else:
+                    state[key] = value
+            con.execute("UPDATE tables SET state = ? WHERE table_no = ?", (_dumps(state), table))
+            self._changed(con, table, "presence", at)
+
+    def silent_tables(self, since: float) -> list[tuple[int, float]]:
+        """``(table, last_seen)`` of every table heard from whose state says online (or says
+        nothing of it) and which has not been heard since ``since`` (seconds since the epoch)."""
+        rows = self._con().execute(
+            "SELECT table_no, last_seen, state FROM tables "
+            "WHERE last_seen IS NOT NULL AND last_seen < ? ORDER BY table_no",
+            (since,),
+        )
+        out = []
+        for table, last_seen, state in rows:
+            try:
+                st = _loads(state) if state else {}
+            except ValueError:
+                st = {}
+            if not isinstance(st, dict) or st.get("online") is not False:
+                out.append((table, last_seen))
+        return out
+
     def record_event(self, table: int, game: str, seq: int, record: dict, received: float) -> bool:
         """Store one journal record of ``game`` at ``table``; False when (table, game, seq) is
         already stored (a duplicate, dropped: the first copy is kept)."""
