@@ -4,10 +4,11 @@ Goal (issue 14): the build fits a Raspberry Pi Zero 2 W (512 MB, about 420 MB fr
 Pi OS Lite): a peak under 150 MB resident. It runs at install time (``companion wordinoes warm``),
 never inside the table service. ``companion wordinoes warm`` runs in a fresh subprocess with its
 own data directory; the peak is the largest ``ru_maxrss`` of it and the build process it starts,
-as ``wait4`` gives it for that one child (:func:`run_measured`), so the interpreter, imports and
-sqlite are all counted and nothing else is: ``getrusage(RUSAGE_CHILDREN)`` would give the
-largest child of the whole run, an earlier bench's (``make bench`` reported 502 MB for a 120 MB
-build). ``--json`` prints the figures as one JSON line.
+read by a small launcher started for it alone (:func:`run_measured`), so the interpreter,
+imports and sqlite are all counted and nothing else is: this process's
+``getrusage(RUSAGE_CHILDREN)`` gives the largest child of the whole run, an earlier bench's, and a
+child started straight from a large process is charged that process's peak (``make bench``
+reported 502 MB for a 120 MB build). ``--json`` prints the figures as one JSON line.
 """
 
 from __future__ import annotations
@@ -30,20 +31,41 @@ _CHECK = (
 )
 
 
+_LAUNCHER = (
+    "import resource, subprocess, sys; "
+    "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); "
+    "sys.exit(done.returncode)"
+)
+"""A fresh, small interpreter that runs the measured command and prints the largest
+``ru_maxrss`` (KiB) of its children: the command and the descendants it waited for."""
+
+
 def run_measured(cmd: list[str], env: dict | None = None) -> tuple[int, float, str]:
     """Run ``cmd`` and return its exit code, the peak resident memory (KiB) of that process and
     of the descendants it waited for, and its standard error.
 
-    The peak is ``ru_maxrss`` of the ``wait4`` of that one child (Linux fills it from the child
-    and its reaped descendants: getrusage(2), wait4(2)), not ``RUSAGE_CHILDREN``, which is the
-    largest child this process ever reaped, whichever it was.
+    The command runs under :data:`_LAUNCHER`, a small interpreter started for it alone, which
+    reads ``RUSAGE_CHILDREN`` of its own: a process's ``ru_maxrss`` starts from the peak of the
+    process it was started from (Linux carries the old memory's peak over an ``exec``, and
+    ``subprocess`` starts children by ``vfork``), so a command started straight from a large
+    process (the bench run, pytest) would be charged that process's peak; and this process's
+    own ``RUSAGE_CHILDREN`` is the largest child it ever reaped, an earlier bench's.
     """
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        done = subprocess.run(
+            [sys.executable, "-c", _LAUNCHER, *cmd],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            check=False,
+        )
         err.seek(0)
-        return proc.returncode, float(usage.ru_maxrss), err.read().decode(errors="replace")
+        stderr = err.read().decode(errors="replace")
+    lines = done.stdout.split()
+    peak = float(lines[-1]) if lines and lines[-1].isdigit() else float("nan")
+    return done.returncode, peak, stderr
 
 
 def measure() -> dict:

@@ -1,5 +1,6 @@
-"""The judge-cache bench measures the build's own processes (issue 47): a larger child reaped
-earlier in the same run (another bench's) must not be reported as the build's peak."""
+"""The judge-cache bench measures the build's own processes (issue 47): neither a larger child
+reaped earlier in the same run (another bench's) nor the memory of the process that runs the
+bench (pytest here, ``python -m bench`` there) is reported as the build's peak."""
 
 import subprocess
 import sys
@@ -7,7 +8,7 @@ import sys
 from bench.bench_judgecache import run_measured
 
 BIG = "b = bytearray(200 * 2**20); b[::4096] = b'x' * len(b[::4096])"
-"""A child that touches 200 MiB (every page written, so it is resident)."""
+"""A process that touches 200 MiB (every page written, so it is resident)."""
 
 
 def test_the_peak_is_the_measured_processes_not_an_earlier_larger_child():
@@ -15,6 +16,14 @@ def test_the_peak_is_the_measured_processes_not_an_earlier_larger_child():
     code, peak_kb, _ = run_measured([sys.executable, "-c", "pass"])
     assert code == 0
     assert peak_kb < 100 * 1024  # a bare interpreter: tens of MiB, not the 200 MiB child
+
+
+def test_the_peak_is_not_the_measuring_process_own_memory():
+    ballast = bytearray(300 * 2**20)
+    ballast[:: 2**12] = b"x" * len(ballast[:: 2**12])  # this process now holds 300 MiB
+    code, peak_kb, _ = run_measured([sys.executable, "-c", "pass"])
+    del ballast
+    assert code == 0 and peak_kb < 100 * 1024
 
 
 def test_the_peak_counts_the_descendants_the_process_waits_for():
