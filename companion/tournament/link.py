@@ -395,8 +395,8 @@ class Link:
         # companion sim's own journals (data_dir()/sim/GAME-journal.jsonl), followed when newer
         self._journals = [self.journal_file]
         if follow_sim:
-            from companion.daemon.sim import sim_journal
             from companion.daemon.modes import MODES
+            from companion.daemon.sim import sim_journal
 
             self._journals += [sim_journal(False, game) for game in MODES]
         self._next_follow = 0.0
