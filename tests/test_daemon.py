@@ -577,3 +577,48 @@ def test_words_typed_while_paused_after_a_restart_in_a_challenge_are_taken(sim):
     # settled: the challenge is in the record and the sand runs again
     assert st["challenge_phase"] is None and st["status"] == "running"
     assert s.service.mode.challenges[-1]["words"] == ["HOUSE"]
+
+
+def _words_shown(s, monkeypatch, since: float, turns: int = 2) -> str:
+    """Every text the OLED draws over ``turns`` turns from game time ``since``."""
+    from companion.daemon import screen
+    from tests.test_oled import drawn
+
+    svc = s.service
+    return " ".join(
+        text
+        for n in range(turns)
+        for text, _, _ in drawn(
+            svc.mode.view(since + n * screen.TURN_SECONDS).frame, (256, 64), monkeypatch
+        )
+    )
+
+
+def test_by_lot_the_first_movers_press_is_ignored_and_the_screen_says_who_presses(sim, monkeypatch):
+    # the lot that drew the colours gave blue the first move (rulebook, "How to Play": the
+    # player who does not have the first move starts it): blue's own press starts nothing
+    s = sim(drawn_by_lot=True)
+    s.at(0)
+    s.press("blue")
+    s.at(1)
+    st = state(s)
+    assert (st["status"], st["mover"], st["moves_completed"]) == ("ready", None, 0)
+    assert s.service.published.lights == {"blue": True, "red": True}
+    seen = _words_shown(s, monkeypatch, 1)
+    assert "RED PRESSES TO START BLUE" in seen and "BLUE HAS THE FIRST MOVE" in seen
+    presses = [r["role"] for r in s.service.journal.records if r.get("kind") == "press"]
+    assert presses == ["blue"]  # journaled, like any press
+    s.at(2)
+    s.press("red")  # red starts blue's first move
+    s.at(62)
+    st = state(s)
+    assert (st["status"], st["mover"]) == ("running", "blue")
+    assert st["minutes"] == {"blue": 4, "red": 6}  # blue's minute ran from 2 s, not from 1 s
+
+
+def test_colours_chosen_by_the_players_let_either_press_start(sim):
+    s = sim(drawn_by_lot=False)  # the players settled the first move themselves
+    s.at(0)
+    s.press("blue")
+    s.at(1)
+    assert (state(s)["status"], state(s)["mover"]) == ("running", "red")
