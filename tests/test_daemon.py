@@ -622,3 +622,93 @@ def test_colours_chosen_by_the_players_let_either_press_start(sim):
     s.press("blue")
     s.at(1)
     assert (state(s)["status"], state(s)["mover"]) == ("running", "red")
+
+
+def _write_journal(path, records) -> None:
+    path.write_text("".join(json.dumps({"seq": n, **r}) + "\n" for n, r in enumerate(records, 1)))
+
+
+def test_a_record_whose_time_jumped_ahead_is_set_aside_and_the_game_resumes(tmp_path):
+    from tests.test_faults import shows_banner
+
+    path = tmp_path / "journal.jsonl"
+    records = [
+        {"t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}},
+        {"t": 1, "kind": "press", "role": "red"},  # blue on move from 1 s
+        {"t": 2.5, "kind": "_alive"},
+        {"t": 8.1, "kind": "challenge_button"},  # damaged: later than the records after it
+        {"t": 3.0, "kind": "_alive"},
+        {"t": 3.2, "kind": "press", "role": "blue"},
+    ]
+    _write_journal(path, records)
+    for restart in range(2):  # and again: the table never stays down
+        s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+        st = state(s)
+        # the game resumes from the heartbeat at 2.5 s, paused: blue on move, 1.5 s used (and
+        # the second time the one second it ran after the first restart)
+        assert (st["status"], st["mover"], st["challenge_phase"]) == ("paused", "blue", None)
+        assert st["sand_left"] == pytest.approx(60 - 1.5 - restart)
+        if restart == 0:
+            message = s.service.published.message
+            assert "line 4" in message and "8.1 s is later" in message
+            assert "resumes from its last good record (seq 3)" in message
+            assert shows_banner(s.devices.display.image, "JOURNAL DAMAGED", "resumed at record 3")
+            (aside,) = tmp_path.glob("journal.jsonl.rest-*")
+            assert [json.loads(x)["t"] for x in aside.read_text().splitlines()] == [8.1, 3.0, 3.2]
+        s.at(1)
+        s.service.command("resume")
+        s.at(2)
+        assert state(s)["status"] == "running"
+        s.kill()
+
+
+def test_a_record_whose_time_went_back_is_set_aside_with_the_rest(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    records = [
+        {"t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}},
+        {"t": 1, "kind": "press", "role": "red"},  # blue on move from 1 s
+        {"t": 5, "kind": "_alive"},
+        {"t": 6, "kind": "_alive"},
+        {"t": 0.5, "kind": "challenge_button"},  # damaged: earlier than everything before it
+        {"t": 7, "kind": "_alive"},
+    ]
+    _write_journal(path, records)
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+    st = state(s)
+    assert (st["status"], st["mover"], st["challenge_phase"]) == ("paused", "blue", None)
+    assert st["sand_left"] == pytest.approx(60 - 5)
+    assert (
+        "line 5" in s.service.published.message
+        and "0.5 s is earlier" in s.service.published.message
+    )
+
+
+_KINDS = st.sampled_from(
+    [
+        {"kind": "press", "role": "red"},
+        {"kind": "press", "role": "blue"},
+        {"kind": "challenge_button"},
+        {"kind": "pause"},
+        {"kind": "resume"},
+        {"kind": "_alive"},
+    ]
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(0, 200), _KINDS), min_size=1, max_size=8))
+def test_a_journal_with_times_in_any_order_always_resumes(tmp_path_factory, events):
+    """Whatever order the times are in, the table starts, keeps a prefix whose time never goes
+    back, and starts again on what it wrote."""
+    folder = tmp_path_factory.mktemp("j")
+    path = folder / "journal.jsonl"
+    header = {"t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}}
+    _write_journal(path, [header, *({"t": t, **kind} for t, kind in events)])
+    for _ in range(2):
+        s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+        try:
+            times = [r["t"] for r in s.service.journal.records]
+            assert times == sorted(times)
+            s.kill()
+        finally:
+            s.devices.close()
