@@ -97,6 +97,12 @@ FAULT_WORDS = {
     "display": "DISPLAY FAILING",
 }
 """The words each fault puts on the OLED's bottom line (and systemd's status line)."""
+NOT_SAVING_TEXT = (
+    "NOT SAVING: the storage does not take the journal; the game goes on in memory and is "
+    "written as soon as the card works again"
+)
+"""What the service says (its message: the simulator's and the log's) from the first failed
+write until a write succeeds, whatever else it says meanwhile."""
 PART_NAMES = {"disc": "servo", "sounder": "buzzer", "lights": "LEDs", "display": "OLED"}
 
 
@@ -905,10 +911,7 @@ class TableService:
             detail = journal.failing or "the game's record cannot be saved"
             detail += f"; {kept} record{'s' if kept != 1 else ''} kept in memory"
             if "storage" not in self.faults:
-                self.message = (
-                    "NOT SAVING: the storage does not take the journal; the game goes on in "
-                    "memory and is written as soon as the card works again"
-                )
+                self.message = NOT_SAVING_TEXT
                 self._storage_beep_at = g
             self._set_fault("storage", detail)
             if self._storage_beep_at is not None and g >= self._storage_beep_at:
@@ -1161,6 +1164,10 @@ class TableService:
         if view.lights != self._last_lights:
             self._lights.submit(dict(view.lights))
             self._last_lights = dict(view.lights)
+        message = self.message
+        if "storage" in self.faults and "NOT SAVING" not in message:
+            # said until a write succeeds: a press's own message never replaces it
+            message = f"{NOT_SAVING_TEXT}; {message}" if message else NOT_SAVING_TEXT
         self.published = Published(
             t=g,
             status=view.status,
@@ -1170,7 +1177,7 @@ class TableService:
             beeps=self._beeps,
             long_beeps=self._long_beeps,
             inputs=self._inputs,
-            message=self.message,
+            message=message,
             records_saved=self.records_saved,
             banner=banner,
             camera=self.camera_problem or "",
