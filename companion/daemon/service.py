@@ -97,6 +97,12 @@ FAULT_WORDS = {
     "display": "DISPLAY FAILING",
 }
 """The words each fault puts on the OLED's bottom line (and systemd's status line)."""
+ABANDON_QUESTION = (
+    "Abandon the game in progress? Its record is kept, with no result. Abandon again (A, or F9 "
+    "while typing, in the simulator; /abandon at the console) or Enter to abandon it; anything "
+    "else plays on"
+)
+"""What the service asks at ``abandon`` while a game is under way (Iota's ``end`` asks too)."""
 NOT_SAVING_TEXT = (
     "NOT SAVING: the storage does not take the journal; the game goes on in memory and is "
     "written as soon as the card works again"
@@ -244,6 +250,7 @@ class TableService:
         self._storage_beep_at: float | None = None
         self._record_unsaved = False  # a finished game whose record could not be written yet
         self._paused_by_head = False
+        self._abandon_asked = False  # 'abandon' was asked: the next input answers
         # a decision made on the worker (JUDGING...): the input, and the inputs held behind it
         self._deciding: Input | None = None
         self._held: collections.deque = collections.deque()
@@ -510,7 +517,9 @@ class TableService:
 
     def command(self, name: str, t_mono: float | None = None) -> None:
         """An arbiter's command: pause, resume, override, confirm, cancel, new (a new game after
-        the end of one), abandon (end the game in progress without a result, its record saved)."""
+        the end of one), abandon (end the game in progress without a result, its record saved:
+        asked first, :data:`ABANDON_QUESTION`; a second ``abandon`` or ``confirm`` does it, any
+        other input plays on and is taken as usual)."""
         self._queue.put(("command", name, self.clock() if t_mono is None else t_mono))
 
     def count(self, t_mono: float | None = None) -> None:
@@ -789,6 +798,22 @@ class TableService:
     def _handle(self, kind: str, value, t_mono: float, cause: str = "") -> None:
         g = self._late_input(self.game_time(t_mono), rewind=bool(cause))
         self._inputs += 1
+        if self._abandon_asked and not cause:  # this input answers 'abandon the game?'
+            self._abandon_asked, self._banner = False, None
+            if self.mode.finished:
+                pass  # the game ended meanwhile: nothing to abandon
+            elif kind == "command" and value in ("abandon", "confirm"):
+                self._abandon(g)
+                return
+            else:  # the game goes on, and the input is taken as usual
+                self._take_input(kind, value, g, cause)
+                if not self.message:
+                    self.message = "not abandoned: the game goes on"
+                return
+        self._take_input(kind, value, g, cause)
+
+    def _take_input(self, kind: str, value, g: float, cause: str = "") -> None:
+        """A press, a line or a command at game time ``g``, on the game (see :meth:`_handle`)."""
         if self.mode.finished or not self.journal.records:
             if (kind == "press" and value == "challenge") or (kind, value) == ("command", "new"):
                 if self._record_unsaved:
@@ -804,12 +829,12 @@ class TableService:
             self.message = "a game is under way: 'new' is for after its end ('abandon' ends it)"
             return
         if kind == "command" and value == "abandon":
-            if self.mode.started and self._finish(abandoned_at=g):
-                self.journal.close()
-                self._start_new_game()
-                self.message = "Game abandoned, its record saved; a new game is ready"
-            elif self.mode.started:
-                self.message = "the record cannot be saved (NOT SAVING: storage); not abandoned"
+            if self.mode.started:  # asked first, as Iota's 'end' is
+                self._abandon_asked = True
+                self.message = ABANDON_QUESTION
+                self._banner = (Banner("ABANDON GAME?", "again or Enter: yes"), None)
+            else:
+                self.message = "no game under way: nothing to abandon"
             return
         inp: Input
         if kind == "press":
@@ -828,6 +853,17 @@ class TableService:
             self.message = str(exc)
             return
         self._journal_and_apply(events, g, cause)
+
+    def _abandon(self, g: float) -> None:
+        """End the game in progress at game time ``g`` without a result (asked and confirmed):
+        its record is saved and a new game is ready, or nothing changes while the card refuses
+        the record."""
+        if self._finish(abandoned_at=g):
+            self.journal.close()
+            self._start_new_game()
+            self.message = "Game abandoned, its record saved; a new game is ready"
+        else:
+            self.message = "the record cannot be saved (NOT SAVING: storage); not abandoned"
 
     def _journal_and_apply(self, events: list[dict], g: float, cause: str = "") -> None:
         for ev in events:

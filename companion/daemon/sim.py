@@ -17,7 +17,8 @@ Scripted (``--script FILE``, or standard input when it is not a terminal): one a
     0 press red           # press blue / red / challenge (the mock pin goes low, then high)
     12.5 press blue
     20 type QI ZA         # a typed line (the challenged words)
-    21 pause              # pause, resume, override, confirm, cancel, new, abandon
+    21 pause              # pause, resume, override, confirm, cancel, new, abandon (asks:
+                          # abandon again, or confirm, does it)
     22 count              # the colour count from the camera (Iago; the clock is not touched)
     30 state              # print the state as one JSON line
     31 frame              # print the OLED frame as text
@@ -586,7 +587,7 @@ def key_help(typing: bool) -> list[str]:
         ]
     return [
         "b blue  r red  c challenge  p pause/resume  o override  Enter confirm  q quit",
-        "x call off a challenge  n count the colours (camera)  A abandon (record kept)",
+        "x call off a challenge  n count the colours (camera)  A abandon (asks; record kept)",
     ]
 
 
