@@ -95,6 +95,9 @@ FAULT_WORDS = {
     "sounder": "BUZZER FAILING",
     "lights": "LEDS FAILING",
     "display": "DISPLAY FAILING",
+    "display_slow": "DISPLAY SLOW",
+    "disc_slow": "SERVO SLOW",
+    "lights_slow": "LEDS SLOW",
 }
 """The words each fault puts on the OLED's bottom line (and systemd's status line)."""
 ABANDON_QUESTION = (
@@ -110,6 +113,9 @@ NOT_SAVING_TEXT = (
 """What the service says (its message: the simulator's and the log's) from the first failed
 write until a write succeeds, whatever else it says meanwhile."""
 PART_NAMES = {"disc": "servo", "sounder": "buzzer", "lights": "LEDs", "display": "OLED"}
+SLOW_SECONDS = 1.0
+"""An output whose write has taken this long (seconds) is said: DISPLAY SLOW (a frame of the
+128 x 64 OLED is about 25 ms over I2C at 400 kHz; the sand bar moves every half second)."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +189,9 @@ class TableService:
         records_path: where finished games are saved (default :func:`records_dir`).
         journal_io: the journal's file operations (tests stage a failing card with it).
         lock: take the journal's lock (:mod:`companion.daemon.tablelock`).
+        device_clock: monotonic seconds that time the devices' writes (default ``clock``; a
+            test that moves the game's fake clock while real output threads work gives them a
+            clock of their own).
 
     Raises:
         TableConfigError, ModeError, JournalError from the set-up, the mode or the journal;
@@ -206,6 +215,7 @@ class TableService:
         records_path: Path | None = None,
         journal_io: JournalIO | None = None,
         lock: bool = True,
+        device_clock: Callable[[], float] | None = None,
     ) -> None:
         self.devices = devices
         self.pinmap = pinmap
@@ -259,9 +269,13 @@ class TableService:
         self._decided.set()
         size = (devices.display.width, devices.display.height)
         news = self._on_device_problem
-        self._display = LatestWorker("display", self._show_frame, inline_outputs, news)
-        self._disc = LatestWorker("disc", devices.disc.turn_to, inline_outputs, news)
-        self._lights = LatestWorker("lights", devices.lights.set, inline_outputs, news)
+        self.device_clock = device_clock or clock
+        timed = {"clock": self.device_clock, "slow_seconds": SLOW_SECONDS}
+        timed["on_slow"] = self._on_device_slow
+        self._display = LatestWorker("display", self._show_frame, inline_outputs, news, **timed)
+        self._disc = LatestWorker("disc", devices.disc.turn_to, inline_outputs, news, **timed)
+        self._lights = LatestWorker("lights", devices.lights.set, inline_outputs, news, **timed)
+        self._slow_check_at: float | None = None  # game time to look at a write in hand
         self._sounder = QueueWorker("sounder", self._sound, inline_outputs, news)
         self._size = size
         self._last_angle: float | None = None
@@ -511,6 +525,13 @@ class TableService:
             self._device_news[name] = problem
         self._queue.put(("wake", None, self.clock()))
 
+    def _on_device_slow(self, name: str, slow: str | None) -> None:
+        """An output worker's device became slow (``slow``: what its write took) or quick again
+        (None) (any thread)."""
+        with self._fault_lock:
+            self._device_news[f"{name}_slow"] = slow
+        self._queue.put(("wake", None, self.clock()))
+
     def line(self, text: str, t_mono: float | None = None) -> None:
         """A typed line (Enter pressed), e.g. the challenged words."""
         self._queue.put(("line", text, self.clock() if t_mono is None else t_mono))
@@ -565,6 +586,7 @@ class TableService:
     def next_wake(self) -> float | None:
         """The next game time the clock thread must wake at without an input (or None)."""
         times = [self.mode.next_deadline(), self._next_heartbeat, self._retry_at]
+        times.append(self._slow_check_at)
         times.append(self.next_setup_check())
         if self._view is not None:
             times.append(self._view.redraw_at)
@@ -984,16 +1006,53 @@ class TableService:
             self._lights.submit(dict(self._last_lights))
 
     def _sync_device_faults(self) -> None:
-        """Take the output workers' news (their threads) into the faults."""
+        """Take the output workers' news (their threads) into the faults, and say a write that
+        has been in hand :data:`SLOW_SECONDS` or more (a write that blocks)."""
         with self._fault_lock:
             news, self._device_news = self._device_news, {}
         for name, problem in news.items():
-            if problem is None:
+            if name.endswith("_slow"):
+                self._slow_news(name, problem)
+            elif problem is None:
                 self._set_fault(name, None)
                 self.message = f"the {_part(name)} works again"
             else:
                 self._set_fault(name, f"the {_part(name)} fails: {problem}")
                 self.message = f"the {_part(name)} fails ({problem}); the clock is not affected"
+        self._look_at_writes_in_hand()
+
+    def _slow_news(self, key: str, slow: str | None) -> None:
+        part = _part(key.removesuffix("_slow"))
+        if slow is None:
+            if key in self.faults:
+                self._set_fault(key, None)
+                self.message = f"the {part} is quick again"
+            return
+        self._set_fault(key, f"the {part} is slow: {slow}")
+        self.message = f"the {part} is slow ({slow}); the clock is not affected"
+
+    def _look_at_writes_in_hand(self) -> None:
+        """A write in hand for :data:`SLOW_SECONDS` or more is said at once (one that never
+        returns too); otherwise look again when the one in hand would have taken that long."""
+        now = self.device_clock()
+        g = self.game_time()
+        check = None
+        for worker in (self._display, self._disc, self._lights):
+            since = worker.busy_since
+            key = f"{worker.name}_slow"
+            if key in self.faults or worker.slow_seconds is None:
+                continue
+            if since is None:
+                if not worker.idle:  # a value handed over, its write about to begin
+                    at = g + worker.slow_seconds
+                    check = at if check is None else min(check, at)
+                continue
+            if now - since >= worker.slow_seconds:
+                self._slow_news(key, f"one write has taken {now - since:.1f} s so far")
+            else:
+                at = g + (since + worker.slow_seconds - now)
+                check = at if check is None else min(check, at)
+        self._slow_check_at = check
 
     def _link_news(self, connected: bool, t_mono: float) -> None:
         """The timer head's link: silent, the clock pauses at the instant it was last heard
@@ -1190,6 +1249,8 @@ class TableService:
         if view.key is None or view.key != self._last_key or self._inputs != self._last_inputs:
             self._last_frame = (view.frame, self._inputs)
             self._display.submit(self._last_frame)
+            if self._slow_check_at is None and not self._display.inline:
+                self._slow_check_at = g + SLOW_SECONDS  # the write begins about now
         self._last_key, self._last_inputs = view.key, self._inputs
         angle = None
         if view.disc_minutes is not None:
@@ -1255,6 +1316,7 @@ class TableService:
 
 def _part(key: str) -> str:
     """The part a fault names: servo, buzzer, LEDs, OLED, storage, timer head."""
+    key = key.removesuffix("_slow")
     return PART_NAMES.get(key, {"storage": "storage", "head": "timer head"}.get(key, key))
 
 

@@ -224,7 +224,8 @@ class ScriptedTable:
         journal_file: default data_dir()/sim/script-journal.jsonl, emptied first unless
             ``resume``.
         service_options: more arguments of the :class:`TableService` (tests stage faults
-            with ``journal_io``).
+            with ``journal_io``; ``inline_outputs=False`` drives the devices from their own
+            threads, as the real service does).
     """
 
     def __init__(
@@ -264,6 +265,7 @@ class ScriptedTable:
 
     def start_service(self) -> None:
         """Start (or restart) the service on the journal."""
+        options = {"inline_outputs": True, "fsync": False, **self.service_options}
         self.service = TableService(
             self.devices,
             self.pinmap,
@@ -271,10 +273,8 @@ class ScriptedTable:
             judge=self.judge,
             clock=self.clock,
             journal_file=self.journal_file,
-            inline_outputs=True,
-            fsync=False,
             on_frame=self.frames,
-            **self.service_options,
+            **options,
         )
         if self.frames is not None:  # named by the script's time (a restart shifts game time)
             self.frames.time = lambda: self.clock() - START
