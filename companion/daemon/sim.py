@@ -354,7 +354,7 @@ class ScriptedTable:
                     self.service.line(" ".join(args))
             elif action == "state":
                 printed = self.state()
-                print(json.dumps(printed), file=out)
+                print(json.dumps(printed, ensure_ascii=False), file=out)
                 continue
             elif action == "frame":
                 image = self.devices.display.image
@@ -377,7 +377,7 @@ class ScriptedTable:
                 self.settle()
         final = self.state()
         if final != printed:  # a script ending on "state" has printed it already: once
-            print(json.dumps(final), file=out)
+            print(json.dumps(final, ensure_ascii=False), file=out)
         return final
 
 
