@@ -63,8 +63,10 @@ def test_results_json_csv_and_text(director_home, capsys):
     assert got[0]["record"]["players"] == {"blue": "Ada", "red": "Bob"}
     assert main(["director", "results", "--csv", "--event", "spring"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "table,round,game,blue,red,winner,loser,draw,void,how,corrections"
-    assert lines[1].startswith("1,1,g1,Ada,Bob,blue,red,")
+    assert lines[0] == (
+        "round,table,game,blue,red,winner,loser,draw,void,how,corrected,corrections,received"
+    )
+    assert lines[1].startswith("1,1,g1,Ada,Bob,blue,red,no,no,")
     assert main(["director", "results", "--event", "spring"]) == 0
     assert "table 2: Cy (blue) v Di (red): Di (red) won" in capsys.readouterr().out
 
@@ -161,7 +163,7 @@ def test_round_dry_run_and_stored_without_a_running_director(director_home, caps
         "--event",
         "spring",
     ]
-    assert main([*args, "--dry-run"]) == 0
+    assert main([*args, "--dry-run", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     # Berger round 1 of 4: 1-4, 2-3 (first colour blue)
     assert {t: (s["blue"], s["red"]) for t, s in out["setups"].items()} == {
@@ -170,7 +172,7 @@ def test_round_dry_run_and_stored_without_a_running_director(director_home, caps
     }
     with Store(store_path("spring")) as s:
         assert s.current_round() is None  # a dry run keeps nothing
-    assert main(args) == 0
+    assert main([*args, "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["published"] is False
     assert "No director is running" in captured.err

@@ -98,6 +98,7 @@ FAULT_WORDS = {
     "display_slow": "DISPLAY SLOW",
     "disc_slow": "SERVO SLOW",
     "lights_slow": "LEDS SLOW",
+    "claim": "TWO BOXES CLAIM THIS TABLE",
 }
 """The words each fault puts on the OLED's bottom line (and systemd's status line)."""
 ABANDON_QUESTION = (
@@ -112,6 +113,9 @@ NOT_SAVING_TEXT = (
 )
 """What the service says (its message: the simulator's and the log's) from the first failed
 write until a write succeeds, whatever else it says meanwhile."""
+LINK_STATUS_FILE = "link-status.json"
+"""Beside table.toml: what ``companion link`` asks the screen to say (``{"claim": words}``: the
+director sees two boxes set up as this table; companion.tournament.link)."""
 PART_NAMES = {"disc": "servo", "sounder": "buzzer", "lights": "LEDs", "display": "OLED"}
 SLOW_SECONDS = 1.0
 """An output whose write has taken this long (seconds) is said: DISPLAY SLOW (a frame of the
@@ -680,6 +684,7 @@ class TableService:
         if self.mode.finished and self.journal.records and not self._record_unsaved:
             self._finish()
         self._take_new_setup()
+        self._note_link()
         self._note_storage(g)
         self._publish(g)
         self.steps += 1
@@ -959,6 +964,30 @@ class TableService:
             log.warning("%s: %s", FAULT_WORDS[key], detail)
             if self._retry_at is None:
                 self._retry_at = self._last_g + RETRY_SECONDS
+
+    def _note_link(self) -> None:
+        """The link's word for the screen (:data:`LINK_STATUS_FILE`): the director's "two
+        boxes claim table N" is the ``claim`` fault while it lasts."""
+        if self._table_arg is not None:
+            return
+        path = (self.table_file or table_path()).with_name(LINK_STATUS_FILE)
+        try:
+            st = path.stat()
+        except OSError:
+            stamp = None
+        else:
+            stamp = (st.st_mtime_ns, st.st_size)
+        if stamp == getattr(self, "_link_stamp", None):
+            return
+        self._link_stamp = stamp
+        claim = None
+        if stamp is not None:
+            try:
+                found = json.loads(path.read_text(encoding="utf-8")).get("claim")
+            except (OSError, ValueError, AttributeError):
+                found = None
+            claim = found if isinstance(found, str) and found else None
+        self._set_fault("claim", claim)
 
     def _note_storage(self, g: float) -> None:
         """The journal's state becomes the storage fault: NOT SAVING on the OLED with a beep

@@ -109,8 +109,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--minute-seconds", type=float, default=60.0, help="the sand minute (s)")
     r.add_argument("--game", default="iago", help="iago, iota or wordinoes")
     r.add_argument("--lexicon", default="", help="the word list (default: the table's)")
+    r.add_argument(
+        "--bye-spread",
+        type=float,
+        default=None,
+        help="a bye's spread (a bye is a win; default: --minutes for Iago, 0 for other games)",
+    )
     r.add_argument("--seed", type=int, help="the lot's random seed (default: random)")
     r.add_argument("--dry-run", action="store_true", help="print the set-ups, publish nothing")
+    r.add_argument("--json", action="store_true", help="print the set-ups as JSON (for scripts)")
     r.add_argument("--broker", help="the director's broker (default: the running director's)")
     _event(r)
     r.set_defaults(func=_round)
@@ -122,7 +129,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     _event(res)
     res.set_defaults(func=_results)
 
-    st = dsub.add_parser("standings", help="the players by wins, then spread")
+    st = dsub.add_parser(
+        "standings",
+        help="the players by points (a win 1, a draw 1/2, a bye 1), then spread, then Buchholz",
+    )
     st.add_argument("--json", action="store_true")
     _event(st)
     st.set_defaults(func=_standings)
@@ -193,8 +203,11 @@ def _event_name(args) -> str:
     if name is None:
         try:
             name = (director_dir() / "event").read_text().strip() or DEFAULT_EVENT
-        except OSError:
-            name = DEFAULT_EVENT
+        except OSError:  # no event run here: the demo's (make tournament), if there is one
+            from companion.tournament.demo import EVENT as DEMO_EVENT
+            from companion.tournament.demo import demo_store
+
+            name = DEMO_EVENT if demo_store(DEMO_EVENT).exists() else DEFAULT_EVENT
     return protocol.check_event(name)
 
 
@@ -202,8 +215,14 @@ def _store(args, must_exist: bool = True):
     from companion.tournament.director import store_path
     from companion.tournament.store import Store, StoreError
 
-    path = store_path(_event_name(args))
+    event = _event_name(args)
+    path = store_path(event)
     if must_exist and not path.exists():
+        from companion.tournament.demo import demo_store
+
+        if demo_store(event).exists():  # the demo's hall (make tournament), kept
+            print(f"(the demo's store, from make tournament: {demo_store(event)})", file=sys.stderr)
+            return Store(demo_store(event))
         raise StoreError(
             f"no store for event {_event_name(args)!r} ({path}); run 'companion director "
             "--event NAME' first, or give --event"
@@ -324,17 +343,7 @@ def _round(args) -> int:
         elif args.round_robin:
             pairs = pairing.round_robin(_players(args), args.round)
         else:
-            players = _players(args)
-            byes = []  # a player seated at no table of an earlier round had a bye in it
-            for r in store.rounds():
-                seated = {
-                    n
-                    for s in store.round_setups(r["round"]).values()
-                    for n in (s.get("blue"), s.get("red"))
-                }
-                byes += [p for p in players if p not in seated]
-            games = pairing.games_from_results(store.results())
-            pairs = pairing.swiss(players, games, byes)
+            pairs = rounds.swiss_round(store, args.round, _players(args))
         colours = args.colours or ("balanced" if args.swiss else "lot")
         rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
         setups = rounds.make_round(
@@ -349,21 +358,45 @@ def _round(args) -> int:
             rng=rng,
             event=event,
         )
+        listed = _players(args) if (args.swiss or args.round_robin) else []
+        players = rounds.round_players(pairs, listed)
+        byes = rounds.bye_spreads(pairs, args.bye_spread, args.game, args.minutes)
         out = {
             "round": args.round,
             "setups": {str(t): s for t, s in setups.items()},
             "byes": rounds.byes(pairs),
+            "bye_spread": byes,
         }
-        if args.dry_run:
+        if not args.dry_run:
+            _warn_unfinished(store, args.round)
+            out["published"] = _publish(args, store, event, args.round, setups, players, byes)
+        if args.json:
             print(json.dumps(out, ensure_ascii=False))
-            return 0
-        _warn_unfinished(store, args.round)
-        published = _publish(args, store, event, args.round, setups)
-        out["published"] = published
-        print(json.dumps(out, ensure_ascii=False))
+        else:
+            _print_round(out, args.dry_run)
         return 0
     finally:
         store.close()
+
+
+def _print_round(out: dict, dry_run: bool) -> None:
+    """A round's set-ups as a table for people (``--json`` gives scripts the JSON)."""
+    setups = out["setups"]
+    first = next(iter(setups.values()), {})
+    control = (
+        f"{first.get('minutes')} min, {first.get('minute_seconds'):g} s minute" if first else ""
+    )
+    print(f"Round {out['round']}: {len(setups)} tables, {first.get('game', '')} {control}".rstrip())
+    width = max([len(s["blue"]) for s in setups.values()] + [4])
+    print(f"{'table':>5}  {'blue':<{width}}  red")
+    for table, s in setups.items():
+        print(f"{table:>5}  {s['blue']:<{width}}  {s['red']}")
+    for name, spread in out["bye_spread"].items():
+        print(f"  bye  {name} (a win, spread {spread:+g})")
+    if dry_run:
+        print("Dry run: nothing stored or published.")
+    elif out.get("published"):
+        print("Published to the tables.")
 
 
 def _warn_unfinished(store, round_no: int) -> None:
@@ -385,7 +418,9 @@ def _warn_unfinished(store, round_no: int) -> None:
         )
 
 
-def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
+def _publish(
+    args, store, event: str, round_no: int, setups: dict, players: list, byes: dict
+) -> bool:
     """Publish through the director's broker; keep the round in the store either way."""
     import time
 
@@ -396,7 +431,7 @@ def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
 
     url_text = args.broker or _run_info().get("broker")
     if not url_text:
-        store.set_round(round_no, setups, time.time())
+        store.set_round(round_no, setups, time.time(), players=players, byes=byes)
         print(
             "No director is running: the round is stored and will be published when "
             "'companion director' starts.",
@@ -419,16 +454,22 @@ def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
             setups,
             prefix=protocol.prefix(event),
             pages=_run_info().get("pages") or "",
+            players=players,
+            byes=byes,
         )
     finally:
         client.disconnect()
         client.loop_stop()
+    from companion.tournament.broker import save_running
+
+    save_running(Accounts(director_dir()))  # the director's own broker: on its disk at once
     return True
 
 
 def _results(args) -> int:
-    import csv
     import json
+
+    from companion.tournament.web.views import results_csv
 
     store = _store(args)
     try:
@@ -438,48 +479,24 @@ def _results(args) -> int:
     if args.json:
         print(json.dumps(results, ensure_ascii=False))
         return 0
-    rows = [
-        [
-            r["table"],
-            r["round"] if r["round"] is not None else "",
-            r["game"],
-            r["players"].get("blue") or "",
-            r["players"].get("red") or "",
-            r["winner"] or "",
-            r["loser"] or "",
-            "yes" if r["draw"] else "",
-            "yes" if r["void"] else "",
-            (r["record"].get("how") or ""),
-            "; ".join(f"{c['change']} by {c['who']}: {c['reason']}" for c in r["corrections"]),
-        ]
-        for r in results
-    ]
-    head = [
-        "table",
-        "round",
-        "game",
-        "blue",
-        "red",
-        "winner",
-        "loser",
-        "draw",
-        "void",
-        "how",
-        "corrections",
-    ]
-    if args.csv:
-        w = csv.writer(sys.stdout, lineterminator="\n")
-        w.writerow(head)
-        w.writerows(rows)
+    if args.csv:  # the one format, as /results.csv
+        sys.stdout.write(results_csv(results))
         return 0
-    if not rows:
+    if not results:
         print("No results yet.")
-    for row in rows:
-        rnd = f"round {row[1]} " if row[1] != "" else ""
-        winner = {"blue": row[3], "red": row[4]}.get(row[5])
-        outcome = "void" if row[8] else ("draw" if row[7] else f"{winner} ({row[5]}) won")
-        fix = f" (corrected: {row[10]})" if row[10] else ""
-        print(f"{rnd}table {row[0]}: {row[3]} (blue) v {row[4]} (red): {outcome}{fix}  [{row[2]}]")
+    for r in results:
+        names = r["players"]
+        blue, red = names.get("blue") or "", names.get("red") or ""
+        rnd = f"round {r['round']} " if r["round"] is not None else ""
+        winner = {"blue": blue, "red": red}.get(r["winner"] or "")
+        outcome = (
+            "void" if r["void"] else ("draw" if r["draw"] else f"{winner} ({r['winner']}) won")
+        )
+        fixes = "; ".join(f"{c['change']} by {c['who']}: {c['reason']}" for c in r["corrections"])
+        fix = f" (corrected: {fixes})" if fixes else ""
+        print(
+            f"{rnd}table {r['table']}: {blue} (blue) v {red} (red): {outcome}{fix}  [{r['game']}]"
+        )
     return 0
 
 
@@ -494,11 +511,15 @@ def _standings(args) -> int:
     if args.json:
         print(json.dumps(rows, ensure_ascii=False))
         return 0
-    print(f"{'#':>3} {'player':<16} {'played':>6} {'wins':>4} {'losses':>6} {'spread':>7}")
-    for i, r in enumerate(rows, 1):
+    print(
+        f"{'#':>3} {'player':<16} {'points':>6} {'played':>6} {'wins':>4} {'draws':>5} "
+        f"{'losses':>6} {'byes':>4} {'spread':>7} {'buchholz':>8}"
+    )
+    for r in rows:
         print(
-            f"{i:>3} {r['player']:<16} {r['played']:>6} {r['wins']:>4} {r['losses']:>6} "
-            f"{r['spread']:>+7}"
+            f"{r['rank']:>3} {r['player']:<16} {r['points']:>6g} {r['played']:>6} {r['wins']:>4} "
+            f"{r['draws']:>5} {r['losses']:>6} {r['byes']:>4} {r['spread']:>+7g} "
+            f"{r['buchholz']:>8g}"
         )
     return 0
 

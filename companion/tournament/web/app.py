@@ -58,6 +58,7 @@ SESSION_SECONDS = 30 * 60
 LOCKOUT_FAILURES = 5
 LOCKOUT_SECONDS = 30.0
 TV_CYCLE_SECONDS = 10
+TV_ROWS = 7  # standings rows on one TV page (whole on 1920x1080 at the TV's type size)
 MAX_BODY_BYTES = 1024 * 1024  # a form or a CSV file of pairings; anything larger is refused
 PAGE_OF = {"/corrections": "/standings", "/round/publish": "/round"}  # where a form came from
 
@@ -422,22 +423,49 @@ async def correct(request: Request) -> Response:
 
 @viewer_page
 async def tv(request: Request) -> Response:
-    return _page(request, "tv.html", {"cycle": TV_CYCLE_SECONDS})
+    """The TV page; ``?cycle=S`` shows each panel S seconds (0.2 to 600; default 10)."""
+    cycle: float = TV_CYCLE_SECONDS
+    raw = request.query_params.get("cycle")
+    if raw is not None:
+        try:
+            cycle = float(raw)
+        except ValueError:
+            cycle = math.nan
+        if not 0.2 <= cycle <= 600:
+            return PlainTextResponse(
+                f"cycle {raw[:20]!r}: accepted seconds from 0.2 to 600", status_code=400
+            )
+    return _page(request, "tv.html", {"cycle": f"{cycle:g}"})
 
 
 @viewer_page
 async def tv_panels(request: Request) -> Response:
-    """The TV's panels as HTML fragments: ``{"standings": html, "progress": html}``."""
+    """The TV's panels as HTML fragments: ``{"pages": [html, ...], "standings": html,
+    "progress": html}``: ``pages`` the standings :data:`TV_ROWS` rows a page, every row
+    (``standings`` is the first page)."""
     web: _Web = request.app.state.web
     data = await _standings_data(web)
     rows, prog = await _hall_data(web)
     done = {r["table"] for r in data["results"] if r.get("round") == prog["round"]}
     tmpl = web.templates.env.get_template("_tv.html")
+    standings = data["standings"]
+    chunks = [standings[i : i + TV_ROWS] for i in range(0, len(standings), TV_ROWS)] or [[]]
+    pages = [
+        tmpl.render(
+            panel="standings",
+            standings=chunk,
+            progress=prog,
+            page=n,
+            pages=len(chunks),
+            total=len(standings),
+            first=(n - 1) * TV_ROWS + 1,
+        )
+        for n, chunk in enumerate(chunks, 1)
+    ]
     return JSONResponse(
         {
-            "standings": tmpl.render(
-                panel="standings", standings=data["standings"][:12], progress=prog
-            ),
+            "pages": pages,
+            "standings": pages[0],
             "progress": tmpl.render(
                 panel="progress", progress=prog, tiles=[views.tile(r) for r in rows], done=done
             ),
@@ -452,22 +480,30 @@ async def _round_context(web: _Web) -> dict:
     def read():
         rnd = web.store.current_round()
         setups = web.store.round_setups(rnd) if rnd is not None else {}
+        listed = web.store.round_players(rnd) if rnd is not None else []
         return (
             rnd,
             setups,
             web.store.standings(),
             web.store.results(),
             web.store.rounds() if hasattr(web.store, "rounds") else [],
+            listed,
         )
 
-    rnd, setups, standings, results, rounds = await web.call(read)
+    rnd, setups, standings, results, rounds, listed = await web.call(read)
     return {
         "current": rnd,
         "setups": setups,
         "progress": web.progress(rnd, setups, results),
         "rounds": rounds,
-        "default_players": forms.known_players(standings, setups),
+        # the last round's players as listed (its byes included), else every player seen
+        "default_players": listed or forms.known_players(standings, setups),
     }
+
+
+def _round_defaults(ctx: dict) -> dict:
+    last = next(iter(ctx["setups"].values()), None)
+    return forms.round_defaults(ctx["current"], ctx["default_players"], last)
 
 
 @viewer_page
@@ -478,7 +514,7 @@ async def round_page(request: Request) -> Response:
     notice = ""
     if published:
         notice = f"Round {published} published to {len(ctx['setups'])} tables."
-    values = forms.round_defaults(ctx["current"], ctx["default_players"])
+    values = _round_defaults(ctx)
     return _page(
         request,
         "round.html",
@@ -533,7 +569,7 @@ async def round_publish(request: Request) -> Response:
     draft = web.drafts.get(str(form.get("draft", "")))
     if draft is None:
         ctx = await _round_context(web)
-        values = forms.round_defaults(ctx["current"], ctx["default_players"])
+        values = _round_defaults(ctx)
         return _page(
             request,
             "round.html",
@@ -550,7 +586,13 @@ async def round_publish(request: Request) -> Response:
             status=400,
         )
     try:
-        await web.call(web.publish, draft["round"], draft["setups"])
+        await web.call(
+            web.publish,
+            draft["round"],
+            draft["setups"],
+            players=draft.get("players"),
+            byes=draft.get("bye_spread"),
+        )
     except CompanionError as exc:  # RoundError, DirectorError: the broker did not take one
         ctx = await _round_context(web)
         return _page(
@@ -663,8 +705,8 @@ def create_app(
             methods); read and written on the app's own threads.
         director_password: the director's password or PIN (required for every change).
         viewer_pin: when given, viewing needs it too (or the director's login).
-        publish: ``publish(round, setups)`` publishes a round's set-ups to the tables and keeps
-            them in the store (:func:`companion.tournament.rounds.publish_round` bound to the
+        publish: ``publish(round, setups, players=, byes=)`` publishes a round's set-ups to
+            the tables and keeps them in the store with its players and byes (:func:`companion.tournament.rounds.publish_round` bound to the
             running director); None keeps them in the store only (``Store.set_round``).
         session_seconds: a director's login lapses after this many seconds without use.
         poll_seconds: how often the store is asked what changed, for the live pages.
@@ -686,8 +728,8 @@ def create_app(
         )
     if publish is None:
 
-        def publish(round_no, setups):
-            store.set_round(round_no, setups, time.time())
+        def publish(round_no, setups, players=None, byes=None):
+            store.set_round(round_no, setups, time.time(), players=players, byes=byes)
 
     web = _Web(
         store,
