@@ -558,7 +558,8 @@ def run_interactive(
         y = len(lines) + 2
         put(y - 1, 0, "+" + "-" * width + "+")
         sounding = getattr(devices.sounder, "is_sounding", False)
-        for text, bold in status_lines(pub, "".join(buffer), sounding, cols, notice):
+        lines = status_lines(pub, "".join(buffer), sounding, cols, notice, table.game)
+        for text, bold in lines:
             put(y, 0, text, curses.A_BOLD if bold else 0)
             y += 1
         stdscr.refresh()
@@ -577,21 +578,29 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def key_help(typing: bool) -> list[str]:
-    """The key lines under the frame. While the screen asks for typed text every letter types,
-    so the function keys are shown: they press the buttons, pause and quit meanwhile."""
+def key_help(typing: bool, game: str = "iago", finished: bool = False) -> list[str]:
+    """The key lines under the frame, for ``game`` (its mode's name). While the screen asks
+    for typed text every letter types, so the function keys are shown: they press the buttons,
+    pause and quit meanwhile. A finished game shows what starts the next one; only Iago's
+    running screen shows Iago's own keys (override a verdict, count the colours)."""
     if typing:
         return [
             "Enter send (empty: confirm)  Esc clear  Backspace delete",
             "F1 blue  F2 red  F3 challenge  F4 pause/resume  F9 abandon  F10 quit",
         ]
+    if finished:
+        return ["c (the challenge button) a new game  q quit"]
+    if game != "iago":
+        return ["b blue  r red  c challenge  Enter confirm  A abandon (asks; record kept)  q quit"]
     return [
         "b blue  r red  c challenge  p pause/resume  o override  Enter confirm  q quit",
         "x call off a challenge  n count the colours (camera)  A abandon (asks; record kept)",
     ]
 
 
-def status_lines(pub, typed: str, sounding: bool, cols: int, notice: str = "") -> list[tuple]:
+def status_lines(
+    pub, typed: str, sounding: bool, cols: int, notice: str = "", game: str = "iago"
+) -> list[tuple]:
     """The lines under the frame, each wrapped to ``cols`` - 1 columns: ``(text, bold)`` pairs.
 
     Args:
@@ -600,6 +609,7 @@ def status_lines(pub, typed: str, sounding: bool, cols: int, notice: str = "") -
         sounding: the buzzer sounds now.
         cols: the terminal's width in columns.
         notice: what the simulator says about the game (new or resumed).
+        game: the game mode's name (its keys are shown).
     """
     lit = {k: ("(*)" if v else "( )") for k, v in pub.lights.items()}
     angle = "-" if pub.disc_angle is None else f"{pub.disc_angle:+.0f} deg"
@@ -613,7 +623,8 @@ def status_lines(pub, typed: str, sounding: bool, cols: int, notice: str = "") -
     ]
     if pub.prompt is not None:
         items += [(pub.prompt + ":", True), ("> " + typed + "_", False)]
-    items += [(text, False) for text in key_help(pub.prompt is not None)]
+    finished = pub.status == "finished"
+    items += [(text, False) for text in key_help(pub.prompt is not None, game, finished)]
     camera = getattr(pub, "camera", "")  # the camera's problem while it gives no frame
     if camera and camera != pub.message:
         items.append((camera, True))
