@@ -893,6 +893,8 @@ class TableService:
             self.message = "the record cannot be saved (NOT SAVING: storage); not abandoned"
 
     def _journal_and_apply(self, events: list[dict], g: float, cause: str = "") -> None:
+        if events:
+            self.message = ""  # what the events say replaces what was said before
         for ev in events:
             if cause:
                 ev = {**ev, "cause": cause}
@@ -904,7 +906,6 @@ class TableService:
             self._crossed = None
         self._last_g = max(g, self._last_g) if not events else g
         if events:
-            self.message = ""
             self._banner = None  # a banner stays until the next input that does something
 
     # -- long work off the clock thread (the judge) --------------------------------------------
@@ -1136,6 +1137,8 @@ class TableService:
     # -- outputs ------------------------------------------------------------------------------
 
     def _effects(self, eff: Effects) -> None:
+        if eff.say:
+            self.message = eff.say
         if eff.beeps:
             self._beeps += eff.beeps
             self._sounder.submit(("short", eff.beeps))
