@@ -454,6 +454,10 @@ class ScrabbleMode(GameMode):
         snap["board"] = self.record.to_json()["board"]
         last = self.record.moves[-1].to_json() if self.record.moves else None
         snap["last_move"] = last
+        snap["moves"] = [
+            {k: v for k, v in m.to_json().items() if k not in ("words", "rack")}
+            for m in self.record.moves
+        ]
         return snap
 
     # -- what the table shows ----------------------------------------------------------------------
