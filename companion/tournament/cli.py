@@ -340,6 +340,8 @@ def _round(args) -> int:
     from companion.cliutil import read_text
     from companion.tournament import pairing, rounds
 
+    if args.minutes is None:  # the game's own default: Iago's 5, the crossword game's 25
+        args.minutes = 25 if args.game == "scrabble" else 5
     event = _event_name(args)
     store = _store(args, must_exist=False)
     try:
@@ -356,9 +358,7 @@ def _round(args) -> int:
             store,
             args.round,
             pairs,
-            minutes=args.minutes
-            if args.minutes is not None
-            else (25 if args.game == "scrabble" else 5),
+            minutes=args.minutes,
             minute_seconds=args.minute_seconds,
             game=args.game,
             lexicon=args.lexicon,
