@@ -46,7 +46,7 @@ from companion.daemon.modes import (
     View,
     tournament_title,
 )
-from companion.games.scrabble.board import ScrabbleError
+from companion.games.scrabble.board import COLUMNS, ScrabbleError
 from companion.games.scrabble.clock import TournamentClock
 from companion.games.scrabble.record import GameRecord, RecordError
 from companion.games.scrabble.scoring import VIOLATIONS
@@ -56,6 +56,7 @@ NOTICE_SECONDS = 2 * screen.TURN_SECONDS
 _PLAY = re.compile(r"^([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})\s+([A-Za-z.]+)$")
 _EXCHANGE = re.compile(r"^(?:exchange|exch|x)\s+([A-Za-z?]{1,7}|[1-7])$", re.IGNORECASE)
 _END = re.compile(r"^end((?:\s+[A-Za-z?-]{1,7}){1,2})$", re.IGNORECASE)
+_CAMERA = re.compile(r"^camera (blue|red) (.+)$")
 _SCORES = re.compile(r"^scores\s+(-?[0-9]{1,4})\s+(-?[0-9]{1,4})$", re.IGNORECASE)
 ENTRIES = (
     "accepted: a play '8D JETON' (row then column across, column then row down; a blank in "
@@ -90,6 +91,7 @@ class ScrabbleMode(GameMode):
         self.challenge: dict | None = None
         self.challenges: list[dict] = []
         self.final_scores: dict[str, int] | None = None
+        self._recorded_turn = -1  # the clock's turn count when a move was last recorded
         self.restarted = False
         self.notice, self.notice_at = "", 0.0
         self.shown_since = 0.0
@@ -124,6 +126,9 @@ class ScrabbleMode(GameMode):
             return [self._judge(text, t)]
         if self.finished:
             raise ScrabbleModeError("the game is over")
+        m = _CAMERA.match(text)
+        if m:
+            return self._camera_event(m.group(1), m.group(2).strip(), t)
         low = text.lower()
         m = _SCORES.match(text)
         if m:
@@ -157,6 +162,63 @@ class ScrabbleMode(GameMode):
             raise ScrabbleModeError(f"{position} {word}: not a legal placement: {why}")
         move = {"kind": "play", "position": position, "word": word, "score": result.score}
         return [{"t": t, "kind": "entry", "player": mover, "move": move}]
+
+    def _camera_event(self, colour: str, reading: str, t: float) -> list[dict]:
+        """The camera's reading after ``colour`` pressed (``NOTATION``, or ``unsure: why``): the
+        move found as the difference from the record's board, or a notice asking for the move
+        to be typed. Never a guess: an untrusted reading, a tile of the record read otherwise, a
+        new blank (the camera cannot see its letter) or an illegal placement records nothing."""
+        from companion.games.iago.board import BoardNotationError, parse_rows
+        from companion.games.scrabble.scoring import score_move
+
+        def ask(why: str) -> list[dict]:
+            self._say(f"{why}: type the move ({colour.upper()})", t)
+            return []
+
+        clock = self.clock
+        if clock.status != Status.RUNNING or clock.mover != opponent(colour) or self.phase:
+            return []  # the turn has moved on (a challenge, a pause): the reading is too late
+        if reading.startswith("unsure"):
+            return ask("camera " + reading)
+        if self._recorded_turn == clock.moves_completed:
+            return []  # the move was typed before the press
+        try:
+            rows = parse_rows(reading, 15, blank="?")
+        except BoardNotationError:
+            return ask("camera: not a board")
+        board = self.record.board
+        after = []
+        for r in range(15):
+            line = []
+            for c in range(15):
+                seen, have = rows[r][c], board[r][c]
+                if seen == "?" and have.islower():
+                    seen = have  # a blank on the board: its letter is the record's
+                elif seen == "?":
+                    return ask("camera: a blank was played (its letter cannot be seen)")
+                elif have != "." and seen != have:
+                    return ask(
+                        f"camera: the board read differs from the record at {COLUMNS[c]}{r + 1}"
+                    )
+                line.append(seen)
+            after.append("".join(line))
+        result = score_move(board, tuple(after))
+        if not result.legal or result.main is None:
+            if any(v.code == "no-tiles" for v in result.violations):
+                return ask("camera: no new tile seen")
+            why = "; ".join(VIOLATIONS[v.code] for v in result.violations)
+            return ask(f"camera: {why}")
+        main = result.main
+        return [
+            {
+                "t": t,
+                "kind": "camera_play",
+                "player": colour,
+                "position": main.position,
+                "word": main.word,
+                "score": result.score,
+            }
+        ]
 
     def _end_event(self, racks: list[str], t: float) -> dict:
         if self.clock.status == Status.READY:
@@ -233,6 +295,7 @@ class ScrabbleMode(GameMode):
         if move is None or move.get("player") != player:
             return
         m = move["move"]
+        self._recorded_turn = self.clock.moves_completed
         try:
             if m["kind"] == "play":
                 self.record.play(player, m["position"], m["word"])
@@ -242,6 +305,18 @@ class ScrabbleMode(GameMode):
                 self.record.exchange(player, m["tiles"])
         except RecordError as exc:  # the board changed since it was typed (a challenge)
             self.notice = f"not recorded: {exc}"
+
+    def _on_camera_play(self, t: float, ev: dict) -> None:
+        """The camera's move for the player who just pressed (see :meth:`_camera_event`)."""
+        clock = self.clock
+        if clock.mover != opponent(ev["player"]) or self._recorded_turn == clock.moves_completed:
+            return
+        try:
+            self.record.play(ev["player"], ev["position"], ev["word"], note="read by the camera")
+        except RecordError as exc:
+            self.notice = f"camera move not recorded: {exc}"
+            return
+        self._recorded_turn = clock.moves_completed
 
     def _on_entry(self, t: float, ev: dict) -> None:
         if ev["player"] == self.clock.mover:
