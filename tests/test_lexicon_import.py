@@ -343,7 +343,7 @@ def test_an_encoding_given_is_checked(tmp_path, capsys):
     path.write_bytes(b"cat\ncaf\x8e\n")
     assert main(["lexicon", "import", str(path), "--encoding", "klingon"]) == 2
     assert "encoding 'klingon' is not one Python knows" in capsys.readouterr().err
-    path.write_bytes("cat\n猫\n".encode("utf-8"))
+    path.write_bytes("cat\n猫\n".encode())
     assert main(["lexicon", "import", str(path), "--encoding", "ascii"]) == 2
     assert "line 2 is not ascii text (byte 0xE7" in capsys.readouterr().err
 
