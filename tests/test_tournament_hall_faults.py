@@ -159,7 +159,9 @@ def test_a_table_whose_link_died_with_the_broker_is_offline(hall, caplog):
         what="the table's state",
     )
     assert "OFFLINE" not in hall.tile(6)["words"]
-    # the broker and the table's link die together: no Last Will is ever published
+    # the broker and the table's link die together: no Last Will is ever published, and the
+    # broker (which saved the table's retained "online: true") gives that word back
+    hall.broker.save()
     hall.broker.kill()
     link.stop(goodbye=False)
     restarted = time.time()
