@@ -309,3 +309,12 @@ def test_the_director_stops_without_saying_it_reconnects(tmp_path):
     assert "director: stopped" in lines[-1], err
     assert not any("reconnecting" in line for line in lines), err
     assert any("director: disconnected from" in line for line in lines), err
+
+
+def test_a_table_marked_offline_is_back_at_its_next_heartbeat(hall):
+    creds = hall.account(8)
+    hall.table(8, creds, beat_seconds=0.1)
+    wait_until(lambda: (hall.store.table(8) or {}).get("state"), what="the table")
+    assert hall.director.check_presence(time.time() + 60) == [8]
+    assert hall.store.table(8)["state"]["online"] is False
+    wait_until(lambda: hall.store.table(8)["state"]["online"] is True, what="back online")
