@@ -88,8 +88,9 @@ class Hall:
         return table, link
 
     def tile(self, number):
-        row = next(r for r in self.store.tables() if r["table"] == number)
-        return views.tile(row)
+        """Table ``number``'s tile on the hall (an empty one before it is heard from)."""
+        row = next((r for r in self.store.tables() if r["table"] == number), None)
+        return views.tile(row or {"table": number})
 
     def close(self):
         for link in self.links:
