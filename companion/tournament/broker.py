@@ -30,6 +30,7 @@ import errno
 import json
 import os
 import pwd
+import re
 import secrets
 import shutil
 import signal
@@ -461,8 +462,12 @@ def make_hall_ca(directory: Path, names: list[str], days: int = 825) -> TLSFiles
         The :class:`TLSFiles` (copy ``ca.pem`` to each table; ``[tournament] ca``).
 
     Raises:
-        BrokerError: openssl missing or failing.
+        BrokerError: a name that is neither a host name nor an IP address
+            (:func:`check_host_name`), openssl missing or failing.
     """
+    names = [check_host_name(n) for n in names]
+    if not names:
+        raise BrokerError("the broker's certificate needs at least one host name or address")
     tool = shutil.which("openssl")
     if tool is None:
         raise BrokerError("openssl is not installed (Debian package 'openssl')")
@@ -537,6 +542,32 @@ def make_hall_ca(directory: Path, names: list[str], days: int = 825) -> TLSFiles
         os.chmod(p, 0o600)
     csr.unlink(missing_ok=True)
     return TLSFiles(ca, cert, key)
+
+
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
+
+
+def check_host_name(name: str, where: str = "--name") -> str:
+    """A name for the broker's certificate, checked: an IPv4 or IPv6 address, or a DNS host
+    name (RFC 1123: dot-separated labels of 1 to 63 letters, digits and hyphens, not starting
+    or ending with a hyphen; 253 characters at most). Anything else (a comma, which would add
+    names to the certificate; a newline, which would add lines to ``broker.ext``; a space, a
+    wildcard) is refused.
+
+    Raises:
+        BrokerError: names the input, what is wrong and what is accepted.
+    """
+    text = str(name)
+    if "%" not in text and _is_ip(text):  # a scoped IPv6 address (fe80::1%eth0) is no SAN
+        return text
+    labels = text[:-1].split(".") if text.endswith(".") else text.split(".")
+    if not text or len(text) > 253 or not all(_LABEL.fullmatch(part) for part in labels):
+        raise BrokerError(
+            f"{where} {text!r}: not a host name or an IP address; accepted an address "
+            "(10.42.0.1, fd00::1) or a host name of letters, digits, hyphens and dots "
+            "(director.local)"
+        )
+    return text
 
 
 def _is_ip(name: str) -> bool:

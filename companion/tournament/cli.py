@@ -136,6 +136,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     change.add_argument("--draw", action="store_true")
     change.add_argument("--void", action="store_true", help="the game counts for no one")
     change.add_argument("--unvoid", action="store_true", help="undo a void")
+    change.add_argument(
+        "--accept",
+        action="store_true",
+        help="count a result held as not in a set-up (director results says why it is held)",
+    )
+    change.add_argument("--unaccept", action="store_true", help="hold an accepted result again")
     c.add_argument("--reason", required=True)
     c.add_argument("--who", required=True, help="the director making the correction")
     _event(c)
@@ -447,6 +453,7 @@ def _results(args) -> int:
             "yes" if r["void"] else "",
             (r["record"].get("how") or ""),
             "; ".join(f"{c['change']} by {c['who']}: {c['reason']}" for c in r["corrections"]),
+            r["held"] or "",
         ]
         for r in results
     ]
@@ -462,11 +469,14 @@ def _results(args) -> int:
         "void",
         "how",
         "corrections",
+        "held",
     ]
     if args.csv:
+        from companion.textformats import spreadsheet_safe
+
         w = csv.writer(sys.stdout, lineterminator="\n")
         w.writerow(head)
-        w.writerows(rows)
+        w.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
         return 0
     if not rows:
         print("No results yet.")
@@ -475,6 +485,8 @@ def _results(args) -> int:
         winner = {"blue": row[3], "red": row[4]}.get(row[5])
         outcome = "void" if row[8] else ("draw" if row[7] else f"{winner} ({row[5]}) won")
         fix = f" (corrected: {row[10]})" if row[10] else ""
+        if row[11]:
+            outcome = f"HELD: not in a set-up ({row[11]}); as sent: {outcome}"
         print(f"{rnd}table {row[0]}: {row[3]} (blue) v {row[4]} (red): {outcome}{fix}  [{row[2]}]")
     return 0
 
@@ -509,6 +521,8 @@ def _correct(args) -> int:
         change = {"loser": args.loser}
     elif args.draw:
         change = {"draw": True}
+    elif args.accept or args.unaccept:
+        change = {"accept": bool(args.accept)}
     else:
         change = {"void": bool(args.void)}
     store = _store(args)
@@ -523,13 +537,18 @@ def _correct(args) -> int:
 
 
 def _ca(args) -> int:
+    import contextlib
     import json
     import socket
 
-    from companion.tournament.broker import make_hall_ca
+    from companion.tournament.broker import BrokerError, check_host_name, make_hall_ca
     from companion.tournament.director import director_dir
 
-    names = list(args.name or []) + [socket.gethostname(), "localhost", "127.0.0.1"]
+    given = [check_host_name(n) for n in args.name or []]  # all checked before any file
+    names = given + ["localhost", "127.0.0.1"]
+    # a machine name that is no DNS name is left out; --name gives the right one
+    with contextlib.suppress(BrokerError):
+        names.insert(len(given), check_host_name(socket.gethostname(), "this machine's name"))
     files = make_hall_ca(director_dir() / "tls", names, args.days)
     print(
         json.dumps(

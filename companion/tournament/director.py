@@ -7,13 +7,17 @@ once that is committed (synced), publishes the acks:
 
 - a result: ``tables/N/ack`` ``{"game": G}`` (also for a result already stored: the table's
   copy of the ack was lost), and the result's own journal records are stored too (any that the
-  live ``events`` messages did not bring);
+  live ``events`` messages did not bring). A result that does not match the set-up its table
+  was given for its round (round, players, game), or a second one of the same set-up, is
+  stored held (:meth:`companion.tournament.store.Store.hold_reason`): listed, not counted
+  until the director accepts it;
 - events: ``tables/N/ack`` ``{"game": G, "events": n}``, n the highest seq such that every record
   1..n of that game is stored, so the link resends only what is missing.
 
-A message that breaks the protocol (not JSON, too big, a field of the wrong type, a ``table``
-that is not the topic's) is refused: logged (the ``companion.tournament`` logger, and the store's
-``rejected`` table) and dropped; nothing else is lost. A duplicate (same table, game, seq) is
+A message that breaks the protocol (not JSON, too big, a number SQLite cannot hold, a field of
+the wrong type, a ``table`` that is not the topic's), or that the store cannot take, is refused:
+logged (the ``companion.tournament`` logger, and the store's ``rejected`` table) and dropped;
+each message of a batch is stored in a savepoint of its own, so nothing else is lost. A duplicate (same table, game, seq) is
 counted and dropped by the store.
 """
 
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
@@ -192,6 +197,10 @@ class Director:
                     self._queue.task_done()
 
     def _handle(self, items: list[tuple[str, bytes, float]]) -> None:
+        """Store a batch in one transaction, each message in a savepoint of its own: a message
+        that breaks the protocol, or that the store cannot take, is refused into ``rejected``
+        and the rest are stored. A failure of the store itself (the disk, a lock) fails the
+        batch: nothing is acked, and the tables send it again."""
         store = self.store
         results: list[tuple[int, str]] = []
         games: set[tuple[int, str]] = set()
@@ -201,36 +210,19 @@ class Director:
                 try:
                     table, kind = protocol.parse_topic(self.prefix, topic)
                     payload = protocol.decode(kind, table, raw, topic)
+                    with store.savepoint():
+                        done = self._store_one(table, kind, payload, received)
                 except protocol.ProtocolError as exc:
-                    self.stats.rejected += 1
-                    log.warning("director: refused: %s", exc)
-                    store.record_rejected(topic, str(exc), len(raw), received)
+                    self._refuse(topic, str(exc), raw, received)
+                    continue
+                except (ValueError, TypeError, OverflowError, sqlite3.IntegrityError) as exc:
+                    self._refuse(topic, f"{topic}: could not be stored ({exc})", raw, received)
                     continue
                 self.stats.by_kind[kind] = self.stats.by_kind.get(kind, 0) + 1
-                if kind == "events":
-                    new = store.record_event(
-                        table, payload["game"], payload["seq"], payload["record"], received
-                    )
-                    self._count(new)
-                    games.add((table, payload["game"]))
-                elif kind == "result":
-                    record = payload["record"]
-                    rnd = payload.get("round", record.get("round"))
-                    new = store.record_result(table, payload["game"], rnd, record, received)
-                    self._count(new)
-                    self._events_of_result(table, payload["game"], record, received)
-                    results.append((table, payload["game"]))
-                    games.add((table, payload["game"]))
-                elif kind == "state":
-                    store.record_state(table, payload, received)
-                    self.stats.stored += 1
-                elif kind == "board":
-                    store.record_board(
-                        table, payload.get("game"), payload["board"], payload["trusted"], received
-                    )
-                    self.stats.stored += 1
-                elif kind == "online":
-                    self._online(table, payload["online"], received)
+                if done is not None:
+                    games.add(done)
+                    if kind == "result":
+                        results.append(done)
         # committed: now the acks
         for table, game in results:
             self._ack(table, {"game": game})
@@ -238,6 +230,51 @@ class Director:
             n = self.contiguous(table, game)
             if n:
                 self._ack(table, {"game": game, "events": n})
+
+    def _refuse(self, topic: str, reason: str, raw: bytes, received: float) -> None:
+        self.stats.rejected += 1
+        log.warning("director: refused: %s", reason)
+        self.store.record_rejected(topic, reason, len(raw), received)
+
+    def _store_one(
+        self, table: int, kind: str, payload: dict, received: float
+    ) -> tuple[int, str] | None:
+        """Store one checked message; returns ``(table, game)`` for an event or a result (to
+        ack), else None."""
+        store = self.store
+        if kind == "events":
+            new = store.record_event(
+                table, payload["game"], payload["seq"], payload["record"], received
+            )
+            self._count(new)
+            return table, payload["game"]
+        if kind == "result":
+            record = payload["record"]
+            rnd = payload.get("round", record.get("round"))
+            held = store.hold_reason(table, payload["game"], rnd, record)
+            new = store.record_result(table, payload["game"], rnd, record, received, held=held)
+            self._count(new)
+            if new and held:
+                log.warning(
+                    "director: table %d's result %s held: not in a set-up (%s); it counts once "
+                    "the director accepts it",
+                    table,
+                    payload["game"],
+                    held,
+                )
+            self._events_of_result(table, payload["game"], record, received)
+            return table, payload["game"]
+        if kind == "state":
+            store.record_state(table, payload, received)
+            self.stats.stored += 1
+        elif kind == "board":
+            store.record_board(
+                table, payload.get("game"), payload["board"], payload["trusted"], received
+            )
+            self.stats.stored += 1
+        elif kind == "online":
+            self._online(table, payload["online"], received)
+        return None
 
     def _count(self, new: bool) -> None:
         if new:

@@ -50,6 +50,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from companion.errors import CompanionError
+from companion.tournament.protocol import TABLE_MAX
 from companion.tournament.web import forms, views
 from companion.tournament.web.live import Hub
 
@@ -260,7 +261,10 @@ async def hall(request: Request) -> Response:
 async def table_page(request: Request) -> Response:
     web: _Web = request.app.state.web
     n = request.path_params["n"]
-    version, table = await web.call(lambda: (web.store.version(), web.store.table(n)))
+    if not 1 <= n <= TABLE_MAX:
+        table = None  # no such table number (and SQLite holds no integer past 2^63)
+    else:
+        version, table = await web.call(lambda: (web.store.version(), web.store.table(n)))
     if table is None:
         return _page(
             request,
@@ -286,6 +290,13 @@ async def table_qr(request: Request) -> Response:
     from companion.tournament import qr
 
     web: _Web = request.app.state.web
+    if not 1 <= request.path_params["n"] <= TABLE_MAX:
+        return _page(
+            request,
+            "missing.html",
+            {"what": f"Tables are numbered 1 to {TABLE_MAX}."},
+            status=404,
+        )
     base = web.base_url or str(request.base_url)
     try:
         image = qr.qr_image(qr.table_url(base, request.path_params["n"]), size=8 * 64)
@@ -306,7 +317,11 @@ async def events(request: Request) -> Response:
         try:
             table = int(raw)
         except ValueError:
-            return PlainTextResponse(f"table {raw!r}: accepted a table number", status_code=400)
+            table = 0
+        if not 1 <= table <= TABLE_MAX:
+            return PlainTextResponse(
+                f"table {raw[:20]!r}: accepted a table number, 1 to {TABLE_MAX}", status_code=400
+            )
     sub = web.hub.subscribe(table)
     first = None
     if "since" in request.query_params:
@@ -642,6 +657,47 @@ async def logout(request: Request) -> Response:
 
 # --- the app ----------------------------------------------------------------------------------
 
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The pages' Content Security Policy (W3C CSP Level 3): scripts, styles, images and live
+updates from these pages only, no inline script, no plugin, forms posted only here, and no other
+site may frame them (clickjacking). Inline ``style`` attributes (a tile's sand bar, the board's
+size) are allowed: they cannot run code."""
+
+SECURITY_HEADERS = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers before CSP 2
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+"""Sent with every answer (OWASP Secure Headers Project): the pages are open on a hall's
+Wi-Fi, and a page's address (``/table/N``, ``?next=``) goes to no other site."""
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP answer."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in names]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
 
 def create_app(
     store,
@@ -734,6 +790,7 @@ def create_app(
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     middleware = [
+        Middleware(SecurityHeaders),
         # compressed pages for the phones on the hall's Wi-Fi (never the event streams)
         Middleware(GZipMiddleware, minimum_size=2048),
         Middleware(

