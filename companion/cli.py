@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "companion.games.iago.cli",
     "companion.games.iota.cli",
     "companion.games.wordinoes.cli",
+    "companion.games.scrabble.cli",
     "companion.vision.cli",
     "companion.devices.cli",
     "companion.devices.head.cli",

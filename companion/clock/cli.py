@@ -6,7 +6,14 @@ import argparse
 import json
 
 from companion.cliutil import read_lines
-from companion.clock.replay import ScriptError, parse_script, replay
+from companion.clock.replay import (
+    EVENT_KINDS,
+    SCRABBLE_KINDS,
+    ScriptError,
+    parse_script,
+    replay,
+    replay_scrabble,
+)
 from companion.clock.timer import (
     MAX_MINUTE_SECONDS,
     MIN_MINUTE_SECONDS,
@@ -30,12 +37,30 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("script", help="the script file, or - for standard input")
-    p.add_argument("--minutes", type=int, default=5, help="each player's allowance (default 5)")
+    p.add_argument(
+        "--game",
+        choices=("iago", "scrabble"),
+        default="iago",
+        help="whose clock: iago (the differential timer, default) or scrabble (the tournament "
+        "clock with overtime)",
+    )
+    p.add_argument(
+        "--minutes",
+        type=int,
+        default=None,
+        help="each player's allowance (default 5; scrabble: own time, default 25)",
+    )
+    p.add_argument(
+        "--challenge",
+        choices=("double", "points"),
+        default=None,
+        help="scrabble: what a wrong challenge costs (default double: the challenger's turn)",
+    )
     p.add_argument(
         "--minute-seconds",
         type=float,
-        default=60.0,
-        help=f"the sand minute in seconds, {MIN_MINUTE_SECONDS:g} to {MAX_MINUTE_SECONDS:g} "
+        default=None,
+        help=f"iago: the sand minute in seconds, {MIN_MINUTE_SECONDS:g} to {MAX_MINUTE_SECONDS:g} "
         "(default 60)",
     )
     p.add_argument(
@@ -48,17 +73,30 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    scrabble = args.game == "scrabble"
+    if scrabble and args.minute_seconds is not None:
+        raise ClockError(
+            "--minute-seconds is the sand minute of Iago's timer; the scrabble clock has none "
+            "(accepted with --game scrabble: --minutes, --challenge, --at)"
+        )
+    if not scrabble and args.challenge is not None:
+        raise ClockError("--challenge is the scrabble clock's; accepted with --game scrabble")
     lines, name = read_lines(args.script, ScriptError)
-    events = parse_script(lines, name)
+    events = parse_script(lines, name, SCRABBLE_KINDS if scrabble else EVENT_KINDS)
     at = args.at
     if at is not None and not is_number(at, 0.0):
         raise ScriptError(f"--at {at}: accepted a time in seconds, a finite number 0 or more")
-    ms = args.minute_seconds
+    minutes = args.minutes if args.minutes is not None else (25 if scrabble else 5)
+    if not 1 <= minutes <= 99:
+        raise ClockError(f"--minutes {minutes}: accepted a whole number from 1 to 99")
+    t = at if at is not None else (events[-1].t if events else 0.0)
+    if scrabble:
+        clock = replay_scrabble(events, minutes, args.challenge or "double", at)
+        print(json.dumps(clock.snapshot(t)))
+        return 0
+    ms = args.minute_seconds if args.minute_seconds is not None else 60.0
     if not is_number(ms, MIN_MINUTE_SECONDS, MAX_MINUTE_SECONDS):
         raise ClockError(f"--minute-seconds {ms:g}: accepted {MINUTE_SECONDS_ACCEPTED}")
-    if not 1 <= args.minutes <= 99:
-        raise ClockError(f"--minutes {args.minutes}: accepted a whole number from 1 to 99")
-    timer = replay(events, args.minutes, ms, at)
-    t = at if at is not None else (events[-1].t if events else 0.0)
+    timer = replay(events, minutes, ms, at)
     print(json.dumps(timer.snapshot(t)))
     return 0

@@ -13,10 +13,12 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from companion.clock.timer import COLOURS, ClockError, DifferentialTimer, Notice, Verdict
+from companion.clock.timer import COLOURS, ClockError, DifferentialTimer, Verdict
 from companion.textformats import is_number, loads_json, shown
 
 EVENT_KINDS = ("press", "challenge", "ruling", "pause", "resume")
+SCRABBLE_KINDS = (*EVENT_KINDS, "end")
+"""The crossword game's clock takes one more event: ``{"t": T, "end": true}``, the game over."""
 
 
 class ScriptError(ClockError):
@@ -33,8 +35,9 @@ class ClockEvent:
     where: str = field(default="", compare=False)
     """Where the event was read (``script.jsonl:3``), for messages; not part of the event."""
 
-    def apply(self, timer: DifferentialTimer) -> list[Notice]:
-        """Apply this event to ``timer`` and return its notices."""
+    def apply(self, timer) -> list:
+        """Apply this event to ``timer`` (a :class:`DifferentialTimer`, or the crossword game's
+        :class:`~companion.games.scrabble.clock.TournamentClock`) and return its notices."""
         if self.kind == "press":
             return timer.press(str(self.value), self.t)
         if self.kind == "challenge":
@@ -43,6 +46,8 @@ class ClockEvent:
             return timer.rule(str(self.value), self.t)
         if self.kind == "pause":
             return timer.pause(self.t)
+        if self.kind == "end":
+            return timer.end(self.t)
         return timer.resume(self.t)
 
     def to_json(self) -> dict:
@@ -59,8 +64,11 @@ def _js(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def parse_event(obj: object, where: str = "event") -> ClockEvent:
-    """Check one decoded script object and return it as a :class:`ClockEvent`.
+def parse_event(
+    obj: object, where: str = "event", kinds: tuple[str, ...] = EVENT_KINDS
+) -> ClockEvent:
+    """Check one decoded script object and return it as a :class:`ClockEvent`; ``kinds`` are the
+    events accepted (:data:`SCRABBLE_KINDS` for the crossword game's clock).
 
     Raises:
         ScriptError: naming ``where``, the bad field and what is accepted.
@@ -70,25 +78,27 @@ def parse_event(obj: object, where: str = "event") -> ClockEvent:
     t = obj.get("t")
     if not is_number(t, 0.0):
         raise ScriptError(f'{where}: "t" is {_js(t)}; accepted: a number of seconds, 0 or more')
-    kinds = [k for k in obj if k != "t"]
-    unknown = [k for k in kinds if k not in EVENT_KINDS]
-    if unknown or len(kinds) != 1:
+    fields = [k for k in obj if k != "t"]
+    unknown = [k for k in fields if k not in kinds]
+    if unknown or len(fields) != 1:
         raise ScriptError(
-            f'{where}: has fields {_js(kinds)}; accepted: "t" and exactly one of {_js(list(EVENT_KINDS))}'
+            f'{where}: has fields {_js(fields)}; accepted: "t" and exactly one of {_js(list(kinds))}'
         )
-    kind = kinds[0]
+    kind = fields[0]
     value = obj[kind]
     if kind in ("press", "challenge") and value not in COLOURS:
         raise ScriptError(f'{where}: "{kind}" is {_js(value)}; accepted: "blue", "red"')
     if kind == "ruling" and value not in [v.value for v in Verdict]:
         raise ScriptError(f'{where}: "ruling" is {_js(value)}; accepted: "sustained", "rejected"')
-    if kind in ("pause", "resume") and value is not True:
+    if kind in ("pause", "resume", "end") and value is not True:
         raise ScriptError(f'{where}: "{kind}" is {_js(value)}; accepted: true')
     return ClockEvent(float(t), kind, value, where)
 
 
-def parse_script(lines: Iterable[str], name: str = "script") -> list[ClockEvent]:
-    """Parse a whole script; every bad line is reported at once.
+def parse_script(
+    lines: Iterable[str], name: str = "script", kinds: tuple[str, ...] = EVENT_KINDS
+) -> list[ClockEvent]:
+    """Parse a whole script (``kinds``: the events accepted); every bad line is reported at once.
 
     Raises:
         ScriptError: listing each bad line as ``name:LINE: problem``.
@@ -107,7 +117,7 @@ def parse_script(lines: Iterable[str], name: str = "script") -> list[ClockEvent]
             errors.append(f"{where}: not JSON ({exc.msg} at column {exc.colno})")
             continue
         try:
-            ev = parse_event(obj, where)
+            ev = parse_event(obj, where, kinds)
         except ScriptError as exc:
             errors.append(str(exc))
             continue
@@ -135,6 +145,30 @@ def replay(
             way), naming the script's line.
     """
     timer = DifferentialTimer(minutes=minutes, minute_seconds=minute_seconds)
+    return _run(timer, events, at)
+
+
+def replay_scrabble(
+    events: Iterable[ClockEvent],
+    minutes: int = 25,
+    challenge_rule: str = "double",
+    at: float | None = None,
+):
+    """Replay ``events`` on a fresh crossword-game clock
+    (:class:`~companion.games.scrabble.clock.TournamentClock`) and return it, as :func:`replay`.
+
+    Raises:
+        ClockError: bad settings.
+        ScriptError: an event the clock refuses where it comes, naming the script's line.
+    """
+    from companion.games.scrabble.clock import TournamentClock
+
+    clock = TournamentClock(minutes=minutes, challenge_rule=challenge_rule)
+    return _run(clock, events, at)
+
+
+def _run(timer, events: Iterable[ClockEvent], at: float | None):
+    """Apply ``events`` (those up to ``at`` if given) to ``timer``, then run it to ``at``."""
     for ev in events:
         if at is not None and ev.t > at:
             break  # the state at time ``at``: later events have not happened yet
