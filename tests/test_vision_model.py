@@ -303,3 +303,100 @@ def test_calibrate_takes_the_layout_in_board_notation(tmp_path, capsys):
     assert "....CAT...." in capsys.readouterr().out
     assert main(["vision", "calibrate", "--truth", str(tmp_path / "none.txt")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+# -- mending a reading under the rules (a game with blank tiles) --------------------------------
+
+
+def _sure(rows: list[str], p: float = 0.999) -> np.ndarray:
+    """Class probabilities float (15, 15, 29) that read ``rows`` with probability ``p`` a cell."""
+    from companion.vision.cells import _class_of
+
+    probs = np.full((15, 15, 29), (1 - p) / 28)
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            probs[r, c, _class_of(ch)] = p
+    return probs
+
+
+def test_a_blank_read_as_a_bare_square_between_two_words_is_mended():
+    """CAT and DOG with the cell between them read empty, a blank its second most probable
+    class: the tiles break the rules (two groups one tile would join), so that cell is read a
+    blank, which keeps the network's probability (0.3): a board mended is not trusted."""
+    from companion.vision.cells import mend_by_facts
+
+    rows = ["." * 15] * 15
+    rows[7] = "....CAT.DOG...."
+    probs = _sure(rows)
+    probs[7, 7] = 0.0005
+    probs[7, 7, wide.EMPTY], probs[7, 7, wide.BLANK] = 0.68, 0.3
+    conf = np.take_along_axis(probs, probs.argmax(-1)[..., None], -1)[..., 0]
+    grid, conf2, mended = mend_by_facts(rows, conf, probs, get_profile("scrabble"))
+    assert mended == 1
+    assert grid[7] == "....CAT?DOG...."
+    assert conf2[7, 7] == pytest.approx(0.3)
+    assert board_facts(grid, get_profile("scrabble")) == []
+
+
+def test_a_bare_square_read_as_a_lone_blank_is_emptied():
+    from companion.vision.cells import mend_by_facts
+
+    rows = ["." * 15] * 15
+    rows[7] = "....QUIZ......."
+    rows[2] = ".........?....."
+    probs = _sure(rows)
+    probs[2, 9] = 0.0005
+    probs[2, 9, wide.BLANK], probs[2, 9, wide.EMPTY] = 0.6, 0.38
+    conf = np.take_along_axis(probs, probs.argmax(-1)[..., None], -1)[..., 0]
+    grid, _, mended = mend_by_facts(rows, conf, probs, get_profile("scrabble"))
+    assert mended == 1 and grid[2] == "." * 15 and grid[7] == rows[7]
+
+
+def test_a_game_position_and_a_game_without_blanks_are_left_as_read():
+    from companion.vision.cells import mend_by_facts
+
+    rows = ["." * 15] * 15
+    rows[7] = "....QUIZ......."
+    rows[8] = ".......E......."
+    probs = _sure(rows)
+    conf = np.full((15, 15), 0.999, np.float32)
+    assert mend_by_facts(rows, conf, probs, get_profile("scrabble"))[2] == 0
+    apart = list(rows)
+    apart[1] = "AB............."  # a word far from the rest: no one tile joins it
+    assert mend_by_facts(apart, conf, _sure(apart), get_profile("scrabble"))[2] == 0
+    iago = [r[:11] for r in rows[:11]]
+    iago[3] = "......X...."
+    iprobs = _sure(iago + ["." * 15] * 4)[:11, :11]
+    assert mend_by_facts(iago, conf[:11, :11], iprobs, get_profile("iago"))[2] == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_mending_never_breaks_more_rules_nor_the_sets_counts(seed):
+    """Whatever the probabilities, the mended board breaks no more of the rules than the one
+    read, holds no more of a kind than the set, and every cell changed keeps the network's
+    probability of what it now reads."""
+    from companion.vision.cells import _class_of, _faults, decode_with_counts, mend_by_facts
+
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(0, 2, (15, 15, 29))
+    logits[..., wide.EMPTY] += rng.uniform(2, 6)
+    logits[..., wide.HIDDEN] -= 20
+    probs = cellnet.softmax(logits)
+    profile = get_profile("scrabble")
+    best = decode_with_counts(probs, profile)
+    rows = [
+        "".join("." if k == wide.EMPTY else "?" if k == wide.BLANK else wide.CLASSES[k] for k in r)
+        for r in best
+    ]
+    conf = np.take_along_axis(probs, best[..., None], -1)[..., 0].astype(np.float32)
+    grid, conf2, mended = mend_by_facts(rows, conf, probs, profile)
+    tiles = lambda g: np.array([[ch != "." for ch in r] for r in g])  # noqa: E731
+    assert _faults(tiles(grid)) <= _faults(tiles(rows))
+    assert not any("than the set holds" in p for p in board_facts(grid, profile))
+    changed = np.array(
+        [[a != b for a, b in zip(r1, r2, strict=True)] for r1, r2 in zip(rows, grid, strict=True)]
+    )
+    assert changed.sum() == mended
+    for r, c in zip(*np.nonzero(changed), strict=True):
+        assert conf2[r, c] == pytest.approx(probs[r, c, _class_of(grid[r][c])], rel=1e-5)

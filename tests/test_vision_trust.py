@@ -547,9 +547,10 @@ def _across_or_down(cells):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from(["iago", "scrabble"]))
 def test_every_rendered_tile_has_another_beside_it_as_the_word_rule_needs(seed, profile):
-    # the renders the trust is measured on must keep the rule the reader relies on
-    # (``reader._lone_cells_bare``, ``reader.tile_like_cells``): no tile stands alone
+    # the renders the trust is measured on must keep the rules the reader relies on
+    # (``cells.board_facts``, ``cells.mend_by_facts``): no tile stands alone, one group
     grid = np.array([list(row) for row in random_grid(profile, np.random.default_rng(seed))])
     tiles = grid != "."
     assert tiles.any()
     assert not (tiles & ~_across_or_down(tiles)).any()
+    assert cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[0] == 2

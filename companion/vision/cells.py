@@ -264,6 +264,118 @@ def _words_through(tiles: np.ndarray) -> np.ndarray:
     return tiles & (near > 0)
 
 
+def _faults(tiles: np.ndarray) -> int:
+    """How far a board's tiles (bool (n, n)) are from a game's: tiles in no word of two letters
+    or more, plus the groups of tiles beyond the first (0 for a position of a game)."""
+    if not tiles.any():
+        return 0
+    alone = int((tiles & ~_words_through(tiles)).sum())
+    groups = cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[0] - 1
+    return alone + groups - 1
+
+
+def _class_of(ch: str) -> int:
+    """The class index (:data:`companion.vision.wide.CLASSES`) of one written cell."""
+    if ch == ".":
+        return EMPTY
+    if ch == "?":
+        return BLANK
+    return CLASSES.index(ch.upper())
+
+
+def mend_by_facts(
+    grid: list[str], confidence: np.ndarray, probabilities: np.ndarray | None, profile: Profile
+) -> tuple[list[str], np.ndarray, int]:
+    """Read again, under the rules of a game with blank tiles, the few cells that break them.
+
+    A blank tile shows no letter, and on a board whose squares are the colour of its tiles the
+    network may take it for a bare square (or a bare square for it). In such a game every tile
+    lies in a word of two letters or more and the tiles form one group (Scrabble's rules: the
+    first word covers the centre, each next one joins those laid), so a reading that breaks
+    this has missed a tile or seen one too many. One cell at a time, the change that mends the
+    most for the least probability is made: an empty cell taking its most probable tile (the
+    set's counts allowing), or a tile read on a bare square emptied, until the board is a
+    game's or no one change brings it nearer. A board whose groups lie too far apart for one
+    tile to join is left as read (:func:`board_facts` says so).
+
+    A cell changed keeps the network's probability of what it is now read as (under what it
+    was first read as), so a board mended is never trusted: the rules choose among the
+    readings the camera left in doubt, and a player looks.
+
+    Args:
+        grid: the reading, rows of ``.``, letters and ``?``.
+        confidence: float32 (size, size), each cell's calibrated probability.
+        probabilities: float (size, size, 29): each class's calibrated probability
+            (:attr:`CellEvidence.probabilities`); None (or a game without blank tiles, or a
+            cell read as covered) leaves the reading as it is.
+        profile: the game's profile.
+
+    Returns:
+        (grid, confidence, cells changed).
+    """
+    if not profile.blank_tiles or probabilities is None:
+        return grid, confidence, 0
+    cls = np.array([[_class_of(ch) for ch in row] for row in grid])
+    if (cls == HIDDEN).any():
+        return grid, confidence, 0
+    p = np.asarray(probabilities, np.float64)
+    logp = np.log(np.maximum(p, 1e-12))
+    limit = np.full(p.shape[-1], np.iinfo(np.int64).max)
+    for ch, held in (profile.tile_counts or {}).items():
+        limit[_class_of(ch)] = held
+    limit[HIDDEN] = 0
+    conf = confidence.astype(np.float32).copy()
+    changed = np.zeros(cls.shape, bool)
+    while True:
+        tiles = cls != EMPTY
+        now = _faults(tiles)
+        if not now:
+            break
+        # the cells one change of which can mend: a lone tile (emptied), an empty cell beside
+        # a lone tile or between two groups (filled)
+        lone = tiles & ~_words_through(tiles)
+        group = np.pad(cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[1], 1)
+        pad_lone = np.pad(lone, 1)
+        cand = set(zip(*np.nonzero(lone & ~changed), strict=True))
+        for r, c in zip(*np.nonzero(~tiles & ~changed), strict=True):
+            near = [(r, c + 1), (r + 2, c + 1), (r + 1, c), (r + 1, c + 2)]
+            if (
+                any(pad_lone[y, x] for y, x in near)
+                or len({group[y, x] for y, x in near} - {0}) > 1
+            ):
+                cand.add((r, c))
+        held = np.bincount(cls.ravel(), minlength=p.shape[-1])
+        options = []  # (cost, better by, cell, new class)
+        for r, c in sorted(cand):
+            if tiles[r, c]:
+                new = EMPTY
+            else:
+                allowed = np.where(held < limit, p[r, c], -1.0)
+                allowed[EMPTY] = -1.0
+                new = int(allowed.argmax())
+                if allowed[new] <= 0.0:
+                    continue
+            after = tiles.copy()
+            after[r, c] = new != EMPTY
+            better = now - _faults(after)
+            if better > 0:
+                options.append((logp[r, c, cls[r, c]] - logp[r, c, new], better, (r, c), new))
+        if not options:
+            break
+        most = max(o[1] for o in options)
+        _, _, (r, c), new = min(o for o in options if o[1] == most)
+        conf[r, c] = p[r, c, new]
+        cls[r, c] = new
+        changed[r, c] = True
+    if not changed.any():
+        return grid, confidence, 0
+    rows = [list(row) for row in grid]
+    for r, c in zip(*np.nonzero(changed), strict=True):
+        k = int(cls[r, c])
+        rows[r][c] = "." if k == EMPTY else "?" if k == BLANK else CLASSES[k]
+    return ["".join(row) for row in rows], conf, int(changed.sum())
+
+
 def board_facts(grid: list[str], profile: Profile) -> list[str]:
     """What the board's rules say cannot be, in words (empty when every fact holds):
 

@@ -29,10 +29,6 @@ class Profile:
         coloured_ink: True when the ink colour carries meaning (Iago: blue face written upper
             case, red face lower case); False for dark ink, every tile written upper case.
         blank_tiles: True when the game has tiles without a letter (read as ``?``).
-        set_blanks: how many blank tiles one set holds (Scrabble's 100 tiles: two); 0 when not
-            known. With every one of them found on a board whose tiles stand
-            ``trust.BLANKS_COUNTED_MIN`` or more from its squares, an empty cell that looks like
-            a tile is no blank (``reader.tile_like_cells``).
         cell_px: side of one cell in the warped top-down board, pixels.
         premium: the premium squares (row, column), 0-based, that the board prints in colour
             (Scrabble's double and triple letter and word squares); empty for a plain grid. The
@@ -51,7 +47,6 @@ class Profile:
     size: int
     coloured_ink: bool
     blank_tiles: bool = False
-    set_blanks: int = 0
     cell_px: int = 48
     premium: frozenset[tuple[int, int]] = frozenset()
     point_values: bool = False
@@ -112,7 +107,6 @@ PROFILES: dict[str, Profile] = {
         15,
         coloured_ink=False,
         blank_tiles=True,
-        set_blanks=2,
         premium=SCRABBLE_PREMIUM,
         point_values=True,
         tile_counts=SCRABBLE_TILES,

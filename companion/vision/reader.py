@@ -278,6 +278,12 @@ def read_board(
             conf = np.where(same, last.confidence, conf).astype(np.float32)
             kept = int(same.sum())
             notes.append(f"{kept} cell(s) unchanged since the last trusted reading kept it")
+    grid, conf, mended = cells.mend_by_facts(grid, conf, ev.probabilities, profile)
+    if mended:
+        notes.append(
+            f"{mended} cell(s) read again under the rules (every tile in a word, the tiles "
+            "joined): a blank tile taken for a bare square, or the other way round"
+        )
     problems += cells.board_facts(grid, profile)
     level = net.trust_level
     unsure = (conf < level) & ~cut
