@@ -6,9 +6,14 @@ refuses, holds and shows."""
 
 import csv
 import io
+import json
+import os
 import re
 import shutil
+import signal
 import sqlite3
+import subprocess
+import sys
 
 import httpx
 import pytest
@@ -371,3 +376,114 @@ def test_within_a_round_only_the_set_up_game_counts(hall):
     from companion.tournament.web import views
 
     assert views.reported(1, setups, hall.store.results())["reported"] == 1
+
+
+# -- 7: logout ends the session ----------------------------------------------------------------
+
+
+def test_a_cookie_copied_before_logout_changes_nothing_after_it(hall):
+    post_results(hall, 3, [forged("g3", "Ada", "Bob")])
+    wait_until(lambda: hall.store.results(), what="the result")
+    with WebServer(hall.store, director_password="hall-7") as web:
+        with httpx.Client(base_url=web.url, timeout=10) as director:
+            token = re.search(r'name="csrf" value="([^"]+)"', director.get("/login").text)[1]
+            r = director.post(
+                "/login",
+                data={"csrf": token, "secret": "hall-7", "role": "director", "next": "/"},
+            )
+            assert r.status_code == 303
+            page = director.get("/standings").text
+            token = re.search(r'name="csrf" value="([^"]+)"', page)[1]
+            copied = dict(director.cookies)
+            assert director.post("/logout", data={"csrf": token}).status_code == 303
+        correction = {
+            "csrf": token,
+            "result": "3:g3",
+            "change": "void",
+            "reason": "replayed cookie",
+            "who": "Mallory",
+        }
+        with httpx.Client(base_url=web.url, timeout=10, cookies=copied) as thief:
+            r = thief.post("/corrections", data=correction)
+            assert r.status_code == 403
+            assert "log in first" in r.text
+            assert "log out" not in thief.get("/standings").text  # no director's session
+    assert hall.store.corrections() == []
+
+
+# -- 5: the director restarts after kill -9 --------------------------------------------------
+
+
+def start_director(root, broker_port):
+    env = os.environ | {
+        "COMPANION_DATA_DIR": str(root / "data"),
+        "COMPANION_CONFIG_DIR": str(root / "config"),
+    }
+    cmd = [sys.executable, "-m", "companion", "director", "--event", EVENT]
+    cmd += ["--broker-port", str(broker_port), "--listen", "127.0.0.1"]
+    return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def wait_running(root, proc):
+    running = root / "data" / "director" / "running.json"
+
+    def ready():
+        assert proc.poll() is None, proc.communicate()[1]
+        try:
+            return json.loads(running.read_text())["pid"] == proc.pid
+        except (OSError, ValueError, KeyError):
+            return False
+
+    wait_until(ready, timeout=30, what="the director running")
+
+
+def test_the_director_takes_over_its_own_broker_after_kill_9(tmp_path):
+    from companion.tournament.mqtt import BrokerURL, check_login
+
+    port = brk.free_port()
+    accounts = brk.Accounts(tmp_path / "data" / "director")
+    first = start_director(tmp_path, port)
+    second = None
+    try:
+        wait_running(tmp_path, first)
+        left = brk.running_broker(accounts)
+        assert left is not None
+        first.kill()  # kill -9: no chance to stop its broker
+        first.communicate()
+        assert brk.port_in_use(port) and brk.running_broker(accounts) == left  # it survived
+        second = start_director(tmp_path, port)
+        wait_running(tmp_path, second)
+        now = brk.running_broker(accounts)
+        assert now is not None and now != left
+        # the restarted director works: a table's result is stored
+        creds = accounts.add_tables([3], EVENT)[3]
+        assert brk.reload_running(accounts)
+        url = BrokerURL("127.0.0.1", port)
+        check_login(url, creds["username"], creds["password"])
+        c = raw_client(port, creds["username"], creds["password"], "table3")
+        publish_all(
+            c,
+            [(protocol.topic(PREFIX, 3, "result"), protocol.encode(forged("g3", "Ada", "Bob")))],
+        )
+        c.disconnect()
+        c.loop_stop()
+        from companion.tournament.store import Store
+
+        with Store(tmp_path / "data" / "director" / f"{EVENT}.sqlite") as store:
+            wait_until(lambda: store.results(), what="the result stored by the new director")
+    finally:
+        said = ""
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    said += proc.communicate(timeout=20)[1]
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.communicate()
+        left_over = brk.running_broker(accounts)
+        if left_over is not None:
+            os.kill(left_over, signal.SIGKILL)
+    assert second.returncode == 0
+    assert f"its own broker (pid {left}) was left running by a director that did not stop" in said
+    assert not brk.port_in_use(port)  # a director stopped cleanly stops its broker

@@ -28,6 +28,7 @@ import atexit
 import contextlib
 import errno
 import json
+import logging
 import os
 import pwd
 import re
@@ -44,6 +45,7 @@ from companion.errors import CompanionError
 from companion.tournament import protocol
 
 DIRECTOR_USER = "director"
+log = logging.getLogger("companion.tournament")
 
 
 def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
@@ -324,6 +326,7 @@ class Broker:
         """
         self.accounts.ensure()
         self.accounts.write_acl(self.event)
+        self._stop_left_behind(timeout)
         self.conf.write_text(self.config_text(), encoding="utf-8")
         for port in (self.port, self.tls_port if self.tls is not None else None):
             if port is not None and port_in_use(port):
@@ -365,6 +368,32 @@ class Broker:
         self.stop()
         raise BrokerError(f"mosquitto did not listen on 127.0.0.1:{self.port} within {timeout} s")
 
+    def _stop_left_behind(self, timeout: float) -> None:
+        """Stop this directory's own Mosquitto left running by a director that did not stop
+        (``kill -9``, a crash): recognised by its pid file and its command line
+        (:func:`running_broker`). SIGTERM lets it save its sessions and queued messages, which
+        the broker started next loads; SIGKILL after ``timeout`` s. Any other program on the
+        port is left alone (and said by :meth:`start`)."""
+        pid = running_broker(self.accounts)
+        if pid is None or (self.process is not None and self.process.pid == pid):
+            return
+        log.warning(
+            "director: its own broker (pid %d) was left running by a director that did not "
+            "stop; stopping it and starting it afresh",
+            pid,
+        )
+        for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 2.0)):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                return
+            deadline = time.monotonic() + wait
+            while time.monotonic() < deadline:
+                if running_broker(self.accounts) != pid or _zombie(pid):
+                    return
+                time.sleep(0.02)
+        raise BrokerError(f"the director's old broker (pid {pid}) did not stop; stop it by hand")
+
     def log_tail(self, lines: int = 5) -> str:
         """The last lines of the broker's log."""
         try:
@@ -401,6 +430,15 @@ class Broker:
             self.process.wait()
 
 
+def _zombie(pid: int) -> bool:
+    """Whether process ``pid`` has exited and waits only to be reaped."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat.rsplit(")", 1)[-1].split()[:1] == ["Z"]
+
+
 def bridge_lines(name: str, central: str, username: str, password: str, event: str) -> list[str]:
     """Mosquitto configuration lines that bridge this venue's broker to a central one: every
     topic of the event in both directions at QoS 1, the bridge's session kept
@@ -428,19 +466,33 @@ def bridge_lines(name: str, central: str, username: str, password: str, event: s
     ]
 
 
-def reload_running(accounts: Accounts) -> bool:
-    """SIGHUP the broker that the director runs from ``accounts``' directory (its pid file),
-    if it is running; True when one was signalled."""
+def running_broker(accounts: Accounts) -> int | None:
+    """The pid of the Mosquitto that a director started from ``accounts``' directory and that
+    still runs (its pid file names a live process whose command line is ``mosquitto -c`` this
+    directory's ``mosquitto.conf``), else None. A pid file left behind, or a pid now used by
+    another program, is None."""
     pid_file = accounts.broker_dir / "mosquitto.pid"
     try:
         pid = int(pid_file.read_text().strip())
     except (OSError, ValueError):
-        return False
+        return None
     try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
-        return False
-    if b"mosquitto" not in cmdline or str(accounts.broker_dir).encode() not in cmdline:
+        return None
+    conf = str(accounts.broker_dir / "mosquitto.conf").encode()
+    if not argv or not Path(argv[0].decode(errors="replace")).name.startswith("mosquitto"):
+        return None
+    if conf not in argv:
+        return None
+    return pid
+
+
+def reload_running(accounts: Accounts) -> bool:
+    """SIGHUP the broker that the director runs from ``accounts``' directory (its pid file),
+    if it is running; True when one was signalled."""
+    pid = running_broker(accounts)
+    if pid is None:
         return False
     try:
         os.kill(pid, signal.SIGHUP)

@@ -12,7 +12,8 @@ Pages (docs/director-pages.md):
 - ``/login``, ``/logout``.
 
 Access: viewing is open, or needs the viewer PIN when one is set. Every change (a round, a
-correction) needs the director's login (password or PIN), a session that lapses after
+correction) needs the director's login (password or PIN), a session kept on the server
+(:class:`Sessions`: the cookie holds only its id; logging out ends it) that lapses after
 ``session_seconds`` without use, and the form's CSRF token (one per session, checked with
 ``hmac.compare_digest``). Five wrong logins from one address lock it out for 30 seconds. Bad form
 input shows what is wrong on the page (status 400) and changes nothing.
@@ -98,6 +99,7 @@ class _Web:
         self.detail_template = env.get_template("_table.html")
         self.hub = Hub(self.call, store, self.render_changes, interval=poll_seconds)
         self.drafts: dict[str, dict] = {}
+        self.sessions = Sessions(clock)
         self.failures: dict[str, tuple[int, float]] = {}
 
     async def call(self, fn, *args, **kwargs):
@@ -149,10 +151,88 @@ def table_context(table: dict, now: float) -> dict:
 # --- access ---------------------------------------------------------------------------------
 
 
+SESSION_IDLE_SECONDS = 12 * 3600  # as long as the cookie lives
+SESSIONS_MAX = 10_000
+
+
+class Sessions:
+    """The pages' sessions, kept on the server: the (signed) cookie holds only a random id, so
+    logging out ends the session for every copy of the cookie, and a restart of the director
+    ends them all.
+
+    Args:
+        clock: seconds since the epoch.
+        idle_seconds: a session unused this long is forgotten.
+        most: the most sessions kept; past it the least recently used go first.
+    """
+
+    def __init__(self, clock, idle_seconds: float = SESSION_IDLE_SECONDS, most: int = SESSIONS_MAX):
+        self.clock = clock
+        self.idle_seconds = idle_seconds
+        self.most = most
+        self._held: dict[str, dict] = {}
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def get(self, sid: object) -> dict | None:
+        """The session ``sid`` (renewed), or None when there is none (ended, lapsed, forged)."""
+        data = self._held.get(sid) if isinstance(sid, str) else None
+        if data is None:
+            return None
+        now = self.clock()
+        if now - data["seen"] > self.idle_seconds:
+            self._held.pop(sid, None)
+            return None
+        data["seen"] = now
+        return data
+
+    def new(self) -> tuple[str, dict]:
+        """A new session: ``(id, data)``; the id is 256 random bits."""
+        if len(self._held) >= self.most:
+            by_use = sorted(self._held, key=lambda k: self._held[k]["seen"])
+            for sid in by_use[: max(1, self.most // 10)]:
+                del self._held[sid]
+        sid = secrets.token_urlsafe(32)
+        data = {"seen": self.clock()}
+        self._held[sid] = data
+        return sid, data
+
+    def end(self, sid: object) -> None:
+        """Forget session ``sid`` (logout)."""
+        if isinstance(sid, str):
+            self._held.pop(sid, None)
+
+
+def _session(request: Request, create: bool = True) -> dict:
+    """This request's server-side session (a new one when it has none and ``create``; else an
+    empty dict that is kept nowhere)."""
+    web: _Web = request.app.state.web
+    data = web.sessions.get(request.session.get("sid"))
+    if data is None:
+        if not create:
+            return {}
+        sid, data = web.sessions.new()
+        request.session["sid"] = sid
+    return data
+
+
+def _fresh_session(request: Request) -> dict:
+    """A new session in place of this request's (at each login: a session id known before the
+    login never carries it)."""
+    web: _Web = request.app.state.web
+    web.sessions.end(request.session.get("sid"))
+    sid, data = web.sessions.new()
+    request.session.clear()
+    request.session["sid"] = sid
+    return data
+
+
 def _csrf(request: Request) -> str:
-    token = request.session.get("csrf")
+    session = _session(request)
+    token = session.get("csrf")
     if not token:
-        token = request.session["csrf"] = secrets.token_urlsafe(24)
+        token = session["csrf"] = secrets.token_urlsafe(24)
     return token
 
 
@@ -160,18 +240,20 @@ def is_director(request: Request) -> bool:
     """True while the session holds a director's login that has not lapsed (each use renews
     it)."""
     web: _Web = request.app.state.web
-    until = request.session.get("director_until", 0)
+    session = _session(request, create=False)
+    until = session.get("director_until", 0)
     now = web.clock()
     if not isinstance(until, int | float) or until < now:
-        request.session.pop("director_until", None)
+        session.pop("director_until", None)
         return False
-    request.session["director_until"] = now + web.session_seconds
+    session["director_until"] = now + web.session_seconds
     return True
 
 
 def is_viewer(request: Request) -> bool:
     web: _Web = request.app.state.web
-    return not web.viewer_pin or bool(request.session.get("viewer")) or is_director(request)
+    viewer = bool(_session(request, create=False).get("viewer"))
+    return not web.viewer_pin or viewer or is_director(request)
 
 
 def _page(request: Request, name: str, context: dict, status: int = 200) -> Response:
@@ -628,9 +710,10 @@ async def login(request: Request) -> Response:
     role = str(form.get("role", "director"))
     if role == "director" and hmac.compare_digest(secret.encode(), web.director_password.encode()):
         web.failures.pop(host, None)
-        request.session["director_until"] = now + web.session_seconds
-        request.session["viewer"] = True
-        request.session["csrf"] = secrets.token_urlsafe(24)  # a new token for the new login
+        session = _fresh_session(request)
+        session["director_until"] = now + web.session_seconds
+        session["viewer"] = True
+        session["csrf"] = secrets.token_urlsafe(24)  # a new token for the new login
         return RedirectResponse(nxt if nxt != "/login" else "/", status_code=303)
     if (
         role == "viewer"
@@ -638,7 +721,9 @@ async def login(request: Request) -> Response:
         and hmac.compare_digest(secret.encode(), web.viewer_pin.encode())
     ):
         web.failures.pop(host, None)
-        request.session["viewer"] = True
+        session = _fresh_session(request)
+        session["viewer"] = True
+        session["csrf"] = secrets.token_urlsafe(24)
         return RedirectResponse(nxt, status_code=303)
     count += 1
     web.failures[host] = (count, now + LOCKOUT_SECONDS if count >= LOCKOUT_FAILURES else 0.0)
@@ -651,6 +736,8 @@ async def login(request: Request) -> Response:
 async def logout(request: Request) -> Response:
     form = await request.form()
     if hmac.compare_digest(str(form.get("csrf", "")).encode(), _csrf(request).encode()):
+        web: _Web = request.app.state.web
+        web.sessions.end(request.session.get("sid"))  # every copy of the cookie is logged out
         request.session.clear()
     return RedirectResponse("/", status_code=303)
 
@@ -727,8 +814,9 @@ def create_app(
         event: the tournament's short name, shown in the pages' titles.
         base_url: the pages' address as the tables' phones reach it (for QR codes), e.g.
             ``http://10.42.0.1:8080``.
-        secret_key: signs the session cookies (default: a new random key, so a restart of the
-            director logs everyone out).
+        secret_key: signs the session cookies, which hold only a session's id (the sessions are
+            kept on the server, so a restart of the director logs everyone out; default: a new
+            random key).
         clock: seconds since the epoch, for the sessions' timeout and the login lock-out
             (tests inject theirs).
 
