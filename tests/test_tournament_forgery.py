@@ -7,6 +7,7 @@ refuses, holds and shows."""
 import csv
 import io
 import json
+import logging
 import os
 import re
 import shutil
@@ -41,12 +42,7 @@ def hall(tmp_path):
 
 def account(hall, number):
     """A table account with no link running (the test speaks for the table)."""
-    creds = hall.accounts.add_tables([number], EVENT)[number]
-    hall.broker.reload()
-    from companion.tournament.mqtt import check_login
-
-    check_login(hall.url, creds["username"], creds["password"])
-    return creds
+    return hall.account(number)
 
 
 def publish_all(client, messages):
@@ -487,3 +483,31 @@ def test_the_director_takes_over_its_own_broker_after_kill_9(tmp_path):
     assert second.returncode == 0
     assert f"its own broker (pid {left}) was left running by a director that did not stop" in said
     assert not brk.port_in_use(port)  # a director stopped cleanly stops its broker
+
+
+# -- 4: each account only its own client id ----------------------------------------------------
+
+
+def test_a_table_account_cannot_take_the_directors_session(hall, caplog):
+    """With the director's client id a table's account used to knock the director off (13
+    times in 15 s), and, while the director was down, wipe its queued messages."""
+    caplog.set_level(logging.INFO, logger="companion.tournament")
+    intruder, honest = account(hall, 3), account(hall, 5)
+    ids = [f"companion-director-{EVENT}", "director", "director-commands"]
+    for client_id in ids:
+        c = raw_client(hall.port, intruder["username"], intruder["password"], client_id)
+        c.disconnect()
+        c.loop_stop()
+    assert hall.director.connected.is_set()
+    assert "director: disconnected" not in caplog.text
+    # while the director is down, the broker queues a table's result for its session
+    hall.director.stop()
+    post_results(hall, 5, [forged("g5", "Ada", "Bob")])
+    for client_id in ids:  # a clean session under the director's id would wipe that queue
+        c = raw_client(hall.port, intruder["username"], intruder["password"], client_id)
+        c.disconnect()
+        c.loop_stop()
+    restart_director(hall)
+    wait_until(lambda: hall.store.results(), what="the result queued while the director was down")
+    assert [r["game"] for r in hall.store.results()] == ["g5"]
+    assert honest  # table 5 used its own account

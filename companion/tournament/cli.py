@@ -405,9 +405,14 @@ def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
             file=sys.stderr,
         )
         return False
-    creds = Accounts(director_dir()).ensure()
+    from companion.tournament.broker import COMMANDS_USER
+
+    # an account of its own: the broker gives each account one client id, and the director's
+    # session is the director account's
+    creds = Accounts(director_dir()).service(COMMANDS_USER, event)
+    url = parse_url(url_text)
     client = connect(
-        parse_url(url_text),
+        url,
         creds["username"],
         creds["password"],
         f"companion-director-{event}-round",
