@@ -161,7 +161,7 @@ def test_round_dry_run_and_stored_without_a_running_director(director_home, caps
         "--event",
         "spring",
     ]
-    assert main([*args, "--dry-run"]) == 0
+    assert main([*args, "--dry-run", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     # Berger round 1 of 4: 1-4, 2-3 (first colour blue)
     assert {t: (s["blue"], s["red"]) for t, s in out["setups"].items()} == {
@@ -170,7 +170,7 @@ def test_round_dry_run_and_stored_without_a_running_director(director_home, caps
     }
     with Store(store_path("spring")) as s:
         assert s.current_round() is None  # a dry run keeps nothing
-    assert main(args) == 0
+    assert main([*args, "--json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["published"] is False
     assert "No director is running" in captured.err

@@ -162,12 +162,16 @@ def test_standings_sorted_by_wins_then_spread(store):
     assert [r["player"] for r in rows] == ["Ada", "Di", "Cy", "Bob"]
     by = {r["player"]: r for r in rows}
     assert by["Ada"] == {
+        "rank": 1,
         "player": "Ada",
         "played": 1,
         "wins": 1,
         "losses": 0,
         "draws": 0,
+        "byes": 0,
+        "points": 1,
         "spread": 10,
+        "buchholz": 0,  # Bob's points
     }
     assert by["Di"]["spread"] == -6 + 15 and by["Di"]["wins"] == 1
     assert by["Bob"]["spread"] == -10 - 15 and by["Bob"]["losses"] == 2

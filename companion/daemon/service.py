@@ -95,8 +95,12 @@ FAULT_WORDS = {
     "sounder": "BUZZER FAILING",
     "lights": "LEDS FAILING",
     "display": "DISPLAY FAILING",
+    "claim": "TWO BOXES CLAIM THIS TABLE",
 }
 """The words each fault puts on the OLED's bottom line (and systemd's status line)."""
+LINK_STATUS_FILE = "link-status.json"
+"""Beside table.toml: what ``companion link`` asks the screen to say (``{"claim": words}``: the
+director sees two boxes set up as this table; companion.tournament.link)."""
 PART_NAMES = {"disc": "servo", "sounder": "buzzer", "lights": "LEDs", "display": "OLED"}
 
 
@@ -639,6 +643,7 @@ class TableService:
         if self.mode.finished and self.journal.records and not self._record_unsaved:
             self._finish()
         self._take_new_setup()
+        self._note_link()
         self._note_storage(g)
         self._publish(g)
         self.steps += 1
@@ -891,6 +896,30 @@ class TableService:
             log.warning("%s: %s", FAULT_WORDS[key], detail)
             if self._retry_at is None:
                 self._retry_at = self._last_g + RETRY_SECONDS
+
+    def _note_link(self) -> None:
+        """The link's word for the screen (:data:`LINK_STATUS_FILE`): the director's "two
+        boxes claim table N" is the ``claim`` fault while it lasts."""
+        if self._table_arg is not None:
+            return
+        path = (self.table_file or table_path()).with_name(LINK_STATUS_FILE)
+        try:
+            st = path.stat()
+        except OSError:
+            stamp = None
+        else:
+            stamp = (st.st_mtime_ns, st.st_size)
+        if stamp == getattr(self, "_link_stamp", None):
+            return
+        self._link_stamp = stamp
+        claim = None
+        if stamp is not None:
+            try:
+                found = json.loads(path.read_text(encoding="utf-8")).get("claim")
+            except (OSError, ValueError, AttributeError):
+                found = None
+            claim = found if isinstance(found, str) and found else None
+        self._set_fault("claim", claim)
 
     def _note_storage(self, g: float) -> None:
         """The journal's state becomes the storage fault: NOT SAVING on the OLED with a beep

@@ -330,7 +330,10 @@ class Broker:
             "persistence true",
             f"persistence_location {d}/",
             "persistence_file mosquitto.db",
-            "autosave_interval 30",
+            # saved at every change Mosquitto counts (a queued message, a session, a
+            # subscription); a round's set-ups are saved at once by SIGUSR1 (Broker.save)
+            "autosave_on_changes true",
+            "autosave_interval 1",
             f"pid_file {self.pid_file}",
             f"log_dest file {self.log}",
             "log_type error",
@@ -455,6 +458,29 @@ class Broker:
         if self.running:
             self.process.send_signal(signal.SIGHUP)
 
+    def save(self, timeout: float = 2.0) -> bool:
+        """SIGUSR1: Mosquitto writes its persistence file now (see :func:`save_running`); waits
+        up to ``timeout`` seconds until the file is rewritten. True when it was."""
+        if not self.running:
+            return False
+        db = self.accounts.broker_dir / "mosquitto.db"
+
+        def stamp():
+            try:
+                st = db.stat()
+            except OSError:
+                return None
+            return (st.st_mtime_ns, st.st_ino, st.st_size)
+
+        before = stamp()
+        self.process.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if stamp() != before:
+                return True
+            time.sleep(0.01)
+        return False
+
     def stop(self, timeout: float = 5.0) -> None:
         """SIGTERM (Mosquitto saves its persistence), then SIGKILL after ``timeout`` s."""
         if self.process is None:
@@ -537,11 +563,23 @@ def running_broker(accounts: Accounts) -> int | None:
 def reload_running(accounts: Accounts) -> bool:
     """SIGHUP the broker that the director runs from ``accounts``' directory (its pid file),
     if it is running; True when one was signalled."""
+    return _signal_running(accounts, signal.SIGHUP)
+
+
+def save_running(accounts: Accounts) -> bool:
+    """SIGUSR1 the director's running broker (as :func:`reload_running` finds it): Mosquitto
+    writes its persistence file at once (a round's retained set-ups survive a ``kill -9``;
+    Mosquitto 2.0's ``autosave_on_changes`` does not count retained messages). True when one
+    was signalled."""
+    return _signal_running(accounts, signal.SIGUSR1)
+
+
+def _signal_running(accounts: Accounts, sig: int) -> bool:
     pid = running_broker(accounts)
     if pid is None:
         return False
     try:
-        os.kill(pid, signal.SIGHUP)
+        os.kill(pid, sig)
     except OSError:
         return False
     return True

@@ -109,8 +109,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--minute-seconds", type=float, default=60.0, help="the sand minute (s)")
     r.add_argument("--game", default="iago", help="iago, iota or wordinoes")
     r.add_argument("--lexicon", default="", help="the word list (default: the table's)")
+    r.add_argument(
+        "--bye-spread",
+        type=float,
+        default=None,
+        help="a bye's spread (a bye is a win; default: --minutes for Iago, 0 for other games)",
+    )
     r.add_argument("--seed", type=int, help="the lot's random seed (default: random)")
     r.add_argument("--dry-run", action="store_true", help="print the set-ups, publish nothing")
+    r.add_argument("--json", action="store_true", help="print the set-ups as JSON (for scripts)")
     r.add_argument("--broker", help="the director's broker (default: the running director's)")
     _event(r)
     r.set_defaults(func=_round)
@@ -122,7 +129,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     _event(res)
     res.set_defaults(func=_results)
 
-    st = dsub.add_parser("standings", help="the players by wins, then spread")
+    st = dsub.add_parser(
+        "standings",
+        help="the players by points (a win 1, a draw 1/2, a bye 1), then spread, then Buchholz",
+    )
     st.add_argument("--json", action="store_true")
     _event(st)
     st.set_defaults(func=_standings)
@@ -326,17 +336,7 @@ def _round(args) -> int:
         elif args.round_robin:
             pairs = pairing.round_robin(_players(args), args.round)
         else:
-            players = _players(args)
-            byes = []  # a player seated at no table of an earlier round had a bye in it
-            for r in store.rounds():
-                seated = {
-                    n
-                    for s in store.round_setups(r["round"]).values()
-                    for n in (s.get("blue"), s.get("red"))
-                }
-                byes += [p for p in players if p not in seated]
-            games = pairing.games_from_results(store.results())
-            pairs = pairing.swiss(players, games, byes)
+            pairs = rounds.swiss_round(store, args.round, _players(args))
         colours = args.colours or ("balanced" if args.swiss else "lot")
         rng = random.Random(args.seed) if args.seed is not None else random.SystemRandom()
         setups = rounds.make_round(
@@ -351,21 +351,45 @@ def _round(args) -> int:
             rng=rng,
             event=event,
         )
+        listed = _players(args) if (args.swiss or args.round_robin) else []
+        players = rounds.round_players(pairs, listed)
+        byes = rounds.bye_spreads(pairs, args.bye_spread, args.game, args.minutes)
         out = {
             "round": args.round,
             "setups": {str(t): s for t, s in setups.items()},
             "byes": rounds.byes(pairs),
+            "bye_spread": byes,
         }
-        if args.dry_run:
+        if not args.dry_run:
+            _warn_unfinished(store, args.round)
+            out["published"] = _publish(args, store, event, args.round, setups, players, byes)
+        if args.json:
             print(json.dumps(out))
-            return 0
-        _warn_unfinished(store, args.round)
-        published = _publish(args, store, event, args.round, setups)
-        out["published"] = published
-        print(json.dumps(out))
+        else:
+            _print_round(out, args.dry_run)
         return 0
     finally:
         store.close()
+
+
+def _print_round(out: dict, dry_run: bool) -> None:
+    """A round's set-ups as a table for people (``--json`` gives scripts the JSON)."""
+    setups = out["setups"]
+    first = next(iter(setups.values()), {})
+    control = (
+        f"{first.get('minutes')} min, {first.get('minute_seconds'):g} s minute" if first else ""
+    )
+    print(f"Round {out['round']}: {len(setups)} tables, {first.get('game', '')} {control}".rstrip())
+    width = max([len(s["blue"]) for s in setups.values()] + [4])
+    print(f"{'table':>5}  {'blue':<{width}}  red")
+    for table, s in setups.items():
+        print(f"{table:>5}  {s['blue']:<{width}}  {s['red']}")
+    for name, spread in out["bye_spread"].items():
+        print(f"  bye  {name} (a win, spread {spread:+g})")
+    if dry_run:
+        print("Dry run: nothing stored or published.")
+    elif out.get("published"):
+        print("Published to the tables.")
 
 
 def _warn_unfinished(store, round_no: int) -> None:
@@ -387,7 +411,9 @@ def _warn_unfinished(store, round_no: int) -> None:
         )
 
 
-def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
+def _publish(
+    args, store, event: str, round_no: int, setups: dict, players: list, byes: dict
+) -> bool:
     """Publish through the director's broker; keep the round in the store either way."""
     import time
 
@@ -398,7 +424,7 @@ def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
 
     url_text = args.broker or _run_info().get("broker")
     if not url_text:
-        store.set_round(round_no, setups, time.time())
+        store.set_round(round_no, setups, time.time(), players=players, byes=byes)
         print(
             "No director is running: the round is stored and will be published when "
             "'companion director' starts.",
@@ -426,10 +452,15 @@ def _publish(args, store, event: str, round_no: int, setups: dict) -> bool:
             setups,
             prefix=protocol.prefix(event),
             pages=_run_info().get("pages") or "",
+            players=players,
+            byes=byes,
         )
     finally:
         client.disconnect()
         client.loop_stop()
+    from companion.tournament.broker import save_running
+
+    save_running(Accounts(director_dir()))  # the director's own broker: on its disk at once
     return True
 
 
@@ -507,11 +538,15 @@ def _standings(args) -> int:
     if args.json:
         print(json.dumps(rows))
         return 0
-    print(f"{'#':>3} {'player':<16} {'played':>6} {'wins':>4} {'losses':>6} {'spread':>7}")
-    for i, r in enumerate(rows, 1):
+    print(
+        f"{'#':>3} {'player':<16} {'points':>6} {'played':>6} {'wins':>4} {'draws':>5} "
+        f"{'losses':>6} {'byes':>4} {'spread':>7} {'buchholz':>8}"
+    )
+    for r in rows:
         print(
-            f"{i:>3} {r['player']:<16} {r['played']:>6} {r['wins']:>4} {r['losses']:>6} "
-            f"{r['spread']:>+7}"
+            f"{r['rank']:>3} {r['player']:<16} {r['points']:>6g} {r['played']:>6} {r['wins']:>4} "
+            f"{r['draws']:>5} {r['losses']:>6} {r['byes']:>4} {r['spread']:>+7g} "
+            f"{r['buchholz']:>8g}"
         )
     return 0
 

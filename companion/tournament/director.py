@@ -23,6 +23,7 @@ counted and dropped by the store.
 
 from __future__ import annotations
 
+import collections
 import logging
 import queue
 import sqlite3
@@ -38,6 +39,15 @@ from companion.tournament.mqtt import BrokerURL, make_client
 from companion.tournament.store import Store
 
 log = logging.getLogger("companion.tournament")
+
+BEAT_SECONDS = 5.0
+"""A link says ``online`` this often (``tables/N/online``, not retained), also when idle."""
+OFFLINE_AFTER = 3 * BEAT_SECONDS
+"""A table not heard from for this many seconds (three heartbeats missed) is OFFLINE: its link,
+its network or the broker went without a Last Will (a broker killed with the table's link)."""
+CLAIM_WINDOW = 30.0
+"""Seconds in which a table's box changing twice (A, B, A: two boxes taking the session from
+each other) is said as "two boxes claim table N"; the claim is over after as long in peace."""
 
 
 class DirectorError(CompanionError, RuntimeError):
@@ -98,11 +108,15 @@ class Director:
         self.clock = clock
         self.stats = Stats()
         self.pages = ""  # the director's pages as phones reach them (set with --http): QR codes
+        self.save_broker = None  # the director's own broker: Broker.save (after each round)
         self.connected = threading.Event()
         self._queue: queue.Queue = queue.Queue()
         self._stop = threading.Event()
         self._idle = threading.Event()
         self._worker = threading.Thread(target=self._work, name="director-store", daemon=True)
+        self._watcher = threading.Thread(target=self._watch, name="director-presence", daemon=True)
+        self._claims: dict[int, collections.deque] = {}  # table -> (time, box) at each change
+        self._conflicts: dict[int, tuple[float, str]] = {}  # table -> (claimed until, words)
         self.client = make_client(f"companion-director-{event}", username, password, url, ca)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -117,6 +131,7 @@ class Director:
             DirectorError: not connected and subscribed within ``timeout`` seconds.
         """
         self._worker.start()
+        self._watcher.start()
         self.client.connect_async(self.url.host, self.url.port, keepalive=10)
         self.client.loop_start()
         if not self.connected.wait(timeout):
@@ -127,10 +142,12 @@ class Director:
             )
 
     _last_problem = ""
+    _stopping = False
 
     def stop(self) -> None:
         """Store what is queued, disconnect, stop the threads."""
         self.drain(5.0)
+        self._stopping = True
         self._stop.set()
         self._queue.put(None)
         self.client.disconnect()
@@ -156,11 +173,21 @@ class Director:
             return
         client.subscribe([(f"{self.prefix}tables/+/{kind}", 1) for kind in protocol.FROM_TABLE])
         log.info("director: connected to %s (session present: %s)", self.url, flags.session_present)
+        try:
+            n = self.republish_round()
+        except Exception:  # noqa: BLE001 - said; the next reconnect tries again
+            log.exception("director: the current round's set-ups could not be published again")
+        else:
+            if n:
+                log.info("director: the current round's %d set-ups published again", n)
         self.connected.set()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties=None) -> None:
         self.connected.clear()
-        log.info("director: disconnected from %s (%s); reconnecting", self.url, reason_code)
+        if self._stopping:
+            log.info("director: disconnected from %s", self.url)
+        else:
+            log.info("director: disconnected from %s (%s); reconnecting", self.url, reason_code)
 
     def _on_message(self, client, userdata, msg) -> None:
         self._queue.put((msg.topic, bytes(msg.payload), self.clock()))
@@ -265,6 +292,9 @@ class Director:
             self._events_of_result(table, payload["game"], record, received)
             return table, payload["game"]
         if kind == "state":
+            conflict = self._conflicts.get(table)
+            if conflict is not None:  # said until the claim is over
+                payload = {**payload, "claim": conflict[1]}
             store.record_state(table, payload, received)
             self.stats.stored += 1
         elif kind == "board":
@@ -273,7 +303,7 @@ class Director:
             )
             self.stats.stored += 1
         elif kind == "online":
-            self._online(table, payload["online"], received)
+            self._online(table, payload, received)
         return None
 
     def _count(self, new: bool) -> None:
@@ -288,11 +318,79 @@ class Director:
             if isinstance(seq, int) and not isinstance(seq, bool) and seq >= 1:
                 self.store.record_event(table, game, seq, ev, received)
 
-    def _online(self, table: int, online: bool, received: float) -> None:
-        found = self.store.table(table)
-        state = dict((found or {}).get("state") or {})
-        state["online"] = online
-        self.store.record_state(table, state, received)
+    def _online(self, table: int, payload: dict, received: float) -> None:
+        online = payload["online"]
+        box = payload.get("box")
+        box = box[:64] if isinstance(box, str) and box.isprintable() else None
+        presence: dict = {"online": online, "offline": None}
+        if not online:
+            presence["offline"] = "the table's link went (its goodbye or its Last Will)"
+        elif box is not None:
+            presence["box"] = box
+            claim = self._claim(table, box, received)
+            if claim is not None:
+                presence["claim"] = claim
+        self.store.record_presence(table, presence, received)
+
+    def _claim(self, table: int, box: str, at: float) -> str | None:
+        """Note that ``box`` speaks for ``table``; the words "two boxes claim table N" while
+        two boxes take it from each other (module constants), else None."""
+        claims = self._claims.setdefault(table, collections.deque(maxlen=16))
+        if not claims or claims[-1][1] != box:
+            claims.append((at, box))
+        recent = [(t, b) for t, b in claims if t >= at - CLAIM_WINDOW]
+        boxes = sorted({b for _, b in recent})
+        if len(recent) < 3 or len(boxes) < 2:
+            found = self._conflicts.get(table)
+            return None if found is None else found[1]
+        words = f"two boxes claim table {table}"
+        if table not in self._conflicts:
+            log.warning(
+                "director: %s (%s take its connection from each other); give one of them "
+                "another table number",
+                words,
+                " and ".join(boxes),
+            )
+        self._conflicts[table] = (at + CLAIM_WINDOW, words)
+        # the boxes hear it too (whichever is connected), and say it on their screens
+        self._ack(table, {"claim": words, "boxes": boxes})
+        return words
+
+    # -- presence ------------------------------------------------------------------------------
+
+    def _watch(self) -> None:
+        while not self._stop.wait(1.0):
+            try:
+                self.check_presence(self.clock())
+            except Exception:  # noqa: BLE001 - the store was busy: the next second tries again
+                log.exception("director: the tables' presence could not be checked")
+
+    def check_presence(self, now: float) -> list[int]:
+        """Mark OFFLINE every table not heard from for :data:`OFFLINE_AFTER` seconds (said in
+        the log and on the hall), and end the claims of two boxes that are over. Returns the
+        tables marked OFFLINE now."""
+        marked = []
+        for table, last in self.store.silent_tables(now - OFFLINE_AFTER):
+            quiet = now - last
+            log.warning(
+                "director: table %d not heard from for %.0f s (%d heartbeats missed): OFFLINE",
+                table,
+                quiet,
+                int(quiet // BEAT_SECONDS),
+            )
+            self.store.record_presence(
+                table,
+                {"online": False, "offline": f"not heard from for {quiet:.0f} s"},
+                now,
+                heard=False,
+            )
+            marked.append(table)
+        for table, (until, _) in list(self._conflicts.items()):
+            if until < now:
+                del self._conflicts[table]
+                log.info("director: one box for table %d again", table)
+                self.store.record_presence(table, {"claim": None}, now, heard=False)
+        return marked
 
     def contiguous(self, table: int, game: str) -> int:
         """The highest seq n such that every journal record 1..n of ``game`` is stored."""
@@ -343,8 +441,39 @@ class Director:
                 f"{timeout:g} s; publish the round again"
             )
 
-    def publish_round(self, round: int, setups: dict[int, dict]) -> None:
+    def republish_round(self) -> int:
+        """Publish the current round's set-ups again (retained, QoS 1; not waited for), as on
+        every (re)connection: a broker that lost them (killed before it saved them, or started
+        afresh) has them back, and a table that connects gets its round. A table takes a set-up
+        once (its ``setup_id``), so a copy changes nothing at a table that has it. Returns how
+        many were published."""
+        rnd = self.store.current_round()
+        if rnd is None:
+            return 0
+        setups = self.store.round_setups(rnd)
+        for table, setup in setups.items():
+            if self.pages and "page" not in setup:  # a round stored while no pages were served
+                from companion.tournament.rounds import with_page
+
+                setup = with_page(setup, table, self.pages)
+            self.client.publish(
+                protocol.topic(self.prefix, table, "setup"),
+                protocol.encode(setup),
+                qos=1,
+                retain=True,
+            )
+        return len(setups)
+
+    def publish_round(
+        self,
+        round: int,
+        setups: dict[int, dict],
+        players: list[str] | None = None,
+        byes: dict[str, float] | None = None,
+    ) -> None:
         """Keep and publish a round (:func:`companion.tournament.rounds.publish_round`)."""
         from companion.tournament.rounds import publish_round
 
-        publish_round(self, self.store, round, setups, pages=self.pages)
+        publish_round(self, self.store, round, setups, pages=self.pages, players=players, byes=byes)
+        if self.save_broker is not None:  # the broker has them: now on its disk too
+            self.save_broker()

@@ -38,8 +38,10 @@ import hashlib
 import json
 import logging
 import os
+import socket
 import threading
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +50,13 @@ from companion.paths import config_dir, data_dir
 from companion.textformats import TomlError, loads_json, loads_toml
 from companion.tournament import protocol
 from companion.tournament.mqtt import BrokerURL, make_client, parse_url
+
+BEAT_SECONDS = 5.0
+"""The heartbeat: ``online`` every this many seconds (companion.tournament.director)."""
+CLAIM_SECONDS = 30.0
+"""The director's "two boxes claim table N" stays on the screen this long after it was last
+said (it says it at each change of box while the two fight)."""
+STATUS_FILE = "link-status.json"
 
 log = logging.getLogger("companion.tournament")
 
@@ -359,6 +368,8 @@ class Link:
         resend_seconds: float = 5.0,
         clock=time.time,
         client_id: str | None = None,
+        box: str | None = None,
+        beat_seconds: float = BEAT_SECONDS,
     ) -> None:
         self.config = config
         self.prefix = protocol.prefix(config.event)
@@ -370,6 +381,11 @@ class Link:
         self.poll = poll
         self.resend_seconds = resend_seconds
         self.clock = clock
+        self.box = box or f"{socket.gethostname()[:40]}-{uuid.uuid4().hex[:6]}"
+        self.beat_seconds = beat_seconds
+        self._next_beat = 0.0
+        self.claim = ""  # the director's "two boxes claim table N", while it lasts
+        self._claim_until = 0.0
         self.connected = threading.Event()
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -405,7 +421,7 @@ class Link:
             config.password,
             config.url,
             config.ca,
-            will=(self._topic("online"), protocol.encode({"online": False})),
+            will=(self._topic("online"), protocol.encode({"online": False, "box": self.box})),
         )
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -461,7 +477,10 @@ class Link:
             self._thread.join(5.0)
         if goodbye and self.connected.is_set():
             info = self.client.publish(
-                self._topic("online"), protocol.encode({"online": False}), qos=1, retain=True
+                self._topic("online"),
+                protocol.encode({"online": False, "box": self.box}),
+                qos=1,
+                retain=True,
             )
             with contextlib.suppress(RuntimeError, ValueError):
                 info.wait_for_publish(1.0)
@@ -486,7 +505,13 @@ class Link:
             log.warning("link %d: the broker refused the login: %s", self.table, reason_code)
             return
         client.subscribe([(self._topic("setup"), 1), (self._topic("ack"), 1)])
-        client.publish(self._topic("online"), protocol.encode({"online": True}), qos=1, retain=True)
+        client.publish(
+            self._topic("online"),
+            protocol.encode({"online": True, "box": self.box}),
+            qos=1,
+            retain=True,
+        )
+        self._next_beat = time.monotonic() + self.beat_seconds
         self.connected.set()
         self._last_state = None  # the state again: a broker that lost it has it back
         with self._lock:
@@ -511,6 +536,11 @@ class Link:
             self._on_setup(payload)
 
     def _on_ack(self, payload: dict) -> None:
+        if "claim" in payload:  # the director: two boxes take this table's session in turn
+            self._claim_until = time.monotonic() + CLAIM_SECONDS
+            if payload["claim"] != self.claim:
+                self._set_claim(payload["claim"])
+            return
         game = payload["game"]
         with self._lock:
             if "events" in payload:
@@ -520,6 +550,29 @@ class Link:
             elif game not in self.acked_results:
                 self.acked_results.add(game)
                 self._save_acks()
+
+    @property
+    def status_file(self) -> Path:
+        """``link-status.json`` beside table.toml: what the link asks the table's screen to say
+        (``{"claim": "two boxes claim table 6"}``; the table service shows it as a fault)."""
+        return self.table_toml.with_name(STATUS_FILE)
+
+    def _set_claim(self, words: str) -> None:
+        """Say (``words``) or end ("") the director's "two boxes claim table N" on this box's
+        screen (:attr:`status_file`) and in the log."""
+        self.claim = words
+        if words:
+            log.warning(
+                "link %d: %s (box %s); give one box another number", self.table, words, self.box
+            )
+        else:
+            log.info("link %d: one box for the table again", self.table)
+        try:
+            tmp = self.status_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"claim": words} if words else {}), encoding="utf-8")
+            tmp.replace(self.status_file)
+        except OSError as exc:
+            log.warning("link %d: cannot write %s: %s", self.table, self.status_file, exc)
 
     def _on_setup(self, payload: dict) -> None:
         from companion.daemon.config import TableConfigError, save_table, validate
@@ -612,6 +665,15 @@ class Link:
             resend_all, self._resend_all = self._resend_all, False
         if not self.connected.is_set():
             return
+        if now >= self._next_beat:  # the heartbeat: the director marks a silent table OFFLINE
+            self._next_beat = now + self.beat_seconds
+            self.client.publish(
+                self._topic("online"),
+                protocol.encode({"online": True, "box": self.box, "beat": True}),
+                qos=1,
+            )
+        if self.claim and now >= self._claim_until:
+            self._set_claim("")
         # what is unacked is looked at a few times a second (and at once after a reconnect)
         if resend_all or reset or now >= self._next_resend:
             self._resend(now, resend_all)

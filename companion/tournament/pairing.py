@@ -2,14 +2,15 @@
 
 A pairing is a :class:`Pairing`: two players, the first proposed for blue, and the table they
 sit at (None: the next free table, in the order given). A player with no opponent has a bye
-(``red`` None): he sits out the round, and a bye counts for no one in the standings.
+(``red`` None): he sits out the round, and the bye counts as a win for him
+(companion.tournament.standings).
 
 - :func:`from_csv` reads ``table,blue,red`` rows (a header line is optional; an empty table cell
   takes the next number; an empty ``red`` is a bye).
 - :func:`round_robin` is the FIDE Berger table for the round: every player meets every other
   once over n - 1 rounds (n players, a bye added when n is odd); the last player listed holds the
   fixed place and alternates colours round by round.
-- :func:`swiss` pairs within score groups (wins, a draw half a win), never a rematch, the bye to
+- :func:`swiss` pairs within score groups (wins, a draw half a win, a bye a win), never a rematch, the bye to
   the lowest-ranked player without one yet, colours balanced (the player who has had blue more
   often gets red; then the one who had blue last; then the higher-ranked gets blue). The pairing
   is a maximum-weight matching (networkx's ``max_weight_matching``, maximum cardinality first)
@@ -247,8 +248,9 @@ def swiss(players: Sequence[str], games: Sequence[Game], byes: Iterable[str] = (
 
     Args:
         players: every player still in the event, in ranking (seeding) order.
-        games: every game played so far (with their outcomes).
-        byes: players who have had a bye already.
+        games: every game played so far (with their outcomes; a pairing made whose result is
+            not in yet counts as met, with no outcome).
+        byes: players who have had a bye already, once per bye (each counts as a win).
 
     Returns:
         The pairings, highest score group first; the bye (if any) last.
@@ -259,7 +261,11 @@ def swiss(players: Sequence[str], games: Sequence[Game], byes: Iterable[str] = (
     import networkx as nx
 
     names = _players(players, "swiss")
+    byes = list(byes)
     score = scores(names, games)
+    for p in byes:  # a bye is a win (TSH, WESPA; FIDE C.04: a pairing-allocated bye)
+        if p in score:
+            score[p] += 1.0
     rank = {p: i for i, p in enumerate(names)}
     met = {frozenset((g.blue, g.red)) for g in games}
     had_bye = set(byes)

@@ -6,7 +6,8 @@ Every topic is under the prefix ``companion/EVENT/`` (EVENT: the tournament's sh
     tables/N/events   table -> director, QoS 1             one journal record: game, seq, record
     tables/N/result   table -> director, QoS 1             a finished game's record, until acked
     tables/N/board    table -> director, QoS 1             the board as the camera read it
-    tables/N/online   table -> director, retained, QoS 1   {"online": bool} (false: Last Will)
+    tables/N/online   table -> director, retained, QoS 1   {"online": bool, "box": id} (false: Last
+                      Will; true again every 5 s, not retained: the heartbeat)
     tables/N/setup    director -> table, retained, QoS 1   the next game's set-up
     tables/N/ack      director -> table, QoS 1             {"game": G} result stored;
                                                            {"game": G, "events": n} events 1..n
@@ -181,6 +182,9 @@ def decode(kind: str, table: int, raw: bytes, where: str = "message") -> dict:
     elif kind == "online":
         if not isinstance(payload.get("online"), bool):
             raise ProtocolError(f"{where}: online: accepted true or false")
+    elif kind == "ack" and "claim" in payload:  # the director: two boxes claim this table
+        if not isinstance(payload["claim"], str):
+            raise ProtocolError(f"{where}: claim: accepted text")
     elif kind == "ack":
         _game(payload, where)
         if "events" in payload:

@@ -134,6 +134,66 @@ def byes(pairings: Sequence[Pairing]) -> list[str]:
     return [p.blue for p in pairings if p.bye]
 
 
+def played_games(store, round: int) -> list[_pairing.Game]:
+    """Every game of the event for pairing round ``round``: each stored result (void ones left
+    out) and each pairing of another round published without a result yet (it counts as
+    played, reported or not: no rematch is offered while its result is on its way)."""
+    games = _pairing.games_from_results(store.results())
+    reported = {
+        (r["round"], frozenset((r["players"].get("blue"), r["players"].get("red"))))
+        for r in store.results()
+    }
+    for r in store.rounds():
+        if r["round"] == round:
+            continue  # the round being paired again replaces its own set-ups
+        for setup in store.round_setups(r["round"]).values():
+            blue, red = setup.get("blue"), setup.get("red")
+            if not (isinstance(blue, str) and isinstance(red, str)):
+                continue
+            if (r["round"], frozenset((blue, red))) not in reported:
+                games.append(_pairing.Game(blue, red))
+    return games
+
+
+def swiss_round(store, round: int, players: Sequence[str]) -> list[Pairing]:
+    """Round ``round``'s Swiss pairings (:func:`companion.tournament.pairing.swiss`) over
+    ``players`` (given in seeding order), ranked as the standings rank them (points, spread,
+    Buchholz; the seeding breaks what is still tied), a bye counted as a win, and every
+    pairing already made counted as played (:func:`played_games`).
+
+    Raises:
+        PairingError: as :func:`companion.tournament.pairing.swiss`.
+    """
+    byes = [b["player"] for b in store.byes() if b["round"] != round]
+    rows = {row["player"]: row for row in store.standings()}
+    seeded = list(dict.fromkeys(players))
+
+    def key(p: str) -> tuple:
+        row = rows.get(p) or {}
+        return (-row.get("points", 0), -row.get("spread", 0), -row.get("buchholz", 0))
+
+    order = sorted(seeded, key=lambda p: (*key(p), seeded.index(p)))
+    return _pairing.swiss(order, played_games(store, round), byes)
+
+
+def bye_spreads(
+    pairings: Sequence[Pairing], spread: float | None, game: str, minutes: float
+) -> dict[str, float]:
+    """``{player: spread}`` of the byes in ``pairings``: ``spread``, or when None
+    :func:`companion.tournament.standings.default_bye_spread`."""
+    from companion.tournament.standings import default_bye_spread
+
+    value = default_bye_spread(game, minutes) if spread is None else float(spread)
+    return {name: value for name in byes(pairings)}
+
+
+def round_players(pairings: Sequence[Pairing], players: Sequence[str] = ()) -> list[str]:
+    """The round's players in seeding order: ``players`` as listed, then anyone else the
+    pairings seat or give a bye, in their order."""
+    found = [n for p in pairings for n in (p.blue, p.red) if n is not None]
+    return list(dict.fromkeys([*players, *found]))
+
+
 def with_page(setup: dict, table: int, pages: str) -> dict:
     """``setup`` with its table's ``page`` on the director's pages at ``pages``
     (``http://HOST:PORT``): the address its ready screen shows as a QR code."""
@@ -152,6 +212,8 @@ def publish_round(
     prefix: str | None = None,
     timeout: float = 10.0,
     pages: str = "",
+    players: list[str] | None = None,
+    byes: dict[str, float] | None = None,
 ) -> None:
     """Keep round ``round``'s set-ups in ``store`` (it becomes the current round) and publish
     each to ``tables/N/setup`` (retained, QoS 1), waiting until the broker has every one.
@@ -167,6 +229,8 @@ def publish_round(
         pages: the director's pages as the players' phones reach them (``http://HOST:PORT``;
             "" when they are not served): each set-up then carries its table's ``page``
             address, which the table's ready screen shows as a QR code.
+        players, byes: the round's players in seeding order and its byes with their spreads
+            (:meth:`companion.tournament.store.Store.set_round`).
 
     Raises:
         RoundError: the broker did not take a set-up within ``timeout`` (the store already
@@ -175,7 +239,7 @@ def publish_round(
     published = time.time() if published is None else published
     if pages:
         setups = {t: with_page(s, t, pages) for t, s in setups.items()}
-    store.set_round(round, setups, published)
+    store.set_round(round, setups, published, players=players, byes=byes)
     if hasattr(target, "publish_setup"):
         for table, setup in setups.items():
             target.publish_setup(table, setup, timeout=timeout)
@@ -213,7 +277,11 @@ __all__ = [
     "Pairing",
     "PairingError",
     "RoundError",
+    "bye_spreads",
     "byes",
     "make_round",
+    "played_games",
     "publish_round",
+    "round_players",
+    "swiss_round",
 ]

@@ -78,6 +78,8 @@ def run_director(args, event: str) -> int:
         broker.start()
         url = BrokerURL("127.0.0.1", args.broker_port)
     director = Director(store, event, url, creds["username"], creds["password"], ca)
+    if broker is not None:
+        director.save_broker = broker.save
     web = None
     try:
         director.start()
@@ -87,7 +89,7 @@ def run_director(args, event: str) -> int:
         if args.http:
             web = _start_web(args, store, director, event)
             running.write_text(json.dumps({**info, "pages": director.pages}))
-        _republish(director, store)
+        director.republish_round()  # with the pages' addresses, now that they are known
         where = f"broker {url}" + (f" (started here, log {broker.log})" if broker else "")
         log.info("director: event %s, %s, store %s", event, where, store.path)
         _wait_for_signal(_keep_broker(broker))
@@ -108,19 +110,6 @@ def run_director(args, event: str) -> int:
             s.rejected,
         )
     return 0
-
-
-def _republish(director, store) -> None:
-    """The current round's set-ups again (retained: a broker that lost them has them back)."""
-    rnd = store.current_round()
-    if rnd is None:
-        return
-    for table, setup in store.round_setups(rnd).items():
-        if director.pages and "page" not in setup:  # a round stored while no pages were served
-            from companion.tournament.rounds import with_page
-
-            setup = with_page(setup, table, director.pages)
-        director.publish_setup(table, setup)
 
 
 def _start_web(args, store, director, event: str):

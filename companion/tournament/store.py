@@ -26,6 +26,8 @@ Schema (``PRAGMA user_version`` = 2; a store of version 1 gets ``results.held`` 
            trusted INTEGER, received REAL)                            -- every board read
     rounds(round INTEGER PRIMARY KEY, published REAL)
     setups(round INTEGER, table_no INTEGER, setup TEXT, PRIMARY KEY(round, table_no))
+    round_players(round INTEGER, player TEXT, seed INTEGER,  -- each round's players, in order
+                  bye_spread REAL, PRIMARY KEY(round, player))  -- a bye's spread (else NULL)
     corrections(id INTEGER PRIMARY KEY AUTOINCREMENT, table_no INTEGER, game TEXT,
                 change TEXT, reason TEXT, who TEXT, at REAL)          -- never deleted
     rejected(id INTEGER PRIMARY KEY AUTOINCREMENT, topic TEXT, reason TEXT, size INTEGER,
@@ -74,6 +76,9 @@ CREATE TABLE IF NOT EXISTS rounds(round INTEGER PRIMARY KEY, published REAL NOT 
 CREATE TABLE IF NOT EXISTS setups(
     round INTEGER NOT NULL, table_no INTEGER NOT NULL, setup TEXT NOT NULL,
     PRIMARY KEY(round, table_no));
+CREATE TABLE IF NOT EXISTS round_players(
+    round INTEGER NOT NULL, player TEXT NOT NULL, seed INTEGER NOT NULL, bye_spread REAL,
+    PRIMARY KEY(round, player));
 CREATE TABLE IF NOT EXISTS corrections(
     id INTEGER PRIMARY KEY AUTOINCREMENT, table_no INTEGER NOT NULL, game TEXT NOT NULL,
     change TEXT NOT NULL, reason TEXT NOT NULL, who TEXT NOT NULL, at REAL NOT NULL);
@@ -241,6 +246,43 @@ class Store:
             )
             self._changed(con, table, "state", received)
 
+    def record_presence(self, table: int, presence: dict, at: float, heard: bool = True) -> None:
+        """Merge ``presence`` (``online``, and the director's words on it: ``offline``,
+        ``claim``; a key with None is removed) into table ``table``'s latest state, leaving the
+        state's own time (``state_received``) as it is; ``heard``: the table was heard at
+        ``at`` (a heartbeat), else the director decided it (``last_seen`` unchanged)."""
+        with self.transaction() as con:
+            self._seen(con, table, at if heard else None)
+            row = con.execute("SELECT state FROM tables WHERE table_no = ?", (table,)).fetchone()
+            state = _loads(row[0]) if row and row[0] else {}
+            if not isinstance(state, dict):
+                state = {}
+            for key, value in presence.items():
+                if value is None:
+                    state.pop(key, None)
+                else:
+                    state[key] = value
+            con.execute("UPDATE tables SET state = ? WHERE table_no = ?", (_dumps(state), table))
+            self._changed(con, table, "presence", at)
+
+    def silent_tables(self, since: float) -> list[tuple[int, float]]:
+        """``(table, last_seen)`` of every table heard from whose state says online (or says
+        nothing of it) and which has not been heard since ``since`` (seconds since the epoch)."""
+        rows = self._con().execute(
+            "SELECT table_no, last_seen, state FROM tables "
+            "WHERE last_seen IS NOT NULL AND last_seen < ? ORDER BY table_no",
+            (since,),
+        )
+        out = []
+        for table, last_seen, state in rows:
+            try:
+                st = _loads(state) if state else {}
+            except ValueError:
+                st = {}
+            if not isinstance(st, dict) or st.get("online") is not False:
+                out.append((table, last_seen))
+        return out
+
     def record_event(self, table: int, game: str, seq: int, record: dict, received: float) -> bool:
         """Store one journal record of ``game`` at ``table``; False when (table, game, seq) is
         already stored (a duplicate, dropped: the first copy is kept)."""
@@ -338,11 +380,34 @@ class Store:
 
     # -- rounds --------------------------------------------------------------------------------
 
-    def set_round(self, round: int, setups: dict[int, dict], published: float) -> None:
+    def set_round(
+        self,
+        round: int,
+        setups: dict[int, dict],
+        published: float,
+        players: list[str] | None = None,
+        byes: dict[str, float] | None = None,
+    ) -> None:
         """Keep round ``round``'s set-ups (table -> set-up payload), replacing any earlier ones
-        of that round; it becomes the current round."""
+        of that round; it becomes the current round.
+
+        Args:
+            players: the round's players in seeding order (registered for the event); default
+                the set-ups' players in table order, then the byes.
+            byes: the players with a bye this round and each bye's spread.
+        """
+        byes = dict(byes or {})
+        if players is None:
+            players = [
+                n
+                for _, s in sorted(setups.items())
+                for n in (s.get("blue"), s.get("red"))
+                if isinstance(n, str)
+            ]
+        order = list(dict.fromkeys([*players, *byes]))
         with self.transaction() as con:
             con.execute("DELETE FROM setups WHERE round = ?", (round,))
+            con.execute("DELETE FROM round_players WHERE round = ?", (round,))
             con.execute(
                 "INSERT OR REPLACE INTO rounds(round, published) VALUES (?, ?)", (round, published)
             )
@@ -353,7 +418,35 @@ class Store:
                     (round, int(table), _dumps(setup)),
                 )
                 self._changed(con, int(table), "setup", published)
+            con.executemany(
+                "INSERT INTO round_players(round, player, seed, bye_spread) VALUES (?, ?, ?, ?)",
+                [(round, name, i, byes.get(name)) for i, name in enumerate(order)],
+            )
             self._changed(con, None, "round", published)
+
+    def round_players(self, round: int) -> list[str]:
+        """Round ``round``'s players in seeding order (empty if it was never published)."""
+        rows = self._con().execute(
+            "SELECT player FROM round_players WHERE round = ? ORDER BY seed", (round,)
+        )
+        return [p for (p,) in rows]
+
+    def registered(self) -> list[str]:
+        """Every player of the event (in any round's players, or any result), in the order
+        first registered."""
+        rows = self._con().execute(
+            "SELECT player, min(round * 100000 + seed) AS k FROM round_players "
+            "GROUP BY player ORDER BY k"
+        )
+        return [p for p, _ in rows]
+
+    def byes(self) -> list[dict]:
+        """Every bye given: ``{"round", "player", "spread"}`` in round order."""
+        rows = self._con().execute(
+            "SELECT round, player, bye_spread FROM round_players "
+            "WHERE bye_spread IS NOT NULL ORDER BY round, seed"
+        )
+        return [{"round": r, "player": p, "spread": s} for r, p, s in rows]
 
     def round_setups(self, round: int) -> dict[int, dict]:
         """Round ``round``'s set-ups, table -> set-up (empty if it was never published)."""
@@ -486,46 +579,14 @@ class Store:
         return self._results()
 
     def standings(self) -> list[dict]:
-        """The players' standings over every result that counts (not void, not held):
-        ``{"player", "played",
-        "wins", "losses", "draws", "spread"}``, sorted by wins, then spread (both highest
-        first), then name. A player's spread is the sum over his games of his points minus his
-        opponent's (the minutes each holds at the end for Iago, the scores for Iota, minus the
-        tiles held for Wordinoes; see :mod:`companion.tournament.outcome`); a game whose record
-        holds no points adds 0."""
-        rows: dict[str, dict] = {}
-        for res in self._results():
-            if res["void"] or res["held"]:
-                continue
-            names = res["players"]
-            pts = outcome.points(res["record"]) or {"blue": 0.0, "red": 0.0}
-            for colour in outcome.COLOURS:
-                name = names.get(colour)
-                if name is None:
-                    continue
-                row = rows.setdefault(
-                    name,
-                    {
-                        "player": name,
-                        "played": 0,
-                        "wins": 0,
-                        "losses": 0,
-                        "draws": 0,
-                        "spread": 0.0,
-                    },
-                )
-                row["played"] += 1
-                if res["winner"] == colour:
-                    row["wins"] += 1
-                elif res["loser"] == colour:
-                    row["losses"] += 1
-                elif res["draw"]:
-                    row["draws"] += 1
-                row["spread"] += pts[colour] - pts[outcome.other(colour)]
-        for row in rows.values():
-            if float(row["spread"]).is_integer():
-                row["spread"] = int(row["spread"])
-        return sorted(rows.values(), key=lambda r: (-r["wins"], -r["spread"], r["player"]))
+        """The standings over every result that counts (not void, not held), every bye and every
+        registered
+        player (:func:`companion.tournament.standings.standings`: points, then spread, then
+        Buchholz): ``{"rank", "player", "played", "wins", "losses", "draws", "byes", "points",
+        "spread", "buchholz"}`` best first."""
+        from companion.tournament.standings import standings
+
+        return standings(self._results(), self.byes(), self.registered())
 
     def tables(self) -> list[dict]:
         """One entry per known table, in table order: ``{"table", "state", "last_seen",

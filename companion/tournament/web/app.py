@@ -549,22 +549,30 @@ async def _round_context(web: _Web) -> dict:
     def read():
         rnd = web.store.current_round()
         setups = web.store.round_setups(rnd) if rnd is not None else {}
+        listed = web.store.round_players(rnd) if rnd is not None else []
         return (
             rnd,
             setups,
             web.store.standings(),
             web.store.results(),
             web.store.rounds() if hasattr(web.store, "rounds") else [],
+            listed,
         )
 
-    rnd, setups, standings, results, rounds = await web.call(read)
+    rnd, setups, standings, results, rounds, listed = await web.call(read)
     return {
         "current": rnd,
         "setups": setups,
         "progress": web.progress(rnd, setups, results),
         "rounds": rounds,
-        "default_players": forms.known_players(standings, setups),
+        # the last round's players as listed (its byes included), else every player seen
+        "default_players": listed or forms.known_players(standings, setups),
     }
+
+
+def _round_defaults(ctx: dict) -> dict:
+    last = next(iter(ctx["setups"].values()), None)
+    return forms.round_defaults(ctx["current"], ctx["default_players"], last)
 
 
 @viewer_page
@@ -575,7 +583,7 @@ async def round_page(request: Request) -> Response:
     notice = ""
     if published:
         notice = f"Round {published} published to {len(ctx['setups'])} tables."
-    values = forms.round_defaults(ctx["current"], ctx["default_players"])
+    values = _round_defaults(ctx)
     return _page(
         request,
         "round.html",
@@ -630,7 +638,7 @@ async def round_publish(request: Request) -> Response:
     draft = web.drafts.get(str(form.get("draft", "")))
     if draft is None:
         ctx = await _round_context(web)
-        values = forms.round_defaults(ctx["current"], ctx["default_players"])
+        values = _round_defaults(ctx)
         return _page(
             request,
             "round.html",
@@ -647,7 +655,13 @@ async def round_publish(request: Request) -> Response:
             status=400,
         )
     try:
-        await web.call(web.publish, draft["round"], draft["setups"])
+        await web.call(
+            web.publish,
+            draft["round"],
+            draft["setups"],
+            players=draft.get("players"),
+            byes=draft.get("bye_spread"),
+        )
     except CompanionError as exc:  # RoundError, DirectorError: the broker did not take one
         ctx = await _round_context(web)
         return _page(
@@ -806,8 +820,8 @@ def create_app(
             methods); read and written on the app's own threads.
         director_password: the director's password or PIN (required for every change).
         viewer_pin: when given, viewing needs it too (or the director's login).
-        publish: ``publish(round, setups)`` publishes a round's set-ups to the tables and keeps
-            them in the store (:func:`companion.tournament.rounds.publish_round` bound to the
+        publish: ``publish(round, setups, players=, byes=)`` publishes a round's set-ups to
+            the tables and keeps them in the store with its players and byes (:func:`companion.tournament.rounds.publish_round` bound to the
             running director); None keeps them in the store only (``Store.set_round``).
         session_seconds: a director's login lapses after this many seconds without use.
         poll_seconds: how often the store is asked what changed, for the live pages.
@@ -830,8 +844,8 @@ def create_app(
         )
     if publish is None:
 
-        def publish(round_no, setups):
-            store.set_round(round_no, setups, time.time())
+        def publish(round_no, setups, players=None, byes=None):
+            store.set_round(round_no, setups, time.time(), players=players, byes=byes)
 
     web = _Web(
         store,

@@ -19,6 +19,7 @@ ROUND_FIELDS = (
     "minutes",
     "minute_seconds",
     "lexicon",
+    "bye_spread",
 )
 METHODS = {"csv": "from a CSV file", "robin": "round robin", "swiss": "Swiss"}
 COLOURS = {"lot": "by lot", "balanced": "balanced", "fixed": "as paired"}
@@ -95,17 +96,22 @@ def known_players(standings: list[dict], setups: dict) -> list[str]:
     return names
 
 
-def round_defaults(current: int | None, players: list[str]) -> dict:
-    """The round form's values before the director types anything."""
+def round_defaults(current: int | None, players: list[str], last: dict | None = None) -> dict:
+    """The round form's values before the director types anything: the next round, and the
+    last round's players, game, time control and word list (``last``: one of its set-ups) so
+    nothing is silently reset; the usual ones before any round."""
+    last = last or {}
+    seconds = last.get("minute_seconds", 60)
     return {
         "round": str((current or 0) + 1),
         "method": "swiss" if current else "robin",
         "players": "\n".join(players),
-        "colours": "lot",
-        "game": "iago",
-        "minutes": "5",
-        "minute_seconds": "60",
-        "lexicon": "",
+        "colours": str(last.get("colours") or "lot"),
+        "game": str(last.get("game") or "iago"),
+        "minutes": str(last.get("minutes") or 5),
+        "minute_seconds": f"{seconds:g}" if isinstance(seconds, int | float) else "60",
+        "lexicon": str(last.get("lexicon") or ""),
+        "bye_spread": "",
     }
 
 
@@ -127,17 +133,6 @@ def decode_upload(raw: bytes, name: str) -> str:
         ) from None
 
 
-def _byes(players: list[str], rounds: dict[int, dict]) -> list[str]:
-    """Players who sat out an earlier round (listed now, in none of its set-ups)."""
-    out = []
-    for setups in rounds.values():
-        if not setups:
-            continue
-        seated = {n for s in setups.values() for n in (s.get("blue"), s.get("red"))}
-        out += [p for p in players if p not in seated and p not in out]
-    return out
-
-
 def make_draft(
     store,
     form,
@@ -149,8 +144,8 @@ def make_draft(
 ) -> dict:
     """Pair a round from the ``/round`` form and make its set-ups (nothing is written).
 
-    Returns ``{"round", "setups": {table: set-up}, "byes": [names], "method", "values",
-    "made"}``.
+    Returns ``{"round", "setups": {table: set-up}, "byes": [names], "bye_spread": {name:
+    spread}, "players": [the round's players in seeding order], "method", "values", "made"}``.
 
     Raises:
         FormError: every bad field at once; a pairing or round that cannot be made (the
@@ -166,6 +161,9 @@ def make_draft(
     minutes = _whole(form, "minutes", "Minutes (each player's allowance)", 1, 99, problems)
     minute_seconds = _number(form, "minute_seconds", "Seconds in a sand minute", 1, 600, problems)
     lexicon = _text(form, "lexicon")
+    bye_spread = None
+    if _text(form, "bye_spread"):
+        bye_spread = _number(form, "bye_spread", "A bye's spread", -999, 999, problems)
     if lexicon and not all(c.isalnum() or c in "-_" for c in lexicon):
         problems.append(
             f"Word list: {lexicon!r}: accepted a lexicon name of letters, digits, "
@@ -184,8 +182,7 @@ def make_draft(
         elif method == "robin":
             pairings = pairing.round_robin(players, rnd)
         else:
-            games = pairing.games_from_results(results)
-            pairings = pairing.swiss(players, games, _byes(players, rounds))
+            pairings = rounds_mod.swiss_round(store, rnd, players)
         setups = rounds_mod.make_round(
             store,
             rnd,
@@ -206,6 +203,8 @@ def make_draft(
         "round": rnd,
         "setups": setups,
         "byes": rounds_mod.byes(pairings),
+        "bye_spread": rounds_mod.bye_spreads(pairings, bye_spread, game, minutes),
+        "players": rounds_mod.round_players(pairings, players if method != "csv" else []),
         "method": METHODS[method],
         "colours": COLOURS[colours],
         "values": values,

@@ -231,6 +231,8 @@ def tile(row: dict, *, now: float | None = None) -> dict:
         fault_words.append(f"SET-UP NOT TAKEN: {state['setup_problem']}")
     if state.get("online") is False or row.get("online") is False:
         fault_words.insert(0, "OFFLINE")
+    if isinstance(state.get("claim"), str) and state["claim"]:
+        fault_words.insert(0, state["claim"].upper())  # TWO BOXES CLAIM TABLE 6
     words += fault_words
     res = row.get("result")
     round_no = state.get("round", setup.get("round"))

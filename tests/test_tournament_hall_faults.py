@@ -1,0 +1,216 @@
+"""Alive through the hall's faults (issue 46, items 10-12), replayed on the real director, its real
+Mosquitto and the real table service with its link: a broker killed with ``kill -9`` just after a
+round is published, a table whose link died with the broker, two boxes set up as one table.
+Each fault is said on the hall (the tile's words), in the director's log, and (two boxes) on the
+box's own screen."""
+
+import json
+import logging
+import shutil
+import time
+
+import pytest
+
+from companion.daemon.sim import START, FakeClock
+from companion.tournament import broker as brk
+from companion.tournament import protocol
+from companion.tournament.director import OFFLINE_AFTER, Director
+from companion.tournament.mqtt import BrokerURL, check_login, connect
+from companion.tournament.pairing import Pairing
+from companion.tournament.rounds import make_round
+from companion.tournament.sim import SimTable
+from companion.tournament.store import Store
+from companion.tournament.web import views
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("mosquitto") is None and not brk.os.path.exists("/usr/sbin/mosquitto"),
+    reason="Mosquitto is not installed (make deps installs it)",
+)
+
+EVENT = "hallfaults"
+PREFIX = protocol.prefix(EVENT)
+
+
+def wait_until(check, timeout=10.0, what="condition"):
+    """Poll ``check`` until it is true (the network is asynchronous); fail after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Hall:
+    def __init__(self, root):
+        self.root = root
+        self.accounts = brk.Accounts(root / "director")
+        self.port = brk.free_port()
+        self.broker = brk.Broker(self.accounts, EVENT, self.port)
+        self.broker.start()
+        self.url = BrokerURL("127.0.0.1", self.port)
+        self.creds = self.accounts.ensure()
+        self.store = Store(root / "director" / f"{EVENT}.sqlite")
+        self.offset = 0.0  # seconds the director's clock is ahead of the wall clock
+        self.director = None
+        self.links = []
+        self.tables = []
+        self.start_director()
+
+    def start_director(self):
+        self.director = Director(
+            self.store,
+            EVENT,
+            self.url,
+            self.creds["username"],
+            self.creds["password"],
+            clock=lambda: time.time() + self.offset,
+        )
+        self.director.save_broker = self.broker.save  # as companion director wires it
+        self.director.start()
+
+    def account(self, number):
+        creds = self.accounts.add_tables([number], EVENT)[number]
+        self.broker.reload()
+        check_login(self.url, creds["username"], creds["password"])
+        return creds
+
+    def table(self, number, creds, root=None, **link_options):
+        table = SimTable(root or self.root, number, clock=FakeClock())
+        table.join(f"mqtt://127.0.0.1:{self.port}", EVENT, creds["username"], creds["password"])
+        link_options.setdefault("poll", 0.01)
+        link_options.setdefault("resend_seconds", 0.5)
+        link = table.link(**link_options)
+        link.start()
+        self.tables.append(table)
+        self.links.append(link)
+        return table, link
+
+    def tile(self, number):
+        row = next(r for r in self.store.tables() if r["table"] == number)
+        return views.tile(row)
+
+    def close(self):
+        for link in self.links:
+            link.stop(goodbye=False)
+        if self.director is not None:
+            self.director.stop()
+        self.broker.stop()
+        for t in self.tables:
+            t.close()
+        self.store.close()
+
+
+@pytest.fixture
+def hall(tmp_path):
+    h = Hall(tmp_path)
+    yield h
+    h.close()
+
+
+def retained_setup(hall, creds, number, timeout=10.0) -> dict:
+    """What a table that connects now gets on its ``setup`` topic."""
+    got: list[dict] = []
+    c = connect(hall.url, creds["username"], creds["password"], f"late-{number}", timeout=5)
+    try:
+        c.on_message = lambda client, userdata, msg: got.append(json.loads(msg.payload))
+        c.subscribe(protocol.topic(PREFIX, number, "setup"), qos=1)
+        return wait_until(lambda: got and got[-1], timeout, "the table's set-up")
+    finally:
+        c.disconnect()
+        c.loop_stop()
+
+
+def test_a_rounds_set_ups_survive_a_broker_killed_and_started_afresh(hall):
+    """The broker is killed (``kill -9``) just after the round is published, and its
+    persistence is lost: the director publishes the round's set-ups again when its client
+    reconnects, and a table that connects then gets its round."""
+    creds = hall.account(3)
+    setups = make_round(hall.store, 1, [Pairing("Ada", "Bob", 3)], now=1.0)
+    hall.director.publish_round(1, setups)
+    hall.broker.kill()
+    (hall.accounts.broker_dir / "mosquitto.db").unlink(missing_ok=True)
+    hall.broker.start()  # as the director's keeper starts it: nothing retained
+    wait_until(hall.director.connected.is_set, what="the director's reconnection")
+    got = retained_setup(hall, creds, 3)
+    assert got["setup_id"] == setups[3]["setup_id"] and got["blue"] in ("Ada", "Bob")
+
+
+def test_the_broker_saves_a_retained_set_up_at_once(hall):
+    """Without the director (so nothing is published again), a set-up retained an instant
+    before a ``kill -9`` is still there when the broker starts again."""
+    creds = hall.account(4)
+    setups = make_round(hall.store, 1, [Pairing("Cy", "Di", 4)], now=2.0)
+    hall.director.publish_round(1, setups)
+    hall.director.stop()
+    hall.director = None
+    hall.broker.kill()
+    hall.broker.start()
+    assert retained_setup(hall, creds, 4)["setup_id"] == setups[4]["setup_id"]
+
+
+def test_a_table_whose_link_died_with_the_broker_is_offline(hall, caplog):
+    caplog.set_level(logging.INFO, logger="companion.tournament")
+    creds = hall.account(6)
+    table, link = hall.table(6, creds)
+    wait_until(
+        lambda: ((hall.store.table(6) or {}).get("state") or {}).get("status") == "ready",
+        what="the table's state",
+    )
+    assert "OFFLINE" not in hall.tile(6)["words"]
+    # the broker and the table's link die together: no Last Will is ever published
+    hall.broker.kill()
+    link.stop(goodbye=False)
+    restarted = time.time()
+    hall.broker.start()
+    # the broker hands the director the table's retained word again, as it was: online
+    wait_until(
+        lambda: hall.store.table(6)["last_seen"] > restarted, what="the retained online word"
+    )
+    assert hall.director.drain()
+    assert hall.store.table(6)["state"]["online"] is True
+    # a few heartbeats later (the director's clock is moved on, not waited for) ...
+    hall.offset = OFFLINE_AFTER + 1
+    wait_until(
+        lambda: hall.store.table(6)["state"]["online"] is False, what="the table marked OFFLINE"
+    )
+    tile = hall.tile(6)
+    assert tile["faults"][0] == "OFFLINE" and "fault" in tile["classes"]
+    assert "table 6 not heard from for" in caplog.text and "OFFLINE" in caplog.text
+
+
+def test_a_live_tables_heartbeat_keeps_it_online(hall):
+    creds = hall.account(7)
+    hall.table(7, creds, beat_seconds=0.1)
+    wait_until(lambda: hall.store.table(7), what="the table")
+    seen = hall.store.table(7)["last_seen"]
+    # an idle table sends nothing else: its heartbeats move last_seen on
+    wait_until(lambda: hall.store.table(7)["last_seen"] > seen + 0.3, what="heartbeats")
+    marked = hall.director.check_presence(time.time() + OFFLINE_AFTER - 1)
+    assert marked == [] and hall.store.table(7)["state"]["online"] is True
+
+
+def test_two_boxes_set_up_as_the_same_table_are_said(hall, tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="companion.tournament")
+    creds = hall.account(6)
+    first, link_a = hall.table(6, creds, root=tmp_path / "box-a", box="box-a")
+    wait_until(link_a.connected.is_set, what="the first box")
+    second, link_b = hall.table(6, creds, root=tmp_path / "box-b", box="box-b")
+    # the two take the session from each other; the director says so on the hall and the log
+    wait_until(
+        lambda: "TWO BOXES CLAIM TABLE 6" in hall.tile(6)["words"],
+        timeout=15,
+        what="the claim on the hall",
+    )
+    assert "two boxes claim table 6 (box-a and box-b" in caplog.text
+    # ... and the second box's screen says it
+    status = second.table_toml.with_name("link-status.json")
+    wait_until(
+        lambda: status.exists() and json.loads(status.read_text()).get("claim"),
+        timeout=15,
+        what="the claim at the second box",
+    )
+    second.service.run_until(START + 2, second.clock.set)
+    assert "TWO BOXES CLAIM THIS TABLE" in second.service.published.faults
+    assert "two boxes claim table 6" in second.service.health()
