@@ -18,6 +18,8 @@ import sys
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.tournament import broker as brk
 from companion.tournament import protocol
@@ -511,3 +513,79 @@ def test_a_table_account_cannot_take_the_directors_session(hall, caplog):
     wait_until(lambda: hall.store.results(), what="the result queued while the director was down")
     assert [r["game"] for r in hall.store.results()] == ["g5"]
     assert honest  # table 5 used its own account
+
+
+# -- 9: each table account's rate is limited at the director ----------------------------------
+
+
+def test_a_table_flooding_the_director_is_limited_and_the_others_are_not(hall):
+    """The director's bucket for each table account: ``burst`` messages at once, then ``rate``
+    a second (the clock is frozen here: no refill). What is dropped is said in ``rejected``."""
+    hall.director.stop()
+    hall.director = Director(
+        hall.store,
+        EVENT,
+        hall.url,
+        hall.creds["username"],
+        hall.creds["password"],
+        burst=20,
+        monotonic=lambda: 1000.0,
+    )
+    hall.director.start()
+    flood, calm = account(hall, 3), account(hall, 4)
+
+    def events(table, game, n):
+        return [
+            (
+                protocol.topic(PREFIX, table, "events"),
+                protocol.encode({"game": game, "seq": seq, "record": {"kind": "press"}}),
+            )
+            for seq in range(1, n + 1)
+        ]
+
+    a = raw_client(hall.port, flood["username"], flood["password"], "table3")
+    b = raw_client(hall.port, calm["username"], calm["password"], "table4")
+    try:
+        publish_all(a, events(3, "g3", 100))
+        publish_all(b, events(4, "g4", 10))
+    finally:
+        for c in (a, b):
+            c.disconnect()
+            c.loop_stop()
+    wait_until(lambda: len(hall.store.events(4, "g4")) == 10, what="the calm table's events")
+    hall.director.stop()  # says every drop counted so far
+    assert len(hall.store.events(3, "g3")) == 20
+    said = [r for r in hall.store.rejected() if "over its rate" in r["reason"]]
+    assert said and all(r["topic"].startswith(f"{PREFIX}tables/3/") for r in said)
+    dropped = sum(int(re.search(r"(\d+) messages dropped", r["reason"])[1]) for r in said)
+    assert dropped == 80
+    assert "table 3 is over its rate (100 messages a second, bursts of 20)" in said[0]["reason"]
+    restart_director(hall)  # the fixture stops it
+
+
+def test_the_rate_limit_refills_at_its_rate():
+    from companion.tournament.director import RateLimit
+
+    now = [0.0]
+    limit = RateLimit(rate=2.0, burst=3, monotonic=lambda: now[0])
+    assert [limit.take(7) for _ in range(4)] == [True, True, True, False]
+    assert limit.take(8)  # every table has its own bucket
+    now[0] = 0.5  # one message's worth at 2 a second
+    assert [limit.take(7) for _ in range(2)] == [True, False]
+    now[0] = 100.0  # never more than the burst
+    assert [limit.take(7) for _ in range(4)] == [True, True, True, False]
+    assert limit.dropped() == {7: 3} and limit.dropped() == {}
+
+
+@given(
+    st.one_of(st.text(max_size=60), st.from_regex(r"tables/[0-9]{0,4}/[a-z]{0,7}", fullmatch=True))
+)
+def test_the_quick_table_number_of_a_topic_never_fails_and_agrees_with_the_parser(tail):
+    name = PREFIX + tail
+    got = protocol.table_of(PREFIX, name)
+    try:
+        table, _ = protocol.parse_topic(PREFIX, name)
+    except protocol.ProtocolError:
+        assert got is None or 1 <= got <= 999
+    else:
+        assert got == table

@@ -76,6 +76,70 @@ class Stats:
     by_kind: dict = field(default_factory=dict)
 
 
+TABLE_RATE = 100.0
+"""The messages a second each table's account may send to the director, on average."""
+TABLE_BURST = 2000
+"""The most messages a table's account may send at once (a link resending a long game's journal
+after an outage sends it all at once)."""
+
+
+class RateLimit:
+    """A token bucket per table account: each table may send ``burst`` messages at once and
+    ``rate`` a second after that; the rest are dropped before they reach the store's queue
+    (the ACL lets a table account publish only on its own ``tables/N/``, so N is the account).
+    A link resends whatever is not acked, so a table that was only slow loses nothing.
+
+    Args:
+        rate: messages a second.
+        burst: the bucket's size, in messages.
+        monotonic: a clock in seconds (tests inject theirs).
+    """
+
+    def __init__(self, rate: float, burst: int, monotonic=time.monotonic) -> None:
+        if not rate > 0 or burst < 1:
+            raise ValueError(f"rate {rate!r}, burst {burst!r}: accepted rate > 0, burst >= 1")
+        self.rate = float(rate)
+        self.burst = int(burst)
+        self.monotonic = monotonic
+        self._lock = threading.Lock()
+        self._buckets: dict[int, tuple[float, float]] = {}  # table -> (tokens, at)
+        self._dropped: dict[int, int] = {}
+        self._said: dict[int, float] = {}
+
+    def take(self, table: int) -> bool:
+        """One message of ``table``: True if it may pass, else False (counted as dropped)."""
+        now = self.monotonic()
+        with self._lock:
+            tokens, at = self._buckets.get(table, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            if tokens >= 1.0:
+                self._buckets[table] = (tokens - 1.0, now)
+                return True
+            self._buckets[table] = (tokens, now)
+            self._dropped[table] = self._dropped.get(table, 0) + 1
+            return False
+
+    def say(self, table: int) -> bool:
+        """Whether the drops of ``table`` are due to be said (at most once a second)."""
+        now = self.monotonic()
+        with self._lock:
+            if now - self._said.get(table, -1e18) < 1.0:
+                return False
+            self._said[table] = now
+            return True
+
+    def pending(self) -> bool:
+        """Whether drops are counted that :meth:`dropped` has not handed out yet."""
+        with self._lock:
+            return bool(self._dropped)
+
+    def dropped(self) -> dict[int, int]:
+        """The messages dropped per table since the last call."""
+        with self._lock:
+            out, self._dropped = self._dropped, {}
+        return out
+
+
 class Director:
     """The director's MQTT side over a :class:`Store`.
 
@@ -99,6 +163,9 @@ class Director:
         ca: Path | None = None,
         batch: int = 500,
         clock=time.time,
+        rate: float = TABLE_RATE,
+        burst: int = TABLE_BURST,
+        monotonic=time.monotonic,
     ) -> None:
         self.store = store
         self.event = event
@@ -117,6 +184,7 @@ class Director:
         self._watcher = threading.Thread(target=self._watch, name="director-presence", daemon=True)
         self._claims: dict[int, collections.deque] = {}  # table -> (time, box) at each change
         self._conflicts: dict[int, tuple[float, str]] = {}  # table -> (claimed until, words)
+        self.limit = RateLimit(rate, burst, monotonic)
         self.client = make_client(f"companion-director-{event}", username, password, url, ca)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -145,7 +213,10 @@ class Director:
     _stopping = False
 
     def stop(self) -> None:
-        """Store what is queued, disconnect, stop the threads."""
+        """Store what is queued (and say what was dropped over a table's rate), disconnect,
+        stop the threads."""
+        if self.limit.pending():
+            self._queue.put((None, b"", self.clock()))
         self.drain(5.0)
         self._stopping = True
         self._stop.set()
@@ -190,6 +261,11 @@ class Director:
             log.info("director: disconnected from %s (%s); reconnecting", self.url, reason_code)
 
     def _on_message(self, client, userdata, msg) -> None:
+        table = protocol.table_of(self.prefix, msg.topic)
+        if table is not None and not self.limit.take(table):
+            if self.limit.say(table):  # at most once a second per table: into `rejected`
+                self._queue.put((None, b"", self.clock()))
+            return
         self._queue.put((msg.topic, bytes(msg.payload), self.clock()))
 
     # -- the store worker ----------------------------------------------------------------------
@@ -233,6 +309,9 @@ class Director:
         games: set[tuple[int, str]] = set()
         with store.transaction():
             for topic, raw, received in items:
+                if topic is None:  # a table over its rate: say how many were dropped
+                    self._say_dropped(received)
+                    continue
                 self.stats.received += 1
                 try:
                     table, kind = protocol.parse_topic(self.prefix, topic)
@@ -257,6 +336,16 @@ class Director:
             n = self.contiguous(table, game)
             if n:
                 self._ack(table, {"game": game, "events": n})
+
+    def _say_dropped(self, received: float) -> None:
+        for table, n in self.limit.dropped().items():
+            self.stats.rejected += n
+            why = (
+                f"table {table} is over its rate ({self.limit.rate:g} messages a second, "
+                f"bursts of {self.limit.burst}): {n} messages dropped"
+            )
+            log.warning("director: refused: %s", why)
+            self.store.record_rejected(protocol.topic(self.prefix, table, "*"), why, 0, received)
 
     def _refuse(self, topic: str, reason: str, raw: bytes, received: float) -> None:
         self.stats.rejected += 1

@@ -101,6 +101,21 @@ def parse_topic(prefix: str, name: str) -> tuple[int, str]:
     return int(parts[1]), parts[2]
 
 
+def table_of(prefix: str, name: str) -> int | None:
+    """The table number of a topic ``PREFIX tables/N/...`` (None for any other topic); quick,
+    for every message as it arrives (:func:`parse_topic` checks the rest)."""
+    head = prefix + "tables/"
+    if not name.startswith(head):
+        return None
+    end = name.find("/", len(head))
+    number = name[len(head) : end]
+    if end < 0 or not (1 <= len(number) <= 3 and number.isascii() and number.isdigit()):
+        return None
+    if number[0] == "0":
+        return None
+    return int(number)
+
+
 def _finite(value: object) -> bool:
     return is_number(value)  # an int too large for a float is not one
 
