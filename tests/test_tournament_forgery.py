@@ -343,6 +343,21 @@ def test_a_result_for_a_game_never_set_up_is_held_and_counts_once_accepted(
     assert main(["director", "results", "--event", EVENT]) == 0
     out = capsys.readouterr().out
     assert "HELD: not in a set-up (no round: the table had no set-up)" in out  # m2 still held
+    # and on the pages: the director accepts m2 with the form
+    with (
+        WebServer(hall.store, director_password="hall-7") as web,
+        httpx.Client(base_url=web.url, timeout=10) as http,
+    ):
+        token = re.search(r'name="csrf" value="([^"]+)"', http.get("/login").text)[1]
+        login = {"csrf": token, "secret": "hall-7", "role": "director", "next": "/"}
+        assert http.post("/login", data=login).status_code == 303
+        token = re.search(r'name="csrf" value="([^"]+)"', http.get("/standings").text)[1]
+        form = {"csrf": token, "result": "3:m2", "change": "accept"}
+        r = http.post("/corrections", data=form | {"reason": "friendly", "who": "Tess"})
+        assert r.status_code == 303
+        page = http.get("/standings").text
+    assert 'id="held"' not in page and "accepted: counted" in page
+    assert [(s["player"], s["wins"]) for s in hall.store.standings()][0] == ("Mallory", 2)
 
 
 def test_within_a_round_only_the_set_up_game_counts(hall):
