@@ -214,3 +214,62 @@ def test_two_boxes_set_up_as_the_same_table_are_said(hall, tmp_path, caplog):
     second.service.run_until(START + 2, second.clock.set)
     assert "TWO BOXES CLAIM THIS TABLE" in second.service.published.faults
     assert "two boxes claim table 6" in second.service.health()
+
+
+def test_a_simulated_table_is_live_on_the_hall(hall, tmp_path, monkeypatch):
+    """``companion sim`` (its own journal, data_dir()/sim/iago-journal.jsonl) beside a real
+    ``companion link`` process: the link follows the simulator's journal, so its play shows on
+    the hall."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from companion.daemon.challenge import set_judge
+    from companion.daemon.config import TableConfig
+    from companion.daemon.sim import ScriptedTable, sim_journal
+
+    creds = hall.account(9)
+    data, config = tmp_path / "data", tmp_path / "config"
+    config.mkdir()
+    (config / "link.json").write_text(json.dumps(creds))
+    (config / "table.toml").write_text(
+        '[table]\nnumber = 9\nblue = "Ada"\nred = "Bob"\n\n[tournament]\n'
+        f'broker = "mqtt://127.0.0.1:{hall.port}"\nevent = "{EVENT}"\n'
+        f'credentials = "{config / "link.json"}"\n'
+    )
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(data))
+    monkeypatch.setenv("COMPANION_CONFIG_DIR", str(config))
+    env = {**os.environ, "COMPANION_DATA_DIR": str(data), "COMPANION_CONFIG_DIR": str(config)}
+    log = open(tmp_path / "link.log", "wb")  # noqa: SIM115 - the child's
+    link = subprocess.Popen(
+        [sys.executable, "-m", "companion", "link", "--poll", "0.02"],
+        env=env,
+        stdout=log,
+        stderr=log,
+    )
+    try:
+        wait_until(
+            lambda: ((hall.store.table(9) or {}).get("state") or {}).get("status") == "ready",
+            what="the link's word (no game yet)",
+        )
+        # the terminal simulator's journal, as companion sim writes it
+        sim = ScriptedTable(
+            TableConfig(number=9, blue="Ada", red="Bob", minutes=3),
+            set_judge({"WORD"}),
+            sim_journal(False, "iago"),
+        )
+        sim.press("red")  # blue's clock starts
+        sim.at(2)
+        sim.press("blue")
+        sim.at(3)
+        state = wait_until(
+            lambda: (s := hall.store.table(9)["state"]).get("status") == "running" and s,
+            what="the simulated game on the hall:\n"
+            + (tmp_path / "link.log").read_text(errors="replace")[-2000:],
+        )
+        assert state["players"] == {"blue": "Ada", "red": "Bob"} and state["mover"] == "red"
+        assert "running" in hall.tile(9)["status"]
+    finally:
+        link.send_signal(signal.SIGTERM)
+        link.wait(10)

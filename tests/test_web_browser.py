@@ -219,3 +219,50 @@ def test_the_table_page_on_a_phone(hall):
         assert len(driver.find_elements(By.CSS_SELECTOR, ".board .cell.blue")) == 4
     finally:
         driver.set_window_size(1280, 900)
+
+
+def test_the_tv_pages_through_every_standings_row_at_1920x1080(tmp_path):
+    """Sixteen players: the TV shows every row in turn, each page whole on a 1920x1080 screen."""
+    store = Store(tmp_path / "event.sqlite", durable=False)
+    names = [f"Player{i:02d}" for i in range(1, 17)]
+    setups = {
+        t: {"round": 1, "table": t, "blue": names[2 * t - 2], "red": names[2 * t - 1]}
+        for t in range(1, 9)
+    }
+    store.set_round(1, setups, time.time(), players=names)
+    web = WebServer(store, director_password=PASSWORD, event="spring").start()
+    browser = Browser(width=1920, height=1080)
+    driver = browser.driver
+    seen: set[str] = set()
+    overflow: list[str] = []
+
+    def look(d) -> bool:
+        got = d.execute_script(
+            "const p = document.getElementById('panel');"
+            "if (p.dataset.panel !== 'standings') return null;"
+            "const rows = [...p.querySelectorAll('tbody tr')];"
+            "const last = p.lastElementChild;"  # the foot line, below the last row
+            "return {names: rows.map(r => r.cells[1].innerText),"
+            " bottom: last ? last.getBoundingClientRect().bottom : 0,"
+            " height: window.innerHeight};"
+        )
+        if got:
+            seen.update(got["names"])
+            assert got["height"] == 1080
+            if got["bottom"] > got["height"]:
+                overflow.append(f"{got['names'][-1]} at {got['bottom']} px")
+        return seen >= set(names)
+
+    # the screen itself is 1920x1080 (a TV in kiosk mode: no window frame)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False},
+    )
+    try:
+        driver.get(f"{web.url}/tv?cycle=0.3")
+        wait_for(driver, look, 15, "every standings row on the TV")
+    finally:
+        browser.quit()
+        web.stop()
+        store.close()
+    assert seen == set(names) and not overflow, overflow

@@ -209,8 +209,11 @@ def _event_name(args) -> str:
     if name is None:
         try:
             name = (director_dir() / "event").read_text().strip() or DEFAULT_EVENT
-        except OSError:
-            name = DEFAULT_EVENT
+        except OSError:  # no event run here: the demo's (make tournament), if there is one
+            from companion.tournament.demo import EVENT as DEMO_EVENT
+            from companion.tournament.demo import demo_store
+
+            name = DEMO_EVENT if demo_store(DEMO_EVENT).exists() else DEFAULT_EVENT
     return protocol.check_event(name)
 
 
@@ -218,8 +221,14 @@ def _store(args, must_exist: bool = True):
     from companion.tournament.director import store_path
     from companion.tournament.store import Store, StoreError
 
-    path = store_path(_event_name(args))
+    event = _event_name(args)
+    path = store_path(event)
     if must_exist and not path.exists():
+        from companion.tournament.demo import demo_store
+
+        if demo_store(event).exists():  # the demo's hall (make tournament), kept
+            print(f"(the demo's store, from make tournament: {demo_store(event)})", file=sys.stderr)
+            return Store(demo_store(event))
         raise StoreError(
             f"no store for event {_event_name(args)!r} ({path}); run 'companion director "
             "--event NAME' first, or give --event"

@@ -4,11 +4,13 @@ round after round of scripted Iago games, so a newcomer can watch a tournament i
     python -m companion.tournament.demo [--tables 8] [--http 127.0.0.1:8080]
 
 It runs the real commands: ``companion director`` (its own Mosquitto on a free loopback port,
-its store under a fresh folder), ``companion director tables add``, ``companion director round``
+its store in the demo's folder, :func:`demo_dir`), ``companion director tables add``, ``companion director round``
 (a round robin of 2 x tables players), and for each table the real table service on mock devices
 with its real link. Every second it prints the hall as the director's store has it; Ctrl-C stops
-everything it started. The folder is printed at the start (the director's store, each table's
-journal and records) and kept for a look afterwards.
+everything it started. The folder (the director's store, each table's journal and records) is
+printed at the start and at the end and kept (``--discard`` deletes it; the next demo replaces
+it): the director's commands (``companion director results``, ``standings``...) find the demo's
+store when this machine has run no event of its own (companion.tournament.cli).
 """
 
 from __future__ import annotations
@@ -21,12 +23,24 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 
 EVENT = "demo"
+
+
+def demo_dir() -> Path:
+    """The demo's folder: ``data_dir()/tournament-demo`` (its director's data directory is the
+    ``director-data`` folder in it)."""
+    from companion.paths import data_dir
+
+    return data_dir() / "tournament-demo"
+
+
+def demo_store(event: str) -> Path:
+    """The demo director's store of ``event`` (it need not exist)."""
+    return demo_dir() / "director-data" / "director" / f"{event}.sqlite"
 
 
 def _hall_lines(store, round_no: int, tables: int) -> list[str]:
@@ -66,7 +80,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--http", help="serve the director's pages there (HOST:PORT)")
     p.add_argument("--minute-seconds", type=float, default=10.0, help="the sand minute (s)")
     p.add_argument("--rounds", type=int, default=3)
-    p.add_argument("--keep", action="store_true", help="keep the hall's files after the demo")
+    p.add_argument(
+        "--discard",
+        action="store_true",
+        help="delete the hall's files (the store, logs, journals) when the demo stops "
+        "(default: kept for the director's commands)",
+    )
     args = p.parse_args(argv)
     if args.http:
         from companion.tournament.web import WebError, parse_address
@@ -85,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
             )
             return 2
 
-    root = Path(tempfile.mkdtemp(prefix="companion-tournament-"))
+    root = demo_dir()
+    if root.exists():  # the last demo's hall: this demo replaces it
+        shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True, exist_ok=True)
     home = root / "director-data"
     env = {**os.environ, "COMPANION_DATA_DIR": str(home), "COMPANION_CONFIG_DIR": str(home)}
     port = brk.free_port()
@@ -256,11 +278,15 @@ def main(argv: list[str] | None = None) -> int:
             director.wait(15)
         except subprocess.TimeoutExpired:
             director.kill()
-        if args.keep:
-            print(f"Stopped. The hall's files stay in {root}")
-        else:
+        if args.discard:
             shutil.rmtree(root, ignore_errors=True)
-            print("Stopped. (--keep keeps the hall's files: the store, logs and journals)")
+            print("Stopped. The hall's files are deleted (--discard).")
+        else:
+            print(
+                f"Stopped. The hall's files stay in {root} (the store: "
+                f"{home / 'director' / (EVENT + '.sqlite')}); `companion director results` "
+                "and `standings` read it (the next `make tournament` replaces it)."
+            )
     return 0
 
 

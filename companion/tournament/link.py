@@ -370,6 +370,7 @@ class Link:
         client_id: str | None = None,
         box: str | None = None,
         beat_seconds: float = BEAT_SECONDS,
+        follow_sim: bool = False,
     ) -> None:
         self.config = config
         self.prefix = protocol.prefix(config.event)
@@ -391,6 +392,14 @@ class Link:
         self._wake = threading.Event()
         self._lock = threading.Lock()
         self._tail = _JournalTail(self.journal_file)
+        # companion sim's own journals (data_dir()/sim/GAME-journal.jsonl), followed when newer
+        self._journals = [self.journal_file]
+        if follow_sim:
+            from companion.daemon.modes import MODES
+            from companion.daemon.sim import sim_journal
+
+            self._journals += [sim_journal(False, game) for game in MODES]
+        self._next_follow = 0.0
         self._replica: _Replica | None = None
         self._game: str | None = None
         self._last_state: dict | None = None
@@ -644,8 +653,32 @@ class Link:
 
     # -- one look at the files -----------------------------------------------------------------
 
+    def _follow(self) -> None:
+        """With ``follow_sim``: follow the journal written last of the table service's and
+        ``companion sim``'s (a simulated table is live on the hall like a real one)."""
+        newest, stamp = self.journal_file, -1
+        for path in self._journals:
+            try:
+                mtime = path.stat().st_mtime_ns
+            except OSError:
+                continue
+            if mtime > stamp:
+                newest, stamp = path, mtime
+        if newest == self.journal_file or stamp < 0:
+            return
+        log.info("link %d: following %s (written last)", self.table, newest)
+        self._tail.close()
+        self.journal_file = newest
+        self._tail = _JournalTail(newest)
+        self._replica = None
+        self._game = None
+        self._last_state = None
+
     def step(self) -> None:
         """Publish what is new in the journal and the records, and resend what is unacked."""
+        if len(self._journals) > 1 and time.monotonic() >= self._next_follow:
+            self._next_follow = time.monotonic() + 1.0
+            self._follow()
         old, reset, new = self._tail.poll()
         for rec in old:
             self._record(rec)

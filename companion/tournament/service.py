@@ -171,7 +171,7 @@ def run_link(args) -> int:
 
     _logging()
     config = load_config()
-    link = Link(config, poll=args.poll, resend_seconds=args.resend_seconds)
+    link = Link(config, poll=args.poll, resend_seconds=args.resend_seconds, follow_sim=True)
     link.start()
     log.info("link: table %d to %s, event %s", config.table, config.url, config.event)
     try:

@@ -60,6 +60,7 @@ SESSION_SECONDS = 30 * 60
 LOCKOUT_FAILURES = 5
 LOCKOUT_SECONDS = 30.0
 TV_CYCLE_SECONDS = 10
+TV_ROWS = 7  # standings rows on one TV page (whole on 1920x1080 at the TV's type size)
 MAX_BODY_BYTES = 1024 * 1024  # a form or a CSV file of pairings; anything larger is refused
 PAGE_OF = {"/corrections": "/standings", "/round/publish": "/round"}  # where a form came from
 
@@ -519,22 +520,49 @@ async def correct(request: Request) -> Response:
 
 @viewer_page
 async def tv(request: Request) -> Response:
-    return _page(request, "tv.html", {"cycle": TV_CYCLE_SECONDS})
+    """The TV page; ``?cycle=S`` shows each panel S seconds (0.2 to 600; default 10)."""
+    cycle: float = TV_CYCLE_SECONDS
+    raw = request.query_params.get("cycle")
+    if raw is not None:
+        try:
+            cycle = float(raw)
+        except ValueError:
+            cycle = math.nan
+        if not 0.2 <= cycle <= 600:
+            return PlainTextResponse(
+                f"cycle {raw[:20]!r}: accepted seconds from 0.2 to 600", status_code=400
+            )
+    return _page(request, "tv.html", {"cycle": f"{cycle:g}"})
 
 
 @viewer_page
 async def tv_panels(request: Request) -> Response:
-    """The TV's panels as HTML fragments: ``{"standings": html, "progress": html}``."""
+    """The TV's panels as HTML fragments: ``{"pages": [html, ...], "standings": html,
+    "progress": html}``: ``pages`` the standings :data:`TV_ROWS` rows a page, every row
+    (``standings`` is the first page)."""
     web: _Web = request.app.state.web
     data = await _standings_data(web)
     rows, prog = await _hall_data(web)
     done = {r["table"] for r in data["results"] if r.get("round") == prog["round"]}
     tmpl = web.templates.env.get_template("_tv.html")
+    standings = data["standings"]
+    chunks = [standings[i : i + TV_ROWS] for i in range(0, len(standings), TV_ROWS)] or [[]]
+    pages = [
+        tmpl.render(
+            panel="standings",
+            standings=chunk,
+            progress=prog,
+            page=n,
+            pages=len(chunks),
+            total=len(standings),
+            first=(n - 1) * TV_ROWS + 1,
+        )
+        for n, chunk in enumerate(chunks, 1)
+    ]
     return JSONResponse(
         {
-            "standings": tmpl.render(
-                panel="standings", standings=data["standings"][:12], progress=prog
-            ),
+            "pages": pages,
+            "standings": pages[0],
             "progress": tmpl.render(
                 panel="progress", progress=prog, tiles=[views.tile(r) for r in rows], done=done
             ),
