@@ -788,7 +788,7 @@ async def logout(request: Request) -> Response:
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
-    "img-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
 """The pages' Content Security Policy (W3C CSP Level 3): scripts, styles, images and live
