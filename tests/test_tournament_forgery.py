@@ -604,3 +604,19 @@ def test_the_quick_table_number_of_a_topic_never_fails_and_agrees_with_the_parse
         assert got is None or 1 <= got <= 999
     else:
         assert got == table
+
+
+def test_a_flood_of_new_sessions_keeps_a_logged_in_directors():
+    from companion.tournament.web.app import Sessions
+
+    now = [0.0]
+    sessions = Sessions(lambda: now[0], idle_seconds=100.0, most=50)
+    sid, data = sessions.new()
+    data["director_until"] = 1e9
+    for i in range(500):
+        now[0] = 1 + i / 100
+        sessions.new()
+    assert len(sessions) <= 50 and sessions.get(sid) is data
+    now[0] = 200.0  # unused for longer than idle_seconds: gone
+    assert sessions.get(sid) is None
+    sessions.end(sid)  # ending what is gone is no error

@@ -164,7 +164,8 @@ class Sessions:
     Args:
         clock: seconds since the epoch.
         idle_seconds: a session unused this long is forgotten.
-        most: the most sessions kept; past it the least recently used go first.
+        most: the most sessions kept; past it the least recently used go first, those with no
+            login before those with one.
     """
 
     def __init__(self, clock, idle_seconds: float = SESSION_IDLE_SECONDS, most: int = SESSIONS_MAX):
@@ -191,7 +192,12 @@ class Sessions:
     def new(self) -> tuple[str, dict]:
         """A new session: ``(id, data)``; the id is 256 random bits."""
         if len(self._held) >= self.most:
-            by_use = sorted(self._held, key=lambda k: self._held[k]["seen"])
+            # a flood of visitors without a cookie evicts visitors, not a logged-in director
+            def order(k: str) -> tuple[bool, float]:
+                data = self._held[k]
+                return "director_until" in data or "viewer" in data, data["seen"]
+
+            by_use = sorted(self._held, key=order)
             for sid in by_use[: max(1, self.most // 10)]:
                 del self._held[sid]
         sid = secrets.token_urlsafe(32)
