@@ -620,3 +620,14 @@ def test_a_flood_of_new_sessions_keeps_a_logged_in_directors():
     now[0] = 200.0  # unused for longer than idle_seconds: gone
     assert sessions.get(sid) is None
     sessions.end(sid)  # ending what is gone is no error
+
+
+@given(st.text(max_size=80))
+def test_a_certificate_name_is_a_host_name_or_an_address_or_refused(name):
+    try:
+        got = brk.check_host_name(name)
+    except brk.BrokerError as exc:
+        assert repr(name) in str(exc)
+    else:
+        assert got == name
+        assert re.fullmatch(r"[A-Za-z0-9.-]+", name) or ("%" not in name and brk._is_ip(name))
