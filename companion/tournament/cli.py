@@ -441,18 +441,27 @@ def _publish(
         )
         return False
     from companion.tournament.broker import COMMANDS_USER
+    from companion.tournament.mqtt import BrokerURLError
 
-    # an account of its own: the broker gives each account one client id, and the director's
-    # session is the director account's
-    creds = Accounts(director_dir()).service(COMMANDS_USER, event)
+    # an account of its own: the director's broker gives each account one client id, and the
+    # director's session is the director account's. A broker run by others (--broker) may
+    # know only the director's account: that one then.
+    accounts = Accounts(director_dir())
     url = parse_url(url_text)
-    client = connect(
-        url,
-        creds["username"],
-        creds["password"],
-        f"companion-director-{event}-round",
-        timeout=5.0,
-    )
+    tried = [accounts.service(COMMANDS_USER, event), accounts.ensure()]
+    for i, creds in enumerate(tried):
+        try:
+            client = connect(
+                url,
+                creds["username"],
+                creds["password"],
+                f"companion-director-{event}-round",
+                timeout=5.0,
+            )
+            break
+        except BrokerURLError:
+            if i == len(tried) - 1:
+                raise
     try:
         rounds.publish_round(
             client,
