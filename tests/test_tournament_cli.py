@@ -63,8 +63,10 @@ def test_results_json_csv_and_text(director_home, capsys):
     assert got[0]["record"]["players"] == {"blue": "Ada", "red": "Bob"}
     assert main(["director", "results", "--csv", "--event", "spring"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "table,round,game,blue,red,winner,loser,draw,void,how,corrections,held"
-    assert lines[1].startswith("1,1,g1,Ada,Bob,blue,red,")
+    assert lines[0] == (
+        "round,table,game,blue,red,winner,loser,draw,void,how,corrected,corrections,received,held"
+    )
+    assert lines[1].startswith("1,1,g1,Ada,Bob,blue,red,no,no,")
     assert main(["director", "results", "--event", "spring"]) == 0
     assert "table 2: Cy (blue) v Di (red): Di (red) won" in capsys.readouterr().out
 

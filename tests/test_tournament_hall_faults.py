@@ -273,3 +273,37 @@ def test_a_simulated_table_is_live_on_the_hall(hall, tmp_path, monkeypatch):
     finally:
         link.send_signal(signal.SIGTERM)
         link.wait(10)
+
+
+def test_the_director_stops_without_saying_it_reconnects(tmp_path):
+    """Ctrl-C (SIGTERM) at ``companion director``: its log ends with "stopped", and says no
+    "reconnecting" on the way (it was said just before "stopped")."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {
+        **os.environ,
+        "COMPANION_DATA_DIR": str(tmp_path / "data"),
+        "COMPANION_CONFIG_DIR": str(tmp_path / "config"),
+    }
+    port = brk.free_port()
+    director = subprocess.Popen(
+        [sys.executable, "-m", "companion", "director", "--event", "stops"]
+        + ["--broker-port", str(port), "--listen", "127.0.0.1"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    running = tmp_path / "data" / "director" / "running.json"
+    try:
+        wait_until(running.exists, 20, "the director's running.json")
+    finally:
+        director.send_signal(signal.SIGTERM)
+        _, err = director.communicate(timeout=30)
+    lines = err.strip().splitlines()
+    assert "director: stopped" in lines[-1], err
+    assert not any("reconnecting" in line for line in lines), err
+    assert any("director: disconnected from" in line for line in lines), err

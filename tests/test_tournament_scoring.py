@@ -238,3 +238,36 @@ def test_the_round_form_keeps_the_last_time_control_and_players(hall, capsys):
     # the players as listed for the round, in their order, the bye included
     listed = re.search(r'<textarea name="players"[^>]*>([^<]*)</textarea>', page).group(1)
     assert listed.split() == ["Zed", "Amy", "Kit", "Lou", "Max"]
+
+
+def test_one_csv_format_with_iso_times_and_a_round_table_for_people(hall, capsys):
+    """``director results --csv`` and ``/results.csv`` are one format, ``received`` in ISO 8601;
+    ``director round`` prints a table for people (``--json`` for scripts)."""
+    import csv
+    import datetime
+    import io
+
+    from tests.test_web_app import client
+
+    assert (
+        main(
+            ["director", "round", "1", "--round-robin", "--players", "Ada", "Bob", "--event", EVENT]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert out.startswith("Round 1: 1 tables, iago 5 min, 60 s minute\n"), out
+    assert re.search(r"^\s+1\s+(Ada|Bob)\s+(Ada|Bob)$", out, re.M) and "{" not in out
+    setup = hall.store.round_setups(1)[1]
+    hall.result(1, "g1", iago(setup, "red", {"blue": 7, "red": 0}))
+    hall.wait_results(1)
+    assert main(["director", "results", "--csv", "--event", EVENT]) == 0
+    cli_csv = capsys.readouterr().out
+    with client(hall.store) as c:
+        web_csv = c.get("/results.csv").text
+    assert cli_csv == web_csv
+    (row,) = list(csv.DictReader(io.StringIO(cli_csv)))
+    assert row["blue"] == setup["blue"] and row["winner"] == "blue" and row["loser"] == "red"
+    received = datetime.datetime.fromisoformat(row["received"])
+    assert received.tzinfo is not None
+    assert abs(received.timestamp() - hall.store.results()[0]["received"]) < 1

@@ -266,3 +266,61 @@ def test_the_tv_pages_through_every_standings_row_at_1920x1080(tmp_path):
         web.stop()
         store.close()
     assert seen == set(names) and not overflow, overflow
+
+
+def test_the_pages_print_cleanly_for_the_halls_wall(hall):
+    """``@media print``: the pairings by table, the standings and a table's card with its QR
+    code print black on white, without the navigation or any form (headless Chromium's print
+    emulation, then its PDF)."""
+    import base64
+
+    store, web, driver = hall
+
+    def shown_selector(d):
+        return lambda s: d.execute_script(
+            "const e = document.querySelector(arguments[0]);"
+            "return !!e && getComputedStyle(e).display !== 'none'"
+            " && e.getBoundingClientRect().height > 0"
+            " && (e.tagName !== 'IMG' || e.naturalWidth > 0);",
+            s,
+        )
+
+    def printed(path, selectors):
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        try:
+            fresh(driver, f"{web.url}{path}")
+            look = driver.execute_script(
+                "const forms = [...document.querySelectorAll('form')]"
+                ".filter(f => getComputedStyle(f).display !== 'none').length;"
+                "const nav = document.querySelector('nav.top');"
+                "const td = document.querySelector('main td');"
+                "return {nav: getComputedStyle(nav).display, forms: forms,"
+                " tdColor: td ? getComputedStyle(td).color : null,"
+                " tdBorder: td ? getComputedStyle(td).borderTopWidth : null,"
+                " bodyBg: getComputedStyle(document.body).backgroundColor,"
+                " text: document.querySelector('main').innerText};"
+            )
+            look["shown"] = {s: shown_selector(driver)(s) for s in selectors}
+            pdf = driver.execute_cdp_cmd("Page.printToPDF", {"printBackground": True})
+            assert base64.b64decode(pdf["data"]).startswith(b"%PDF")
+            return look
+        finally:
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+    pages = {"/round": ["#published"], "/standings": ["#standings"], "/table/1": ["#card img"]}
+    for path, selectors in pages.items():
+        look = printed(path, selectors)
+        assert look["nav"] == "none" and look["forms"] == 0, (path, look)
+        assert all(look["shown"].values()), (path, look["shown"])
+        assert look["bodyBg"] in ("rgb(255, 255, 255)", "rgba(0, 0, 0, 0)"), (path, look)
+        if path != "/table/1":
+            assert look["tdColor"] == "rgb(0, 0, 0)" and look["tdBorder"] != "0px", (path, look)
+        if path == "/round":
+            assert "pairings by table" in look["text"]
+        if path == "/standings":
+            assert "Correct a result" not in look["text"]
+        if path == "/table/1":
+            assert "Table 1" in look["text"]
+    # on the screen the card is not shown (the page shows the live table)
+    fresh(driver, f"{web.url}/table/1")
+    assert not shown_selector(driver)("#card")

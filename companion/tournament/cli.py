@@ -483,8 +483,9 @@ def _publish(
 
 
 def _results(args) -> int:
-    import csv
     import json
+
+    from companion.tournament.web.views import results_csv
 
     store = _store(args)
     try:
@@ -494,54 +495,26 @@ def _results(args) -> int:
     if args.json:
         print(json.dumps(results))
         return 0
-    rows = [
-        [
-            r["table"],
-            r["round"] if r["round"] is not None else "",
-            r["game"],
-            r["players"].get("blue") or "",
-            r["players"].get("red") or "",
-            r["winner"] or "",
-            r["loser"] or "",
-            "yes" if r["draw"] else "",
-            "yes" if r["void"] else "",
-            (r["record"].get("how") or ""),
-            "; ".join(f"{c['change']} by {c['who']}: {c['reason']}" for c in r["corrections"]),
-            r["held"] or "",
-        ]
-        for r in results
-    ]
-    head = [
-        "table",
-        "round",
-        "game",
-        "blue",
-        "red",
-        "winner",
-        "loser",
-        "draw",
-        "void",
-        "how",
-        "corrections",
-        "held",
-    ]
-    if args.csv:
-        from companion.textformats import spreadsheet_safe
-
-        w = csv.writer(sys.stdout, lineterminator="\n")
-        w.writerow(head)
-        w.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
+    if args.csv:  # the one format, as /results.csv
+        sys.stdout.write(results_csv(results))
         return 0
-    if not rows:
+    if not results:
         print("No results yet.")
-    for row in rows:
-        rnd = f"round {row[1]} " if row[1] != "" else ""
-        winner = {"blue": row[3], "red": row[4]}.get(row[5])
-        outcome = "void" if row[8] else ("draw" if row[7] else f"{winner} ({row[5]}) won")
-        fix = f" (corrected: {row[10]})" if row[10] else ""
-        if row[11]:
-            outcome = f"HELD: not in a set-up ({row[11]}); as sent: {outcome}"
-        print(f"{rnd}table {row[0]}: {row[3]} (blue) v {row[4]} (red): {outcome}{fix}  [{row[2]}]")
+    for r in results:
+        names = r["players"]
+        blue, red = names.get("blue") or "", names.get("red") or ""
+        rnd = f"round {r['round']} " if r["round"] is not None else ""
+        winner = {"blue": blue, "red": red}.get(r["winner"] or "")
+        outcome = (
+            "void" if r["void"] else ("draw" if r["draw"] else f"{winner} ({r['winner']}) won")
+        )
+        fixes = "; ".join(f"{c['change']} by {c['who']}: {c['reason']}" for c in r["corrections"])
+        fix = f" (corrected: {fixes})" if fixes else ""
+        if r["held"]:
+            outcome = f"HELD: not in a set-up ({r['held']}); as sent: {outcome}"
+        print(
+            f"{rnd}table {r['table']}: {blue} (blue) v {red} (red): {outcome}{fix}  [{r['game']}]"
+        )
     return 0
 
 

@@ -460,6 +460,7 @@ RESULT_COLUMNS = (
     "loser",
     "draw",
     "void",
+    "how",
     "corrected",
     "corrections",
     "received",
@@ -467,12 +468,29 @@ RESULT_COLUMNS = (
 )
 
 
+def iso_time(seconds) -> str:
+    """Seconds since the epoch as ISO 8601 local time with its offset, to the second
+    (``2026-12-06T10:15:02+01:00``); "" for no time."""
+    import datetime as _dt
+
+    if not is_number(seconds):
+        return ""
+    try:
+        when = _dt.datetime.fromtimestamp(float(seconds)).astimezone()
+    except (OverflowError, OSError, ValueError):
+        return ""
+    return when.isoformat(timespec="seconds")
+
+
 def results_csv(results: Iterable[dict]) -> str:
-    """The results as CSV (header ``round,table,game,blue,red,winner,loser,draw,void,corrected,
-    corrections,received,held``; ``held`` says why a result that matches no set-up is not
-    counted): one line per game of ``Store.results()``, the outcome after the
-    corrections, each correction as ``who: reason``. A text cell that a spreadsheet would run
-    as a formula is neutralised (:func:`companion.textformats.spreadsheet_safe`)."""
+    """The results as CSV, the one format of ``/results.csv`` and ``companion director results
+    --csv`` (header ``round,table,game,blue,red,winner,loser,draw,void,how,corrected,
+    corrections,received,held``): one line per game of ``Store.results()``, the outcome after
+    the corrections (``winner``/``loser`` colours), how the game ended as the table recorded it,
+    each correction as ``who: reason``, ``received`` the time the director stored it (ISO 8601,
+    :func:`iso_time`), ``held`` why a result that matches no set-up is not counted. A text cell
+    that a spreadsheet would run as a formula is neutralised
+    (:func:`companion.textformats.spreadsheet_safe`)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(RESULT_COLUMNS)
@@ -495,9 +513,10 @@ def results_csv(results: Iterable[dict]) -> str:
                     res["loser"] or "",
                     "yes" if res["draw"] else "no",
                     "yes" if res["void"] else "no",
+                    _str(_dict(r.get("record")).get("how")),
                     "yes" if res["corrected"] else "no",
                     notes,
-                    r.get("received"),
+                    iso_time(r.get("received")),
                     res["held"] or "",
                 )
             ]
