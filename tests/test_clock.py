@@ -29,6 +29,25 @@ def test_the_player_without_the_first_move_presses_to_start_it():
     assert timer.moves_completed == 0
 
 
+@pytest.mark.parametrize("first", ["blue", "red"])
+def test_a_known_first_movers_own_press_starts_nothing(first):
+    from companion.clock.timer import Ignored
+
+    timer = DifferentialTimer(first_mover=first)
+    other = "red" if first == "blue" else "blue"
+    notices = timer.press(first, 1.0)
+    assert [type(n) for n in notices] == [Ignored] and f"{other} presses" in notices[0].reason
+    assert timer.status == Status.READY and timer.mover is None
+    timer.press(other, 2.0)
+    assert (timer.status, timer.mover) == (Status.RUNNING, first)
+    assert timer.next_deadline() == pytest.approx(62.0)
+
+
+def test_first_mover_must_be_a_colour():
+    with pytest.raises(ClockError, match="first_mover 'green'"):
+        DifferentialTimer(first_mover="green")
+
+
 def test_first_minute_is_free():
     timer = started()
     timer.press("red", 59.9)

@@ -577,3 +577,138 @@ def test_words_typed_while_paused_after_a_restart_in_a_challenge_are_taken(sim):
     # settled: the challenge is in the record and the sand runs again
     assert st["challenge_phase"] is None and st["status"] == "running"
     assert s.service.mode.challenges[-1]["words"] == ["HOUSE"]
+
+
+def _words_shown(s, monkeypatch, since: float, turns: int = 2) -> str:
+    """Every text the OLED draws over ``turns`` turns from game time ``since``."""
+    from companion.daemon import screen
+    from tests.test_oled import drawn
+
+    svc = s.service
+    return " ".join(
+        text
+        for n in range(turns)
+        for text, _, _ in drawn(
+            svc.mode.view(since + n * screen.TURN_SECONDS).frame, (256, 64), monkeypatch
+        )
+    )
+
+
+def test_by_lot_the_first_movers_press_is_ignored_and_the_screen_says_who_presses(sim, monkeypatch):
+    # the lot that drew the colours gave blue the first move (rulebook, "How to Play": the
+    # player who does not have the first move starts it): blue's own press starts nothing
+    s = sim(drawn_by_lot=True)
+    s.at(0)
+    s.press("blue")
+    s.at(1)
+    st = state(s)
+    assert (st["status"], st["mover"], st["moves_completed"]) == ("ready", None, 0)
+    assert s.service.published.lights == {"blue": True, "red": True}
+    seen = _words_shown(s, monkeypatch, 1)
+    assert "RED PRESSES TO START BLUE" in seen and "BLUE HAS THE FIRST MOVE" in seen
+    presses = [r["role"] for r in s.service.journal.records if r.get("kind") == "press"]
+    assert presses == ["blue"]  # journaled, like any press
+    s.at(2)
+    s.press("red")  # red starts blue's first move
+    s.at(62)
+    st = state(s)
+    assert (st["status"], st["mover"]) == ("running", "blue")
+    assert st["minutes"] == {"blue": 4, "red": 6}  # blue's minute ran from 2 s, not from 1 s
+
+
+def test_colours_chosen_by_the_players_let_either_press_start(sim):
+    s = sim(drawn_by_lot=False)  # the players settled the first move themselves
+    s.at(0)
+    s.press("blue")
+    s.at(1)
+    assert (state(s)["status"], state(s)["mover"]) == ("running", "red")
+
+
+def _write_journal(path, records) -> None:
+    path.write_text("".join(json.dumps({"seq": n, **r}) + "\n" for n, r in enumerate(records, 1)))
+
+
+def test_a_record_whose_time_jumped_ahead_is_set_aside_and_the_game_resumes(tmp_path):
+    from tests.test_faults import shows_banner
+
+    path = tmp_path / "journal.jsonl"
+    records = [
+        {"t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}},
+        {"t": 1, "kind": "press", "role": "red"},  # blue on move from 1 s
+        {"t": 2.5, "kind": "_alive"},
+        {"t": 8.1, "kind": "challenge_button"},  # damaged: later than the records after it
+        {"t": 3.0, "kind": "_alive"},
+        {"t": 3.2, "kind": "press", "role": "blue"},
+    ]
+    _write_journal(path, records)
+    for restart in range(2):  # and again: the table never stays down
+        s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+        st = state(s)
+        # the game resumes from the heartbeat at 2.5 s, paused: blue on move, 1.5 s used (and
+        # the second time the one second it ran after the first restart)
+        assert (st["status"], st["mover"], st["challenge_phase"]) == ("paused", "blue", None)
+        assert st["sand_left"] == pytest.approx(60 - 1.5 - restart)
+        if restart == 0:
+            message = s.service.published.message
+            assert "line 4" in message and "8.1 s is later" in message
+            assert "resumes from its last good record (seq 3)" in message
+            assert shows_banner(s.devices.display.image, "JOURNAL DAMAGED", "resumed at record 3")
+            (aside,) = tmp_path.glob("journal.jsonl.rest-*")
+            assert [json.loads(x)["t"] for x in aside.read_text().splitlines()] == [8.1, 3.0, 3.2]
+        s.at(1)
+        s.service.command("resume")
+        s.at(2)
+        assert state(s)["status"] == "running"
+        s.kill()
+
+
+def test_a_record_whose_time_went_back_is_set_aside_with_the_rest(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    records = [
+        {"t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}},
+        {"t": 1, "kind": "press", "role": "red"},  # blue on move from 1 s
+        {"t": 5, "kind": "_alive"},
+        {"t": 6, "kind": "_alive"},
+        {"t": 0.5, "kind": "challenge_button"},  # damaged: earlier than everything before it
+        {"t": 7, "kind": "_alive"},
+    ]
+    _write_journal(path, records)
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+    st = state(s)
+    assert (st["status"], st["mover"], st["challenge_phase"]) == ("paused", "blue", None)
+    assert st["sand_left"] == pytest.approx(60 - 5)
+    assert (
+        "line 5" in s.service.published.message
+        and "0.5 s is earlier" in s.service.published.message
+    )
+
+
+_KINDS = st.sampled_from(
+    [
+        {"kind": "press", "role": "red"},
+        {"kind": "press", "role": "blue"},
+        {"kind": "challenge_button"},
+        {"kind": "pause"},
+        {"kind": "resume"},
+        {"kind": "_alive"},
+    ]
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(0, 200), _KINDS), min_size=1, max_size=8))
+def test_a_journal_with_times_in_any_order_always_resumes(tmp_path_factory, events):
+    """Whatever order the times are in, the table starts, keeps a prefix whose time never goes
+    back, and starts again on what it wrote."""
+    folder = tmp_path_factory.mktemp("j")
+    path = folder / "journal.jsonl"
+    header = {"t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}}
+    _write_journal(path, [header, *({"t": t, **kind} for t, kind in events)])
+    for _ in range(2):
+        s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+        try:
+            times = [r["t"] for r in s.service.journal.records]
+            assert times == sorted(times)
+            s.kill()
+        finally:
+            s.devices.close()

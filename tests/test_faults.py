@@ -160,6 +160,32 @@ def test_failing_storage_never_drops_a_press_and_writes_the_backlog_when_back(ta
     assert (st["status"], st["mover"], st["minutes"]) == ("paused", "red", {"blue": 6, "red": 4})
 
 
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EROFS], ids=["full", "read-only"])
+def test_not_saving_is_said_until_a_write_succeeds_whatever_is_pressed(table, code):
+    card = FailingCard()
+    s = table(journal_io=card)
+    s.at(0)
+    s.press("red")  # blue on move from 0 s
+    s.at(10)
+    card.errno = code
+    s.at(12)  # a heartbeat fails: the warning starts
+    svc = s.service
+    assert "NOT SAVING" in svc.published.message
+    for t, role in ((20, "blue"), (30, "red"), (40, "blue")):  # presses that do something
+        s.press(role)
+        s.at(t)
+        assert svc.journal.failing is not None  # every write still fails...
+        assert "NOT SAVING" in svc.published.message  # ...and the service still says so
+        assert shows_strip(oled(s), "NOT SAVING: storage")
+    st = s.state()
+    assert (st["mover"], st["moves_completed"]) == ("red", 3)  # every press counted
+    card.errno = None  # the first write that succeeds ends it
+    s.at(42)
+    assert "NOT SAVING" not in svc.published.message and svc.published.faults == ()
+    assert "storage works again" in svc.published.message
+    assert not shows_strip(oled(s), "NOT SAVING: storage")
+
+
 def test_a_finished_game_waits_for_the_card_to_save_its_record(table):
     card = FailingCard()
     s = table(journal_io=card, minutes=1)

@@ -205,6 +205,10 @@ class DifferentialTimer:
         minutes: each player's starting allowance, in minutes (rulebook: 5). 1 to 99.
         minute_seconds: the length of the sand minute, in seconds (rulebook: 60).
             :data:`MIN_MINUTE_SECONDS` to :data:`MAX_MINUTE_SECONDS`.
+        first_mover: the colour known to have the first move (the lot that drew the colours
+            gave it to blue), or None when the players settle it at the table: then only the
+            other player's press starts the game and the first mover's press is ignored, like
+            any wrong press.
 
     Raises:
         ClockError: a setting out of range, or (from the methods) a time earlier than the last
@@ -220,6 +224,7 @@ class DifferentialTimer:
 
     minutes: int = 5
     minute_seconds: float = 60.0
+    first_mover: str | None = None
     status: Status = Status.READY
     mover: str | None = None
     allowance: dict[str, int] = field(default_factory=dict)
@@ -250,6 +255,8 @@ class DifferentialTimer:
             errors.append(
                 f"minute_seconds {ms!r} is out of range; accepted: {MINUTE_SECONDS_ACCEPTED}"
             )
+        if self.first_mover is not None and self.first_mover not in COLOURS:
+            errors.append(f"first_mover {self.first_mover!r}: accepted 'blue', 'red' or None")
         if errors:
             raise ClockError("; ".join(errors))
         self.minute_seconds = float(ms)
@@ -374,13 +381,17 @@ class DifferentialTimer:
         """A player pressed his button at ``t``.
 
         Before the game, the press starts the first move of the *other* player (rulebook: "The
-        player who does not have the first move turns the sand timer over"). While running, a
-        press by the mover ends his move and starts the opponent's; any other press is ignored
-        and reported as :class:`Ignored`.
+        player who does not have the first move turns the sand timer over"); when the first
+        mover is known (:attr:`first_mover`), his own press is ignored. While running, a press
+        by the mover ends his move and starts the opponent's; any other press is ignored and
+        reported as :class:`Ignored`.
         """
         check_colour(colour, "press")
         notices = self.advance(t)
         if self.status == Status.READY:
+            if colour == self.first_mover:
+                reason = f"{colour} has the first move: {opponent(colour)} presses to start it"
+                return [*notices, Ignored(t, f"press {colour}", reason)]
             self._start_move(opponent(colour), t)
             return [*notices, GameStarted(t, self.mover)]  # type: ignore[arg-type]
         if self.status != Status.RUNNING:

@@ -98,6 +98,12 @@ FAULT_WORDS = {
     "claim": "TWO BOXES CLAIM THIS TABLE",
 }
 """The words each fault puts on the OLED's bottom line (and systemd's status line)."""
+NOT_SAVING_TEXT = (
+    "NOT SAVING: the storage does not take the journal; the game goes on in memory and is "
+    "written as soon as the card works again"
+)
+"""What the service says (its message: the simulator's and the log's) from the first failed
+write until a write succeeds, whatever else it says meanwhile."""
 LINK_STATUS_FILE = "link-status.json"
 """Beside table.toml: what ``companion link`` asks the screen to say (``{"claim": words}``: the
 director sees two boxes set up as this table; companion.tournament.link)."""
@@ -403,7 +409,9 @@ class TableService:
             mode = mode_class(header.get("mode", table.game))(self._context(table))
         except (ValueError, KeyError, TypeError) as exc:
             return None, 0, f"line 1: {exc}"
-        for n, rec in enumerate(records[1:], 2):
+        backwards = _time_goes_back(records)
+        limit = len(records) if backwards is None else max(1, backwards[0])
+        for n, rec in enumerate(records[1:limit], 2):
             try:
                 _last_time([rec], n)
                 replay(mode, [rec], first_line=n)
@@ -411,6 +419,8 @@ class TableService:
                 problem = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
                 # the failed record may have half-changed the mode: rebuild it from the prefix
                 return self._mode_from_journal(records[: n - 1], where), n - 1, problem
+        if backwards is not None:
+            return mode, limit, backwards[1]
         return mode, len(records), None
 
     def _start_new_game(self, fresh_file: bool = True) -> None:
@@ -930,10 +940,7 @@ class TableService:
             detail = journal.failing or "the game's record cannot be saved"
             detail += f"; {kept} record{'s' if kept != 1 else ''} kept in memory"
             if "storage" not in self.faults:
-                self.message = (
-                    "NOT SAVING: the storage does not take the journal; the game goes on in "
-                    "memory and is written as soon as the card works again"
-                )
+                self.message = NOT_SAVING_TEXT
                 self._storage_beep_at = g
             self._set_fault("storage", detail)
             if self._storage_beep_at is not None and g >= self._storage_beep_at:
@@ -1186,6 +1193,10 @@ class TableService:
         if view.lights != self._last_lights:
             self._lights.submit(dict(view.lights))
             self._last_lights = dict(view.lights)
+        message = self.message
+        if "storage" in self.faults and "NOT SAVING" not in message:
+            # said until a write succeeds: a press's own message never replaces it
+            message = f"{NOT_SAVING_TEXT}; {message}" if message else NOT_SAVING_TEXT
         self.published = Published(
             t=g,
             status=view.status,
@@ -1195,7 +1206,7 @@ class TableService:
             beeps=self._beeps,
             long_beeps=self._long_beeps,
             inputs=self._inputs,
-            message=self.message,
+            message=message,
             records_saved=self.records_saved,
             banner=banner,
             camera=self.camera_problem or "",
@@ -1274,6 +1285,46 @@ def _last_time(records: list[dict], first_line: int = 1) -> float:
             )
         last = max(last, float(t))
     return last
+
+
+def _time_goes_back(records: list[dict]) -> tuple[int, str] | None:
+    """Where the journal's time goes backwards (the service writes game time, which never does):
+    None when it never does, else the index of the first record to set aside and what is wrong,
+    naming its line (``records[0]`` is line 1).
+
+    The damaged record is the one that disagrees with its neighbours: a record whose time is
+    later than the record after it while that one agrees with everything before (a time that
+    jumped ahead: ``1, 2, 8.1, 3.0`` sets aside from 8.1 on), else the record that goes back
+    (``1, 2, 3, 0.5`` sets aside from 0.5 on). Times that are not numbers are left to the
+    replay's own checks (:func:`_last_time`).
+    """
+    latest = before = 0.0  # the latest time so far, and the latest before the record holding it
+    latest_at = 0
+    for i, rec in enumerate(records):
+        t = rec.get("t")
+        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+            continue  # no time, or not a number: the replay says so (_last_time)
+        if t < latest:
+            ahead = records[latest_at]
+            if latest_at == i - 1 and t >= before:
+                return latest_at, (
+                    f"line {latest_at + 1}: record {_shown_record(ahead)}: time {latest:g} s is "
+                    f"later than the record after it ({t:g} s, line {i + 1}); the journal's "
+                    "time never goes backwards"
+                )
+            return i, (
+                f"line {i + 1}: record {_shown_record(rec)}: time {t:g} s is earlier than "
+                f"{latest:g} s (line {latest_at + 1}); the journal's time never goes backwards"
+            )
+        if t > latest:
+            before, latest, latest_at = latest, float(t), i
+    return None
+
+
+def _shown_record(record: dict) -> str:
+    """A journal record as its line shows it (JSON), cut to 120 characters."""
+    text = json.dumps(record, separators=(",", ":"), ensure_ascii=False, default=str)
+    return text if len(text) <= 120 else text[:117] + "..."
 
 
 def _stamp() -> str:

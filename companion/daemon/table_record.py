@@ -159,7 +159,11 @@ def from_table(data: dict, name: str = "record") -> TableGame:
     except TableConfigError as exc:
         raise RecordError(f"{name}: {exc}") from None
     mode = IagoTimerMode(ModeContext(table=table, lexicon_name=table.lexicon))
-    timer = _RecordingTimer(minutes=table.minutes, minute_seconds=table.minute_seconds)
+    timer = _RecordingTimer(
+        minutes=table.minutes,
+        minute_seconds=table.minute_seconds,
+        first_mover=mode.timer.first_mover,
+    )
     mode.timer = timer
     rec = GameRecord(
         players={"blue": table.blue, "red": table.red},

@@ -3,8 +3,9 @@
 Inputs and what they do (Iago rulebook, "The Timer" and "Challenge"):
 
 - a player's button: before the game, the player who does not have the first move presses to
-  start the other's move; then the mover presses to end his move; a press by the other player is
-  ignored (and journaled);
+  start the other's move (with the colours drawn by lot, blue has the first move: blue's press
+  is ignored and the ready screen says again that red presses); then the mover presses to end
+  his move; a press by the other player is ignored (and journaled);
 - the challenge button: the sand clock stops at once (at the instant the pin changed) and the
   screen asks who challenges: the challenger presses his own button next. Pressed again before
   that, the challenge is called off and the sand runs on (the stopped time is not charged);
@@ -98,7 +99,11 @@ class IagoTimerMode(GameMode):
     def __init__(self, context: ModeContext) -> None:
         super().__init__(context)
         table = context.table
-        self.timer = DifferentialTimer(minutes=table.minutes, minute_seconds=table.minute_seconds)
+        self.timer = DifferentialTimer(
+            minutes=table.minutes,
+            minute_seconds=table.minute_seconds,
+            first_mover=first_mover(table),
+        )
         self.phase: str | None = None
         self.challenge_rec: ChallengeRecord | None = None
         self.challenges: list[dict] = []
@@ -174,7 +179,12 @@ class IagoTimerMode(GameMode):
     def _on_press(self, t: float, ev: dict) -> list[Notice]:
         role = ev["role"]
         if self.phase is None:
-            return self.timer.press(role, t)
+            ready = self.timer.status == Status.READY
+            notices = self.timer.press(role, t)
+            if ready and any(isinstance(n, Ignored) for n in notices):
+                # the first mover pressed: the ready screen says again who presses
+                self._say(f"{role.upper()} HAS THE FIRST MOVE", t)
+            return notices
         if self.phase == PHASE_WHO:
             return self._identify(role, t)
         return [Ignored(t, f"press {role}", f"a challenge is under way ({self.phase})")]
@@ -458,6 +468,13 @@ class IagoTimerMode(GameMode):
         )
 
 
+def first_mover(table) -> str | None:
+    """The colour that has the first move when the table knows it: ``blue`` when the colours
+    were drawn by lot (the same lot gives blue the first move, see :func:`start_text`), else None
+    (the players settle it at the table)."""
+    return "blue" if table.drawn_by_lot else None
+
+
 def start_text(table) -> str:
     """Who presses to start whom, for the ready screen (rulebook, "How to Play": "The player who
     does not have the first move turns the sand timer over, thereby starting the first player's
@@ -513,6 +530,11 @@ def _setup_frame(data: dict):
 
     def frame(draw, width, height):
         turn = data.get("turn", 0)
+        if data["notice"]:  # a wrong first press: who presses to start whom, at once
+            start = data.get("start") or "WHO MOVES SECOND PRESSES TO START"
+            screen.fitted(draw, (0, 0, width - 1, 47), start, largest=16, turn=turn)
+            screen.fitted(draw, _line(3, width, height), data["notice"], 14, False, turn=turn)
+            return
         if data.get("page") and turn % 3 == 2:
             screen.qr_page(draw, width, height, data["page"], f"TABLE {data['table']}")
             return
