@@ -7,6 +7,7 @@ Exit codes: 0 success, 1 a negative answer (INVALID, illegal), 2 bad input or us
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import sys
 
@@ -53,7 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit code (130 for Ctrl-C, at any moment: the
-    sub-commands' modules are imported while the parser is built, which takes a few seconds)."""
+    sub-commands' modules are imported while the parser is built, which takes a few seconds).
+
+    Names and words print as themselves (JSON with ``ensure_ascii=False``); a character the
+    terminal's encoding cannot show prints as a backslash escape instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")
     try:
         parser = build_parser()
         args = parser.parse_args(argv)

@@ -431,12 +431,38 @@ def test_garbage_right_after_the_header_leaves_no_game_and_is_set_aside(tmp_path
     assert s.service.published.banner.startswith("JOURNAL DAMAGED")
 
 
-def test_abandon_saves_the_record_and_starts_a_new_game(sim):
+def test_abandon_asks_first_and_anything_else_plays_on(sim):
+    from tests.test_faults import shows_banner
+
+    s = sim()
+    s.at(0)
+    s.press("red")  # blue on move from 0 s
+    s.at(30)
+    s.service.command("abandon")
+    s.at(31)
+    st = state(s)
+    assert (st["status"], st["mover"]) == ("running", "blue")  # nothing abandoned yet
+    assert "Abandon the game in progress?" in s.service.published.message
+    assert shows_banner(s.devices.display.image, "ABANDON GAME?", "again or Enter: yes")
+    s.press("blue")  # the mover ends his move: the answer is no, and the press counts
+    s.at(32)
+    st = state(s)
+    assert (st["status"], st["mover"], st["moves_completed"]) == ("running", "red", 1)
+    assert "not abandoned" in s.service.published.message and s.service.published.banner == ""
+    s.service.command("confirm")  # asked nothing now: confirm abandons nothing
+    s.at(33)
+    assert state(s)["status"] == "running" and s.service.last_record_path is None
+
+
+@pytest.mark.parametrize("answer", ["abandon", "confirm"])
+def test_abandon_saves_the_record_and_starts_a_new_game(sim, answer):
     s = sim()
     s.at(0)
     s.press("red")
-    s.at(70)
+    s.at(69)
     s.service.command("abandon")
+    s.at(70)
+    s.service.command(answer)  # abandon again, or Enter
     s.at(71)
     st = state(s)
     assert st["status"] == "ready" and st["minutes"] == {"blue": 5, "red": 5}

@@ -503,6 +503,87 @@ def test_the_current_frame_is_drawn_again_when_the_oled_comes_back(table):
     assert s.service.health() == "ok"
 
 
+class BlockingOled(dummy):
+    """luma's dummy OLED whose writes block (a bus held, a module that stretches the clock)
+    while ``blocking`` is set, until ``release`` is."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.blocking, self.release, self.entered = (threading.Event() for _ in range(3))
+
+    def display(self, image):
+        if self.blocking.is_set():
+            self.entered.set()
+            self.release.wait(60)
+        super().display(image)
+
+
+def test_an_oled_whose_writes_block_is_said_and_the_clock_runs_on(table):
+    from companion.daemon.sim import FakeClock
+
+    writes = FakeClock(0.0)  # times the writes: it moves only while the OLED's write blocks
+    # the devices on their own threads, as on the Pi
+    s = table(inline_outputs=False, device_clock=writes)
+    panel = BlockingOled(width=128, height=64, mode="1")
+    s.kill()
+    s.devices.display = panel
+    s.start_service()
+    svc = s.service
+    try:
+        s.at(0)
+        s.press("red")  # blue on move from 0 s
+        s.at(5)
+        workers = (svc._display, svc._disc, svc._lights, svc._sounder)
+        assert all(w.wait_idle(10) for w in workers) and svc.published.faults == ()
+        panel.blocking.set()
+        s.at(10)  # the bar moves: a frame goes to the OLED, whose write now blocks
+        assert panel.entered.wait(10)
+        writes.set(2.0)
+        s.at(12)  # the write has been in hand for 2 s
+        assert svc.published.faults == ("DISPLAY SLOW",)
+        assert "DISPLAY SLOW (the OLED is slow: one write has taken 2.0 s so far)" in svc.health()
+        assert "the OLED is slow" in svc.published.message
+        assert shows_strip(render(svc._view.frame), "DISPLAY SLOW")  # the frame it is sent
+        s.at(61)
+        assert s.state()["minutes"] == {"blue": 4, "red": 6}  # blue's minute ran out at 60 s
+        assert svc.published.beeps == 1 and svc._sounder.wait_idle(10)
+        assert s.devices.sounder.beeps == 1
+        panel.blocking.clear()
+        panel.release.set()  # the write returns; the next frame is quick
+        assert svc._display.wait_idle(10)
+        assert shows_strip(panel.image, "DISPLAY SLOW")  # shown once the OLED took it
+        s.at(62)  # the clock thread takes the news
+        assert svc.published.faults == () and svc.health() == "ok"
+        assert "the OLED is quick again" in svc.published.message
+        assert svc._display.wait_idle(10) and not shows_strip(panel.image, "DISPLAY SLOW")
+    finally:
+        panel.release.set()
+        svc.close()
+
+
+def test_an_output_whose_every_write_is_slow_stays_said():
+    from companion.daemon.outputs import LatestWorker
+
+    now = [0.0]
+    said = []
+
+    def slow_write(seconds):
+        now[0] += seconds  # the write takes this long on the clock
+
+    worker = LatestWorker(
+        "display",
+        slow_write,
+        inline=True,
+        clock=lambda: now[0],
+        slow_seconds=1.0,
+        on_slow=lambda name, slow: said.append((name, slow)),
+    )
+    for seconds in (0.05, 2.0, 2.0, 0.999, 0.05):
+        worker.submit(seconds)
+    assert said == [("display", "a write took 2.0 s"), ("display", None)]
+    assert worker.slow is None and worker.busy_since is None
+
+
 # --- long work off the clock's thread ----------------------------------------------------------------
 
 

@@ -283,7 +283,7 @@ def test_words_events_and_end_in_a_hand_written_record_are_checked():
 def test_an_abandoned_game_says_so_in_its_result_line_with_the_game_time(tmp_path, capsys):
     table = TableConfig(number=2, blue="Ada", red="Bob", minutes=2, minute_seconds=60)
     s = ScriptedTable(table, set_judge({"CAT"}, "testwords"), tmp_path / "journal.jsonl")
-    script = "0 press red\n20 press blue\n70 abandon\n71 state\n"
+    script = "0 press red\n20 press blue\n69 abandon\n70 confirm\n71 state\n"
     s.run(parse_sim_script(script.splitlines()), out=io.StringIO())
     path = s.service.last_record_path
     assert path is not None and json.loads(path.read_text())["result"]["abandoned_at"] == 70

@@ -285,3 +285,16 @@ def test_saying_pass_passes_at_the_press(sim):
     s = sim()
     final = run(s, OPENING + "2 type pass\n3 press blue\n")
     assert final["turns"] == 1 and final["current"] == "Ben"
+
+
+def test_the_finished_screen_shows_iotas_keys_not_iagos(sim):
+    from companion.daemon.sim import status_lines
+
+    s = sim()
+    run(s, OPENING + "2 type end!\n")
+    pub = s.service.published
+    assert pub.status == "finished" and pub.prompt is None
+    keys = " ".join(text for text, _ in status_lines(pub, "", False, 200, game="iota"))
+    assert "new game" in keys and "q quit" in keys
+    for iagos in ("count the colours", "o override", "b blue", "x call off"):
+        assert iagos not in keys

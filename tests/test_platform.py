@@ -115,6 +115,36 @@ def test_calibrate_command_with_mock_pins(monkeypatch, tmp_path, capsys):
     assert position_angle(10, 5, 18.0) == 90.0
 
 
+def test_calibrate_on_a_machine_without_gpio_says_one_clear_message(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from companion.devices.backends import probe_pin_factory
+    from companion.devices.base import DeviceError
+
+    try:
+        probe_pin_factory()
+    except DeviceError:
+        pass
+    else:
+        pytest.skip("a GPIO pin factory loads here (a Raspberry Pi)")
+    env = {**os.environ, "COMPANION_CONFIG_DIR": str(tmp_path), "PYTHONWARNINGS": ""}
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "servo", "calibrate", "--pinmap", str(DEFAULT_PINMAP)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    # one message of its own, first: no library warning with a file path before it
+    assert done.stderr.startswith("companion servo calibrate: the servo on GPIO 18 cannot be")
+    assert "Warning" not in done.stderr and ".py:" not in done.stderr
+    assert "lgpio" in done.stderr and "--mock" in done.stderr  # what was tried, what to do
+
+
 # --- the resilient OLED ----------------------------------------------------------------------
 
 

@@ -243,7 +243,10 @@ def test_a_scripted_run_keeps_its_records_apart_and_prints_its_final_state_once(
     from companion.paths import data_dir
 
     lines = _scripted_sim(
-        tmp_path, monkeypatch, capsys, "0 press red\n10 press blue\n20 abandon\n30 state\n"
+        tmp_path,
+        monkeypatch,
+        capsys,
+        "0 press red\n10 press blue\n20 abandon\n20 abandon\n30 state\n",
     )
     assert len(lines) == 1  # the script's "state", not again as the final state
     assert not (data_dir() / "records").exists() or not list((data_dir() / "records").iterdir())

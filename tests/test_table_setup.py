@@ -285,3 +285,30 @@ def test_setup_names_the_bad_option_and_the_bad_key_of_the_file_apart(cfg, capsy
 def test_every_option_of_setup_is_named_as_typed(cfg, capsys, argv, said):
     assert main(["table", "setup", *argv]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_names_print_as_themselves_not_as_json_escapes(cfg, capsys):
+    assert main(["table", "setup", "--players", "李雷", "Ωmega"]) == 0
+    out = capsys.readouterr().out
+    assert '"blue": "李雷"' in out and '"red": "Ωmega"' in out and "\\u" not in out
+    assert json.loads(out)["table"]["blue"] == "李雷"
+    assert main(["table", "show"]) == 0
+    out = capsys.readouterr().out
+    assert "李雷" in out and "\\u" not in out
+
+
+def test_a_name_the_terminal_cannot_show_prints_escaped_not_a_traceback(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COMPANION_CONFIG_DIR": str(tmp_path), "PYTHONIOENCODING": "latin-1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "companion", "table", "setup", "--players", "Zoë", "李雷"],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode("latin-1")
+    assert "Zoë" in out and "\\u674e\\u96f7" in out  # what latin-1 cannot show, escaped

@@ -88,8 +88,9 @@ class Hall:
         return table, link
 
     def tile(self, number):
-        row = next(r for r in self.store.tables() if r["table"] == number)
-        return views.tile(row)
+        """The hall's tile of table ``number`` (empty words and status until it is heard)."""
+        row = next((r for r in self.store.tables() if r["table"] == number), None)
+        return views.tile(row) if row is not None else {"words": "", "status": ""}
 
     def close(self):
         for link in self.links:

@@ -253,3 +253,39 @@ def test_a_missing_judge_cache_is_said_and_never_built_at_the_table(tmp_path, mo
     assert warmed == [False]  # the sources are opened, no cache is built
     assert mode._cached is False  # its judges are made uncached
     assert not judgecache.cache_path().exists()
+
+
+def test_the_votes_outcome_is_shown_whole_and_said(sim, monkeypatch):
+    from companion.daemon import screen
+    from tests.test_oled import drawn
+
+    s = sim()
+    run(
+        s,
+        """
+        0 type Ann Bob Cy hand=2 tiles=12
+        1 type Cy APPLE PIE
+        2 type PIE PIE right
+        3 press challenge
+        4 type Bob
+        5 type no
+        6 type no
+        6.5 type yes
+        """,
+    )
+    svc = s.service
+    # the terminal says the vote's result (two against one: the tile is removed)
+    assert "The vote: tile removed (1 for, 2 against)" in svc.published.message
+    for size in ((128, 64), (256, 64)):
+        turns = [
+            [
+                text
+                for text, _, _ in drawn(
+                    svc.mode.view(6.5 + n * screen.TURN_SECONDS).frame, size, monkeypatch
+                )
+            ]
+            for n in range(2)
+        ]
+        first = " ".join(turns[0])
+        # the verdict and the count, each whole, from the first turn on
+        assert "TILE REMOVED" in first and "1 for, 2 against" in first, (size, turns)

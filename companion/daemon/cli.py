@@ -220,7 +220,7 @@ def _setup(args: argparse.Namespace) -> int:
         game=args.game,
     )
     path = save_table(config, replace=args.replace)
-    print(json.dumps({"written": str(path), "table": config.to_dict()}))
+    print(json.dumps({"written": str(path), "table": config.to_dict()}, ensure_ascii=False))
     _warn_undrawable({"blue": config.blue, "red": config.red})
     if lot:
         # the same lot decides who starts (rulebook, "How to Play"): blue has the first move
@@ -254,5 +254,7 @@ def _show(args: argparse.Namespace) -> int:
 
     from companion.daemon.config import load_table, table_path
 
-    print(json.dumps({"file": str(table_path()), "table": load_table().to_dict()}))
+    print(
+        json.dumps({"file": str(table_path()), "table": load_table().to_dict()}, ensure_ascii=False)
+    )
     return 0

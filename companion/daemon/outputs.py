@@ -6,13 +6,18 @@ slow, stale values are skipped, never queued. A :class:`QueueWorker` keeps every
 With ``inline=True`` the function runs in the caller's thread (deterministic tests).
 Exceptions from a device are counted and kept in ``errors``; the worker carries on, and
 ``on_problem(name, problem)`` is called when the device starts failing (``problem`` the error)
-and again with None when it works again, so the service can name the failing part.
+and again with None when it works again, so the service can name the failing part. A device that
+is slow (a write that blocks, an I2C bus held by another device) is said the same way: with
+``slow_seconds`` given, ``on_slow(name, what)`` is called when a call took that long or more and
+again with None after the first quick one, and :attr:`LatestWorker.busy_since` tells how long the
+call in hand has been running (a write that never returns).
 """
 
 from __future__ import annotations
 
 import collections
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +29,10 @@ class LatestWorker:
 
     ``problem`` is None while the last call worked, else ``"OSError: [Errno 121] ..."``;
     ``on_problem(name, problem)`` is called (on the worker's thread) each time it changes.
+    ``slow`` is None while the last call took less than ``slow_seconds`` (seconds of ``clock``,
+    monotonic), else what it took (``"a write took 2.0 s"``); ``on_slow(name, slow)`` is called
+    (on the worker's thread) each time it changes. ``busy_since``: the ``clock`` reading at which
+    the call in hand began, or None between calls.
     """
 
     def __init__(
@@ -32,16 +41,25 @@ class LatestWorker:
         fn: Callable[[Any], None],
         inline: bool = False,
         on_problem: Callable[[str, str | None], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        slow_seconds: float | None = None,
+        on_slow: Callable[[str, str | None], None] | None = None,
     ) -> None:
         self.name = name
         self.fn = fn
         self.inline = inline
         self.on_problem = on_problem
+        self.clock = clock
+        self.slow_seconds = slow_seconds
+        self.on_slow = on_slow
+        self.slow: str | None = None
+        self.busy_since: float | None = None
         self.problem: str | None = None
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.failures = 0
         self.done = 0
         self._value: Any = _EMPTY
+        self._in_hand = False  # a value taken from the queue is being handled
         self._cond = threading.Condition()
         self._stopped = False
         self._thread: threading.Thread | None = None
@@ -56,9 +74,10 @@ class LatestWorker:
             return
         with self._cond:
             self._value = value
-            self._cond.notify()
+            self._cond.notify_all()
 
     def _call(self, value: Any) -> None:
+        start = self.busy_since = self.clock()
         try:
             self.fn(value)
             self.done += 1
@@ -69,6 +88,17 @@ class LatestWorker:
             self._set_problem(problem)
         else:
             self._set_problem(None)
+        finally:
+            self.busy_since = None
+        if self.slow_seconds is not None:
+            took = self.clock() - start
+            self._set_slow(f"a write took {took:.1f} s" if took >= self.slow_seconds else None)
+
+    def _set_slow(self, slow: str | None) -> None:
+        changed = (slow is None) != (self.slow is None)
+        self.slow = slow
+        if changed and self.on_slow is not None:
+            self.on_slow(self.name, slow)
 
     def _set_problem(self, problem: str | None) -> None:
         changed = (problem is None) != (self.problem is None)
@@ -84,13 +114,35 @@ class LatestWorker:
                 if self._stopped and self._value is _EMPTY:
                     return
                 value, self._value = self._value, _EMPTY
+                self._in_hand = True
             self._call(value)
+            self._handed()
+
+    def _handed(self) -> None:
+        with self._cond:
+            self._in_hand = False
+            self._cond.notify_all()
+
+    def _waiting(self) -> bool:
+        return self._value is not _EMPTY
+
+    @property
+    def idle(self) -> bool:
+        """True when no value waits and none is being handled."""
+        with self._cond:
+            return not self._waiting() and not self._in_hand
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait (real time, at most ``timeout`` seconds) until every value submitted so far has
+        been handled; True when it has (for tests and the simulator)."""
+        with self._cond:
+            return self._cond.wait_for(lambda: not self._waiting() and not self._in_hand, timeout)
 
     def stop(self, timeout: float = 1.0) -> None:
         """Finish the value in hand (if any) and stop the thread."""
         with self._cond:
             self._stopped = True
-            self._cond.notify()
+            self._cond.notify_all()
         if self._thread is not None:
             self._thread.join(timeout)
 
@@ -115,7 +167,7 @@ class QueueWorker(LatestWorker):
             return
         with self._cond:
             self._items.append(value)
-            self._cond.notify()
+            self._cond.notify_all()
 
     def _run(self) -> None:
         while True:
@@ -125,4 +177,9 @@ class QueueWorker(LatestWorker):
                 if not self._items:
                     return
                 value = self._items.popleft()
+                self._in_hand = True
             self._call(value)
+            self._handed()
+
+    def _waiting(self) -> bool:
+        return bool(self._items)

@@ -95,9 +95,18 @@ FAULT_WORDS = {
     "sounder": "BUZZER FAILING",
     "lights": "LEDS FAILING",
     "display": "DISPLAY FAILING",
+    "display_slow": "DISPLAY SLOW",
+    "disc_slow": "SERVO SLOW",
+    "lights_slow": "LEDS SLOW",
     "claim": "TWO BOXES CLAIM THIS TABLE",
 }
 """The words each fault puts on the OLED's bottom line (and systemd's status line)."""
+ABANDON_QUESTION = (
+    "Abandon the game in progress? Its record is kept, with no result. Abandon again (A, or F9 "
+    "while typing, in the simulator; /abandon at the console) or Enter to abandon it; anything "
+    "else plays on"
+)
+"""What the service asks at ``abandon`` while a game is under way (Iota's ``end`` asks too)."""
 NOT_SAVING_TEXT = (
     "NOT SAVING: the storage does not take the journal; the game goes on in memory and is "
     "written as soon as the card works again"
@@ -108,6 +117,9 @@ LINK_STATUS_FILE = "link-status.json"
 """Beside table.toml: what ``companion link`` asks the screen to say (``{"claim": words}``: the
 director sees two boxes set up as this table; companion.tournament.link)."""
 PART_NAMES = {"disc": "servo", "sounder": "buzzer", "lights": "LEDs", "display": "OLED"}
+SLOW_SECONDS = 1.0
+"""An output whose write has taken this long (seconds) is said: DISPLAY SLOW (a frame of the
+128 x 64 OLED is about 25 ms over I2C at 400 kHz; the sand bar moves every half second)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +193,9 @@ class TableService:
         records_path: where finished games are saved (default :func:`records_dir`).
         journal_io: the journal's file operations (tests stage a failing card with it).
         lock: take the journal's lock (:mod:`companion.daemon.tablelock`).
+        device_clock: monotonic seconds that time the devices' writes (default ``clock``; a
+            test that moves the game's fake clock while real output threads work gives them a
+            clock of their own).
 
     Raises:
         TableConfigError, ModeError, JournalError from the set-up, the mode or the journal;
@@ -204,6 +219,7 @@ class TableService:
         records_path: Path | None = None,
         journal_io: JournalIO | None = None,
         lock: bool = True,
+        device_clock: Callable[[], float] | None = None,
     ) -> None:
         self.devices = devices
         self.pinmap = pinmap
@@ -248,6 +264,7 @@ class TableService:
         self._storage_beep_at: float | None = None
         self._record_unsaved = False  # a finished game whose record could not be written yet
         self._paused_by_head = False
+        self._abandon_asked = False  # 'abandon' was asked: the next input answers
         # a decision made on the worker (JUDGING...): the input, and the inputs held behind it
         self._deciding: Input | None = None
         self._held: collections.deque = collections.deque()
@@ -256,9 +273,13 @@ class TableService:
         self._decided.set()
         size = (devices.display.width, devices.display.height)
         news = self._on_device_problem
-        self._display = LatestWorker("display", self._show_frame, inline_outputs, news)
-        self._disc = LatestWorker("disc", devices.disc.turn_to, inline_outputs, news)
-        self._lights = LatestWorker("lights", devices.lights.set, inline_outputs, news)
+        self.device_clock = device_clock or clock
+        timed = {"clock": self.device_clock, "slow_seconds": SLOW_SECONDS}
+        timed["on_slow"] = self._on_device_slow
+        self._display = LatestWorker("display", self._show_frame, inline_outputs, news, **timed)
+        self._disc = LatestWorker("disc", devices.disc.turn_to, inline_outputs, news, **timed)
+        self._lights = LatestWorker("lights", devices.lights.set, inline_outputs, news, **timed)
+        self._slow_check_at: float | None = None  # game time to look at a write in hand
         self._sounder = QueueWorker("sounder", self._sound, inline_outputs, news)
         self._size = size
         self._last_angle: float | None = None
@@ -508,13 +529,22 @@ class TableService:
             self._device_news[name] = problem
         self._queue.put(("wake", None, self.clock()))
 
+    def _on_device_slow(self, name: str, slow: str | None) -> None:
+        """An output worker's device became slow (``slow``: what its write took) or quick again
+        (None) (any thread)."""
+        with self._fault_lock:
+            self._device_news[f"{name}_slow"] = slow
+        self._queue.put(("wake", None, self.clock()))
+
     def line(self, text: str, t_mono: float | None = None) -> None:
         """A typed line (Enter pressed), e.g. the challenged words."""
         self._queue.put(("line", text, self.clock() if t_mono is None else t_mono))
 
     def command(self, name: str, t_mono: float | None = None) -> None:
         """An arbiter's command: pause, resume, override, confirm, cancel, new (a new game after
-        the end of one), abandon (end the game in progress without a result, its record saved)."""
+        the end of one), abandon (end the game in progress without a result, its record saved:
+        asked first, :data:`ABANDON_QUESTION`; a second ``abandon`` or ``confirm`` does it, any
+        other input plays on and is taken as usual)."""
         self._queue.put(("command", name, self.clock() if t_mono is None else t_mono))
 
     def count(self, t_mono: float | None = None) -> None:
@@ -560,6 +590,7 @@ class TableService:
     def next_wake(self) -> float | None:
         """The next game time the clock thread must wake at without an input (or None)."""
         times = [self.mode.next_deadline(), self._next_heartbeat, self._retry_at]
+        times.append(self._slow_check_at)
         times.append(self.next_setup_check())
         if self._view is not None:
             times.append(self._view.redraw_at)
@@ -794,6 +825,22 @@ class TableService:
     def _handle(self, kind: str, value, t_mono: float, cause: str = "") -> None:
         g = self._late_input(self.game_time(t_mono), rewind=bool(cause))
         self._inputs += 1
+        if self._abandon_asked and not cause:  # this input answers 'abandon the game?'
+            self._abandon_asked, self._banner = False, None
+            if self.mode.finished:
+                pass  # the game ended meanwhile: nothing to abandon
+            elif kind == "command" and value in ("abandon", "confirm"):
+                self._abandon(g)
+                return
+            else:  # the game goes on, and the input is taken as usual
+                self._take_input(kind, value, g, cause)
+                if not self.message:
+                    self.message = "not abandoned: the game goes on"
+                return
+        self._take_input(kind, value, g, cause)
+
+    def _take_input(self, kind: str, value, g: float, cause: str = "") -> None:
+        """A press, a line or a command at game time ``g``, on the game (see :meth:`_handle`)."""
         if self.mode.finished or not self.journal.records:
             if (kind == "press" and value == "challenge") or (kind, value) == ("command", "new"):
                 if self._record_unsaved:
@@ -809,12 +856,12 @@ class TableService:
             self.message = "a game is under way: 'new' is for after its end ('abandon' ends it)"
             return
         if kind == "command" and value == "abandon":
-            if self.mode.started and self._finish(abandoned_at=g):
-                self.journal.close()
-                self._start_new_game()
-                self.message = "Game abandoned, its record saved; a new game is ready"
-            elif self.mode.started:
-                self.message = "the record cannot be saved (NOT SAVING: storage); not abandoned"
+            if self.mode.started:  # asked first, as Iota's 'end' is
+                self._abandon_asked = True
+                self.message = ABANDON_QUESTION
+                self._banner = (Banner("ABANDON GAME?", "again or Enter: yes"), None)
+            else:
+                self.message = "no game under way: nothing to abandon"
             return
         inp: Input
         if kind == "press":
@@ -834,7 +881,20 @@ class TableService:
             return
         self._journal_and_apply(events, g, cause)
 
+    def _abandon(self, g: float) -> None:
+        """End the game in progress at game time ``g`` without a result (asked and confirmed):
+        its record is saved and a new game is ready, or nothing changes while the card refuses
+        the record."""
+        if self._finish(abandoned_at=g):
+            self.journal.close()
+            self._start_new_game()
+            self.message = "Game abandoned, its record saved; a new game is ready"
+        else:
+            self.message = "the record cannot be saved (NOT SAVING: storage); not abandoned"
+
     def _journal_and_apply(self, events: list[dict], g: float, cause: str = "") -> None:
+        if events:
+            self.message = ""  # what the events say replaces what was said before
         for ev in events:
             if cause:
                 ev = {**ev, "cause": cause}
@@ -846,7 +906,6 @@ class TableService:
             self._crossed = None
         self._last_g = max(g, self._last_g) if not events else g
         if events:
-            self.message = ""
             self._banner = None  # a banner stays until the next input that does something
 
     # -- long work off the clock thread (the judge) --------------------------------------------
@@ -977,16 +1036,53 @@ class TableService:
             self._lights.submit(dict(self._last_lights))
 
     def _sync_device_faults(self) -> None:
-        """Take the output workers' news (their threads) into the faults."""
+        """Take the output workers' news (their threads) into the faults, and say a write that
+        has been in hand :data:`SLOW_SECONDS` or more (a write that blocks)."""
         with self._fault_lock:
             news, self._device_news = self._device_news, {}
         for name, problem in news.items():
-            if problem is None:
+            if name.endswith("_slow"):
+                self._slow_news(name, problem)
+            elif problem is None:
                 self._set_fault(name, None)
                 self.message = f"the {_part(name)} works again"
             else:
                 self._set_fault(name, f"the {_part(name)} fails: {problem}")
                 self.message = f"the {_part(name)} fails ({problem}); the clock is not affected"
+        self._look_at_writes_in_hand()
+
+    def _slow_news(self, key: str, slow: str | None) -> None:
+        part = _part(key.removesuffix("_slow"))
+        if slow is None:
+            if key in self.faults:
+                self._set_fault(key, None)
+                self.message = f"the {part} is quick again"
+            return
+        self._set_fault(key, f"the {part} is slow: {slow}")
+        self.message = f"the {part} is slow ({slow}); the clock is not affected"
+
+    def _look_at_writes_in_hand(self) -> None:
+        """A write in hand for :data:`SLOW_SECONDS` or more is said at once (one that never
+        returns too); otherwise look again when the one in hand would have taken that long."""
+        now = self.device_clock()
+        g = self.game_time()
+        check = None
+        for worker in (self._display, self._disc, self._lights):
+            since = worker.busy_since
+            key = f"{worker.name}_slow"
+            if key in self.faults or worker.slow_seconds is None:
+                continue
+            if since is None:
+                if not worker.idle:  # a value handed over, its write about to begin
+                    at = g + worker.slow_seconds
+                    check = at if check is None else min(check, at)
+                continue
+            if now - since >= worker.slow_seconds:
+                self._slow_news(key, f"one write has taken {now - since:.1f} s so far")
+            else:
+                at = g + (since + worker.slow_seconds - now)
+                check = at if check is None else min(check, at)
+        self._slow_check_at = check
 
     def _link_news(self, connected: bool, t_mono: float) -> None:
         """The timer head's link: silent, the clock pauses at the instant it was last heard
@@ -1041,6 +1137,8 @@ class TableService:
     # -- outputs ------------------------------------------------------------------------------
 
     def _effects(self, eff: Effects) -> None:
+        if eff.say:
+            self.message = eff.say
         if eff.beeps:
             self._beeps += eff.beeps
             self._sounder.submit(("short", eff.beeps))
@@ -1183,6 +1281,8 @@ class TableService:
         if view.key is None or view.key != self._last_key or self._inputs != self._last_inputs:
             self._last_frame = (view.frame, self._inputs)
             self._display.submit(self._last_frame)
+            if self._slow_check_at is None and not self._display.inline:
+                self._slow_check_at = g + SLOW_SECONDS  # the write begins about now
         self._last_key, self._last_inputs = view.key, self._inputs
         angle = None
         if view.disc_minutes is not None:
@@ -1248,6 +1348,7 @@ class TableService:
 
 def _part(key: str) -> str:
     """The part a fault names: servo, buzzer, LEDs, OLED, storage, timer head."""
+    key = key.removesuffix("_slow")
     return PART_NAMES.get(key, {"storage": "storage", "head": "timer head"}.get(key, key))
 
 

@@ -17,7 +17,8 @@ Scripted (``--script FILE``, or standard input when it is not a terminal): one a
     0 press red           # press blue / red / challenge (the mock pin goes low, then high)
     12.5 press blue
     20 type QI ZA         # a typed line (the challenged words)
-    21 pause              # pause, resume, override, confirm, cancel, new, abandon
+    21 pause              # pause, resume, override, confirm, cancel, new, abandon (asks:
+                          # abandon again, or confirm, does it)
     22 count              # the colour count from the camera (Iago; the clock is not touched)
     30 state              # print the state as one JSON line
     31 frame              # print the OLED frame as text
@@ -223,7 +224,8 @@ class ScriptedTable:
         journal_file: default data_dir()/sim/script-journal.jsonl, emptied first unless
             ``resume``.
         service_options: more arguments of the :class:`TableService` (tests stage faults
-            with ``journal_io``).
+            with ``journal_io``; ``inline_outputs=False`` drives the devices from their own
+            threads, as the real service does).
     """
 
     def __init__(
@@ -263,6 +265,7 @@ class ScriptedTable:
 
     def start_service(self) -> None:
         """Start (or restart) the service on the journal."""
+        options = {"inline_outputs": True, "fsync": False, **self.service_options}
         self.service = TableService(
             self.devices,
             self.pinmap,
@@ -270,10 +273,8 @@ class ScriptedTable:
             judge=self.judge,
             clock=self.clock,
             journal_file=self.journal_file,
-            inline_outputs=True,
-            fsync=False,
             on_frame=self.frames,
-            **self.service_options,
+            **options,
         )
         if self.frames is not None:  # named by the script's time (a restart shifts game time)
             self.frames.time = lambda: self.clock() - START
@@ -353,7 +354,7 @@ class ScriptedTable:
                     self.service.line(" ".join(args))
             elif action == "state":
                 printed = self.state()
-                print(json.dumps(printed), file=out)
+                print(json.dumps(printed, ensure_ascii=False), file=out)
                 continue
             elif action == "frame":
                 image = self.devices.display.image
@@ -376,7 +377,7 @@ class ScriptedTable:
                 self.settle()
         final = self.state()
         if final != printed:  # a script ending on "state" has printed it already: once
-            print(json.dumps(final), file=out)
+            print(json.dumps(final, ensure_ascii=False), file=out)
         return final
 
 
@@ -557,7 +558,8 @@ def run_interactive(
         y = len(lines) + 2
         put(y - 1, 0, "+" + "-" * width + "+")
         sounding = getattr(devices.sounder, "is_sounding", False)
-        for text, bold in status_lines(pub, "".join(buffer), sounding, cols, notice):
+        lines = status_lines(pub, "".join(buffer), sounding, cols, notice, table.game)
+        for text, bold in lines:
             put(y, 0, text, curses.A_BOLD if bold else 0)
             y += 1
         stdscr.refresh()
@@ -576,21 +578,29 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def key_help(typing: bool) -> list[str]:
-    """The key lines under the frame. While the screen asks for typed text every letter types,
-    so the function keys are shown: they press the buttons, pause and quit meanwhile."""
+def key_help(typing: bool, game: str = "iago", finished: bool = False) -> list[str]:
+    """The key lines under the frame, for ``game`` (its mode's name). While the screen asks
+    for typed text every letter types, so the function keys are shown: they press the buttons,
+    pause and quit meanwhile. A finished game shows what starts the next one; only Iago's
+    running screen shows Iago's own keys (override a verdict, count the colours)."""
     if typing:
         return [
             "Enter send (empty: confirm)  Esc clear  Backspace delete",
             "F1 blue  F2 red  F3 challenge  F4 pause/resume  F9 abandon  F10 quit",
         ]
+    if finished:
+        return ["c (the challenge button) a new game  q quit"]
+    if game != "iago":
+        return ["b blue  r red  c challenge  Enter confirm  A abandon (asks; record kept)  q quit"]
     return [
         "b blue  r red  c challenge  p pause/resume  o override  Enter confirm  q quit",
-        "x call off a challenge  n count the colours (camera)  A abandon (record kept)",
+        "x call off a challenge  n count the colours (camera)  A abandon (asks; record kept)",
     ]
 
 
-def status_lines(pub, typed: str, sounding: bool, cols: int, notice: str = "") -> list[tuple]:
+def status_lines(
+    pub, typed: str, sounding: bool, cols: int, notice: str = "", game: str = "iago"
+) -> list[tuple]:
     """The lines under the frame, each wrapped to ``cols`` - 1 columns: ``(text, bold)`` pairs.
 
     Args:
@@ -599,6 +609,7 @@ def status_lines(pub, typed: str, sounding: bool, cols: int, notice: str = "") -
         sounding: the buzzer sounds now.
         cols: the terminal's width in columns.
         notice: what the simulator says about the game (new or resumed).
+        game: the game mode's name (its keys are shown).
     """
     lit = {k: ("(*)" if v else "( )") for k, v in pub.lights.items()}
     angle = "-" if pub.disc_angle is None else f"{pub.disc_angle:+.0f} deg"
@@ -612,7 +623,8 @@ def status_lines(pub, typed: str, sounding: bool, cols: int, notice: str = "") -
     ]
     if pub.prompt is not None:
         items += [(pub.prompt + ":", True), ("> " + typed + "_", False)]
-    items += [(text, False) for text in key_help(pub.prompt is not None)]
+    finished = pub.status == "finished"
+    items += [(text, False) for text in key_help(pub.prompt is not None, game, finished)]
     camera = getattr(pub, "camera", "")  # the camera's problem while it gives no frame
     if camera and camera != pub.message:
         items.append((camera, True))

@@ -175,11 +175,24 @@ def _calibrate(args: argparse.Namespace) -> int:
     from gpiozero import Servo
 
     factory = None
+    s = pinmap.servo
     if pinmap.backend == "mock":
         from gpiozero.pins.mock import MockFactory, MockPWMPin
 
         factory = MockFactory(pin_class=MockPWMPin)
-    s = pinmap.servo
+    else:
+        from companion.devices.backends import probe_pin_factory
+        from companion.devices.base import DeviceError
+
+        try:  # gpiozero's fall-back warnings (file paths) folded into one message
+            probe_pin_factory()
+        except DeviceError as exc:
+            print(
+                f"companion servo calibrate: the servo on GPIO {s.pin} cannot be driven: {exc} "
+                "(to practise on this machine: companion servo calibrate --mock)",
+                file=sys.stderr,
+            )
+            return 2
     try:
         device = Servo(
             s.pin,

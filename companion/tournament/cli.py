@@ -288,7 +288,7 @@ def _tables_add(args) -> int:
         last = creds[numbers[-1]]
         check_login(parse_url(info["broker"]), last["username"], last["password"], timeout=5.0)
     if args.json:
-        print(json.dumps({"tables": {str(n): c for n, c in creds.items()}}))
+        print(json.dumps({"tables": {str(n): c for n, c in creds.items()}}, ensure_ascii=False))
     else:
         for n, c in creds.items():
             print(f"table {n}: username {c['username']} password {c['password']}")
@@ -307,7 +307,11 @@ def _tables_list(args) -> int:
     from companion.tournament.director import director_dir
 
     tables = Accounts(director_dir()).tables()
-    print(json.dumps({"tables": tables}) if args.json else " ".join(map(str, tables)))
+    print(
+        json.dumps({"tables": tables}, ensure_ascii=False)
+        if args.json
+        else " ".join(map(str, tables))
+    )
     return 0
 
 
@@ -373,7 +377,7 @@ def _round(args) -> int:
             _warn_unfinished(store, args.round)
             out["published"] = _publish(args, store, event, args.round, setups, players, byes)
         if args.json:
-            print(json.dumps(out))
+            print(json.dumps(out, ensure_ascii=False))
         else:
             _print_round(out, args.dry_run)
         return 0
@@ -493,7 +497,7 @@ def _results(args) -> int:
     finally:
         store.close()
     if args.json:
-        print(json.dumps(results))
+        print(json.dumps(results, ensure_ascii=False))
         return 0
     if args.csv:  # the one format, as /results.csv
         sys.stdout.write(results_csv(results))
@@ -527,7 +531,7 @@ def _standings(args) -> int:
     finally:
         store.close()
     if args.json:
-        print(json.dumps(rows))
+        print(json.dumps(rows, ensure_ascii=False))
         return 0
     print(
         f"{'#':>3} {'player':<16} {'points':>6} {'played':>6} {'wins':>4} {'draws':>5} "
@@ -563,7 +567,12 @@ def _correct(args) -> int:
         )
     finally:
         store.close()
-    print(json.dumps({"correction": cid, "table": args.table, "game": args.game, "change": change}))
+    print(
+        json.dumps(
+            {"correction": cid, "table": args.table, "game": args.game, "change": change},
+            ensure_ascii=False,
+        )
+    )
     return 0
 
 
@@ -588,7 +597,8 @@ def _ca(args) -> int:
                 "cert": str(files.cert),
                 "key": str(files.key),
                 "names": list(dict.fromkeys(names)),
-            }
+            },
+            ensure_ascii=False,
         )
     )
     print(

@@ -23,11 +23,20 @@ def _logging() -> None:
         )
 
 
-def _wait_for_signal(every=None) -> None:
-    """Until SIGTERM or SIGINT; ``every()`` is called twice a second meanwhile."""
+def _stop_on_signal() -> threading.Event:
+    """An event set by SIGTERM or SIGINT, its handlers installed now: a service installs them
+    before it says it is running (``running.json``), so a stop sent at once is a clean stop, not
+    the default death that would skip its last words and its clean-up."""
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *a: stop.set())
+    return stop
+
+
+def _wait_for_signal(every=None, stop: threading.Event | None = None) -> None:
+    """Until SIGTERM or SIGINT (``stop``, from :func:`_stop_on_signal`, or handlers installed
+    now); ``every()`` is called twice a second meanwhile."""
+    stop = stop or _stop_on_signal()
     while not stop.wait(0.5):
         if every is not None:
             every()
@@ -57,6 +66,7 @@ def run_director(args, event: str) -> int:
     from companion.tournament.store import Store
 
     _logging()
+    stop = _stop_on_signal()
     home = director_dir()
     accounts = brk.Accounts(home)
     creds = accounts.ensure()
@@ -92,7 +102,7 @@ def run_director(args, event: str) -> int:
         director.republish_round()  # with the pages' addresses, now that they are known
         where = f"broker {url}" + (f" (started here, log {broker.log})" if broker else "")
         log.info("director: event %s, %s, store %s", event, where, store.path)
-        _wait_for_signal(_keep_broker(broker))
+        _wait_for_signal(_keep_broker(broker), stop)
     finally:
         if web is not None:
             web.stop()

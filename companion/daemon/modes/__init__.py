@@ -83,16 +83,19 @@ COMMANDS = ("pause", "resume", "override", "confirm", "cancel")
 @dataclass
 class Effects:
     """One-off outputs of an event or of time passing: ``beeps`` short beeps (a minute ran out),
-    ``long_beep`` (the end of the game), ``finished`` (the game just ended)."""
+    ``long_beep`` (the end of the game), ``finished`` (the game just ended), ``say`` what the
+    service says of it (its message: the simulator's line; "" for nothing)."""
 
     beeps: int = 0
     long_beep: bool = False
     finished: bool = False
+    say: str = ""
 
     def __iadd__(self, other: Effects) -> Effects:
         self.beeps += other.beeps
         self.long_beep = self.long_beep or other.long_beep
         self.finished = self.finished or other.finished
+        self.say = other.say or self.say
         return self
 
 

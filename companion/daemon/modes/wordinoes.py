@@ -163,6 +163,8 @@ class WordinoesMode(GameMode):
         self.last_line = ""
         self.notice = ""
         self.notice_at = 0.0
+        self.outcome: ChallengeSettled | None = None  # the last vote's, shown for a while
+        self.outcome_at = 0.0
         self._judges: dict[bool, object] = {}
         self._warming: threading.Thread | None = None
         self._cached = True
@@ -445,7 +447,8 @@ class WordinoesMode(GameMode):
             if isinstance(n, ChallengeSettled):
                 self.challenges[-1]["removed"] = n.removed
                 self.advice = None
-                self._say(n.describe(), t)
+                self.outcome, self.outcome_at = n, t
+                effects.say = f"The vote: {n.describe()}"
             elif isinstance(n, GameOver):
                 effects.long_beep = True
                 if n.reason != "out":
@@ -533,6 +536,8 @@ class WordinoesMode(GameMode):
             )
         status = game.status
         prompt: str | None = None
+        # a message shows its first part first: its turns count from when it went up
+        since = self.notice_at if notice else 0.0
         if self.phase == PHASE_WHO:
             frame = _message_frame("CHALLENGE", "Who challenges?", notice or "type the name")
             prompt = "The challenger's name, then Enter"
@@ -564,6 +569,15 @@ class WordinoesMode(GameMode):
                 foot = "Enter: end / CHALLENGE"
             frame = _message_frame("GAME OVER", who, notice or foot)
             word = "finished" if self.finished else "out"
+        elif self.outcome is not None and t - self.outcome_at < NOTICE_SECONDS:
+            # the vote's outcome on a page of its own: the verdict, then the count, each whole
+            n = self.outcome
+            verdict = "TILE REMOVED" if n.removed else "TILE STAYS"
+            tally = f"{n.votes_valid} for, {n.votes_invalid} against"
+            frame = _message_frame("THE VOTE", verdict, tally)
+            word = "vote:removed" if n.removed else "vote:stays"
+            since = self.outcome_at
+            redraw_at = self.outcome_at + NOTICE_SECONDS  # then the game's screen again
         else:
             chain = game.chains[game.chain_of(game.turn)] if game.turn else None
             ends = f"{chain.left_word} .. {chain.right_word}" if chain else ""
@@ -579,8 +593,8 @@ class WordinoesMode(GameMode):
             )
             word = str(status)
         # texts too long for a line are shown in turns (screen.TURN_SECONDS each)
-        turn = screen.turn_at(t)
-        redraw_at = min(redraw_at or math.inf, screen.next_turn_at(t))
+        turn = screen.turn_at(t, since)
+        redraw_at = min(redraw_at or math.inf, screen.next_turn_at(t, since))
         frame = functools.partial(frame, turn=turn)
         key = (word, notice, self.last_line, repr(game.snapshot("*")), redraw_at, turn)
         return View(frame, lights, None, prompt, word, redraw_at, key)

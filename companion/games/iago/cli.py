@@ -175,7 +175,7 @@ def _check(args: argparse.Namespace) -> int:
     out["notes"] = out["notes"] + notes
     if lexicon is not None:
         out["lexicon"] = getattr(lexicon, "name", None)
-    print(json.dumps(out))
+    print(json.dumps(out, ensure_ascii=False))
     return 0 if ruling.legal else 1
 
 
@@ -197,7 +197,8 @@ def _board(args: argparse.Namespace) -> int:
                 "words": [w.to_json() for w in board.words()],
                 "centre_covered": board.at(*board.centre) is not None,
                 "connected": len(groups) <= 1,
-            }
+            },
+            ensure_ascii=False,
         )
     )
     return 0
@@ -243,7 +244,7 @@ def _replay(args: argparse.Namespace) -> int:
             out["table_result"] = table.result
             out["result_agrees"] = not disagreements
             out["disagreements"] = disagreements
-        print(json.dumps(out))
+        print(json.dumps(out, ensure_ascii=False))
     else:
         print(summary(game, tables.ending(table.result) if table is not None else None))
         if table is not None:

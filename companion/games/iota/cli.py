@@ -189,7 +189,7 @@ def _score(args: argparse.Namespace) -> int:
     frame = common_frame(before, after)
     out["before"] = format_grid(before, frame) if frame else "."
     out["after"] = format_grid(after, frame) if frame else "."
-    print(json.dumps(out))
+    print(json.dumps(out, ensure_ascii=False))
     return 0 if result.legal else 1
 
 
@@ -223,7 +223,7 @@ def _hint(args: argparse.Namespace) -> int:
                 "after_top_left": cell_json(_top_left(after)),
             }
         )
-    print(json.dumps({"count": len(hints), "plays": plays}))
+    print(json.dumps({"count": len(hints), "plays": plays}, ensure_ascii=False))
     return 0
 
 

@@ -68,7 +68,7 @@ def _match(args: argparse.Namespace) -> int:
 
         lexicon = open_lexicon(args.lexicon)
     result = MatchJudge(lexicon=lexicon, homonyms=args.homonyms).match(left, right)
-    print(json.dumps(result.to_json(), indent=2))
+    print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     return 0 if result.match else 1
 
 
@@ -139,5 +139,5 @@ def _replay(args: argparse.Namespace) -> int:
 
     lines, name = read_lines(args.script, ScriptError)
     game = replay_lines(lines, name)
-    print(json.dumps(game.snapshot(), indent=2))
+    print(json.dumps(game.snapshot(), indent=2, ensure_ascii=False))
     return 0
