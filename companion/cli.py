@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "companion.games.scrabble.cli",
     "companion.vision.cli",
     "companion.devices.cli",
+    "companion.platform.cli",
     "companion.devices.head.cli",
     "companion.tournament.cli",
 )

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from companion.devices.calibration import default_calibration, position_angle
 from companion.devices.pinmap import DEFAULT_PINMAP, load_pinmap
-from companion.platform.calibration import default_calibration, position_angle
 
 ENCLOSURES = Path(__file__).resolve().parent.parent / "enclosures"
 FN = 12  # coarse circles keep the renders quick; printing uses a fine $fn

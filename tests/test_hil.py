@@ -68,7 +68,7 @@ def test_pin_factory_is_the_pis_own():
 
 
 def test_i2c_bus_and_oled_answer(pinmap):
-    from companion.platform.resilient import resilient_oled
+    from companion.devices.resilient import resilient_oled
 
     for name, display in pinmap.displays().items():
         assert Path(f"/dev/i2c-{display.i2c_port}").exists(), "I2C is off: sudo raspi-config"
@@ -80,7 +80,7 @@ def test_i2c_bus_and_oled_answer(pinmap):
 def test_oled_shows_a_test_card(pinmap):
     from luma.core.render import canvas
 
-    from companion.platform.resilient import open_oled
+    from companion.devices.resilient import open_oled
 
     device = open_oled(pinmap.display)()
     with canvas(device) as draw:
@@ -126,8 +126,8 @@ def test_buzzer(pinmap):
 
 
 def test_disc_positions(pinmap):
+    from companion.devices.calibration import load_calibration, position_angle
     from companion.devices.gpio import GpioDisc
-    from companion.platform.calibration import load_calibration, position_angle
 
     disc = GpioDisc(pinmap.servo, calibration=load_calibration())
     try:

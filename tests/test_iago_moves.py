@@ -396,8 +396,13 @@ def test_the_unturned_cross_link_letter_of_a_stolen_word(after, legal):
 def test_a_regular_ly_adverb_is_a_grammatical_form_and_a_shifted_one_a_steal():
     from companion.lexicon.morphology import is_inflection as morphology
 
-    lexicon = {"QUICK", "QUICKLY", "HARD", "HARDLY"}
-    for base, adverb, steal in (("quick", "QUICKLY", False), ("hard", "HARDLY", True)):
+    lexicon = {"QUICK", "QUICKLY", "HARD", "HARDLY", "BARE", "BARELY", "SHORT", "SHORTLY"}
+    lexicon |= {"LATE", "LATELY"}
+    # judged by the adverb's main sense (WordNet's first): BARELY "scarcely", SHORTLY "soon" and
+    # LATELY "recently" depart from the adjective as HARDLY does, whatever a rarer sense says
+    cases = [("quick", "QUICKLY", False), ("hard", "HARDLY", True), ("bare", "BARELY", True)]
+    cases += [("short", "SHORTLY", True), ("late", "LATELY", True)]
+    for base, adverb, steal in cases:
         before = put(E, base, 5, 3)  # red's word over the centre
         # the added LY in blue only: legal either way (an inflection or an unturned steal)
         only_ly = put(before, base + "LY", 5, 3)
@@ -408,6 +413,20 @@ def test_a_regular_ly_adverb_is_a_grammatical_form_and_a_shifted_one_a_steal():
         whole = put(before, adverb, 5, 3)
         r = rule_move(before, whole, "blue", lexicon=lexicon, is_inflection=morphology)
         assert ("no-meaning-change" in codes(r)) is not steal, adverb
+
+
+def test_a_second_spelling_of_the_word_is_no_steal():
+    # the rulebook wants a change "of form and of meaning": GREY and GRAY are one word
+    from companion.lexicon.morphology import is_inflection as morphology
+
+    before = put(E, "grey", 5, 4)  # red's GREY over the centre
+    after = put(before, "GRAY", 5, 4)
+    r = rule_move(before, after, "blue", lexicon={"GREY", "GRAY"}, is_inflection=morphology)
+    assert "no-meaning-change" in codes(r)
+    # a change of meaning with the same substitution is a steal: GREY -> PREY
+    after = put(before, "PREY", 5, 4)
+    r = rule_move(before, after, "blue", lexicon={"GREY", "PREY"}, is_inflection=morphology)
+    assert [w.kind for w in r.words] == ["steal"] and r.legal
 
 
 def test_an_inflection_turned_in_part_is_illegal_too():

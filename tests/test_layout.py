@@ -80,3 +80,16 @@ def test_wordinoes_rules_are_split_where_the_rulebook_splits():
     # the names the rest of the package and the tests import keep their old home
     for name in ("Game", "GameError", "Notice", "TableSettings", "Tile", "Status", "UNKNOWN_TILE"):
         assert hasattr(game, name), name
+
+
+def test_devices_never_import_the_platform():
+    """One direction between the two rooms (issue 47): the box's parts and their drivers
+    (devices/: the resilient OLED, the servo's calibration) never import the install, wiring and
+    probe commands (platform/), which use the parts."""
+    offenders = {
+        name: sorted(i for i in imports if i.startswith("companion.platform"))
+        for name, imports in MODULES.items()
+        if name.startswith("companion.devices")
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+    assert any(i.startswith("companion.devices") for i in MODULES["companion.platform.probe"])

@@ -13,7 +13,13 @@ from pathlib import Path
 import pytest
 
 from companion.lexicon import open_lexicon, scowl
-from companion.lexicon.screen import Screen, _said_as_letters, screen
+from companion.lexicon.screen import (
+    Screen,
+    _cut_after_q,
+    _initial_said_as_a_letter,
+    _said_as_letters,
+    screen,
+)
 from companion.lexicon.store import _scowl_words
 
 REFEREE_WORDS = {
@@ -60,6 +66,39 @@ def test_an_abbreviation_with_evidence_is_still_left_out(default_lexicon, word):
     assert word not in REFEREE_WORDS
     assert screen().why(word) == "abbreviation"
     assert word not in default_lexicon  # not added from size 80 either
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "kcal",  # CMUdict K EY1 K AA0 L: the K read out as a letter (K-CAL, a kilocalorie)
+        "aeq",  # cut off after its Q (aequalis, a prescription's "equal")
+        "coreq",  # corequisite
+        "tranq",  # tranquillizer
+    ],
+)
+def test_an_abbreviation_its_letters_show_is_left_out(default_lexicon, word):
+    """No dictionary here knows these, and their letters say they are abbreviations (issue 47:
+    a standard dictionary marks KCAL and AEQ as abbreviations)."""
+    assert word not in REFEREE_WORDS or word in ("kcal", "aeq")
+    assert screen().why(word) == "abbreviation"
+    assert word not in default_lexicon
+
+
+def test_the_letters_that_show_an_abbreviation():
+    assert _initial_said_as_a_letter("K EY1 K AA0 L", "kcal")
+    assert not _initial_said_as_a_letter("IY1 M OW0", "emo")  # how English reads a vowel
+    assert not _initial_said_as_a_letter("EH1 N G AY0", "ngai")  # a cluster said with a vowel
+    assert not _initial_said_as_a_letter("K EY1", "kay")  # a vowel follows: a plain reading
+    assert not _initial_said_as_a_letter("K EY1", "kc")  # the name alone: an initialism
+    assert _cut_after_q("aeq") and _cut_after_q("tranq")
+    # a Q after A, I, O or U ends transliterations, not clippings
+    assert not any(map(_cut_after_q, ["umiaq", "suq", "talaq", "tzaddiq", "q"]))
+
+
+@pytest.mark.parametrize("word", ["umiaq", "talaq", "suq", "emo", "agma", "abri"])
+def test_words_whose_letters_look_foreign_are_not_abbreviations_for_that(default_lexicon, word):
+    assert screen().why(word) != "abbreviation"
 
 
 def test_said_letter_by_letter_means_its_own_letters():

@@ -42,6 +42,11 @@ from companion.lexicon.morphology import is_inflection, readings
         ("HAPPY", "HAPPILY"),
         ("GENTLE", "GENTLY"),
         ("QUICKER", "QUICKLY"),  # two forms of one adjective
+        # two spellings of one word: a change of form only (issue 47)
+        ("GREY", "GRAY"),
+        ("GREYS", "GRAY"),
+        ("COLOUR", "COLOR"),
+        ("REALISE", "REALIZE"),
     ],
 )
 def test_inflections(base, other):
@@ -64,6 +69,16 @@ def test_inflections(base, other):
         ("HARD", "HARDLY"),
         ("LATE", "LATELY"),
         ("NEAR", "NEARLY"),
+        # judged by the adverb's main sense (WordNet's first): BARELY "scarcely" and SHORTLY
+        # "soon", though a rarer sense of each ("scantily", "curtly") pertains to the adjective
+        ("BARE", "BARELY"),
+        ("SHORT", "SHORTLY"),
+        ("SCARCE", "SCARCELY"),  # "only just", HARDLY's main sense
+        # a spelling of the other word in one rare sense only: the main senses differ
+        ("CAT", "KAT"),
+        ("STORY", "STOREY"),
+        ("TIMBER", "TIMBRE"),
+        ("LIGHT", "LITE"),
     ],
 )
 def test_not_inflections(base, other):
@@ -121,3 +136,34 @@ POOL = ["love", "loves", "loved", "lover", "lovely", "go", "went", "good", "bett
 @given(st.sampled_from(POOL), st.sampled_from(POOL))
 def test_the_relation_is_symmetric(a, b):
     assert is_inflection(a, b) == is_inflection(b, a)
+
+
+def test_an_adverb_is_a_form_exactly_when_its_main_sense_pertains_to_the_adjective():
+    """Consistency over WordNet's -LY adverbs: the reading follows the first sense's pertainym
+    pointer, read here through nltk's reader (an independent path to the same data)."""
+    from companion.lexicon.morphology import _adverb_pertainyms
+    from companion.lexicon.wordnet import wordnet
+
+    wn, table = wordnet(), _adverb_pertainyms()
+    adverbs = sorted({n for n in wn.all_lemma_names(pos="r") if n.endswith("ly") and n.isalpha()})
+    assert len(adverbs) > 2500
+    for adverb in adverbs[::5]:
+        main = wn.synsets(adverb, pos="r")[0]
+        lemma = next(x for x in main.lemmas() if x.name().lower() == adverb)
+        expected = {p.name().lower() for p in lemma.pertainyms() if p.name().isalpha()}
+        assert table.get(adverb, frozenset()) == expected, adverb
+
+
+def test_spelling_variants_are_one_word_said_alike_and_sharing_their_main_senses():
+    from companion.lexicon.phonetics import are_homophones
+    from companion.lexicon.variants import variants
+    from companion.lexicon.wordnet import wordnet
+
+    wn, table = wordnet(), variants()
+    assert 100 < len(table) < 2000
+    for word, others in sorted(table.items())[::3]:
+        for other in others:
+            assert word in table[other]  # symmetric
+            assert are_homophones(word, other)
+            main = next(s for s in wn.synsets(word) if word in s.lemma_names())
+            assert other in main.lemma_names(), (word, other)

@@ -53,6 +53,29 @@ def test_secondary_stress_counts_as_stress():
     assert rhyme("BOBCAT", "CAT") is not None
 
 
+def test_a_secondary_stress_on_a_trochees_last_syllable_does_not_break_a_rhyme():
+    # CMUdict: WILLOW W IH1 L OW2, PILLOW P IH1 L OW0: from the last primary-stressed vowel both
+    # end in IH L OW (issue 47)
+    assert rhyming_part("W IH1 L OW2") == rhyming_part("P IH1 L OW0") == "IH L OW"
+    # a secondary stress one word has and the other lacks: the part from the primary stress too
+    assert phonetics.primary_part("F R AH1 S T R EY2 T AH0 D") == "AH S T R EY T @ D"
+    assert phonetics.primary_part("P IH1 L OW0") == ""  # no second part: the same one
+    for left, right in (("PILLOW", "WILLOW"), ("WILLOW", "BILLOW"), ("MEADOW", "SHADOW")):
+        r = rhyme(left, right)
+        assert (r is not None) is (left != "MEADOW"), (left, right)
+    assert rhyme("PILLOW", "WILLOW").rhyming_part == "IH L OW"
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["P", "L", "T", "S"]), max_size=2), st.sampled_from("02"))
+def test_the_part_from_the_primary_stress_holds_every_later_phone(tail, stress):
+    phones = " ".join(["B", "AA1", *tail, "OW" + stress, *tail])
+    parts = [rhyming_part(phones), phonetics.primary_part(phones)]
+    assert ["AA", *tail, "OW", *tail] in [p.split() for p in parts]
+    if not tail:  # OW ends the word: a trochee's weak last syllable is never a rhyme of its own
+        assert "OW" not in parts
+
+
 def test_rhyming_part_without_stress_starts_at_the_last_vowel():
     assert rhyming_part("DH AH0") == "AH"
 

@@ -8,9 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from companion.devices.pinmap import DEFAULT_PINMAP, ServoMap, load_pinmap
-from companion.platform import install
-from companion.platform.calibration import (
+from companion.devices.calibration import (
     CalibrationError,
     ServoCalibration,
     calibrate,
@@ -20,7 +18,9 @@ from companion.platform.calibration import (
     save_calibration,
     servo_value,
 )
-from companion.platform.resilient import ResilientDisplay
+from companion.devices.pinmap import DEFAULT_PINMAP, ServoMap, load_pinmap
+from companion.devices.resilient import ResilientDisplay
+from companion.platform import install
 
 SERVO = ServoMap(18, 0.0005, 0.0025, -90.0, 90.0, 18.0)
 
@@ -219,7 +219,7 @@ def test_other_errors_are_not_hidden():
 
 
 def test_resilient_oled_on_a_machine_without_i2c():
-    from companion.platform.resilient import resilient_oled
+    from companion.devices.resilient import resilient_oled
 
     pm = load_pinmap(DEFAULT_PINMAP)
     display = resilient_oled(pm.display)
@@ -401,7 +401,7 @@ def test_installing_needs_root(monkeypatch):
 
 
 def test_mirrored_display_shows_both_and_survives_one_lost():
-    from companion.platform.resilient import MirroredDisplay
+    from companion.devices.resilient import MirroredDisplay
 
     board, now = {"loose": False}, [0.0]
     first, opened_first = make_display(board, now)

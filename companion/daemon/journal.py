@@ -126,6 +126,7 @@ class Journal:
         self._written = len(records)  # records[:_written] are on disk
         self._good_bytes = good_bytes if good_bytes is not None else _size(self.path)
         self._dirty = False  # a failed write may have left part of a record: cut it first
+        self._unsynced = False  # written with sync=False and not synced since (see sync())
         self._fd: int | None = None
         self._closed = False
         try:
@@ -195,13 +196,15 @@ class Journal:
         """Records kept in memory that are not on disk yet."""
         return len(self.records) - self._written
 
-    def append(self, record: dict) -> dict:
+    def append(self, record: dict, sync: bool = True) -> dict:
         """Give ``record`` its ``seq``, write it (and any record still waiting) and sync it;
         returns the record as written.
 
         Call it *before* the event takes effect. Thread-safe. A storage failure does not raise:
         the record is kept, :attr:`failing` says why, and the write is tried again at the next
-        append or :meth:`retry`.
+        append or :meth:`retry`. ``sync`` False writes the record into the kernel's cache only
+        (a crash of the process keeps it, a power cut may not): call :meth:`sync` soon after
+        (the clock does, just after a minute's beep, so the disk's sync never delays it).
 
         Raises:
             JournalError: the record is not JSON-serialisable (nothing kept).
@@ -213,8 +216,24 @@ class Journal:
             except (TypeError, ValueError) as exc:
                 raise JournalError(f"{self.path}: record {record!r} is not JSON: {exc}") from None
             self.records.append(rec)
-            self._flush()
+            self._flush(sync)
             return rec
+
+    def sync(self) -> bool:
+        """Write what is waiting and sync to the disk what :meth:`append` wrote with ``sync``
+        False; True when every record is on disk. Thread-safe; a failure is kept in
+        :attr:`failing`, as for :meth:`append`."""
+        with self._lock:
+            if not self._flush():
+                return False
+            if self._unsynced and self._fd is not None:
+                try:
+                    self.io.fsync(self._fd)
+                except OSError as exc:
+                    self._fail(exc)
+                    return False
+            self._unsynced = False
+            return True
 
     def retry(self) -> bool:
         """Write what is waiting (and cut a half-written record first); True when every record
@@ -227,7 +246,7 @@ class Journal:
         self.failing_errno = exc.errno
         self.writes_failed += 1
 
-    def _flush(self) -> bool:
+    def _flush(self, sync: bool = True) -> bool:
         if self._closed:
             return self.pending == 0
         if self.pending == 0 and not self._dirty:
@@ -245,8 +264,11 @@ class Journal:
             while view:
                 n = io.write(self._fd, view)
                 view = view[n:]
-            if self.fsync or self.failing is not None:
+            if (self.fsync and sync) or self.failing is not None:
                 io.fsync(self._fd)
+                self._unsynced = False
+            else:
+                self._unsynced = self.fsync
             self._dirty = False
         except OSError as exc:
             self._fail(exc)

@@ -671,13 +671,18 @@ class TableService:
             self._take(item)
         g = max(self.game_time(), self._last_g)
         deadline = self.mode.next_deadline()
-        if deadline is not None and deadline <= g:
+        expired = deadline is not None and deadline <= g
+        if expired:
             if self._crossed is None:
                 self._crossed = deadline
-            # a minute runs out: the journal proves the instant before the beep, so a power cut
-            # just after it never gives the minute back
-            self.journal.append({"t": g, "kind": ALIVE, "expired": deadline})
+            # a minute runs out: the journal proves the instant before the beep (written into
+            # the kernel's cache, so a crash of the service after it never gives the minute
+            # back) and is synced to the disk just after the beep is asked for, so the disk's
+            # sync (milliseconds on a card) never delays the beep (docs/daemon.md)
+            self.journal.append({"t": g, "kind": ALIVE, "expired": deadline}, sync=False)
         self._effects(self.mode.advance(g))
+        if expired:
+            self.journal.sync()
         self._last_g = g
         self._heartbeat(g)
         self._retry(g)

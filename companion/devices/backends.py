@@ -104,7 +104,7 @@ def _gpio_bundle(pinmap, clock, factory, display, kind: str) -> DeviceBundle:
     sounder = GpioSounder(pinmap.buzzer, pin_factory=factory, clock=clock)
     calibration = None
     if kind == "gpio":  # the box's own servo calibration (companion servo calibrate)
-        from companion.platform.calibration import load_calibration
+        from companion.devices.calibration import load_calibration
 
         calibration = load_calibration()
     disc = GpioDisc(pinmap.servo, pin_factory=factory, calibration=calibration)
@@ -168,13 +168,13 @@ def open_gpio(pinmap, clock: Callable[[], float] = time.monotonic) -> DeviceBund
     """The Pi's own pins (gpiozero's default factory) and the OLED over I2C (luma.oled).
 
     A missing or disconnected OLED never stops the box: it is reported (``display.problem``)
-    and re-opened when it answers again (companion.platform.resilient). A second OLED
+    and re-opened when it answers again (companion.devices.resilient). A second OLED
     (``[display2]``) shows the same frames.
 
     Raises:
         DeviceError: the pins cannot be opened (not a Pi, a pin in use), naming the cause.
     """
-    from companion.platform.resilient import MirroredDisplay, resilient_oled
+    from companion.devices.resilient import MirroredDisplay, resilient_oled
 
     probe_pin_factory()  # before the OLED: a machine without GPIO gets one clean error
     display = resilient_oled(pinmap.display)

@@ -196,7 +196,7 @@ class GpioDisc:
         servo: a :class:`~companion.devices.pinmap.ServoMap` (pin, pulse widths in seconds, the
             angles in degrees at those pulses).
         pin_factory: a PWM-capable factory (MockPWMPin in the simulator).
-        calibration: a :class:`~companion.platform.calibration.ServoCalibration` (the pulse
+        calibration: a :class:`~companion.devices.calibration.ServoCalibration` (the pulse
             widths `companion servo calibrate` saved), or None for the pin map's linear pulses.
         settle_seconds: how long each turn is driven before the pulses stop, in seconds (None:
             pulses never stop).
@@ -246,7 +246,7 @@ class GpioDisc:
             if self.calibration is None:
                 self.device.angle = angle
             else:
-                from companion.platform.calibration import servo_value
+                from companion.devices.calibration import servo_value
 
                 pulse = self.calibration.pulse_for_angle(angle)
                 self.device.value = servo_value(self.servo, pulse)

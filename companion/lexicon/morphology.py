@@ -20,7 +20,10 @@ Where the readings come from, in order:
    (BRETHREN -> BROTHER, WROUGHT -> WORK, EERIER -> EERIE);
 3. only for words lemminflect does not list: WordNet's ``morphy`` through nltk's reader (its
    exception lists and suffix rules, the base having to be a WordNet lemma of that part of
-   speech); used for lemminflect's words too it would read BUTCHER as a comparative of BUTCH.
+   speech); used for lemminflect's words too it would read BUTCHER as a comparative of BUTCH;
+4. a lemma's other spellings (:mod:`companion.lexicon.variants`: GREY and GRAY, COLOUR and
+   COLOR) are readings too: the rulebook asks for a change "of form and of meaning", and a second
+   spelling of one word changes the form only (GREY -> GRAY, GREYS -> GRAY are no steal).
 
 A word may have several readings; one shared reading is enough (LOVING is a participle of LOVE
 even though it is also an adjective; BEARING likewise of BEAR).
@@ -79,22 +82,39 @@ def _exceptions() -> dict[str, dict[str, tuple[str, ...]]]:
 
 @functools.cache
 def _adverb_pertainyms() -> dict[str, frozenset[str]]:
-    """Each WordNet adverb in -LY and the adjectives it pertains to (the ``\\`` pointer of
-    wndb(5WN): QUICKLY -> QUICK, HAPPILY -> HAPPY; HARDLY, "scarcely", has none), read from
-    ``data.adv``, each target looked up by its byte offset in ``data.adj`` (a few milliseconds)."""
+    """Each WordNet adverb in -LY whose main sense pertains to an adjective, and the adjectives
+    it pertains to (QUICKLY -> QUICK, HAPPILY -> HAPPY).
+
+    The main sense is WordNet's first, its most frequent one in the sense-tagged texts (the first
+    synset offset of the lemma's line in ``index.adv``, wndb(5WN)); "pertains to" is the ``\\``
+    pointer from that sense of the lemma (or from the whole synset) to an adjective in
+    ``data.adv``. An adverb whose main sense departs from the adjective has none, whatever a
+    rarer sense says: HARDLY and BARELY ("scarcely"), SHORTLY ("soon"), LATELY ("recently")
+    (BARELY's second sense, "scantily", and SHORTLY's third, "curtly", pertain to BARE and SHORT).
+    Read from the files directly, each adjective looked up by its byte offset in ``data.adj``
+    (a few milliseconds).
+    """
     from companion.lexicon.wordnet import WORDNET_DIR
 
     out: dict[str, set[str]] = {}
     try:
-        adv = (WORDNET_DIR / "data.adv").read_text(encoding="latin-1")
+        index = (WORDNET_DIR / "index.adv").read_text(encoding="latin-1")
+        adv = open(WORDNET_DIR / "data.adv", "rb")  # noqa: SIM115 - closed below
         adj = open(WORDNET_DIR / "data.adj", "rb")  # noqa: SIM115 - closed below
     except OSError:
         return {}
-    with adj:
-        for line in adv.splitlines():
-            if line.startswith("  "):
+    with adv, adj:
+        for entry in index.splitlines():
+            if entry.startswith("  "):
                 continue  # licence header
-            fields = line.split()
+            head = entry.split()
+            lemma = head[0].lower()
+            if not lemma.endswith("ly") or not lemma.isalpha():
+                continue
+            # lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
+            first = int(head[4 + int(head[3]) + 2])
+            adv.seek(first)
+            fields = adv.readline().decode("latin-1").split()
             count = int(fields[3], 16)
             names = [n.lower() for n in fields[4 : 4 + 2 * count : 2]]
             i = 4 + 2 * count
@@ -103,14 +123,13 @@ def _adverb_pertainyms() -> dict[str, frozenset[str]]:
                 if symbol != "\\" or pos not in "as":
                     continue
                 source, target = int(st[:2], 16), int(st[2:], 16)
+                if source != 0 and names[source - 1] != lemma:
+                    continue  # another lemma of the synset pertains to it
                 adj.seek(int(offset))
                 t = adj.readline().decode("latin-1").split()
                 adjectives = [n.split("(")[0].lower() for n in t[4 : 4 + 2 * int(t[3], 16) : 2]]
-                sources = names if source == 0 else [names[source - 1]]
                 targets = adjectives if target == 0 else [adjectives[target - 1]]
-                for a in sources:
-                    if a.endswith("ly") and a.isalpha():
-                        out.setdefault(a, set()).update(t for t in targets if t.isalpha())
+                out.setdefault(lemma, set()).update(a for a in targets if a.isalpha())
     return {a: frozenset(t) for a, t in out.items()}
 
 
@@ -129,7 +148,8 @@ def readings(word: str) -> frozenset[tuple[str, str]]:
             out.update((_UPOS[upos], lemma.lower()) for lemma in lemmas)
     known = bool(out)
     # Iago's rulebook: "any grammatical form: plurals, participles, adverbial forms, etc.": a
-    # regular -LY adverb of an adjective (WordNet: it pertains to it) is a form of that adjective
+    # regular -LY adverb of an adjective (WordNet: its main sense pertains to it) is a form of
+    # that adjective
     out.update(("a", adjective) for adjective in _adverb_pertainyms().get(word, ()))
     for pos, table in _exceptions().items():
         out.update((pos, base) for base in table.get(word, ()))
@@ -138,7 +158,19 @@ def readings(word: str) -> frozenset[tuple[str, str]]:
         if wn is not None:
             for pos in _WN_POS:
                 out.update((pos, base.lower()) for base in wn._morphy(word, pos))
+    # the rulebook asks for a change "of form and of meaning": a second spelling of one word
+    # (GREY of GRAY) is a form of it (companion.lexicon.variants)
+    out.update((pos, other) for pos, lemma in list(out) for other in _spellings(lemma))
     return frozenset(out)
+
+
+def _spellings(word: str) -> frozenset[str]:
+    from companion.lexicon.variants import spellings
+
+    try:
+        return spellings(word)
+    except OSError:
+        return frozenset()  # WordNet or CMUdict unreadable: no variants known
 
 
 def _regular_stems(word: str) -> set[str]:
@@ -158,7 +190,8 @@ def is_inflection(base: str, other: str) -> bool:
     """True when ``other`` is only an inflection of ``base`` (or both of one lemma).
 
     LOVE/LOVES, LOVE/LOVED, LOVE/LOVING, LOVED/LOVES, GO/WENT, GOOSE/GEESE, GOOD/BETTER and
-    FAST/FASTER are; LOVE/LOVER, LOVE/LOVELY, NEW/NEWS are not. Symmetric; a word is an
+    FAST/FASTER are, and so are two spellings of one word (GREY/GRAY); LOVE/LOVER, LOVE/LOVELY,
+    NEW/NEWS are not. Symmetric; a word is an
     inflection of itself. Case does not matter. See the module docstring for the sources and the
     rule for words they do not know. The first call in a process loads lemminflect (about
     0.5 s); nltk's WordNet reader (2-3 s) is opened only for a word lemminflect does not know.

@@ -11,13 +11,20 @@ carrying a stress digit (``"HH AE1 N D"``: 0 unstressed, 1 primary, 2 secondary 
 
 - The *rhyming part* of a pronunciation is its last stressed vowel (stress 1 or 2: secondary stress
   is stress too) and every phone after it, stress digits dropped (``"AE N D"``). A pronunciation with
-  no stressed vowel (``the`` as ``DH AH0``) rhymes from its last vowel. The rulebook asks only that
+  no stressed vowel (``the`` as ``DH AH0``) rhymes from its last vowel. CMUdict marks the weak last
+  syllable of many trochees with a secondary stress (WILLOW ``W IH1 L OW2`` beside PILLOW ``P IH1 L
+  OW0``; MEADOW ``M EH1 D OW2``): a secondary stress on an open last syllable (the word ends in its
+  vowel) straight after the primary-stressed syllable is not stress, and such a word rhymes from its
+  primary stress (``IH L OW`` for both; MEADOW + SHADOW do not rhyme). When the last
+  primary-stressed vowel comes before the last stressed one, the part from it (the *primary part*)
+  is a second rhyming part, so a secondary stress one word has and the other lacks never breaks a
+  rhyme, while a true secondary stress still rhymes on its own (BOBCAT ``B AA1 B K AE2 T`` + CAT). The rulebook asks only that
   "the last stressed vowel and the consonants that follow" sound the same: an unstressed reduced
   vowel after them (CMUdict's AH0, IH0, EH0, UH0: one schwa-like sound that CMUdict spells either
   way, FRUSTRATED ``... EY2 T AH0 D`` and INFLATED ``... EY1 T IH0 D``) is written ``@`` in the
   rhyming part, so it never blocks a rhyme. The stressed vowel and every consonant stay as they are
   (HANG + HAND, HAND + BIND, COUGH + TOUGH still fail).
-- Two words rhyme when some pronunciation of one and some pronunciation of the other have the same
+- Two words rhyme when some pronunciation of one and some pronunciation of the other share a
   rhyming part -- every pronunciation of each word is considered (READ is ``R EH1 D`` and
   ``R IY1 D``) -- and the two words are not homophones: words that share any pronunciation (WHIT and
   WIT share ``W IH1 T``; CMUdict's other ``HH W IH1 T`` does not make them rhyme) are two spellings
@@ -72,7 +79,8 @@ class Pronunciation:
 
     ``phones`` is the CMUdict ARPAbet string with stress digits, or None when only the rhyming
     part is known (``source == "analogy"``: by analogy with ``analogy``, CMUdict words of the same
-    spelling ending). ``rhyming_part`` has no stress digits.
+    spelling ending). ``rhyming_part`` (from the last stressed vowel) and ``primary_part`` (from
+    the last primary-stressed vowel; "" when it is the same part or unknown) have no stress digits.
     """
 
     word: str
@@ -80,6 +88,12 @@ class Pronunciation:
     rhyming_part: str
     source: str  # "cmudict" or "analogy"
     analogy: tuple[str, ...] = ()
+    primary_part: str = ""
+
+    @property
+    def rhyming_parts(self) -> tuple[str, ...]:
+        """The parts a rhyme may be found on: ``rhyming_part``, then ``primary_part`` if any."""
+        return (self.rhyming_part, self.primary_part) if self.primary_part else (self.rhyming_part,)
 
 
 @dataclass(frozen=True)
@@ -126,16 +140,47 @@ def rhyming_part(phones: str) -> str:
 
     ``rhyming_part("HH AE1 N D") == "AE N D"``; ``rhyming_part("D IH1 K SH AH0 N EH2 R IY0")``
     is ``"EH R IY"`` (secondary stress is stress); ``rhyming_part("F R AH1 S T R EY2 T AH0 D")``
-    is ``"EY T @ D"``. Without a stressed vowel, from the last vowel.
+    is ``"EY T @ D"``. Without a stressed vowel, from the last vowel. A secondary stress on an
+    open last syllable straight after the primary stress is a trochee's weak syllable, not stress:
+    ``rhyming_part("W IH1 L OW2") == "IH L OW"`` (module docstring).
 
     Raises:
         PhoneticsInputError: ``phones`` has no vowel (no stress digit).
     """
     parts = phones.split()
     vowels = [i for i, p in enumerate(parts) if p[-1:].isdigit()]
+    if (
+        len(vowels) >= 2
+        and vowels[-1] == len(parts) - 1
+        and parts[vowels[-1]].endswith("2")
+        and parts[vowels[-2]].endswith("1")
+    ):
+        return _part_from(phones, "1")  # a trochee's weak last syllable (WILLOW, MEADOW)
+    return _part_from(phones, "12")
+
+
+def primary_part(phones: str) -> str:
+    """The rhyming part of ``phones`` taken from its last primary-stressed vowel (stress 1), or ""
+    when that is the same as :func:`rhyming_part` (no secondary stress after the primary one) or
+    there is no primary stress. ``primary_part("W IH1 L OW2") == "IH L OW"``, as PILLOW's
+    ``rhyming_part("P IH1 L OW0")``.
+
+    Raises:
+        PhoneticsInputError: ``phones`` has no vowel (no stress digit).
+    """
+    last = rhyming_part(phones)
+    if not any(p.endswith("1") for p in phones.split()):
+        return ""
+    part = _part_from(phones, "1")
+    return "" if part == last else part
+
+
+def _part_from(phones: str, stresses: str) -> str:
+    parts = phones.split()
+    vowels = [i for i, p in enumerate(parts) if p[-1:].isdigit()]
     if not vowels:
         raise PhoneticsInputError(f"pronunciation {phones!r} has no vowel (no stress digit)")
-    stressed = [i for i in vowels if parts[i][-1] in "12"]
+    stressed = [i for i in vowels if parts[i][-1] in stresses]
     start = stressed[-1] if stressed else vowels[-1]
     tail = [parts[start]] + ["@" if p in REDUCED_VOWELS else p for p in parts[start + 1 :]]
     return _plain(" ".join(tail))
@@ -411,7 +456,10 @@ def pronunciations(word: str, cmu: CmuDict | None = None) -> list[Pronunciation]
     cmu = cmu or cmudict()
     known = cmu.phones(w)
     if known:
-        return [Pronunciation(w, p, rhyming_part(p), "cmudict") for p in known]
+        return [
+            Pronunciation(w, p, rhyming_part(p), "cmudict", primary_part=primary_part(p))
+            for p in known
+        ]
     return _by_analogy(w, cmu)
 
 
@@ -462,6 +510,7 @@ def rhyme(left: str, right: str, cmu: CmuDict | None = None) -> Rhyme | None:
         return None  # one sound, two spellings
     for pa in pronunciations(a, cmu):
         for pb in pronunciations(b, cmu):
-            if pa.rhyming_part == pb.rhyming_part:
-                return Rhyme(pa, pb, pa.rhyming_part)
+            for part in pa.rhyming_parts:
+                if part in pb.rhyming_parts:
+                    return Rhyme(pa, pb, part)
     return None

@@ -39,7 +39,12 @@ applies gives the reason:
     WordNet 3.0, the 1913 Webster and CMUdict miss many words that SCOWL's editors rank more
     common than the capitalised abbreviation (CERMET, QWERTY, KIF, VAV, AGMA are kept). Or every
     WordNet sense of it has a phrase of which it is the initials (``mph``: ``miles_per_hour``)
-    and GCIDE does not know it.
+    and GCIDE does not know it. Or no dictionary knows it (as above) and its letters say it is
+    one: CMUdict says its first letter by that letter's name before a consonant, an initial
+    read out as in an initialism (KCAL ``K EY1 K AA0 L``: K-CAL, a kilocalorie), or it ends in
+    a Q without its U after an E or a consonant, which no English spelling does: a word cut
+    off after its Q (AEQ, COREQ, TRANQ). (A Q after A, I, O or U ends transliterations,
+    SUQ, UMIAQ, TALAQ, TZADDIQ: no abbreviations, left to the rules above.)
 ``foreign``
     No dictionary knows it as a word of its own (as above), and it is a word of a foreign phrase
     that GCIDE enters as such (``ad hoc``, ``in situ``, ``status quo``: a bare etymology, [L.],
@@ -80,7 +85,7 @@ from pathlib import Path
 from companion.lexicon import scowl
 from companion.lexicon.words import fold
 
-SCREEN_VERSION = 5
+SCREEN_VERSION = 6
 """Bump when a rule changes: the screen (and every SCOWL index) is then rebuilt."""
 
 RULES = ("name", "abbreviation", "foreign")
@@ -204,6 +209,25 @@ def _said_as_letters(phones: str, word: str) -> bool:
     return plain == " ".join(LETTER_NAMES.get(c, "?") for c in word)
 
 
+def _initial_said_as_a_letter(phones: str, word: str) -> bool:
+    """True when a CMUdict pronunciation of ``word`` starts with its first letter's name and
+    the next letter is a consonant, so that letter is read out as an initial (KCAL: ``K EY1 K
+    AA0 L``). Only letters whose name is the letter's sound and a vowel (B C D G J K P T V Z):
+    a vowel letter's name (EMO, ``IY1 M OW0``) is how English reads that vowel, and a name with
+    a vowel before the letter's sound (N, ``EH N``) is how an unfamiliar cluster is said (NGAI)."""
+    if len(word) < 3 or word[0] not in "bcdgjkptvz" or word[1] in "aeiouy":
+        return False
+    name = LETTER_NAMES.get(word[0], "?").split()
+    plain = [p.rstrip("012") for p in phones.split()]
+    return plain[: len(name)] == name and len(plain) > len(name)
+
+
+def _cut_after_q(word: str) -> bool:
+    """True when ``word`` ends in a Q without its U after an E or a consonant (AEQ, COREQ,
+    TRANQ), which no English spelling does: a word cut off after its Q."""
+    return len(word) > 2 and word.endswith("q") and word[-2] not in "aiou"
+
+
 CLASSICAL_PLURALS = (("a", "um"), ("a", "on"), ("ae", "a"), ("i", "us"), ("ices", "ex"),
                      ("ices", "ix"), ("es", "is"), ("ata", "a"), ("ina", "en"))  # fmt: skip
 """Latin and Greek plural endings and the singular endings they come from (ILEA, ILEUM; HERNIAE,
@@ -322,6 +346,9 @@ def build_screen(root: Path | None = None) -> Screen:
     def said_letter_by_letter(word: str) -> bool:
         return any(_said_as_letters(p, word) for p in cmu.phones(word))
 
+    def initial_said_as_a_letter(word: str) -> bool:
+        return any(_initial_said_as_a_letter(p, word) for p in cmu.phones(word))
+
     units: set[str] = set()
     if wn is not None:
         top = wn.synset("unit_of_measurement.n.01")
@@ -363,6 +390,9 @@ def build_screen(root: Path | None = None) -> Screen:
             ):
                 reasons[word] = "abbreviation"
                 continue
+        if (initial_said_as_a_letter(word) or _cut_after_q(word)) and not known(word):
+            reasons[word] = "abbreviation"
+            continue
         if word in foreign_words and not known(word):
             reasons[word] = "foreign"
     vouched: dict[str, str] = {}

@@ -52,7 +52,7 @@ def check_pins(pinmap) -> Finding:
 
 def check_displays(pinmap, opener=None) -> list[Finding]:
     """Each OLED of the pin map answers at its I2C address (luma.oled opens it)."""
-    from companion.platform.resilient import ResilientDisplay, open_oled
+    from companion.devices.resilient import ResilientDisplay, open_oled
 
     found = []
     for section, d in pinmap.displays().items():
@@ -105,7 +105,7 @@ def check_servo(pinmap, pins: Finding | None = None) -> Finding:
     """The servo has no feedback: report its pin and whether it is calibrated; ``missing`` when
     the GPIO pins (``pins``, :func:`check_pins`'s finding) cannot be opened, since its pulses
     come from them."""
-    from companion.platform.calibration import calibration_path, load_calibration
+    from companion.devices.calibration import calibration_path, load_calibration
 
     if pins is not None and pins.status == "missing":
         return Finding("servo", "missing", f"GPIO {pinmap.servo.pin}: no GPIO pins (see gpio)")

@@ -58,8 +58,8 @@ def bundle_over_port(
 
 def _open_display(pinmap) -> Any:
     """The Pi's OLED(s), as the GPIO backend opens them: a missing or disconnected OLED never
-    stops the table (companion.platform.resilient), a second one mirrors the first."""
-    from companion.platform.resilient import MirroredDisplay, resilient_oled
+    stops the table (companion.devices.resilient), a second one mirrors the first."""
+    from companion.devices.resilient import MirroredDisplay, resilient_oled
 
     display = resilient_oled(pinmap.display)
     if getattr(pinmap, "display2", None) is not None:
