@@ -127,7 +127,7 @@ def test_unknown_game_and_lexicon_reported_with_every_other_bad_key(cfg, capsys)
         assert piece in err
     assert "[table]" not in err  # nothing of the file is to blame
     # what is accepted: the registered modes, the SCOWL names, the imported lists
-    assert "iago, iota, wordinoes" in err and "scowl-SIZE" in err and "imported" in err
+    assert "iago, iota, scrabble, wordinoes" in err and "scowl-SIZE" in err and "imported" in err
     assert not (cfg / "table.toml").exists()
 
 
@@ -259,7 +259,7 @@ def test_sim_names_the_option_typed_and_the_games_accepted(cfg, capsys):
     err = capsys.readouterr().err
     assert (
         err
-        == "companion sim: error: --game chess: no such game mode; accepted: iago, iota, wordinoes\n"
+        == "companion sim: error: --game chess: no such game mode; accepted: iago, iota, scrabble, wordinoes\n"
     )
 
 
@@ -267,7 +267,7 @@ def test_setup_names_the_bad_option_and_the_bad_key_of_the_file_apart(cfg, capsy
     (cfg / "table.toml").write_text('[table]\nlexicon = "gone"\n')
     assert main(["table", "setup", "--game", "chess", "--minute-seconds", "0"]) == 2
     err = capsys.readouterr().err
-    assert "--game chess: no such game mode; accepted: iago, iota, wordinoes" in err
+    assert "--game chess: no such game mode; accepted: iago, iota, scrabble, wordinoes" in err
     assert "--minute-seconds 0: accepted a number from 1 to 600" in err
     assert f"{cfg / 'table.toml'}: [table] lexicon = 'gone': no such lexicon" in err
     assert "[table] game" not in err
@@ -279,7 +279,7 @@ def test_setup_names_the_bad_option_and_the_bad_key_of_the_file_apart(cfg, capsy
         (["--players", "Ada", "ada"], "--players: blue and red are both 'Ada'"),
         (["--blue", "Bob", "--red", "BOB"], "--blue/--red: blue and red are both 'Bob'"),
         (["--blue", "   "], "--blue '   ': accepted a name of 1 to 16"),
-        (["--game", ""], "--game '': accepted a game mode: iago, iota, wordinoes"),
+        (["--game", ""], "--game '': accepted a game mode: iago, iota, wordinoes, scrabble"),
     ],
 )
 def test_every_option_of_setup_is_named_as_typed(cfg, capsys, argv, said):

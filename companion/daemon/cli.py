@@ -120,7 +120,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--minute-seconds", type=float, help=f"the sand minute in seconds, {MINUTE_RANGE}"
     )
     s.add_argument("--lexicon", help="the lexicon's name (companion lexicon list)")
-    s.add_argument("--game", help="the game mode (iago, iota, wordinoes)")
+    s.add_argument("--game", help="the game mode (iago, iota, wordinoes, scrabble)")
+    s.add_argument(
+        "--challenge",
+        help="scrabble: what a wrong challenge costs: double (the challenger's turn; NASPA's "
+        "rule for its North American lexicon) or points (WESPA's)",
+    )
+    s.add_argument(
+        "--challenge-points",
+        type=int,
+        help="scrabble: the points of a wrong challenge under --challenge points (default 5)",
+    )
+    s.add_argument(
+        "--overtime-points",
+        type=int,
+        help="scrabble: points off for each minute or part of overtime (default 10)",
+    )
     s.add_argument(
         "--replace",
         action="store_true",
@@ -203,7 +218,15 @@ def _setup(args: argparse.Namespace) -> int:
         "minute_seconds": "--minute-seconds",
         "lexicon": "--lexicon",
         "game": "--game",
+        "challenge": "--challenge",
+        "challenge_points": "--challenge-points",
+        "overtime_points": "--overtime-points",
     }
+    minutes = args.minutes
+    if minutes is None and args.game == "scrabble" and values.get("game") != "scrabble":
+        from companion.daemon.config import SCRABBLE_MINUTES
+
+        minutes = SCRABBLE_MINUTES  # the crossword game's own time, unless told
     for colour in ("blue", "red"):
         options[colour] = "--players" if args.players else f"--{colour}"
     config = updated(
@@ -214,10 +237,13 @@ def _setup(args: argparse.Namespace) -> int:
         blue=blue,
         red=red,
         drawn_by_lot=lot,
-        minutes=args.minutes,
+        minutes=minutes,
         minute_seconds=args.minute_seconds,
         lexicon=args.lexicon,
         game=args.game,
+        challenge=args.challenge,
+        challenge_points=args.challenge_points,
+        overtime_points=args.overtime_points,
     )
     path = save_table(config, replace=args.replace)
     print(json.dumps({"written": str(path), "table": config.to_dict()}, ensure_ascii=False))

@@ -11,7 +11,13 @@ Keys (all optional; the defaults are the rulebook's):
     minute_seconds = 60.0      # the sand minute in seconds, 1 to 600 (rulebook: 60; the one
                                # range of companion.clock.timer.MIN/MAX_MINUTE_SECONDS)
     lexicon = "scowl-70-both"  # a lexicon (companion lexicon list: SCOWL or imported); absent: the default
-    game = "iago"              # the game mode the table service runs: iago, iota or wordinoes
+    game = "iago"              # the game mode the table service runs: iago, iota, wordinoes or
+                               # scrabble (the classic crossword game: minutes is each player's
+                               # own time, 25 when table setup --game scrabble is not told)
+    challenge = "double"       # scrabble: what a wrong challenge costs: double (the challenger's
+                               # turn) or points (challenge_points for the player challenged)
+    challenge_points = 5       # scrabble: points of a wrong challenge under "points", 0 to 100
+    overtime_points = 10       # scrabble: points off for each minute or part of overtime, 0 to 100
     round = 2                  # a tournament's round (written by companion link); absent or 0: none
     page = "http://10.42.0.1:8080/table/7"  # this table's page on the director's pages (written
                                # by companion link); the ready screen shows it as a QR code
@@ -43,7 +49,7 @@ GAME_NAME = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 PAGE_URL = re.compile(r"https?://[A-Za-z0-9.:\[\]-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~%/-]*)?")
 """A table page's address: http or https, a host (name, IPv4 or [IPv6]) and port, a plain path."""
 PAGE_MAX = 120  # characters: a QR code that a 64-pixel-high OLED draws with 2-pixel modules
-GAMES = ("iago", "iota", "wordinoes")
+GAMES = ("iago", "iota", "wordinoes", "scrabble")
 """The games a table can keep: ``[table] game``. Each has its table mode in
 :mod:`companion.daemon.modes` (its ``MODES`` registry has exactly these names)."""
 KEYS = (
@@ -57,7 +63,15 @@ KEYS = (
     "game",
     "round",
     "page",
+    "challenge",
+    "challenge_points",
+    "overtime_points",
 )
+SCRABBLE_MINUTES = 25
+"""The crossword game's own time per player when the set-up does not say (WESPA and NASPA
+tournaments' usual control); ``minutes`` carries it."""
+CHALLENGE_RULES = ("double", "points")
+SCRABBLE_DEFAULTS = {"challenge": "double", "challenge_points": 5, "overtime_points": 10}
 
 
 class TableConfigError(CompanionError, ValueError):
@@ -78,6 +92,9 @@ class TableConfig:
     game: str = "iago"
     round: int = 0  # a tournament's round (companion link writes it with the set-up); 0: none
     page: str = ""  # this table's page on the director's pages (companion link); "": none
+    challenge: str = "double"  # scrabble: double or points
+    challenge_points: int = 5  # scrabble: a wrong challenge's points under "points"
+    overtime_points: int = 10  # scrabble: points per minute or part of overtime
 
     def name_of(self, colour: str) -> str:
         """The player's name for ``colour`` ("blue" or "red")."""
@@ -163,6 +180,13 @@ def validate(
     number("minutes", 1, 99, True)
     number("minute_seconds", MIN_MINUTE_SECONDS, MAX_MINUTE_SECONDS, False)
     number("round", 0, 999, True)
+    number("challenge_points", 0, 100, True)
+    number("overtime_points", 0, 100, True)
+    if "challenge" in values:
+        if values["challenge"] in CHALLENGE_RULES:
+            out["challenge"] = values["challenge"]
+        else:
+            bad("challenge", f": accepted {' or '.join(CHALLENGE_RULES)}")
     name_rule = f"a name of 1 to {NAME_MAX} printable characters"
     text("blue", None, name_rule)
     text("red", None, name_rule)
@@ -336,6 +360,12 @@ def dump_table(config: TableConfig) -> str:
     lines = ["# Table Companion: this table's set-up (companion table setup)", "[table]"]
     for key, value in config.to_dict().items():
         if key in ("lexicon", "round", "page") and not value:
+            continue
+        if (
+            key in SCRABBLE_DEFAULTS
+            and value == SCRABBLE_DEFAULTS[key]
+            and config.game != "scrabble"
+        ):
             continue
         if isinstance(value, bool):
             text = "true" if value else "false"

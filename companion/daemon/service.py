@@ -299,6 +299,8 @@ class TableService:
         # the camera, if any, reads the board and gives a challenge its words (docs/vision.md)
         from companion.vision.table import watcher_for
 
+        if getattr(self.mode, "name", "") == "scrabble":  # the crossword game reads each turn
+            from companion.daemon.scrabble_camera import scrabble_watcher_for as watcher_for
         self.camera_watcher = watcher_for(devices.camera, self.line)
         self.camera_problem: str | None = None  # the camera gives no frame (on the OLED)
         if self.camera_watcher is not None:

@@ -655,10 +655,13 @@ def load_sim_table(minutes: int | None, minute_seconds: float | None, game: str 
     Raises:
         TableConfigError: table.toml is bad, or an override is (named as typed: ``--game chess``).
     """
-    from companion.daemon.config import updated
+    from companion.daemon.config import SCRABBLE_MINUTES, updated
 
+    table = load_table()
+    if minutes is None and game == "scrabble" and table.game != "scrabble":
+        minutes = SCRABBLE_MINUTES  # the crossword game's own time, unless told
     return updated(
-        load_table(),
+        table,
         options=SIM_OPTIONS,
         minutes=minutes,
         minute_seconds=minute_seconds,

@@ -105,9 +105,28 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="lot (default for CSV and round robin: drawn), balanced (default for "
         "Swiss), fixed (as paired)",
     )
-    r.add_argument("--minutes", type=int, default=5, help="each player's allowance (minutes)")
+    r.add_argument(
+        "--minutes",
+        type=int,
+        default=None,
+        help="each player's allowance in minutes (default 5; scrabble: own time, default 25)",
+    )
     r.add_argument("--minute-seconds", type=float, default=60.0, help="the sand minute (s)")
-    r.add_argument("--game", default="iago", help="iago, iota or wordinoes")
+    r.add_argument("--game", default="iago", help="iago, iota, wordinoes or scrabble")
+    r.add_argument(
+        "--challenge",
+        default=None,
+        help="scrabble: what a wrong challenge costs: double (default) or points",
+    )
+    r.add_argument(
+        "--challenge-points", type=int, default=None, help="scrabble: points (default 5)"
+    )
+    r.add_argument(
+        "--overtime-points",
+        type=int,
+        default=None,
+        help="scrabble: points off per minute or part of overtime (default 10)",
+    )
     r.add_argument("--lexicon", default="", help="the word list (default: the table's)")
     r.add_argument(
         "--bye-spread",
@@ -340,6 +359,8 @@ def _round(args) -> int:
     from companion.cliutil import read_text
     from companion.tournament import pairing, rounds
 
+    if args.minutes is None:  # the game's own default: Iago's 5, the crossword game's 25
+        args.minutes = 25 if args.game == "scrabble" else 5
     event = _event_name(args)
     store = _store(args, must_exist=False)
     try:
@@ -361,6 +382,15 @@ def _round(args) -> int:
             game=args.game,
             lexicon=args.lexicon,
             colours=colours,
+            scrabble={
+                k: v
+                for k, v in (
+                    ("challenge", args.challenge),
+                    ("challenge_points", args.challenge_points),
+                    ("overtime_points", args.overtime_points),
+                )
+                if v is not None
+            },
             rng=rng,
             event=event,
         )

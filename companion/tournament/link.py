@@ -604,6 +604,9 @@ class Link:
                 "game",
                 "round",
                 "page",
+                "challenge",
+                "challenge_points",
+                "overtime_points",
             )
             if k in payload
         }

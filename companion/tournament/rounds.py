@@ -45,6 +45,7 @@ def make_round(
     rng: random.Random | None = None,
     event: str = "",
     now: float | None = None,
+    scrabble: dict | None = None,
 ) -> dict[int, dict]:
     """Round ``round``'s set-ups from ``pairings`` (byes get no table).
 
@@ -61,6 +62,8 @@ def make_round(
         rng: the lot's random source (default: a fresh ``random.Random()``).
         event: the tournament's short name, copied into each set-up.
         now: the set-ups' time stamp in seconds since the epoch (default: now).
+        scrabble: the crossword game's settings (``challenge``, ``challenge_points``,
+            ``overtime_points``: companion.daemon.config), copied into each set-up.
 
     Returns:
         ``{table: set-up payload}`` in table order.
@@ -103,6 +106,7 @@ def make_round(
             "minute_seconds": minute_seconds,
             "lexicon": lexicon,
             "game": game,
+            **(scrabble or {}),
         }
         try:
             cfg = validate(values, f"round {round} table {table}", check_names=False)
@@ -121,6 +125,11 @@ def make_round(
             "minutes": cfg.minutes,
             "minute_seconds": cfg.minute_seconds,
             "lexicon": cfg.lexicon,
+            **(
+                {k: getattr(cfg, k) for k in ("challenge", "challenge_points", "overtime_points")}
+                if cfg.game == "scrabble"
+                else {}
+            ),
             "event": event,
             "setup_id": f"{round}-{table}-{now:.3f}",
         }

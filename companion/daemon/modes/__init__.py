@@ -221,6 +221,7 @@ MODES: dict[str, str] = {
     "iago": "companion.daemon.modes.iago:IagoTimerMode",
     "iota": "companion.daemon.modes.iota:IotaMode",
     "wordinoes": "companion.daemon.modes.wordinoes:WordinoesMode",
+    "scrabble": "companion.daemon.modes.scrabble:ScrabbleMode",
 }
 
 

@@ -129,16 +129,36 @@ class _Web:
         }
 
 
-def table_context(table: dict, now: float) -> dict:
-    """What ``_table.html`` draws for ``Store.table(n)``."""
-    board = table.get("board") or None
-    results = [
+def _results(table: dict) -> list[dict]:
+    return [
         views.result_of(r)
         | {"round": r.get("round"), "game": r.get("game"), "received": r.get("received")}
         for r in table.get("results") or []
     ]
+
+
+def table_context(table: dict, now: float) -> dict:
+    """What ``_table.html`` draws for ``Store.table(n)``."""
+    board = table.get("board") or None
+    t = views.tile(table, now=now)
+    state = table.get("state") if isinstance(table.get("state"), dict) else {}
+    if t["game"] == "scrabble":
+        notation = board.get("board") if board else state.get("board")
+        return {
+            "t": t,
+            "board": views.scrabble_board(notation),
+            "board_trusted": bool(board and board.get("trusted")),
+            "board_typed": not board,
+            "board_received": board.get("received") if board else None,
+            "moves": views.scrabble_moves(state),
+            "record": views.game_record(table.get("events") or []),
+            "challenges": views.challenges(table.get("events") or []),
+            "results": _results(table),
+            "now": now,
+        }
+    results = _results(table)
     return {
-        "t": views.tile(table, now=now),
+        "t": t,
         "board": views.board_grid(board.get("board")) if board else None,
         "board_trusted": bool(board and board.get("trusted")),
         "board_received": board.get("received") if board else None,

@@ -23,7 +23,7 @@ ROUND_FIELDS = (
 )
 METHODS = {"csv": "from a CSV file", "robin": "round robin", "swiss": "Swiss"}
 COLOURS = {"lot": "by lot", "balanced": "balanced", "fixed": "as paired"}
-GAMES = ("iago", "iota", "wordinoes")
+GAMES = ("iago", "iota", "wordinoes", "scrabble")
 CHANGES = {
     "winner-blue": ({"winner": "blue"}, "blue won"),
     "winner-red": ({"winner": "red"}, "red won"),

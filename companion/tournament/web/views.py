@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from companion.textformats import is_number, spreadsheet_safe
 
 COLOURS = ("blue", "red")
-GAMES = ("iago", "iota", "wordinoes")
+GAMES = ("iago", "iota", "wordinoes", "scrabble")
 STATUS_WORDS = {"challenge": "CHALLENGE", "paused": "PAUSED", "ready": "READY"}
 
 
@@ -253,7 +253,9 @@ def tile(row: dict, *, now: float | None = None) -> dict:
     last_seen = _num(row.get("last_seen"))
     state_at = _num(row.get("state_received")) or last_seen
     now = time.time() if now is None else now
+    clocks = scrabble_clocks(state) if game == "scrabble" else {}
     return {
+        "clocks": clocks,
         "table": number,
         "game": game,
         "players": names,
@@ -275,6 +277,90 @@ def tile(row: dict, *, now: float | None = None) -> dict:
         "round": round_no,
         "heard": bool(state),
     }
+
+
+def scrabble_clocks(state: dict) -> dict:
+    """The crossword game's score and clock by colour, from its state: ``{colour: {"score": n,
+    "time": "24:59" or "-1:05", "overtime": bool, "penalty": points}}`` (empty without them)."""
+    scores = _dict(state.get("scores"))
+    left = _dict(state.get("time_left"))
+    penalty = _dict(state.get("overtime_penalty"))
+    out = {}
+    for c in COLOURS:
+        t = _num(left.get(c))
+        if t is None:
+            text = "–"
+        elif t > 0:
+            s = int(math.ceil(t - 1e-9))
+            text = f"{s // 60}:{s % 60:02d}"
+        else:
+            s = int(math.floor(-t + 1e-9))
+            text = f"-{s // 60}:{s % 60:02d}"
+        out[c] = {
+            "score": scores.get(c) if _num(scores.get(c)) is not None else "–",
+            "time": text,
+            "overtime": t is not None and t < 0,
+            "penalty": int(_num(penalty.get(c)) or 0),
+        }
+    return out
+
+
+def scrabble_board(notation: str | None) -> dict | None:
+    """The crossword game's board (15x15 board notation; a lower-case letter a blank) as rows of
+    cells ``{"letter", "colour": "tile"|"blank"}`` or None, with the premium of each empty square;
+    ``{"error": message}`` when it does not parse; None without a board."""
+    if not notation:
+        return None
+    from companion.games.scrabble.board import ScrabbleError, parse_board
+    from companion.games.scrabble.tiles import PREMIUM
+
+    try:
+        rows = parse_board(notation)
+    except ScrabbleError as exc:
+        return {"error": str(exc), "rows": [], "counts": {}}
+    grid = []
+    for r, line in enumerate(rows):
+        cells = []
+        for c, ch in enumerate(line):
+            if ch == ".":
+                kind = PREMIUM.get((r, c), "")
+                cells.append({"letter": kind, "colour": f"empty {kind.lower()}"} if kind else None)
+            else:
+                cells.append({"letter": ch.upper(), "colour": "blank" if ch.islower() else "tile"})
+        grid.append(cells)
+    return {"rows": grid, "counts": {}, "size": 15, "error": ""}
+
+
+def scrabble_moves(state: dict) -> list[dict]:
+    """The crossword game's moves from its state (``moves``), each ``{"player", "text",
+    "score", "total"}`` for the table page."""
+    out = []
+    for m in state.get("moves") or []:
+        m = _dict(m)
+        kind = _str(m.get("kind"))
+        if kind == "play":
+            text = f"{_str(m.get('position'))} {_str(m.get('word'))}"
+        else:
+            text = {
+                "pass": "pass",
+                "exchange": f"exchange {_str(m.get('tiles'))}",
+                "phony": "play taken back (challenged off)",
+                "challenge": "wrong challenge: points",
+                "time": "overtime penalty",
+                "out": f"went out: ({_str(m.get('tiles'))})",
+                "rack": f"unplayed rack {_str(m.get('tiles'))}",
+            }.get(kind, kind)
+        if m.get("note"):
+            text += f" ({_str(m.get('note'))})"
+        out.append(
+            {
+                "player": _str(m.get("player")),
+                "text": text,
+                "score": m.get("score"),
+                "total": m.get("total"),
+            }
+        )
+    return out
 
 
 def _result_is_current(res: dict, round_no, status: str) -> bool:

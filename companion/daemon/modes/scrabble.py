@@ -1,0 +1,658 @@
+"""The classic crossword game as a table mode: the tournament clock, the challenge at the table,
+the scores move by move and the game record (``[table] game = "scrabble"``, ``companion sim
+--game scrabble``, a tournament round's ``--game scrabble``). See docs/scrabble.md.
+
+Inputs and what they do (WESPA Game Rules, NASPA Official Tournament Rules; the clock's rules in
+:mod:`companion.games.scrabble.clock`):
+
+- a player's button: before the game, the player who goes second presses to start the first
+  player's clock; then the player on move presses to end his turn;
+- typed before the press, the move: ``8D JETON`` (GCG coordinates: row first across, column first
+  down; a blank in lower case, ``.`` or the letter for a tile already on the board), ``pass``, or
+  ``exchange ABC`` / ``exchange 3``: the screen shows the word and its score, and the press
+  records it. A press with nothing typed ends the turn without a move recorded (the box is then
+  the clock and the judge, and the final scores are typed at the end);
+- the challenge button: the player on move challenges the play just made; both clocks stop. The
+  words are typed (Enter alone takes the words of the recorded play); the judge rules and the
+  screen shows ACCEPTABLE or NOT ACCEPTABLE; ``override`` reverses it; the challenge button (or
+  ``confirm``) settles it: challenged off, the play comes off the board and the record and the
+  challenger moves; a wrong challenge costs the challenger's turn (double) or gives the player
+  challenged the challenge points (points). Pressed again before the words, it calls the
+  challenge off;
+- ``end RACK`` (typed) ends the game when the player who moved last went out, RACK the tiles the
+  other still holds; ``end RACK RACK`` (blue's, then red's; ``-`` an empty rack) after six
+  scoreless turns; ``scores B R`` types the final scores (before overtime) when the moves were
+  not recorded. The overtime penalties are taken off and the record saved;
+- the arbiter pauses and resumes; after a restart the clocks are paused where the journal last
+  saw them running.
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.clock.timer import Status, Verdict, opponent
+from companion.daemon import screen
+from companion.daemon.challenge import ChallengeInputError, LexiconUnavailable, split_words
+from companion.daemon.modes import (
+    Command,
+    Effects,
+    GameMode,
+    Input,
+    Line,
+    ModeContext,
+    ModeError,
+    Press,
+    View,
+    tournament_title,
+)
+from companion.games.scrabble.board import COLUMNS, ScrabbleError
+from companion.games.scrabble.clock import TournamentClock
+from companion.games.scrabble.record import GameRecord, RecordError
+from companion.games.scrabble.scoring import VIOLATIONS
+
+PHASE_WORDS, PHASE_VERDICT = "words", "verdict"
+NOTICE_SECONDS = 2 * screen.TURN_SECONDS
+_PLAY = re.compile(r"^([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})\s+([A-Za-z.]+)$")
+_EXCHANGE = re.compile(r"^(?:exchange|exch|x)\s+([A-Za-z?]{1,7}|[1-7])$", re.IGNORECASE)
+_END = re.compile(r"^end((?:\s+[A-Za-z?-]{1,7}){1,2})$", re.IGNORECASE)
+_CAMERA = re.compile(r"^camera (blue|red) (.+)$")
+_SCORES = re.compile(r"^scores\s+(-?[0-9]{1,4})\s+(-?[0-9]{1,4})$", re.IGNORECASE)
+ENTRIES = (
+    "accepted: a play '8D JETON' (row then column across, column then row down; a blank in "
+    "lower case), 'pass', 'exchange ABC' or 'exchange 3', 'end RACK' (the last mover went out), "
+    "'end BLUERACK REDRACK' ('-' empty), 'scores BLUE RED'"
+)
+
+
+class ScrabbleModeError(ModeError):
+    """A typed entry the crossword game mode cannot take: names it and what is accepted."""
+
+
+class ScrabbleMode(GameMode):
+    """The crossword game at the table. See the module docstring."""
+
+    name = "scrabble"
+
+    def __init__(self, context: ModeContext) -> None:
+        super().__init__(context)
+        table = context.table
+        self.clock = TournamentClock(
+            minutes=table.minutes,
+            challenge_rule=getattr(table, "challenge", "double"),
+            overtime_points=getattr(table, "overtime_points", 10),
+        )
+        self.challenge_points = getattr(table, "challenge_points", 5)
+        self.record = GameRecord(
+            players={"blue": table.blue, "red": table.red}, lexicon=table.lexicon
+        )
+        self.pending: dict | None = None  # the move typed by the player on move
+        self.phase: str | None = None
+        self.challenge: dict | None = None
+        self.challenges: list[dict] = []
+        self.final_scores: dict[str, int] | None = None
+        self._recorded_turn = -1  # the clock's turn count when a move was last recorded
+        self.restarted = False
+        self.notice, self.notice_at = "", 0.0
+        self.shown_since = 0.0
+
+    # -- inputs -> events ------------------------------------------------------------------------
+
+    def decide(self, inp: Input) -> list[dict]:
+        """Presses, typed lines and commands become events (the judge rules here)."""
+        t = float(inp.t)
+        if isinstance(inp, Press):
+            if inp.role == "challenge":
+                return [{"t": t, "kind": "challenge_button"}]
+            return [{"t": t, "kind": "press", "role": inp.role}]
+        if isinstance(inp, Command):
+            if inp.name in ("pause", "resume", "override", "confirm", "cancel"):
+                return [{"t": t, "kind": inp.name}]
+            raise ModeError(f"command {inp.name!r}: accepted pause, resume, override, confirm")
+        if isinstance(inp, Line):
+            try:
+                return self._decide_line(inp.text.strip(), t)
+            except (ScrabbleError, ChallengeInputError, LexiconUnavailable) as exc:
+                self._say(str(exc), t)
+                raise ScrabbleModeError(str(exc)) from None
+        raise ModeError(f"input {inp!r} is not a press, a line or a command")
+
+    def slow(self, inp: Input) -> bool:
+        """The challenged words are judged (the lexicon may still be opening): on a worker."""
+        return isinstance(inp, Line) and self.phase == PHASE_WORDS
+
+    def _decide_line(self, text: str, t: float) -> list[dict]:
+        if self.phase == PHASE_WORDS:
+            return [self._judge(text, t)]
+        if self.finished:
+            raise ScrabbleModeError("the game is over")
+        m = _CAMERA.match(text)
+        if m:
+            return self._camera_event(m.group(1), m.group(2).strip(), t)
+        low = text.lower()
+        m = _SCORES.match(text)
+        if m:
+            return [{"t": t, "kind": "scores", "blue": int(m.group(1)), "red": int(m.group(2))}]
+        m = _END.match(text)
+        if m:
+            return [self._end_event(m.group(1).split(), t)]
+        if self.clock.status not in (Status.RUNNING, Status.PAUSED) or self.clock.mover is None:
+            raise ScrabbleModeError("the game has not started: the player who goes second presses")
+        mover = self.clock.mover
+        if low == "pass":
+            return [{"t": t, "kind": "entry", "player": mover, "move": {"kind": "pass"}}]
+        m = _EXCHANGE.match(text)
+        if m:
+            tiles = m.group(1).upper()
+            return [
+                {
+                    "t": t,
+                    "kind": "entry",
+                    "player": mover,
+                    "move": {"kind": "exchange", "tiles": tiles},
+                }
+            ]
+        m = _PLAY.match(text)
+        if not m:
+            raise ScrabbleModeError(f"{text!r} is not a move; {ENTRIES}")
+        position, word = m.group(1).upper(), m.group(2)
+        result = self.record.score_of(position, word)
+        if not result.legal:
+            why = "; ".join(VIOLATIONS[v.code] for v in result.violations)
+            raise ScrabbleModeError(f"{position} {word}: not a legal placement: {why}")
+        move = {"kind": "play", "position": position, "word": word, "score": result.score}
+        return [{"t": t, "kind": "entry", "player": mover, "move": move}]
+
+    def _camera_event(self, colour: str, reading: str, t: float) -> list[dict]:
+        """The camera's reading after ``colour`` pressed (``NOTATION``, or ``unsure: why``): the
+        move found as the difference from the record's board, or a notice asking for the move
+        to be typed. Never a guess: an untrusted reading, a tile of the record read otherwise, a
+        new blank (the camera cannot see its letter) or an illegal placement records nothing."""
+        from companion.games.iago.board import BoardNotationError, parse_rows
+        from companion.games.scrabble.scoring import score_move
+
+        def ask(why: str) -> list[dict]:
+            self._say(f"{why}: type the move ({colour.upper()})", t)
+            return []
+
+        clock = self.clock
+        if clock.status != Status.RUNNING or clock.mover != opponent(colour) or self.phase:
+            return []  # the turn has moved on (a challenge, a pause): the reading is too late
+        if reading.startswith("unsure"):
+            return ask("camera " + reading)
+        if self._recorded_turn == clock.moves_completed:
+            return []  # the move was typed before the press
+        try:
+            rows = parse_rows(reading, 15, blank="?")
+        except BoardNotationError:
+            return ask("camera: not a board")
+        board = self.record.board
+        after = []
+        for r in range(15):
+            line = []
+            for c in range(15):
+                seen, have = rows[r][c], board[r][c]
+                if seen == "?" and have.islower():
+                    seen = have  # a blank on the board: its letter is the record's
+                elif seen == "?":
+                    return ask("camera: a blank was played (its letter cannot be seen)")
+                elif have != "." and seen != have:
+                    return ask(
+                        f"camera: the board read differs from the record at {COLUMNS[c]}{r + 1}"
+                    )
+                line.append(seen)
+            after.append("".join(line))
+        result = score_move(board, tuple(after))
+        if not result.legal or result.main is None:
+            if any(v.code == "no-tiles" for v in result.violations):
+                return ask("camera: no new tile seen")
+            why = "; ".join(VIOLATIONS[v.code] for v in result.violations)
+            return ask(f"camera: {why}")
+        main = result.main
+        return [
+            {
+                "t": t,
+                "kind": "camera_play",
+                "player": colour,
+                "position": main.position,
+                "word": main.word,
+                "score": result.score,
+            }
+        ]
+
+    def _end_event(self, racks: list[str], t: float) -> dict:
+        if self.clock.status == Status.READY:
+            raise ScrabbleModeError("the game has not started")
+        racks = ["" if r == "-" else r.upper() for r in racks]
+        if len(racks) == 1:
+            out = self.record.moves[-1].player if self.record.moves else None
+            out = out or (opponent(self.clock.mover) if self.clock.mover else None)
+            if out is None:
+                raise ScrabbleModeError("who went out? type 'end BLUERACK REDRACK'")
+            given = {out: "", opponent(out): racks[0]}
+        else:
+            given = {"blue": racks[0], "red": racks[1]}
+            out = None
+        try:
+            GameRecord(players=dict(self.record.players)).end(dict(given), out)
+        except RecordError as exc:
+            raise ScrabbleModeError(f"end: {exc}") from None
+        return {"t": t, "kind": "end", "racks": given, "went_out": out}
+
+    def _judge(self, text: str, t: float) -> dict:
+        words = split_words(text) if text else self._last_words()
+        if not words:
+            raise ChallengeInputError("type the challenged words, then Enter")
+        judge = self.context.judge
+        if judge is None:
+            raise LexiconUnavailable("no lexicon: the arbiter rules (override, then confirm)")
+        ruling = judge(words)
+        return {
+            "t": t,
+            "kind": "words",
+            "words": [w.upper() for w in words],
+            "valid": bool(ruling.valid),
+            "per_word": dict(ruling.words),
+            "lexicon": ruling.lexicon or self.context.lexicon_name,
+        }
+
+    def _last_words(self) -> list[str]:
+        last = self.record.last_play()
+        if last is None or last.player == self.clock.mover:
+            return []
+        return [w["word"].upper() for w in last.words]
+
+    def _say(self, text: str, t: float) -> None:
+        self.notice, self.notice_at = text, t
+
+    # -- events -> state ---------------------------------------------------------------------------
+
+    def apply(self, event: dict) -> Effects:
+        """Apply one journaled event (press, entry, challenge_button, words, override, confirm,
+        cancel, pause, resume, restart, end, scores)."""
+        kind = event.get("kind")
+        t = float(event["t"])
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is None:
+            raise ModeError(f"event {event!r}: unknown kind {kind!r} for the crossword game")
+        effects = self.advance(t)
+        effects += handler(t, event) or Effects()
+        self.shown_since = t
+        return effects
+
+    def _on_press(self, t: float, ev: dict) -> Effects | None:
+        role = ev["role"]
+        if self.phase is not None:
+            return None
+        mover = self.clock.mover
+        notes = self.clock.press(role, t)
+        if any(n.startswith("turn ") for n in notes) and mover is not None:
+            self._record_pending(mover)
+        return None
+
+    def _record_pending(self, player: str) -> None:
+        move, self.pending = self.pending, None
+        if move is None or move.get("player") != player:
+            return
+        m = move["move"]
+        self._recorded_turn = self.clock.moves_completed
+        try:
+            if m["kind"] == "play":
+                self.record.play(player, m["position"], m["word"])
+            elif m["kind"] == "pass":
+                self.record.pass_turn(player)
+            else:
+                self.record.exchange(player, m["tiles"])
+        except RecordError as exc:  # the board changed since it was typed (a challenge)
+            self.notice = f"not recorded: {exc}"
+
+    def _on_camera_play(self, t: float, ev: dict) -> None:
+        """The camera's move for the player who just pressed (see :meth:`_camera_event`)."""
+        clock = self.clock
+        if clock.mover != opponent(ev["player"]) or self._recorded_turn == clock.moves_completed:
+            return
+        try:
+            self.record.play(ev["player"], ev["position"], ev["word"], note="read by the camera")
+        except RecordError as exc:
+            self.notice = f"camera move not recorded: {exc}"
+            return
+        self._recorded_turn = clock.moves_completed
+
+    def _on_entry(self, t: float, ev: dict) -> None:
+        if ev["player"] == self.clock.mover:
+            self.pending = {"player": ev["player"], "move": dict(ev["move"])}
+
+    def _on_challenge_button(self, t: float, ev: dict) -> None:
+        status = self.clock.status
+        if self.phase is None:
+            if status == Status.PAUSED:
+                self.restarted = False
+                self.clock.resume(t)
+                return
+            challenger = self.clock.mover
+            if challenger is None:
+                return
+            notes = self.clock.challenge(challenger, t)
+            if self.clock.status == Status.CHALLENGE:
+                self.phase = PHASE_WORDS
+                self.challenge = {
+                    "challenger": challenger,
+                    "challenged": opponent(challenger),
+                    "started_at": t,
+                }
+            else:
+                self.notice, self.notice_at = "Nothing to challenge yet", t
+            del notes
+            return
+        if self.phase == PHASE_WORDS:
+            self._settle(t, None, "called off")
+            return
+        if status == Status.PAUSED:
+            self.restarted = False
+            self.clock.resume(t)
+            return
+        self._on_confirm(t, ev)
+
+    def _on_words(self, t: float, ev: dict) -> None:
+        if self.phase != PHASE_WORDS or self.challenge is None:
+            return
+        verdict = Verdict.REJECTED if ev["valid"] else Verdict.SUSTAINED
+        self.challenge.update(
+            words=list(ev["words"]),
+            per_word=dict(ev.get("per_word", {})),
+            lexicon=str(ev.get("lexicon", "")),
+            verdict=str(verdict),
+            overridden=False,
+            verdict_at=t,
+        )
+        self.phase = PHASE_VERDICT
+
+    def _on_override(self, t: float, ev: dict) -> None:
+        c = self.challenge
+        if self.phase == PHASE_WORDS and c is not None:  # no lexicon: the arbiter rules
+            c.update(words=[], verdict=str(Verdict.SUSTAINED), overridden=True, verdict_at=t)
+            self.phase = PHASE_VERDICT
+            return
+        if self.phase != PHASE_VERDICT or c is None:
+            return
+        c["verdict"] = str(
+            Verdict.SUSTAINED if c["verdict"] == Verdict.REJECTED else Verdict.REJECTED
+        )
+        c["overridden"] = not c.get("overridden")
+        c["verdict_at"] = t
+
+    def _on_confirm(self, t: float, ev: dict) -> None:
+        if self.phase != PHASE_VERDICT or self.challenge is None:
+            return
+        if self.clock.status == Status.PAUSED:
+            return
+        self._settle(t, self.challenge["verdict"], "ruled")
+
+    def _settle(self, t: float, verdict: str | None, outcome: str) -> None:
+        c = self.challenge
+        assert c is not None
+        if verdict is None:  # called off: the challenger's clock runs on as before
+            self.clock.rule(Verdict.SUSTAINED, t)
+        else:
+            self.clock.rule(verdict, t)
+            challenger, challenged = c["challenger"], c["challenged"]
+            last = self.record.moves[-1] if self.record.moves else None
+            if verdict == Verdict.SUSTAINED:
+                if last is not None and last.kind == "play" and last.player == challenged:
+                    self.record.take_back("challenged off")
+            elif self.clock.challenge_rule == "double":
+                self.record.pass_turn(challenger, note="lost turn: wrong challenge (double)")
+            elif self.challenge_points:
+                self.record.challenge_bonus(challenged, self.challenge_points)
+        c.update(outcome=outcome, ruled_at=t)
+        self.challenges.append(dict(c))
+        self.challenge, self.phase = None, None
+
+    def _on_cancel(self, t: float, ev: dict) -> None:
+        if self.phase == PHASE_WORDS:
+            self._settle(t, None, "called off")
+        elif self.pending is not None:
+            self.pending = None
+
+    def _on_pause(self, t: float, ev: dict) -> None:
+        self.clock.pause(t)
+
+    def _on_resume(self, t: float, ev: dict) -> None:
+        self.restarted = False
+        self.clock.resume(t)
+
+    def _on_restart(self, t: float, ev: dict) -> None:
+        if self.clock.status in (Status.RUNNING, Status.CHALLENGE):
+            self.clock.pause(t)
+        self.restarted = self.clock.status == Status.PAUSED
+
+    def _on_end(self, t: float, ev: dict) -> Effects:
+        self.phase = self.challenge = None
+        self.clock.end(t)
+        racks = {c: str(ev["racks"].get(c, "")) for c in ("blue", "red")}
+        self.record.end(racks, ev.get("went_out"))
+        self._penalties()
+        return Effects(long_beep=True, finished=True)
+
+    def _on_scores(self, t: float, ev: dict) -> Effects:
+        self.phase = self.challenge = None
+        self.clock.end(t)
+        self.final_scores = {c: int(ev[c]) for c in ("blue", "red")}
+        self.record.finished = True
+        self._penalties()
+        return Effects(long_beep=True, finished=True)
+
+    def _penalties(self) -> None:
+        for colour in ("blue", "red"):
+            points = self.clock.penalty(colour)
+            if points:
+                self.record.time_penalty(colour, points)
+
+    # -- time --------------------------------------------------------------------------------------
+
+    def advance(self, t: float) -> Effects:
+        """Let the clocks run to ``t``: a beep when a clock passes zero and at each further minute
+        of overtime."""
+        last = self.clock.last_t
+        notes = self.clock.advance(t if last is None else max(t, last))
+        return Effects(beeps=len(notes))
+
+    def next_deadline(self) -> float | None:
+        """When the running clock next passes zero or a whole minute of overtime."""
+        return self.clock.next_deadline()
+
+    def running(self) -> bool:
+        """True while a clock runs (the service writes heartbeats)."""
+        return self.clock.status == Status.RUNNING
+
+    def on_restart(self, t: float) -> list[dict]:
+        """After a restart the clocks are paused where they were (if the game had started)."""
+        if self.clock.status in (Status.READY, Status.FINISHED):
+            return []
+        return [{"t": max(t, self.clock.last_t or 0.0), "kind": "restart"}]
+
+    @property
+    def started(self) -> bool:
+        """True once a clock has been started."""
+        return self.clock.status != Status.READY
+
+    @property
+    def finished(self) -> bool:
+        """True once the game is over (``end`` or ``scores`` typed)."""
+        return self.clock.status == Status.FINISHED
+
+    # -- results -----------------------------------------------------------------------------------
+
+    def scores(self) -> dict[str, int]:
+        """Both scores now: the record's (overtime penalties included once the game is over), or
+        the typed final scores less the overtime penalties."""
+        if self.final_scores is not None:
+            return {c: self.final_scores[c] - self.clock.penalty(c) for c in ("blue", "red")}
+        return self.record.scores
+
+    def result(self) -> dict:
+        """The result for the game's record: ``scores`` by colour (the director's spread is their
+        difference), ``winner``/``loser`` or ``draw``, the overtime penalties and the whole
+        ``game_record`` (``companion scrabble gcg`` writes it as GCG)."""
+        scores = self.scores()
+        winner = loser = None
+        draw = False
+        if self.finished:
+            if scores["blue"] == scores["red"]:
+                draw = True
+            else:
+                winner = "blue" if scores["blue"] > scores["red"] else "red"
+                loser = opponent(winner)
+        return {
+            "game": "scrabble",
+            "scores": scores,
+            "winner": winner,
+            "loser": loser,
+            "draw": draw,
+            "how": "final scores" if self.finished else None,
+            "overtime_penalty": {c: self.clock.penalty(c) for c in ("blue", "red")},
+            "time_left": {c: round(self.clock.time_left(c), 3) for c in ("blue", "red")},
+            "moves_completed": self.clock.moves_completed,
+            "challenges": list(self.challenges),
+            "game_record": self.record.to_json(),
+            "blue": self.context.table.blue,
+            "red": self.context.table.red,
+            "table": self.context.table.number,
+        }
+
+    def state(self, t: float) -> dict:
+        """The clock as ``companion clock replay --game scrabble`` prints it, plus the scores,
+        the challenge phase and the last move."""
+        snap = self.clock.snapshot(max(t, self.clock.last_t or t))
+        snap["scores"] = self.scores()
+        snap["challenge_phase"] = self.phase
+        snap["board"] = self.record.to_json()["board"]
+        last = self.record.moves[-1].to_json() if self.record.moves else None
+        snap["last_move"] = last
+        snap["moves"] = [
+            {k: v for k, v in m.to_json().items() if k not in ("words", "rack")}
+            for m in self.record.moves
+        ]
+        return snap
+
+    # -- what the table shows ----------------------------------------------------------------------
+
+    def view(self, t: float) -> View:
+        """The OLED frame (both times, overtime with a minus sign, the scores, the last move or
+        the challenge), the LEDs and the prompt."""
+        table = self.context.table
+        clock = self.clock
+        now = max(t, clock.last_t or t)
+        notice = self.notice if self.notice and t - self.notice_at < NOTICE_SECONDS else ""
+        last = self.record.moves[-1] if self.record.moves else None
+        pending = self.pending["move"] if self.pending else None
+        data = {
+            "title": tournament_title(table, "SCRABBLE"),
+            "names": {"blue": table.blue, "red": table.red},
+            "times": {c: _clock_text(clock.time_left(c, now)) for c in ("blue", "red")},
+            "scores": self.scores(),
+            "mover": clock.mover,
+            "status": str(clock.status),
+            "phase": self.phase,
+            "notice": notice,
+            "line": _move_text(pending, last),
+            "restarted": self.restarted,
+            "turn": screen.turn_at(t, self.shown_since),
+        }
+        if self.phase is not None and self.challenge is not None:
+            c = self.challenge
+            data["challenger"] = c["challenger"]
+            data["verdict"] = c.get("verdict")
+            data["lexicon"] = c.get("lexicon", "")
+        prompt = None
+        if self.phase == PHASE_WORDS:
+            prompt = "Challenged words (Enter alone: the words of the play), then Enter"
+        elif clock.status in (Status.RUNNING, Status.PAUSED) and self.phase is None:
+            prompt = "The move (8D JETON, pass, exchange ABC), 'end RACK', or 'scores B R'"
+        key = tuple(sorted((k, repr(v)) for k, v in data.items()))
+        lights = {"blue": False, "red": False}
+        if clock.status == Status.READY:
+            lights = {"blue": True, "red": True}
+        elif clock.mover and clock.status != Status.FINISHED:
+            lights[clock.mover] = True
+        redraw = now + 1.0 - (now % 1.0) if clock.status == Status.RUNNING else None
+        nxt = screen.next_turn_at(t, self.shown_since)
+        redraw = nxt if redraw is None else min(redraw, nxt)
+        return View(
+            frame=_frame(data),
+            lights=lights,
+            disc_minutes=None,
+            prompt=prompt,
+            status=f"challenge:{self.phase}" if self.phase else str(clock.status),
+            redraw_at=redraw,
+            key=key,
+        )
+
+
+def _clock_text(left: float) -> str:
+    """A clock as shown: ``24:59`` counting down, ``-1:05`` in overtime (whole seconds; a
+    clock counting down shows a second until it is over, overtime from its first second)."""
+    import math
+
+    if left > 0:
+        s = math.ceil(left - 1e-9)
+        return f"{s // 60}:{s % 60:02d}"
+    s = math.floor(-left + 1e-9)
+    return f"-{s // 60}:{s % 60:02d}"
+
+
+def _move_text(pending: dict | None, last) -> str:
+    if pending:
+        if pending["kind"] == "play":
+            return f"{pending['word'].upper()} {pending['score']}? press"
+        return f"{pending['kind'].upper()}? press"
+    if last is None:
+        return ""
+    if last.kind == "play":
+        return f"{last.word} {last.score}"
+    return {"pass": "PASS", "exchange": "EXCHANGE", "phony": "TAKEN BACK"}.get(
+        last.kind, f"{last.kind.upper()} {last.score:+d}"
+    )
+
+
+def _frame(data: dict):
+    def frame(draw, width, height):
+        half = width // 2
+        turn = data["turn"]
+        if data["phase"] == PHASE_VERDICT:
+            ok = data.get("verdict") == Verdict.REJECTED
+            screen.fitted(draw, (0, 0, width - 1, 33), "ACCEPTABLE" if ok else "NOT ACCEPTABLE", 24)
+            screen.fitted(draw, (0, 34, width - 1, 48), data.get("lexicon") or "", 14, False)
+            screen.fitted(draw, (0, 49, width - 1, height - 1), "CHALLENGE: settle", 14, False)
+            return
+        if data["phase"] == PHASE_WORDS:
+            who = (data.get("challenger") or "").upper()
+            screen.inverted(draw, (0, 0, width - 1, 15), f"{who} CHALLENGES", 15, turn=turn)
+            screen.fitted(draw, (0, 16, width - 1, 47), "Type the words, then Enter", 14)
+            foot = data["notice"] or "CHALLENGE again: call off"
+            screen.fitted(draw, (0, 48, width - 1, height - 1), foot, 14, False, turn=turn)
+            return
+        for colour, x0, x1 in (("blue", 0, half - 2), ("red", half + 1, width - 1)):
+            label = f"{colour.upper()} {data['scores'][colour]}"
+            if data["mover"] == colour and data["status"] != "finished":
+                screen.inverted(draw, (x0, 0, x1, 12), label)
+            else:
+                screen.fitted(draw, (x0, 0, x1, 12), label, largest=13)
+            screen.fitted(draw, (x0, 14, x1, 40), data["times"][colour], largest=24)
+        foot = data["notice"] or data["line"] or data["title"]
+        if data["status"] == "paused":
+            foot = "PAUSED RESTARTED" if data["restarted"] else "PAUSED"
+        elif data["status"] == "challenge":
+            foot = "CHALLENGE"
+        elif data["status"] == "finished":
+            s = data["scores"]
+            foot = (
+                "DRAW"
+                if s["blue"] == s["red"]
+                else ("BLUE WINS" if s["blue"] > s["red"] else "RED WINS")
+            )
+        elif data["status"] == "ready":
+            foot = "WHO GOES SECOND PRESSES TO START"
+        screen.fitted(draw, (0, 44, width - 1, height - 1), foot, 14, False, turn=turn)
+
+    return frame

@@ -1,0 +1,106 @@
+"""The camera at a crossword game's table, through the scripted simulator: renders of the board
+move by move (companion.vision.synth, profile scrabble) stand in for the camera
+(``[camera] kind = "files"``: one photo a capture). After each press the board is read and the
+move found as the difference from the record's board; the whole game gives the same GCG as the
+same game typed. An untrusted reading, or a blank whose letter no camera sees, asks for the move
+to be typed and records nothing."""
+
+import dataclasses
+import io
+
+from companion.daemon.challenge import set_judge
+from companion.daemon.config import TableConfig
+from companion.daemon.sim import ScriptedTable, parse_sim_script
+from companion.devices.pinmap import load_pinmap
+from companion.games.scrabble.record import GameRecord, write_gcg
+from companion.vision.synth import render_photo
+
+TABLE = TableConfig(number=2, blue="Ada", red="Bob", game="scrabble", minutes=25)
+# the game typed, scored by hand: Ada JETON at 8D 40; Bob OX at G6 making OXO down through
+# JETON's O (O 1, X on G7 double letter 16, O 1) 18; Ada QI at 9H (Q 10, I on I9 double
+# letter 2) 12 and NQ down (N 1, Q 10) 11: 23
+MOVES = [("blue", "8D", "JETON"), ("red", "G6", "OX"), ("blue", "9H", "QI")]
+
+
+def boards():
+    rec = GameRecord(players={"blue": "Ada", "red": "Bob"})
+    out = []
+    for player, pos, word in MOVES:
+        rec.play(player, pos, word)
+        out.append(list(rec.board))
+    return out
+
+
+def shoot(folder, grids, seed=4800):
+    folder.mkdir(exist_ok=True)
+    for i, grid in enumerate(grids, 1):
+        render_photo("scrabble", seed=seed + i, size=(1000, 750), grid=grid, hand=False).save(
+            folder / f"{i:02d}"
+        )
+    for extra in folder.glob("*.*.*"):
+        extra.unlink()  # the truth files: only the photos in the camera's folder
+
+
+def table(tmp_path, folder=None, name="j.jsonl"):
+    pinmap = load_pinmap(backend="mock")
+    if folder is not None:
+        pinmap = dataclasses.replace(pinmap, camera={"kind": "files", "folder": str(folder)})
+    return ScriptedTable(TABLE, set_judge({"JETON"}), tmp_path / name, pinmap=pinmap)
+
+
+def run(s, script):
+    return s.run(parse_sim_script(script.strip().splitlines()), out=io.StringIO())
+
+
+def camera_lines(grids):
+    """The lines the camera watcher hands the mode after each press (``camera COLOUR
+    NOTATION``), as a trusted reading gives them: the reader writes a blank as ``?``."""
+    out = []
+    for (player, _, _), grid in zip(MOVES, grids, strict=True):
+        notation = "/".join(grid)
+        out.append(f"camera {player} {''.join('?' if c.islower() else c for c in notation)}")
+    return out
+
+
+def test_a_game_read_by_the_camera_gives_the_same_gcg_as_typed(tmp_path):
+    lines = camera_lines(boards())
+    s = table(tmp_path)
+    script = f"0 press red\n20 press blue\n21 type '{lines[0]}'\n40 press red\n"
+    script += f"41 type '{lines[1]}'\n60 press blue\n61 type '{lines[2]}'\n62 state\n"
+    final = run(s, script)
+    typed_script = "0 press red\n10 type 8D JETON\n20 press blue\n30 type G6 OX\n"
+    typed_script += "40 press red\n50 type 9H QI\n60 press blue\n62 state\n"
+    t = table(tmp_path, name="typed.jsonl")
+    typed = run(t, typed_script)
+    assert final["scores"] == typed["scores"] == {"blue": 40 + 23, "red": 18}
+    read, keyed = s.service.mode.record, t.service.mode.record
+    assert [m.note for m in read.moves] == ["read by the camera"] * 3
+    assert [dict(m.to_json(), note="") for m in read.moves] == [
+        dict(m.to_json(), note="") for m in keyed.moves
+    ]
+    assert write_gcg(read).replace("#note read by the camera\n", "") == write_gcg(keyed)
+    # a reading of the same board again (the camera's second look) adds nothing
+    final = run(s, f"63 type '{lines[2]}'\n64 state\n")
+    assert final["scores"] == {"blue": 63, "red": 18}
+
+
+def test_a_new_blank_or_a_tile_read_otherwise_asks_for_the_move(tmp_path):
+    first = boards()[0]
+    s = table(tmp_path)
+    blank = "/".join(row.replace("J", "?") for row in first)
+    final = run(s, f"0 press red\n20 press blue\n21 type 'camera blue {blank}'\n22 state\n")
+    assert final["last_move"] is None and "a blank was played" in s.service.mode.notice
+    assert "type the move (BLUE)" in s.service.mode.notice
+
+
+def test_renders_the_reader_is_unsure_of_ask_for_the_move_and_record_nothing(tmp_path):
+    # the real camera path: photos in a folder, read by the shipped model after each press
+    shoot(tmp_path / "cam", boards())
+    s = table(tmp_path, tmp_path / "cam")
+    final = run(s, "0 press red\n20 press blue\n21 state\n")
+    watcher = s.service.camera_watcher
+    if final["last_move"] is None:  # not read surely: never guessed, the move is asked for
+        assert "type the move (BLUE)" in s.service.mode.notice
+        assert watcher.problem and "unsure" in watcher.problem
+    else:  # read surely: the move found is JETON's
+        assert final["last_move"]["word"] == "JETON" and final["scores"]["blue"] == 40
