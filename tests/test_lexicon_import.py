@@ -314,3 +314,41 @@ def test_a_utf16_or_utf32_list_is_imported_as_text(tmp_path, encoding):
     path = tmp_path / "wide.txt"
     path.write_bytes("# club\ncafé\nzebra\n".encode(encoding))
     assert set(open_lexicon(import_list(path).name)) == {"CAFE", "ZEBRA"}
+
+
+def test_a_macroman_list_is_refused_naming_the_line_or_read_with_its_encoding(tmp_path, capsys):
+    path = tmp_path / "club.txt"
+    path.write_bytes("cat\ncafé\ndog\n".encode("mac_roman"))  # é is 0x8E: Ž in Windows-1252
+    assert main(["lexicon", "import", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "line 2 is 'café' in MacRoman but 'cafŽ' in Windows-1252" in err
+    assert "--encoding mac_roman" in err and "nothing imported" in err
+    with pytest.raises(LexiconNotFound):
+        open_lexicon("club")  # nothing imported: no CAFZ
+    assert main(["lexicon", "import", str(path), "--encoding", "mac_roman"]) == 0
+    assert set(open_lexicon("club")) == {"CAT", "CAFE", "DOG"}
+
+
+def test_a_shift_jis_line_is_refused_as_shift_jis_not_as_more_than_one_word(tmp_path, capsys):
+    path = tmp_path / "jp.txt"
+    path.write_bytes("cat\n猫\ndog\n".encode("shift_jis"))
+    assert main(["lexicon", "import", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "line 2 is '猫' in Shift-JIS" in err and "--encoding cp932" in err
+    assert "more than one word" not in err
+
+
+def test_an_encoding_given_is_checked(tmp_path, capsys):
+    path = tmp_path / "club.txt"
+    path.write_bytes(b"cat\ncaf\x8e\n")
+    assert main(["lexicon", "import", str(path), "--encoding", "klingon"]) == 2
+    assert "encoding 'klingon' is not one Python knows" in capsys.readouterr().err
+    path.write_bytes("cat\n猫\n".encode())
+    assert main(["lexicon", "import", str(path), "--encoding", "ascii"]) == 2
+    assert "line 2 is not ascii text (byte 0xE7" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("codec", ["cp1252", "latin-1"])
+def test_latin_lists_without_windows_only_bytes_are_still_read_as_they_were(codec):
+    words = "abbé\nÅngström\nfiancée\nNiño\nNAÏVE\n"
+    assert decode_list(words.encode(codec)) == words.splitlines()

@@ -213,6 +213,26 @@ def test_read_takes_the_corners_from_a_corners_file(tmp_path, capsys):
     assert "no such corners file" in capsys.readouterr().err
 
 
+def test_a_scrabble_photo_read_as_iago_is_refused_with_the_profile_to_use(tmp_path, capsys):
+    photo = render_photo("scrabble", seed=1, size=(1024, 768))
+    image = photo.save(tmp_path / "scrabble")
+    assert main(["vision", "read", str(image)]) == 2  # the default profile: iago
+    err = capsys.readouterr().err
+    assert "has 15 x 15 cells, not the 11 x 11 of the iago profile" in err
+    assert "--profile scrabble" in err and str(image) in err
+    # an Iago board the reader does not trust is still read (no larger grid in it)
+    iago = render_photo("iago", seed=4, size=(1024, 768)).save(tmp_path / "iago")
+    assert main(["vision", "read", str(iago), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["trusted"] is False
+
+
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photos are not here")
+def test_the_real_scrabble_photos_read_as_iago_are_refused(capsys):
+    for path in sorted(REAL.glob("*.jpg")):
+        assert main(["vision", "read", str(path)]) == 2
+        assert "--profile scrabble" in capsys.readouterr().err
+
+
 def test_read_rejects_a_grey_image():
     with pytest.raises(VisionError, match="colour photo"):
         read_board(np.zeros((10, 10), np.uint8), "iago")

@@ -93,10 +93,16 @@ def register(sub: argparse._SubParsersAction) -> None:
             "rejected). The import is all or nothing: a failure leaves the previous list whole."
         ),
     )
-    p.add_argument("file", help="the word list (UTF-8 or ISO-8859-1 text)")
+    p.add_argument("file", help="the word list (UTF-8 or ISO-8859-1 text; else give --encoding)")
     p.add_argument("--name", default=None, help="the lexicon's name (default: the file's name)")
     p.add_argument("--strict", action="store_true", help="import nothing if any line is rejected")
     p.add_argument("--replace", action="store_true", help="replace a list of the same name")
+    p.add_argument(
+        "--encoding",
+        default=None,
+        help="read the file in this encoding (e.g. mac_roman, shift_jis, cp1251) instead of "
+        "finding it: for a file in another legacy encoding, which is otherwise refused",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(func=_import)
 
@@ -191,7 +197,9 @@ def _build(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     from companion.lexicon.store import import_list
 
-    report = import_list(args.file, args.name, strict=args.strict, replace=args.replace)
+    report = import_list(
+        args.file, args.name, strict=args.strict, replace=args.replace, encoding=args.encoding
+    )
     if args.json:
         print(json.dumps(report.to_json()))
         return 0

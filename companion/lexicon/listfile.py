@@ -18,7 +18,13 @@ Encodings, in this order:
 - else Windows-1252 / ISO-8859-1 (SCOWL-style lists), if it is plausible Latin-1 text: most of
   its bytes above 0x7F are letters (a binary's are not), and no ``FF FE`` / ``FE FF`` pair (a
   UTF-16 byte-order mark: a UTF-16 file joined to this one, which Latin-1 would read as the
-  letters "ÿþ", folded to YTH).
+  letters "ÿþ", folded to YTH);
+- a file in another legacy encoding is refused, naming the line, unless the encoding is given
+  (``encoding=``, ``lexicon import --encoding``): one that uses Windows-1252's bytes 0x80-0x9F
+  (never letters in ISO-8859-1; MacRoman's ``é`` is Windows-1252's ``Ž``, so ``café`` would be
+  imported as CAFZ) or whose bytes above 0x7F read as something other than letters (Shift-JIS's
+  ``猫`` is ``”L``). charset-normalizer (a well-kept detector) names the encoding it most likely
+  is, shown with the line read both ways.
 
 Whatever the encoding, the text is refused if a line holds a control character (anything of
 Unicode category Cc but tab, line feed and carriage return: a binary file's bytes 0x00-0x1F, 0x7F
@@ -37,7 +43,7 @@ from companion.errors import CompanionError
 
 ACCEPTED = (
     "accepted: a text file of one word a line in UTF-8 (with or without a byte-order mark), "
-    "UTF-16 or UTF-32, or ISO-8859-1 / Windows-1252"
+    "UTF-16 or UTF-32, or ISO-8859-1 / Windows-1252 (another encoding with --encoding)"
 )
 """What a word list may be, said in every refusal."""
 
@@ -136,10 +142,87 @@ def _decode(data: bytes) -> tuple[str, str]:
         return data.decode("utf-8"), "UTF-8"
     except UnicodeDecodeError:
         pass
+    _refuse_other_legacy(data)
     try:
         return data.decode("cp1252"), "ISO-8859-1"
     except UnicodeDecodeError:  # 0x81 0x8D 0x8F 0x90 0x9D: C1 controls, found by _check
         return data.decode("iso-8859-1"), "ISO-8859-1"
+
+
+LATIN = ("cp1252", "latin_1", "iso8859_15")
+"""charset-normalizer's names of the encodings read here as Windows-1252 / ISO-8859-1."""
+LEGACY = ("cp932", "shift_jis", "euc_jp", "gb18030", "big5", "euc_kr", "mac_roman", "cp1251")
+LEGACY += ("koi8_r", "mac_cyrillic", "cp1250", "iso8859_2", "cp1253", "cp1254", "cp437", "cp850")
+"""The other legacy encodings a word list is named in, most likely first (ties go to the
+first): the East Asian multi-byte ones (bytes that decode in one are a strong sign), the Mac's,
+then the Cyrillic, Central European and DOS code pages."""
+
+
+def _refuse_other_legacy(data: bytes) -> None:
+    """Raise NotText when ``data`` (not UTF-8, no NUL) is not plain Latin-1 text: it uses
+    Windows-1252's bytes 0x80-0x9F (never a letter in ISO-8859-1; MacRoman's ``é`` is
+    Windows-1252's ``Ž``), or a line read as Windows-1252 holds a character above 0x7F that is not
+    a letter (Shift-JIS's ``猫`` is ``”L``). The message names the encoding charset-normalizer
+    finds the most likely (:data:`LEGACY`, cleanest first), the first such line read both ways,
+    and how to give the encoding or save the file as UTF-8."""
+    number, line = _first_odd_line(data)
+    if line is None:
+        return
+    from charset_normalizer import from_bytes
+
+    others = [m for m in from_bytes(data, cp_isolation=list(LEGACY)) if m.encoding in LEGACY]
+    if not others:
+        return  # no other encoding reads it either: judged as Latin-1 (a binary file?)
+    codec = min(others, key=lambda m: (m.chaos, LEGACY.index(m.encoding))).encoding
+    theirs = line.decode(codec, errors="replace").strip()
+    if not all(ch.isalpha() or unicodedata.combining(ch) for ch in theirs if ord(ch) > 0x7F):
+        return  # nor does it make letters of that line: judged as Latin-1 (a binary file?)
+    ours = line.decode("cp1252", errors="replace").strip()
+    name = _codec_label(codec)
+    raise NotText(
+        f"it is not UTF-8, and not plain ISO-8859-1 / Windows-1252 text either: it reads as "
+        f"{name} text: line {number} is {theirs!r} in {name} but {ours!r} in Windows-1252. Give "
+        f"the encoding it is in (companion lexicon import FILE --encoding {codec}, or "
+        "--encoding cp1252 if it is that), or " + HOW_TO_SAVE.format(encoding=codec)
+    )
+
+
+def _first_odd_line(data: bytes) -> tuple[int, bytes | None]:
+    """The number and bytes of the first line that Windows-1252 reads with one of its bytes
+    0x80-0x9F or a character above 0x7F that is not a letter; ``(0, None)`` when none does."""
+    for number, line in enumerate(data.splitlines(), start=1):
+        for b, ch in zip(line, line.decode("cp1252", errors="replace"), strict=False):
+            if b > 0x7F and (b <= 0x9F or not (ch.isalpha() or unicodedata.combining(ch))):
+                return number, line
+    return 0, None
+
+
+def _codec_label(codec: str) -> str:
+    """A codec's name as people write it: ``mac_roman`` -> ``MacRoman``, ``cp932`` -> ``CP932``."""
+    labels = {"mac_roman": "MacRoman", "shift_jis": "Shift-JIS", "cp932": "Shift-JIS (CP932)"}
+    labels |= {"euc_jp": "EUC-JP", "koi8_r": "KOI8-R", "gb18030": "GB18030", "big5": "Big5"}
+    return labels.get(codec, codec.upper().replace("_", "-"))
+
+
+def _decode_as(data: bytes, encoding: str) -> tuple[str, str]:
+    """``(text, encoding name)`` of ``data`` read in ``encoding`` (a codec name, as given).
+    Raises NotText naming the line of a byte that does not decode, or an unknown encoding."""
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        raise NotText(
+            f"encoding {encoding!r} is not one Python knows; accepted: a codec name such as "
+            "utf-8, cp1252, mac_roman, shift_jis, cp1251, koi8_r"
+        ) from None
+    if data.startswith(codecs.BOM_UTF8) and codec == "utf-8":
+        data = data[len(codecs.BOM_UTF8) :]
+    try:
+        return data.decode(codec), encoding
+    except UnicodeDecodeError as exc:
+        raise NotText(
+            f"line {_line_of(data, exc.start)} is not {encoding} text "
+            f"(byte 0x{data[exc.start]:02X}: {exc.reason})"
+        ) from None
 
 
 def _what(ch: str) -> str:
@@ -197,11 +280,12 @@ def _check(lines: list[str], encoding: str) -> None:
         )
 
 
-def decode_list(data: bytes) -> list[str]:
+def decode_list(data: bytes, encoding: str | None = None) -> list[str]:
     """The lines of word-list file content ``data`` (without line ends or byte-order mark).
 
     Args:
         data: the file's bytes, any length.
+        encoding: read it in this encoding (a Python codec name) instead of finding it.
 
     Returns:
         ``str`` lines as ``str.splitlines`` gives them.
@@ -211,7 +295,7 @@ def decode_list(data: bytes) -> list[str]:
             rules); the message says why, names the line, and ends with :data:`ACCEPTED`.
     """
     try:
-        text, encoding = _decode(data)
+        text, encoding = _decode(data) if encoding is None else _decode_as(data, encoding)
         _check(text.splitlines(keepends=True), encoding)  # a control character may end a line
     except NotText as exc:
         raise NotText(f"{exc}; {ACCEPTED}") from None

@@ -616,13 +616,13 @@ class ImportReport:
         }
 
 
-def _read_list_file(path: Path) -> list[str]:
+def _read_list_file(path: Path, encoding: str | None = None) -> list[str]:
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise LexiconError(f"cannot read word list {path}: {exc.strerror}") from None
     try:
-        return decode_list(data)
+        return decode_list(data, encoding)
     except NotText as exc:
         raise LexiconError(
             f"word list {path} is not a text file: {exc}; nothing imported"
@@ -655,6 +655,7 @@ def import_list(
     strict: bool = False,
     replace: bool = False,
     progress: bool | None = None,
+    encoding: str | None = None,
 ) -> ImportReport:
     """Import a tournament word list from file ``path`` as lexicon ``name`` (default: the file's
     stem), all at once or not at all.
@@ -664,13 +665,18 @@ def import_list(
     and the index are written to temporary files and renamed into place, so a failure or crash
     leaves the previous list of that name (if any) whole.
 
+    ``encoding`` (a Python codec name: ``mac_roman``, ``shift_jis``...) reads the file in that
+    encoding instead of finding it (:func:`companion.lexicon.listfile.decode_list`).
+
     Raises:
-        LexiconError: unreadable or binary file, a bad name, no word taken, the name exists and
-            ``replace`` is False, or ``strict`` and some line was rejected (all are listed).
+        LexiconError: unreadable or binary file, a file in a legacy encoding other than
+            ISO-8859-1 / Windows-1252 without ``encoding``, a bad name, no word taken, the name
+            exists and ``replace`` is False, or ``strict`` and some line was rejected (all are
+            listed).
     """
     path = Path(path)
     name = check_name(name if name is not None else re.sub(r"[^a-z0-9_-]", "-", path.stem.lower()))
-    parsed = parse_word_list(_read_list_file(path))
+    parsed = parse_word_list(_read_list_file(path, encoding))
     if parsed.rejected and strict:
         raise LexiconError(
             f"word list {path}: {len(parsed.rejected)} lines rejected, nothing imported "

@@ -277,6 +277,15 @@ def _read(args: argparse.Namespace) -> int:
     except VisionError as err:
         # (the photo's name with what is wrong with it: no grid found, corners off the photo)
         raise type(err)(f"image {args.image}: {err}") from err
+    if not reading.trusted and corners is None:
+        other = larger_board(image, reading.profile)
+        if other is not None:
+            mine, theirs = reading.profile.size, other.size
+            raise VisionError(
+                f"image {args.image}: the board in the photo has {theirs} x {theirs} cells, not "
+                f"the {mine} x {mine} of the {reading.profile.name} profile; accepted here: a "
+                f"{mine} x {mine} board. Read it with --profile {other.name}"
+            )
     if args.json:
         print(json.dumps(reading.to_json()))
     else:
@@ -297,6 +306,38 @@ def _read(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
     return 0
+
+
+LARGER_GRID_CLARITY = 3.0
+"""How clearly a larger profile's grid lines must stand out (line response over that between
+lines, :func:`companion.vision.localise.grid_phase`) for the photo to be said to show that
+board instead: the real Scrabble photos measure 4.3 to 12.5; an Iago render 1.1 to 6.9, but
+then with a fault in the larger grid (a line beyond its edge, none crossing its outer row)."""
+
+
+def larger_board(image, profile):
+    """The profile of a larger board that the photo shows instead of ``profile``'s (a Scrabble
+    board's 15 x 15 grid read as Iago's 11 x 11), or None: that profile finds its board, whose
+    grid shows no fault (:func:`companion.vision.checks.grid_problems`) and whose lines stand out
+    at least :data:`LARGER_GRID_CLARITY`. Asked only of a reading that is not trusted."""
+    from companion.vision import localise
+    from companion.vision.checks import grid_problems
+    from companion.vision.profiles import PROFILES
+
+    reduced = localise.reduce(image)
+    grey, f = reduced
+    for other in PROFILES.values():
+        if other.size <= profile.size:
+            continue
+        try:
+            pts, _ = localise.find_board(image, other, reduced=reduced)
+        except VisionError:
+            continue
+        if grid_problems(image, pts, other, reduced):
+            continue
+        if localise.grid_phase(grey, pts * f, other.size)[2] >= LARGER_GRID_CLARITY:
+            return other
+    return None
 
 
 def _eval(args: argparse.Namespace) -> int:
