@@ -88,9 +88,9 @@ class Hall:
         return table, link
 
     def tile(self, number):
-        """The hall's tile of table ``number`` (empty words and status until it is heard)."""
+        """Table ``number``'s tile on the hall (an empty one before it is heard from)."""
         row = next((r for r in self.store.tables() if r["table"] == number), None)
-        return views.tile(row) if row is not None else {"words": "", "status": ""}
+        return views.tile(row or {"table": number})
 
     def close(self):
         for link in self.links:
@@ -160,7 +160,9 @@ def test_a_table_whose_link_died_with_the_broker_is_offline(hall, caplog):
         what="the table's state",
     )
     assert "OFFLINE" not in hall.tile(6)["words"]
-    # the broker and the table's link die together: no Last Will is ever published
+    # the broker and the table's link die together: no Last Will is ever published, and the
+    # broker (which saved the table's retained "online: true") gives that word back
+    hall.broker.save()
     hall.broker.kill()
     link.stop(goodbye=False)
     restarted = time.time()
@@ -308,3 +310,12 @@ def test_the_director_stops_without_saying_it_reconnects(tmp_path):
     assert "director: stopped" in lines[-1], err
     assert not any("reconnecting" in line for line in lines), err
     assert any("director: disconnected from" in line for line in lines), err
+
+
+def test_a_table_marked_offline_is_back_at_its_next_heartbeat(hall):
+    creds = hall.account(8)
+    hall.table(8, creds, beat_seconds=0.1)
+    wait_until(lambda: (hall.store.table(8) or {}).get("state"), what="the table")
+    assert hall.director.check_presence(time.time() + 60) == [8]
+    assert hall.store.table(8)["state"]["online"] is False
+    wait_until(lambda: hall.store.table(8)["state"]["online"] is True, what="back online")

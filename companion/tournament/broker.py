@@ -330,10 +330,10 @@ class Broker:
             "persistence true",
             f"persistence_location {d}/",
             "persistence_file mosquitto.db",
-            # saved at every change Mosquitto counts (a queued message, a session, a
-            # subscription); a round's set-ups are saved at once by SIGUSR1 (Broker.save)
-            "autosave_on_changes true",
-            "autosave_interval 1",
+            # saved every 5 s, and a round's set-ups at once (SIGUSR1, Broker.save): saving at
+            # every change (autosave_on_changes) wrote the whole file (12 MB with 200 tables'
+            # sessions) several times a second and stalled the broker (bench_tournament_scale)
+            "autosave_interval 5",
             f"pid_file {self.pid_file}",
             f"log_dest file {self.log}",
             "log_type error",

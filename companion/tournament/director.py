@@ -45,6 +45,9 @@ BEAT_SECONDS = 5.0
 OFFLINE_AFTER = 3 * BEAT_SECONDS
 """A table not heard from for this many seconds (three heartbeats missed) is OFFLINE: its link,
 its network or the broker went without a Last Will (a broker killed with the table's link)."""
+BEAT_SHOWN = 10.0
+"""A heartbeat that changes nothing else is written as a change (the hall's tile drawn again,
+"heard N s ago" brought up to date) at most this often; between, only ``last_seen`` moves."""
 CLAIM_WINDOW = 30.0
 """Seconds in which a table's box changing twice (A, B, A: two boxes taking the session from
 each other) is said as "two boxes claim table N"; the claim is over after as long in peace."""
@@ -185,6 +188,8 @@ class Director:
         self._claims: dict[int, collections.deque] = {}  # table -> (time, box) at each change
         self._conflicts: dict[int, tuple[float, str]] = {}  # table -> (claimed until, words)
         self.limit = RateLimit(rate, burst, monotonic)
+        self._presence_shown: dict[int, tuple] = {}  # table -> the presence last written
+        self._presence_drawn: dict[int, float] = {}  # table -> when it was last written
         self.client = make_client(f"companion-director-{event}", username, password, url, ca)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
@@ -419,7 +424,22 @@ class Director:
             claim = self._claim(table, box, received)
             if claim is not None:
                 presence["claim"] = claim
+        shown = self._presence_shown.get(table)
+        if (
+            payload.get("beat") is True
+            and shown == (presence, True)
+            and self._quiet(table, received)
+        ):
+            # a heartbeat that changes nothing the hall shows: the table is heard (last_seen),
+            # and its tile is drawn again only every BEAT_SHOWN seconds ("heard N s ago")
+            self.store.touch(table, received)
+            return
+        self._presence_shown[table] = (presence, True)
+        self._presence_drawn[table] = received
         self.store.record_presence(table, presence, received)
+
+    def _quiet(self, table: int, at: float) -> bool:
+        return at - self._presence_drawn.get(table, 0.0) < BEAT_SHOWN
 
     def _claim(self, table: int, box: str, at: float) -> str | None:
         """Note that ``box`` speaks for ``table``; the words "two boxes claim table N" while
@@ -473,6 +493,7 @@ class Director:
                 now,
                 heard=False,
             )
+            self._presence_shown.pop(table, None)  # its next word is written, and shown
             marked.append(table)
         for table, (until, _) in list(self._conflicts.items()):
             if until < now:

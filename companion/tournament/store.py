@@ -265,6 +265,12 @@ class Store:
             con.execute("UPDATE tables SET state = ? WHERE table_no = ?", (_dumps(state), table))
             self._changed(con, table, "presence", at)
 
+    def touch(self, table: int, at: float) -> None:
+        """Table ``table`` was heard at ``at`` (``last_seen``), and nothing else changed: no
+        change is counted (the pages are not drawn again)."""
+        with self.transaction() as con:
+            self._seen(con, table, at)
+
     def silent_tables(self, since: float) -> list[tuple[int, float]]:
         """``(table, last_seen)`` of every table heard from whose state says online (or says
         nothing of it) and which has not been heard since ``since`` (seconds since the epoch)."""
