@@ -151,3 +151,50 @@ def is_number(value: object, lo: float = -math.inf, hi: float = math.inf) -> boo
     except OverflowError:
         return False
     return math.isfinite(f) and lo <= f <= hi
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+"""U+FFFD REPLACEMENT CHARACTER, put where text held a lone surrogate (Unicode 15, section 3.9:
+a lone surrogate is ill-formed in every encoding form, so UTF-8 cannot encode it)."""
+
+
+def valid_text(value):
+    """``value`` (JSON data: dicts, lists, text, numbers) with every lone surrogate in its text,
+    keys included, replaced by U+FFFD, so the whole can be encoded as UTF-8 (a page, a CSV file,
+    SQLite). JSON text may escape one (``"\\ud800"``) and ``json.loads`` keeps it; a valid pair
+    decodes to one character and is kept. Returns the same object when nothing changes."""
+    if isinstance(value, str):
+        return _SURROGATE.sub(REPLACEMENT, value) if _SURROGATE.search(value) else value
+    if isinstance(value, dict):
+        return {valid_text(k): valid_text(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [valid_text(v) for v in value]
+    return value
+
+
+def may_hold_surrogates(text: str | bytes) -> bool:
+    """Whether JSON ``text`` escapes a surrogate (``\\ud800`` to ``\\udfff``): only then can its
+    data hold a lone one (UTF-8 cannot carry one unescaped)."""
+    if isinstance(text, bytes | bytearray):
+        return _ESCAPED_SURROGATE_BYTES.search(text) is not None
+    return _ESCAPED_SURROGATE.search(text) is not None
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_ESCAPED_SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+"""The first characters that make a spreadsheet read a cell as a formula: OWASP's CSV Injection
+list (``=`` ``+`` ``-`` ``@``, tab, carriage return), line feed, and their full-width forms."""
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A CSV cell that no spreadsheet runs as a formula: text starting with one of
+    :data:`FORMULA_STARTS` gets a leading ``'`` (OWASP, "CSV Injection": prepend a single
+    quote), so ``=HYPERLINK(...)`` shows as the text it is. Numbers and other values are
+    returned as they are (a spread of -3 stays a number)."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell

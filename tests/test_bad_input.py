@@ -328,7 +328,7 @@ def test_a_table_message_nested_too_deep_is_refused_not_raised():
 def test_a_state_time_too_large_for_a_float_is_refused():
     from companion.tournament.protocol import ProtocolError, decode
 
-    with pytest.raises(ProtocolError, match=r"t 1000+: accepted seconds \(a number\)"):
+    with pytest.raises(ProtocolError, match=r"number 1000+\.\.\. \(401 digits\) is out of range"):
         decode("state", 3, b'{"t": 1' + b"0" * 400 + b"}", "companion/open/tables/3/state")
 
 

@@ -64,7 +64,7 @@ def test_results_json_csv_and_text(director_home, capsys):
     assert main(["director", "results", "--csv", "--event", "spring"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == (
-        "round,table,game,blue,red,winner,loser,draw,void,how,corrected,corrections,received"
+        "round,table,game,blue,red,winner,loser,draw,void,how,corrected,corrections,received,held"
     )
     assert lines[1].startswith("1,1,g1,Ada,Bob,blue,red,no,no,")
     assert main(["director", "results", "--event", "spring"]) == 0

@@ -63,10 +63,17 @@ class HallFixture:
             self.broker.stop()  # never leave a broker behind
             raise
 
-    def add(self, number, clock=None, **link_options):
+    def account(self, number):
+        """Table ``number``'s account, usable at once, with no link running: the test speaks
+        for the table (the broker gives an account one client id, so a second client of the
+        same account would take the first's session)."""
         creds = self.accounts.add_tables([number], EVENT)[number]
         self.broker.reload()
         check_login(self.url, creds["username"], creds["password"])
+        return creds
+
+    def add(self, number, clock=None, **link_options):
+        creds = self.account(number)
         table = SimTable(self.root, number, clock=clock or FakeClock())
         table.join(f"mqtt://127.0.0.1:{self.port}", EVENT, creds["username"], creds["password"])
         link_options.setdefault("poll", 0.01)
@@ -229,7 +236,7 @@ def raw_client(port, username, password, client_id):
 
 def test_bad_input_is_refused_and_logged_and_loses_nothing_else(hall, caplog):
     caplog.set_level(logging.WARNING, logger="companion.tournament")
-    _, _, creds = hall.add(3)
+    creds = hall.account(3)
     c = raw_client(hall.port, creds["username"], creds["password"], "intruder-3")
     try:
         events = protocol.topic(PREFIX, 3, "events")
@@ -272,8 +279,8 @@ def test_bad_input_is_refused_and_logged_and_loses_nothing_else(hall, caplog):
 
 
 def test_acl_a_table_reads_only_its_own_setup_and_ack(hall):
-    _, _, creds3 = hall.add(3)
-    _, _, creds4 = hall.add(4)
+    creds3 = hall.account(3)
+    hall.account(4)
     setups = make_round(hall.store, 1, [Pairing("Ada", "Bob", 3), Pairing("Cy", "Di", 4)])
     hall.director.publish_round(1, setups)
     got: list[str] = []
@@ -361,12 +368,14 @@ def test_a_venue_broker_bridged_to_a_central_one(tmp_path):
     venue = brk.Accounts(tmp_path / "venue")
     v_port = brk.free_port()
     c_creds = central.ensure()
+    bridge = central.service("bridge-venue-a", EVENT)  # its own account: its own client id
+    c_broker.reload()
     v_broker = brk.Broker(
         venue,
         EVENT,
         v_port,
         extra=brk.bridge_lines(
-            "venue-a", f"127.0.0.1:{c_port}", c_creds["username"], c_creds["password"], EVENT
+            "venue-a", f"127.0.0.1:{c_port}", bridge["username"], bridge["password"], EVENT
         ),
     )
     store = Store(tmp_path / "central.sqlite", durable=False)

@@ -165,6 +165,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     change.add_argument("--draw", action="store_true")
     change.add_argument("--void", action="store_true", help="the game counts for no one")
     change.add_argument("--unvoid", action="store_true", help="undo a void")
+    change.add_argument(
+        "--accept",
+        action="store_true",
+        help="count a result held as not in a set-up (director results says why it is held)",
+    )
+    change.add_argument("--unaccept", action="store_true", help="hold an accepted result again")
     c.add_argument("--reason", required=True)
     c.add_argument("--who", required=True, help="the director making the correction")
     _event(c)
@@ -468,14 +474,28 @@ def _publish(
             file=sys.stderr,
         )
         return False
-    creds = Accounts(director_dir()).ensure()
-    client = connect(
-        parse_url(url_text),
-        creds["username"],
-        creds["password"],
-        f"companion-director-{event}-round",
-        timeout=5.0,
-    )
+    from companion.tournament.broker import COMMANDS_USER
+    from companion.tournament.mqtt import BrokerURLError
+
+    # an account of its own: the director's broker gives each account one client id, and the
+    # director's session is the director account's. A broker run by others (--broker) may
+    # know only the director's account: that one then.
+    accounts = Accounts(director_dir())
+    url = parse_url(url_text)
+    tried = [accounts.service(COMMANDS_USER, event), accounts.ensure()]
+    for i, creds in enumerate(tried):
+        try:
+            client = connect(
+                url,
+                creds["username"],
+                creds["password"],
+                f"companion-director-{event}-round",
+                timeout=5.0,
+            )
+            break
+        except BrokerURLError:
+            if i == len(tried) - 1:
+                raise
     try:
         rounds.publish_round(
             client,
@@ -524,6 +544,8 @@ def _results(args) -> int:
         )
         fixes = "; ".join(f"{c['change']} by {c['who']}: {c['reason']}" for c in r["corrections"])
         fix = f" (corrected: {fixes})" if fixes else ""
+        if r["held"]:
+            outcome = f"HELD: not in a set-up ({r['held']}); as sent: {outcome}"
         print(
             f"{rnd}table {r['table']}: {blue} (blue) v {red} (red): {outcome}{fix}  [{r['game']}]"
         )
@@ -564,6 +586,8 @@ def _correct(args) -> int:
         change = {"loser": args.loser}
     elif args.draw:
         change = {"draw": True}
+    elif args.accept or args.unaccept:
+        change = {"accept": bool(args.accept)}
     else:
         change = {"void": bool(args.void)}
     store = _store(args)
@@ -583,13 +607,18 @@ def _correct(args) -> int:
 
 
 def _ca(args) -> int:
+    import contextlib
     import json
     import socket
 
-    from companion.tournament.broker import make_hall_ca
+    from companion.tournament.broker import BrokerError, check_host_name, make_hall_ca
     from companion.tournament.director import director_dir
 
-    names = list(args.name or []) + [socket.gethostname(), "localhost", "127.0.0.1"]
+    given = [check_host_name(n) for n in args.name or []]  # all checked before any file
+    names = given + ["localhost", "127.0.0.1"]
+    # a machine name that is no DNS name is left out; --name gives the right one
+    with contextlib.suppress(BrokerError):
+        names.insert(len(given), check_host_name(socket.gethostname(), "this machine's name"))
     files = make_hall_ca(director_dir() / "tls", names, args.days)
     print(
         json.dumps(

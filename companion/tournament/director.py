@@ -7,13 +7,17 @@ once that is committed (synced), publishes the acks:
 
 - a result: ``tables/N/ack`` ``{"game": G}`` (also for a result already stored: the table's
   copy of the ack was lost), and the result's own journal records are stored too (any that the
-  live ``events`` messages did not bring);
+  live ``events`` messages did not bring). A result that does not match the set-up its table
+  was given for its round (round, players, game), or a second one of the same set-up, is
+  stored held (:meth:`companion.tournament.store.Store.hold_reason`): listed, not counted
+  until the director accepts it;
 - events: ``tables/N/ack`` ``{"game": G, "events": n}``, n the highest seq such that every record
   1..n of that game is stored, so the link resends only what is missing.
 
-A message that breaks the protocol (not JSON, too big, a field of the wrong type, a ``table``
-that is not the topic's) is refused: logged (the ``companion.tournament`` logger, and the store's
-``rejected`` table) and dropped; nothing else is lost. A duplicate (same table, game, seq) is
+A message that breaks the protocol (not JSON, too big, a number SQLite cannot hold, a field of
+the wrong type, a ``table`` that is not the topic's), or that the store cannot take, is refused:
+logged (the ``companion.tournament`` logger, and the store's ``rejected`` table) and dropped;
+each message of a batch is stored in a savepoint of its own, so nothing else is lost. A duplicate (same table, game, seq) is
 counted and dropped by the store.
 """
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 import collections
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
@@ -74,6 +79,70 @@ class Stats:
     by_kind: dict = field(default_factory=dict)
 
 
+TABLE_RATE = 100.0
+"""The messages a second each table's account may send to the director, on average."""
+TABLE_BURST = 2000
+"""The most messages a table's account may send at once (a link resending a long game's journal
+after an outage sends it all at once)."""
+
+
+class RateLimit:
+    """A token bucket per table account: each table may send ``burst`` messages at once and
+    ``rate`` a second after that; the rest are dropped before they reach the store's queue
+    (the ACL lets a table account publish only on its own ``tables/N/``, so N is the account).
+    A link resends whatever is not acked, so a table that was only slow loses nothing.
+
+    Args:
+        rate: messages a second.
+        burst: the bucket's size, in messages.
+        monotonic: a clock in seconds (tests inject theirs).
+    """
+
+    def __init__(self, rate: float, burst: int, monotonic=time.monotonic) -> None:
+        if not rate > 0 or burst < 1:
+            raise ValueError(f"rate {rate!r}, burst {burst!r}: accepted rate > 0, burst >= 1")
+        self.rate = float(rate)
+        self.burst = int(burst)
+        self.monotonic = monotonic
+        self._lock = threading.Lock()
+        self._buckets: dict[int, tuple[float, float]] = {}  # table -> (tokens, at)
+        self._dropped: dict[int, int] = {}
+        self._said: dict[int, float] = {}
+
+    def take(self, table: int) -> bool:
+        """One message of ``table``: True if it may pass, else False (counted as dropped)."""
+        now = self.monotonic()
+        with self._lock:
+            tokens, at = self._buckets.get(table, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            if tokens >= 1.0:
+                self._buckets[table] = (tokens - 1.0, now)
+                return True
+            self._buckets[table] = (tokens, now)
+            self._dropped[table] = self._dropped.get(table, 0) + 1
+            return False
+
+    def say(self, table: int) -> bool:
+        """Whether the drops of ``table`` are due to be said (at most once a second)."""
+        now = self.monotonic()
+        with self._lock:
+            if now - self._said.get(table, -1e18) < 1.0:
+                return False
+            self._said[table] = now
+            return True
+
+    def pending(self) -> bool:
+        """Whether drops are counted that :meth:`dropped` has not handed out yet."""
+        with self._lock:
+            return bool(self._dropped)
+
+    def dropped(self) -> dict[int, int]:
+        """The messages dropped per table since the last call."""
+        with self._lock:
+            out, self._dropped = self._dropped, {}
+        return out
+
+
 class Director:
     """The director's MQTT side over a :class:`Store`.
 
@@ -97,6 +166,9 @@ class Director:
         ca: Path | None = None,
         batch: int = 500,
         clock=time.time,
+        rate: float = TABLE_RATE,
+        burst: int = TABLE_BURST,
+        monotonic=time.monotonic,
     ) -> None:
         self.store = store
         self.event = event
@@ -115,6 +187,7 @@ class Director:
         self._watcher = threading.Thread(target=self._watch, name="director-presence", daemon=True)
         self._claims: dict[int, collections.deque] = {}  # table -> (time, box) at each change
         self._conflicts: dict[int, tuple[float, str]] = {}  # table -> (claimed until, words)
+        self.limit = RateLimit(rate, burst, monotonic)
         self._presence_shown: dict[int, tuple] = {}  # table -> the presence last written
         self._presence_drawn: dict[int, float] = {}  # table -> when it was last written
         self.client = make_client(f"companion-director-{event}", username, password, url, ca)
@@ -145,7 +218,10 @@ class Director:
     _stopping = False
 
     def stop(self) -> None:
-        """Store what is queued, disconnect, stop the threads."""
+        """Store what is queued (and say what was dropped over a table's rate), disconnect,
+        stop the threads."""
+        if self.limit.pending():
+            self._queue.put((None, b"", self.clock()))
         self.drain(5.0)
         self._stopping = True
         self._stop.set()
@@ -190,6 +266,11 @@ class Director:
             log.info("director: disconnected from %s (%s); reconnecting", self.url, reason_code)
 
     def _on_message(self, client, userdata, msg) -> None:
+        table = protocol.table_of(self.prefix, msg.topic)
+        if table is not None and not self.limit.take(table):
+            if self.limit.say(table):  # at most once a second per table: into `rejected`
+                self._queue.put((None, b"", self.clock()))
+            return
         self._queue.put((msg.topic, bytes(msg.payload), self.clock()))
 
     # -- the store worker ----------------------------------------------------------------------
@@ -224,48 +305,35 @@ class Director:
                     self._queue.task_done()
 
     def _handle(self, items: list[tuple[str, bytes, float]]) -> None:
+        """Store a batch in one transaction, each message in a savepoint of its own: a message
+        that breaks the protocol, or that the store cannot take, is refused into ``rejected``
+        and the rest are stored. A failure of the store itself (the disk, a lock) fails the
+        batch: nothing is acked, and the tables send it again."""
         store = self.store
         results: list[tuple[int, str]] = []
         games: set[tuple[int, str]] = set()
         with store.transaction():
             for topic, raw, received in items:
+                if topic is None:  # a table over its rate: say how many were dropped
+                    self._say_dropped(received)
+                    continue
                 self.stats.received += 1
                 try:
                     table, kind = protocol.parse_topic(self.prefix, topic)
                     payload = protocol.decode(kind, table, raw, topic)
+                    with store.savepoint():
+                        done = self._store_one(table, kind, payload, received)
                 except protocol.ProtocolError as exc:
-                    self.stats.rejected += 1
-                    log.warning("director: refused: %s", exc)
-                    store.record_rejected(topic, str(exc), len(raw), received)
+                    self._refuse(topic, str(exc), raw, received)
+                    continue
+                except (ValueError, TypeError, OverflowError, sqlite3.IntegrityError) as exc:
+                    self._refuse(topic, f"{topic}: could not be stored ({exc})", raw, received)
                     continue
                 self.stats.by_kind[kind] = self.stats.by_kind.get(kind, 0) + 1
-                if kind == "events":
-                    new = store.record_event(
-                        table, payload["game"], payload["seq"], payload["record"], received
-                    )
-                    self._count(new)
-                    games.add((table, payload["game"]))
-                elif kind == "result":
-                    record = payload["record"]
-                    rnd = payload.get("round", record.get("round"))
-                    new = store.record_result(table, payload["game"], rnd, record, received)
-                    self._count(new)
-                    self._events_of_result(table, payload["game"], record, received)
-                    results.append((table, payload["game"]))
-                    games.add((table, payload["game"]))
-                elif kind == "state":
-                    conflict = self._conflicts.get(table)
-                    if conflict is not None:  # said until the claim is over
-                        payload = {**payload, "claim": conflict[1]}
-                    store.record_state(table, payload, received)
-                    self.stats.stored += 1
-                elif kind == "board":
-                    store.record_board(
-                        table, payload.get("game"), payload["board"], payload["trusted"], received
-                    )
-                    self.stats.stored += 1
-                elif kind == "online":
-                    self._online(table, payload, received)
+                if done is not None:
+                    games.add(done)
+                    if kind == "result":
+                        results.append(done)
         # committed: now the acks
         for table, game in results:
             self._ack(table, {"game": game})
@@ -273,6 +341,64 @@ class Director:
             n = self.contiguous(table, game)
             if n:
                 self._ack(table, {"game": game, "events": n})
+
+    def _say_dropped(self, received: float) -> None:
+        for table, n in self.limit.dropped().items():
+            self.stats.rejected += n
+            why = (
+                f"table {table} is over its rate ({self.limit.rate:g} messages a second, "
+                f"bursts of {self.limit.burst}): {n} messages dropped"
+            )
+            log.warning("director: refused: %s", why)
+            self.store.record_rejected(protocol.topic(self.prefix, table, "*"), why, 0, received)
+
+    def _refuse(self, topic: str, reason: str, raw: bytes, received: float) -> None:
+        self.stats.rejected += 1
+        log.warning("director: refused: %s", reason)
+        self.store.record_rejected(topic, reason, len(raw), received)
+
+    def _store_one(
+        self, table: int, kind: str, payload: dict, received: float
+    ) -> tuple[int, str] | None:
+        """Store one checked message; returns ``(table, game)`` for an event or a result (to
+        ack), else None."""
+        store = self.store
+        if kind == "events":
+            new = store.record_event(
+                table, payload["game"], payload["seq"], payload["record"], received
+            )
+            self._count(new)
+            return table, payload["game"]
+        if kind == "result":
+            record = payload["record"]
+            rnd = payload.get("round", record.get("round"))
+            held = store.hold_reason(table, payload["game"], rnd, record)
+            new = store.record_result(table, payload["game"], rnd, record, received, held=held)
+            self._count(new)
+            if new and held:
+                log.warning(
+                    "director: table %d's result %s held: not in a set-up (%s); it counts once "
+                    "the director accepts it",
+                    table,
+                    payload["game"],
+                    held,
+                )
+            self._events_of_result(table, payload["game"], record, received)
+            return table, payload["game"]
+        if kind == "state":
+            conflict = self._conflicts.get(table)
+            if conflict is not None:  # said until the claim is over
+                payload = {**payload, "claim": conflict[1]}
+            store.record_state(table, payload, received)
+            self.stats.stored += 1
+        elif kind == "board":
+            store.record_board(
+                table, payload.get("game"), payload["board"], payload["trusted"], received
+            )
+            self.stats.stored += 1
+        elif kind == "online":
+            self._online(table, payload, received)
+        return None
 
     def _count(self, new: bool) -> None:
         if new:

@@ -17,7 +17,11 @@ Readings chosen (documented in docs/tournament.md, "Standings"):
   Iota: the scores; Wordinoes: minus the tiles each still holds (the spread is the number of tiles
   the loser was left with beyond the winner's).
 - A director's correction (``{"winner": c}``, ``{"loser": c}``, ``{"draw": true}``, ``{"void":
-  true}``, ``{"void": false}``) is applied in the order given; a void game counts for no one.
+  true}``, ``{"void": false}``, ``{"accept": true|false}``) is applied in the order given; a void
+  game counts for no one.
+- A result counts only when it matches the set-up its table was given for its round
+  (:func:`setup_mismatch`: the round, the players, the game); anything else is held, listed but
+  not counted, until the director accepts it (``{"accept": true}``).
 """
 
 from __future__ import annotations
@@ -87,14 +91,15 @@ def check_change(change: object) -> dict:
     """Validate a director's correction; returns it as a plain dict.
 
     Accepted: ``{"winner": "blue"|"red"}``, ``{"loser": "blue"|"red"}``, ``{"draw": true}``,
-    ``{"void": true|false}``, optionally with ``"note"`` text.
+    ``{"void": true|false}``, ``{"accept": true|false}`` (a held result counted, or no longer),
+    optionally with ``"note"`` text.
 
     Raises:
         CorrectionError: anything else, naming the change.
     """
     accepted = (
-        'accepted: {"winner": "blue"|"red"}, {"loser": "blue"|"red"}, {"draw": true} or '
-        '{"void": true|false}'
+        'accepted: {"winner": "blue"|"red"}, {"loser": "blue"|"red"}, {"draw": true}, '
+        '{"void": true|false} or {"accept": true|false}'
     )
     if not isinstance(change, dict):
         raise CorrectionError(f"correction {change!r} is not an object; {accepted}")
@@ -106,7 +111,7 @@ def check_change(change: object) -> dict:
     if (
         (key in ("winner", "loser") and value in COLOURS)
         or (key == "draw" and value is True)
-        or (key == "void" and isinstance(value, bool))
+        or (key in ("void", "accept") and isinstance(value, bool))
     ):
         return dict(change)
     raise CorrectionError(f"correction {change!r}: bad {key!r}; {accepted}")
@@ -114,8 +119,9 @@ def check_change(change: object) -> dict:
 
 def effective(record: dict, changes: list[dict]) -> dict:
     """The outcome after the director's corrections, in order: ``{"winner", "loser", "draw",
-    "void"}`` (colours or None, bools)."""
-    out = {**decided(record), "void": False}
+    "void", "accepted"}`` (colours or None, bools; ``accepted``: the director counts it even if
+    it matches no set-up)."""
+    out = {**decided(record), "void": False, "accepted": False}
     for change in changes:
         if "winner" in change:
             out.update(winner=change["winner"], loser=other(change["winner"]), draw=False)
@@ -125,7 +131,44 @@ def effective(record: dict, changes: list[dict]) -> dict:
             out.update(winner=None, loser=None, draw=True)
         elif "void" in change:
             out["void"] = bool(change["void"])
+        elif "accept" in change:
+            out["accepted"] = bool(change["accept"])
     return out
+
+
+def setup_players(setup: dict) -> dict[str, str | None]:
+    """``{"blue": NAME, "red": NAME}`` of a round's set-up (its ``players``, else its ``blue``
+    and ``red``; with colours drawn by lot at the table either may end up blue)."""
+    found = setup.get("players")
+    if isinstance(found, dict):
+        return {c: _name(found.get(c)) for c in COLOURS}
+    if isinstance(found, list) and len(found) == 2:
+        return {"blue": _name(found[0]), "red": _name(found[1])}
+    return {c: _name(setup.get(c)) for c in COLOURS}
+
+
+def setup_mismatch(setup: dict | None, round_no: int | None, record: dict) -> str | None:
+    """Why a result record does not match the set-up its table was given for round
+    ``round_no`` (None when it matches): no round, no set-up of that round for the table,
+    other players (the same two names, in either colour: colours may be drawn by lot at the
+    table), or another game (the record's ``mode``, when it names one, against the set-up's
+    ``game``). Pure; the words go on the standings page after "held: not in a set-up"."""
+    if round_no is None:
+        return "no round: the table had no set-up"
+    if setup is None:
+        return f"round {round_no} has no set-up for this table"
+    want = setup_players(setup)
+    got = players(record)
+    if sorted(map(str, got.values())) != sorted(map(str, want.values())):
+        return (
+            f"players {got['blue'] or '?'} v {got['red'] or '?'}; round {round_no}'s set-up "
+            f"has {want['blue'] or '?'} v {want['red'] or '?'}"
+        )
+    game = setup.get("game")
+    mode = record.get("mode")
+    if isinstance(mode, str) and mode and isinstance(game, str) and game and mode != game:
+        return f"game {mode}; round {round_no}'s set-up is {game}"
+    return None
 
 
 def points(record: dict) -> dict[str, float] | None:

@@ -306,11 +306,11 @@ def swiss(players: Sequence[str], games: Sequence[Game], byes: Iterable[str] = (
 
 def games_from_results(results: Iterable[dict]) -> list[Game]:
     """The games of the store's results (:meth:`companion.tournament.store.Store.results`),
-    void ones left out, for :func:`swiss` and :func:`balance`."""
+    void and held ones left out, for :func:`swiss` and :func:`balance`."""
     out = []
     for r in results:
         names = r.get("players") or {}
-        if r.get("void") or not names.get("blue") or not names.get("red"):
+        if r.get("void") or r.get("held") or not names.get("blue") or not names.get("red"):
             continue
         out.append(Game(names["blue"], names["red"], r.get("winner"), bool(r.get("draw"))))
     return out

@@ -20,11 +20,12 @@ topic; the director logs and drops it.
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from companion.errors import CompanionError
 from companion.names import is_safe_name
-from companion.textformats import is_number, loads_json
+from companion.textformats import is_number, loads_json, may_hold_surrogates, shown, valid_text
 
 EVENT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
@@ -42,6 +43,8 @@ MAX_BYTES = {
 }
 """The largest payload accepted per kind, in bytes (the broker's own limit is the largest)."""
 BROKER_MAX_BYTES = 2 * 1_048_576
+INT_RANGE = (-(2**63), 2**63 - 1)
+"""The whole numbers a message may hold: SQLite's INTEGER (a signed 64-bit number)."""
 
 
 class ProtocolError(CompanionError, ValueError):
@@ -98,6 +101,21 @@ def parse_topic(prefix: str, name: str) -> tuple[int, str]:
     return int(parts[1]), parts[2]
 
 
+def table_of(prefix: str, name: str) -> int | None:
+    """The table number of a topic ``PREFIX tables/N/...`` (None for any other topic); quick,
+    for every message as it arrives (:func:`parse_topic` checks the rest)."""
+    head = prefix + "tables/"
+    if not name.startswith(head):
+        return None
+    end = name.find("/", len(head))
+    number = name[len(head) : end]
+    if end < 0 or not (1 <= len(number) <= 3 and number.isascii() and number.isdigit()):
+        return None
+    if number[0] == "0":
+        return None
+    return int(number)
+
+
 def _finite(value: object) -> bool:
     return is_number(value)  # an int too large for a float is not one
 
@@ -123,17 +141,33 @@ def decode(kind: str, table: int, raw: bytes, where: str = "message") -> dict:
         raw: the payload.
         where: the topic, for messages.
 
+    Text is made valid on the way in: a lone surrogate (``"\\ud800"``, which UTF-8 cannot
+    encode) becomes U+FFFD (:func:`companion.textformats.valid_text`), so nothing
+    stored can break a page or a command.
+
     Raises:
         ProtocolError: oversized (over :data:`MAX_BYTES`), not UTF-8 JSON, not an object,
-            fields missing or of the wrong type, a ``table`` field that is not the topic's.
+            a number SQLite cannot hold (a whole number outside :data:`INT_RANGE`, or one too
+            large for a float such as ``1e999``), fields missing or of the wrong type, a
+            ``table`` field that is not the topic's.
     """
     limit = MAX_BYTES.get(kind, 1024)
     if len(raw) > limit:
         raise ProtocolError(f"{where}: {len(raw)} bytes; accepted at most {limit} for {kind}")
     try:
-        payload = loads_json(raw.decode("utf-8"), parse_constant=_no_constant)
+        payload = loads_json(
+            raw.decode("utf-8"),
+            parse_constant=_no_constant,
+            parse_int=_whole_number,
+            parse_float=_finite_number,
+        )
     except (UnicodeDecodeError, ValueError) as exc:
+        what = getattr(exc, "msg", "")
+        if what.startswith("the number"):  # refused by _whole_number or _finite_number
+            raise ProtocolError(f"{where}: {what}") from None
         raise ProtocolError(f"{where}: not JSON ({exc})") from None
+    if may_hold_surrogates(raw):
+        payload = valid_text(payload)
     if not isinstance(payload, dict):
         raise ProtocolError(f"{where}: a JSON {type(payload).__name__}; accepted an object")
     if "table" in payload and payload["table"] != table:
@@ -181,3 +215,20 @@ def decode(kind: str, table: int, raw: bytes, where: str = "message") -> dict:
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not JSON")
+
+
+def _whole_number(text: str) -> int:
+    value = int(text)
+    if not INT_RANGE[0] <= value <= INT_RANGE[1]:
+        number = text if len(text) <= 40 else f"{text[:20]}... ({len(text)} digits)"
+        raise ValueError(
+            f"the number {number} is out of range; accepted whole numbers from -2^63 to 2^63-1"
+        )
+    return value
+
+
+def _finite_number(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {shown(text)} is too large; accepted finite numbers")
+    return value

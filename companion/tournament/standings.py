@@ -5,7 +5,8 @@ by wins (a draw half a win) then cumulative spread; a bye is a win with a fixed 
 +50 points; here configurable per round, ``--bye-spread``). The FIDE Swiss rules (Handbook C.04)
 pair by the same score, and the FIDE tie-break regulations (C.07, "Buchholz") give the third key.
 
-- **points**: 1 a win, 1/2 a draw, 0 a loss, 1 a bye; a void game counts for no one.
+- **points**: 1 a win, 1/2 a draw, 0 a loss, 1 a bye; a void game counts for no one, nor does
+  a result held as not in a set-up (until the director accepts it).
 - **spread**: the sum over a player's games of his points minus his opponent's
   (:func:`companion.tournament.outcome.points`: Iago's minutes held at the end, Iota's scores,
   minus Wordinoes' tiles held), plus each bye's spread.
@@ -74,7 +75,7 @@ def standings(
     for name in registered:
         row(name)
     for res in results:
-        if res.get("void"):
+        if res.get("void") or res.get("held"):  # held: matches no set-up, not accepted
             continue
         names = res.get("players") or {}
         pts = outcome.points(res.get("record") or {}) or {"blue": 0.0, "red": 0.0}

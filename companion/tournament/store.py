@@ -11,7 +11,7 @@ the director acks a result only once it is on disk.
 Times are float seconds since the epoch, as the director received the message. Tables are int
 table numbers. JSON columns hold compact JSON text.
 
-Schema (``PRAGMA user_version`` = 1)::
+Schema (``PRAGMA user_version`` = 2; a store of version 1 gets ``results.held`` on opening)::
 
     tables(table_no INTEGER PRIMARY KEY,  -- every table heard from, set up or given an account
            state TEXT, state_received REAL,   -- the latest tables/N/state payload and when
@@ -20,7 +20,8 @@ Schema (``PRAGMA user_version`` = 1)::
     events(id INTEGER PRIMARY KEY AUTOINCREMENT, table_no INTEGER, game TEXT, seq INTEGER,
            record TEXT, received REAL, UNIQUE(table_no, game, seq))   -- journal records
     results(id INTEGER PRIMARY KEY AUTOINCREMENT, table_no INTEGER, game TEXT, round INTEGER,
-            record TEXT, received REAL, UNIQUE(table_no, game))       -- one per game
+            record TEXT, received REAL, UNIQUE(table_no, game),       -- one per game
+            held TEXT)          -- why it matches no set-up (not counted until accepted), or NULL
     boards(id INTEGER PRIMARY KEY AUTOINCREMENT, table_no INTEGER, game TEXT, board TEXT,
            trusted INTEGER, received REAL)                            -- every board read
     rounds(round INTEGER PRIMARY KEY, published REAL)
@@ -51,9 +52,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from companion.errors import CompanionError
+from companion.textformats import may_hold_surrogates, valid_text
 from companion.tournament import outcome
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables(
@@ -64,7 +66,8 @@ CREATE TABLE IF NOT EXISTS events(
     UNIQUE(table_no, game, seq));
 CREATE TABLE IF NOT EXISTS results(
     id INTEGER PRIMARY KEY AUTOINCREMENT, table_no INTEGER NOT NULL, game TEXT NOT NULL,
-    round INTEGER, record TEXT NOT NULL, received REAL NOT NULL, UNIQUE(table_no, game));
+    round INTEGER, record TEXT NOT NULL, received REAL NOT NULL, held TEXT,
+    UNIQUE(table_no, game));
 CREATE TABLE IF NOT EXISTS boards(
     id INTEGER PRIMARY KEY AUTOINCREMENT, table_no INTEGER NOT NULL, game TEXT,
     board TEXT NOT NULL, trusted INTEGER NOT NULL, received REAL NOT NULL);
@@ -97,7 +100,12 @@ def _dumps(value: object) -> str:
 
 
 def _loads(text: str | None):
-    return None if text is None else json.loads(text)
+    """A JSON column's value, its text made valid (a lone surrogate stored before the director
+    cleaned what comes in becomes U+FFFD), so no stored row can break a page or a command."""
+    if text is None:
+        return None
+    value = json.loads(text)
+    return valid_text(value) if may_hold_surrogates(text) else value
 
 
 class Store:
@@ -129,6 +137,9 @@ class Store:
                 )
             with self._lock:
                 con.executescript(SCHEMA)
+                columns = {r[1] for r in con.execute("PRAGMA table_info(results)")}
+                if "held" not in columns:  # a store of schema 1
+                    con.execute("ALTER TABLE results ADD COLUMN held TEXT")
                 con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot open the director's store: {exc}") from None
@@ -174,6 +185,21 @@ class Store:
                 con.execute("COMMIT")
             finally:
                 self._local.depth = 0
+
+    @contextlib.contextmanager
+    def savepoint(self) -> Iterator[sqlite3.Connection]:
+        """A part of a transaction that is undone alone when it raises (SQLite's ``SAVEPOINT``):
+        the director stores each message of a batch this way, so one that cannot be stored
+        loses no other. Outside a transaction it is one of its own."""
+        with self.transaction() as con:
+            con.execute("SAVEPOINT one")
+            try:
+                yield con
+            except BaseException:
+                con.execute("ROLLBACK TO one")
+                con.execute("RELEASE one")
+                raise
+            con.execute("RELEASE one")
 
     def close(self) -> None:
         """Close every connection this store opened (in any thread)."""
@@ -280,21 +306,53 @@ class Store:
             return True
 
     def record_result(
-        self, table: int, game: str, round: int | None, record: dict, received: float
+        self,
+        table: int,
+        game: str,
+        round: int | None,
+        record: dict,
+        received: float,
+        held: str | None = None,
     ) -> bool:
         """Store the result record of ``game`` at ``table`` (of round ``round``, None when the
-        table had no tournament set-up); False when that game's result is already stored."""
+        table had no tournament set-up); False when that game's result is already stored.
+        ``held``: why it is not counted until the director accepts it (the director gives
+        :meth:`hold_reason`), None to count it."""
         with self.transaction() as con:
             cur = con.execute(
-                "INSERT OR IGNORE INTO results(table_no, game, round, record, received) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (table, game, round, _dumps(record), received),
+                "INSERT OR IGNORE INTO results(table_no, game, round, record, received, held) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (table, game, round, _dumps(record), received, held),
             )
             if not cur.rowcount:
                 return False
             self._seen(con, table, received)
             self._changed(con, table, "result", received)
             return True
+
+    def hold_reason(self, table: int, game: str, round: int | None, record: dict) -> str | None:
+        """Why a result just received from ``table`` must be held (None: it counts): it does
+        not match the set-up the table was given for ``round``
+        (:func:`companion.tournament.outcome.setup_mismatch`), or another game of that round at
+        that table already counts (a set-up is one game)."""
+        setup = None
+        if round is not None:
+            setup = self.round_setups(round).get(table)
+        why = outcome.setup_mismatch(setup, round, record)
+        if why is not None:
+            return why
+        other = (
+            self._con()
+            .execute(
+                "SELECT game FROM results WHERE table_no = ? AND round = ? AND game != ? "
+                "AND held IS NULL LIMIT 1",
+                (table, round, game),
+            )
+            .fetchone()
+        )
+        if other is not None:
+            return f"round {round}'s set-up at this table was played already (game {other[0]})"
+        return None
 
     def record_board(
         self, table: int, game: str | None, board: str, trusted: bool, received: float
@@ -401,7 +459,7 @@ class Store:
         rows = self._con().execute(
             "SELECT table_no, setup FROM setups WHERE round = ? ORDER BY table_no", (round,)
         )
-        return {t: json.loads(s) for t, s in rows}
+        return {t: _loads(s) for t, s in rows}
 
     def current_round(self) -> int | None:
         """The round published last (None before any)."""
@@ -477,7 +535,7 @@ class Store:
             "id": i,
             "table": table,
             "game": game,
-            "change": json.loads(change),
+            "change": _loads(change),
             "reason": reason,
             "who": who,
             "at": at,
@@ -494,12 +552,12 @@ class Store:
             c = self._correction(row)
             fixes.setdefault((c["table"], c["game"]), []).append(c)
         out = []
-        for table, game, rnd, record, received in con.execute(
-            "SELECT table_no, game, round, record, received FROM results "
+        for table, game, rnd, record, received, held in con.execute(
+            "SELECT table_no, game, round, record, received, held FROM results "
             f"{where} ORDER BY coalesce(round, 0), table_no, id",
             args,
         ):
-            rec = json.loads(record)
+            rec = _loads(record)
             mine = fixes.get((table, game), [])
             eff = outcome.effective(rec, [c["change"] for c in mine])
             out.append(
@@ -512,6 +570,7 @@ class Store:
                     "corrections": mine,
                     "players": outcome.players(rec),
                     **eff,
+                    "held": None if eff["accepted"] else held,
                 }
             )
         return out
@@ -519,12 +578,15 @@ class Store:
     def results(self) -> list[dict]:
         """Every result stored, one per game, in round then table order: ``{"table", "game",
         "round", "record", "received", "corrections", "players", "winner", "loser", "draw",
-        "void"}``; ``record`` is as the table sent it, ``winner``/``loser``/``draw``/``void``
-        are after the corrections."""
+        "void", "accepted", "held"}``; ``record`` is as the table sent it,
+        ``winner``/``loser``/``draw``/``void`` are after the corrections; ``held`` is why a
+        result that matches no set-up is not counted (None once the director accepts it, and
+        for every result that counts)."""
         return self._results()
 
     def standings(self) -> list[dict]:
-        """The standings over every result that is not void, every bye and every registered
+        """The standings over every result that counts (not void, not held), every bye and every
+        registered
         player (:func:`companion.tournament.standings.standings`: points, then spread, then
         Buchholz): ``{"rank", "player", "played", "wins", "losses", "draws", "byes", "points",
         "spread", "buchholz"}`` best first."""
@@ -553,7 +615,7 @@ class Store:
             got = con.execute(
                 "SELECT setup FROM setups WHERE round = ? AND table_no = ?", (rnd, table)
             ).fetchone()
-            setup = None if got is None else json.loads(got[0])
+            setup = None if got is None else _loads(got[0])
         latest = con.execute(
             "SELECT id FROM results WHERE table_no = ? ORDER BY id DESC LIMIT 1", (table,)
         ).fetchone()
@@ -581,7 +643,7 @@ class Store:
         game = con.execute("SELECT game FROM tables WHERE table_no = ?", (n,)).fetchone()[0]
         out["game"] = game
         out["events"] = [
-            json.loads(r)
+            _loads(r)
             for (r,) in con.execute(
                 "SELECT record FROM events WHERE table_no = ? AND game = ? ORDER BY seq",
                 (n, game),
@@ -607,7 +669,7 @@ class Store:
             "SELECT record FROM events WHERE table_no = ? AND game = ? ORDER BY seq",
             (table, game),
         )
-        return [json.loads(r) for (r,) in rows]
+        return [_loads(r) for (r,) in rows]
 
     def counts(self) -> dict[str, int]:
         """How many rows each kind holds: ``{"tables", "events", "results", "boards",

@@ -12,7 +12,8 @@ Pages (docs/director-pages.md):
 - ``/login``, ``/logout``.
 
 Access: viewing is open, or needs the viewer PIN when one is set. Every change (a round, a
-correction) needs the director's login (password or PIN), a session that lapses after
+correction) needs the director's login (password or PIN), a session kept on the server
+(:class:`Sessions`: the cookie holds only its id; logging out ends it) that lapses after
 ``session_seconds`` without use, and the form's CSRF token (one per session, checked with
 ``hmac.compare_digest``). Five wrong logins from one address lock it out for 30 seconds. Bad form
 input shows what is wrong on the page (status 400) and changes nothing.
@@ -50,6 +51,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from companion.errors import CompanionError
+from companion.tournament.protocol import TABLE_MAX
 from companion.tournament.web import forms, views
 from companion.tournament.web.live import Hub
 
@@ -98,6 +100,7 @@ class _Web:
         self.detail_template = env.get_template("_table.html")
         self.hub = Hub(self.call, store, self.render_changes, interval=poll_seconds)
         self.drafts: dict[str, dict] = {}
+        self.sessions = Sessions(clock)
         self.failures: dict[str, tuple[int, float]] = {}
 
     async def call(self, fn, *args, **kwargs):
@@ -169,10 +172,94 @@ def table_context(table: dict, now: float) -> dict:
 # --- access ---------------------------------------------------------------------------------
 
 
+SESSION_IDLE_SECONDS = 12 * 3600  # as long as the cookie lives
+SESSIONS_MAX = 10_000
+
+
+class Sessions:
+    """The pages' sessions, kept on the server: the (signed) cookie holds only a random id, so
+    logging out ends the session for every copy of the cookie, and a restart of the director
+    ends them all.
+
+    Args:
+        clock: seconds since the epoch.
+        idle_seconds: a session unused this long is forgotten.
+        most: the most sessions kept; past it the least recently used go first, those with no
+            login before those with one.
+    """
+
+    def __init__(self, clock, idle_seconds: float = SESSION_IDLE_SECONDS, most: int = SESSIONS_MAX):
+        self.clock = clock
+        self.idle_seconds = idle_seconds
+        self.most = most
+        self._held: dict[str, dict] = {}
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def get(self, sid: object) -> dict | None:
+        """The session ``sid`` (renewed), or None when there is none (ended, lapsed, forged)."""
+        data = self._held.get(sid) if isinstance(sid, str) else None
+        if data is None:
+            return None
+        now = self.clock()
+        if now - data["seen"] > self.idle_seconds:
+            self._held.pop(sid, None)
+            return None
+        data["seen"] = now
+        return data
+
+    def new(self) -> tuple[str, dict]:
+        """A new session: ``(id, data)``; the id is 256 random bits."""
+        if len(self._held) >= self.most:
+            # a flood of visitors without a cookie evicts visitors, not a logged-in director
+            def order(k: str) -> tuple[bool, float]:
+                data = self._held[k]
+                return "director_until" in data or "viewer" in data, data["seen"]
+
+            by_use = sorted(self._held, key=order)
+            for sid in by_use[: max(1, self.most // 10)]:
+                del self._held[sid]
+        sid = secrets.token_urlsafe(32)
+        data = {"seen": self.clock()}
+        self._held[sid] = data
+        return sid, data
+
+    def end(self, sid: object) -> None:
+        """Forget session ``sid`` (logout)."""
+        if isinstance(sid, str):
+            self._held.pop(sid, None)
+
+
+def _session(request: Request, create: bool = True) -> dict:
+    """This request's server-side session (a new one when it has none and ``create``; else an
+    empty dict that is kept nowhere)."""
+    web: _Web = request.app.state.web
+    data = web.sessions.get(request.session.get("sid"))
+    if data is None:
+        if not create:
+            return {}
+        sid, data = web.sessions.new()
+        request.session["sid"] = sid
+    return data
+
+
+def _fresh_session(request: Request) -> dict:
+    """A new session in place of this request's (at each login: a session id known before the
+    login never carries it)."""
+    web: _Web = request.app.state.web
+    web.sessions.end(request.session.get("sid"))
+    sid, data = web.sessions.new()
+    request.session.clear()
+    request.session["sid"] = sid
+    return data
+
+
 def _csrf(request: Request) -> str:
-    token = request.session.get("csrf")
+    session = _session(request)
+    token = session.get("csrf")
     if not token:
-        token = request.session["csrf"] = secrets.token_urlsafe(24)
+        token = session["csrf"] = secrets.token_urlsafe(24)
     return token
 
 
@@ -180,18 +267,20 @@ def is_director(request: Request) -> bool:
     """True while the session holds a director's login that has not lapsed (each use renews
     it)."""
     web: _Web = request.app.state.web
-    until = request.session.get("director_until", 0)
+    session = _session(request, create=False)
+    until = session.get("director_until", 0)
     now = web.clock()
     if not isinstance(until, int | float) or until < now:
-        request.session.pop("director_until", None)
+        session.pop("director_until", None)
         return False
-    request.session["director_until"] = now + web.session_seconds
+    session["director_until"] = now + web.session_seconds
     return True
 
 
 def is_viewer(request: Request) -> bool:
     web: _Web = request.app.state.web
-    return not web.viewer_pin or bool(request.session.get("viewer")) or is_director(request)
+    viewer = bool(_session(request, create=False).get("viewer"))
+    return not web.viewer_pin or viewer or is_director(request)
 
 
 def _page(request: Request, name: str, context: dict, status: int = 200) -> Response:
@@ -281,7 +370,10 @@ async def hall(request: Request) -> Response:
 async def table_page(request: Request) -> Response:
     web: _Web = request.app.state.web
     n = request.path_params["n"]
-    version, table = await web.call(lambda: (web.store.version(), web.store.table(n)))
+    if not 1 <= n <= TABLE_MAX:
+        table = None  # no such table number (and SQLite holds no integer past 2^63)
+    else:
+        version, table = await web.call(lambda: (web.store.version(), web.store.table(n)))
     if table is None:
         return _page(
             request,
@@ -307,6 +399,13 @@ async def table_qr(request: Request) -> Response:
     from companion.tournament import qr
 
     web: _Web = request.app.state.web
+    if not 1 <= request.path_params["n"] <= TABLE_MAX:
+        return _page(
+            request,
+            "missing.html",
+            {"what": f"Tables are numbered 1 to {TABLE_MAX}."},
+            status=404,
+        )
     base = web.base_url or str(request.base_url)
     try:
         image = qr.qr_image(qr.table_url(base, request.path_params["n"]), size=8 * 64)
@@ -327,7 +426,11 @@ async def events(request: Request) -> Response:
         try:
             table = int(raw)
         except ValueError:
-            return PlainTextResponse(f"table {raw!r}: accepted a table number", status_code=400)
+            table = 0
+        if not 1 <= table <= TABLE_MAX:
+            return PlainTextResponse(
+                f"table {raw[:20]!r}: accepted a table number, 1 to {TABLE_MAX}", status_code=400
+            )
     sub = web.hub.subscribe(table)
     first = None
     if "since" in request.query_params:
@@ -675,9 +778,10 @@ async def login(request: Request) -> Response:
     role = str(form.get("role", "director"))
     if role == "director" and hmac.compare_digest(secret.encode(), web.director_password.encode()):
         web.failures.pop(host, None)
-        request.session["director_until"] = now + web.session_seconds
-        request.session["viewer"] = True
-        request.session["csrf"] = secrets.token_urlsafe(24)  # a new token for the new login
+        session = _fresh_session(request)
+        session["director_until"] = now + web.session_seconds
+        session["viewer"] = True
+        session["csrf"] = secrets.token_urlsafe(24)  # a new token for the new login
         return RedirectResponse(nxt if nxt != "/login" else "/", status_code=303)
     if (
         role == "viewer"
@@ -685,7 +789,9 @@ async def login(request: Request) -> Response:
         and hmac.compare_digest(secret.encode(), web.viewer_pin.encode())
     ):
         web.failures.pop(host, None)
-        request.session["viewer"] = True
+        session = _fresh_session(request)
+        session["viewer"] = True
+        session["csrf"] = secrets.token_urlsafe(24)
         return RedirectResponse(nxt, status_code=303)
     count += 1
     web.failures[host] = (count, now + LOCKOUT_SECONDS if count >= LOCKOUT_FAILURES else 0.0)
@@ -698,11 +804,54 @@ async def login(request: Request) -> Response:
 async def logout(request: Request) -> Response:
     form = await request.form()
     if hmac.compare_digest(str(form.get("csrf", "")).encode(), _csrf(request).encode()):
+        web: _Web = request.app.state.web
+        web.sessions.end(request.session.get("sid"))  # every copy of the cookie is logged out
         request.session.clear()
     return RedirectResponse("/", status_code=303)
 
 
 # --- the app ----------------------------------------------------------------------------------
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""The pages' Content Security Policy (W3C CSP Level 3): scripts, styles, images and live
+updates from these pages only, no inline script, no plugin, forms posted only here, and no other
+site may frame them (clickjacking). Inline ``style`` attributes (a tile's sand bar, the board's
+size) are allowed: they cannot run code."""
+
+SECURITY_HEADERS = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers before CSP 2
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+"""Sent with every answer (OWASP Secure Headers Project): the pages are open on a hall's
+Wi-Fi, and a page's address (``/table/N``, ``?next=``) goes to no other site."""
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP answer."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in SECURITY_HEADERS if k not in names]
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 def create_app(
@@ -733,8 +882,9 @@ def create_app(
         event: the tournament's short name, shown in the pages' titles.
         base_url: the pages' address as the tables' phones reach it (for QR codes), e.g.
             ``http://10.42.0.1:8080``.
-        secret_key: signs the session cookies (default: a new random key, so a restart of the
-            director logs everyone out).
+        secret_key: signs the session cookies, which hold only a session's id (the sessions are
+            kept on the server, so a restart of the director logs everyone out; default: a new
+            random key).
         clock: seconds since the epoch, for the sessions' timeout and the login lock-out
             (tests inject theirs).
 
@@ -796,6 +946,7 @@ def create_app(
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     middleware = [
+        Middleware(SecurityHeaders),
         # compressed pages for the phones on the hall's Wi-Fi (never the event streams)
         Middleware(GZipMiddleware, minimum_size=2048),
         Middleware(

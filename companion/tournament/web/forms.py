@@ -30,6 +30,8 @@ CHANGES = {
     "draw": ({"draw": True}, "a draw"),
     "void": ({"void": True}, "void: counts for no one"),
     "unvoid": ({"void": False}, "not void any more"),
+    "accept": ({"accept": True}, "accept a held result: count it"),
+    "unaccept": ({"accept": False}, "hold it again: not counted"),
 }
 TEXT_MAX = 200
 CSV_MAX_BYTES = 256 * 1024

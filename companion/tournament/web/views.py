@@ -30,7 +30,7 @@ import math
 import time
 from collections.abc import Iterable
 
-from companion.textformats import is_number
+from companion.textformats import is_number, spreadsheet_safe
 
 COLOURS = ("blue", "red")
 GAMES = ("iago", "iota", "wordinoes", "scrabble")
@@ -97,8 +97,8 @@ def result_of(res: dict) -> dict:
     """A stored result in words: ``res`` is one of ``Store.results()`` (``players``,
     ``winner``, ``loser``, ``draw``, ``void`` already after the director's corrections, and
     ``corrections``). Returns ``{"winner", "loser", "draw", "void", "players", "corrected",
-    "scores", "text"}``; ``text`` is e.g. ``Ada (blue) won``, ``draw``, ``void`` with
-    `` (corrected)`` when a correction was made."""
+    "scores", "held", "sent", "text"}``; ``text`` is e.g. ``Ada (blue) won``, ``draw``, ``void``,
+    ``held: not in a set-up (why)``, with `` (corrected)`` when a correction was made."""
     res = _dict(res)
     record = _dict(res.get("record"))
     inner = _dict(record.get("result"))
@@ -113,6 +113,7 @@ def result_of(res: dict) -> dict:
         "players": names,
         "corrected": bool(res.get("corrections")),
         "scores": _dict(record.get("scores") or inner.get("scores")),
+        "held": _str(res.get("held")) or None,
     }
     if out["void"]:
         text = "void"
@@ -124,6 +125,9 @@ def result_of(res: dict) -> dict:
         text = "abandoned"
     else:
         text = "no winner"
+    out["sent"] = text  # the outcome as recorded, shown beside why a held result is held
+    if out["held"]:
+        text = f"held: not in a set-up ({out['held']})"
     out["text"] = text + (" (corrected)" if out["corrected"] else "")
     return out
 
@@ -140,6 +144,8 @@ def change_text(change: dict) -> str:
         text = "a draw"
     elif "void" in change:
         text = "void" if change["void"] else "not void"
+    elif "accept" in change:
+        text = "accepted: counted" if change["accept"] else "held again: not counted"
     else:
         text = ", ".join(f"{k}: {v}" for k, v in change.items() if k != "note") or "no change"
     note = change.get("note")
@@ -384,11 +390,11 @@ def ago(when: float | None, now: float) -> str:
 def reported(round_no: int | None, setups: dict, results: Iterable[dict]) -> dict:
     """The round's progress: ``{"round": R, "reported": N, "tables": M, "text": "N / M
     reported"}``; M counts the round's set-ups, N the distinct tables of the round with a
-    result."""
+    result that counts (a held one does not)."""
     if round_no is None:
         return {"round": None, "reported": 0, "tables": 0, "text": "no round published"}
     tables = {int(n) for n in setups}
-    done = {r.get("table") for r in results if r.get("round") == round_no}
+    done = {r.get("table") for r in results if r.get("round") == round_no and not r.get("held")}
     n = len(done & tables) if tables else len(done)
     m = len(tables)
     return {"round": round_no, "reported": n, "tables": m, "text": f"{n} / {m} reported"}
@@ -544,6 +550,7 @@ RESULT_COLUMNS = (
     "corrected",
     "corrections",
     "received",
+    "held",
 )
 
 
@@ -564,10 +571,12 @@ def iso_time(seconds) -> str:
 def results_csv(results: Iterable[dict]) -> str:
     """The results as CSV, the one format of ``/results.csv`` and ``companion director results
     --csv`` (header ``round,table,game,blue,red,winner,loser,draw,void,how,corrected,
-    corrections,received``): one line per game of ``Store.results()``, the outcome after the
-    corrections (``winner``/``loser`` colours), how the game ended as the table recorded it,
+    corrections,received,held``): one line per game of ``Store.results()``, the outcome after
+    the corrections (``winner``/``loser`` colours), how the game ended as the table recorded it,
     each correction as ``who: reason``, ``received`` the time the director stored it (ISO 8601,
-    :func:`iso_time`)."""
+    :func:`iso_time`), ``held`` why a result that matches no set-up is not counted. A text cell
+    that a spreadsheet would run as a formula is neutralised
+    (:func:`companion.textformats.spreadsheet_safe`)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(RESULT_COLUMNS)
@@ -579,19 +588,23 @@ def results_csv(results: Iterable[dict]) -> str:
         )
         w.writerow(
             [
-                r.get("round"),
-                r.get("table"),
-                r.get("game"),
-                names.get("blue", ""),
-                names.get("red", ""),
-                res["winner"] or "",
-                res["loser"] or "",
-                "yes" if res["draw"] else "no",
-                "yes" if res["void"] else "no",
-                _str(_dict(r.get("record")).get("how")),
-                "yes" if res["corrected"] else "no",
-                notes,
-                iso_time(r.get("received")),
+                spreadsheet_safe(cell)
+                for cell in (
+                    r.get("round"),
+                    r.get("table"),
+                    r.get("game"),
+                    names.get("blue", ""),
+                    names.get("red", ""),
+                    res["winner"] or "",
+                    res["loser"] or "",
+                    "yes" if res["draw"] else "no",
+                    "yes" if res["void"] else "no",
+                    _str(_dict(r.get("record")).get("how")),
+                    "yes" if res["corrected"] else "no",
+                    notes,
+                    iso_time(r.get("received")),
+                    res["held"] or "",
+                )
             ]
         )
     return buf.getvalue()
