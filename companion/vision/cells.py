@@ -75,6 +75,16 @@ def _classes(probs: np.ndarray, profile: Profile) -> np.ndarray:
     return out / out.sum(axis=-1, keepdims=True)
 
 
+def _class_limits(profile: Profile) -> np.ndarray:
+    """How many cells may take each class (int64 (29,)): the set's count of a letter or of the
+    blanks (:attr:`Profile.tile_counts`), unlimited for the rest (an empty square, a letter
+    the rules give no count of, a covered cell)."""
+    limit = np.full(N_CLASSES, np.iinfo(np.int64).max)
+    for ch, held in (profile.tile_counts or {}).items():
+        limit[_class_of(ch)] = held
+    return limit
+
+
 def decode_with_counts(classes: np.ndarray, profile: Profile) -> np.ndarray:
     """Each cell's class (int (size, size)) read under the set's counts: the most probable class
     of every cell, but where more cells take a class than the set holds of it
@@ -84,13 +94,9 @@ def decode_with_counts(classes: np.ndarray, profile: Profile) -> np.ndarray:
     class. ``classes``: float (size, size, 29) probabilities."""
     probs = np.array(classes, np.float64).reshape(-1, classes.shape[-1])
     best = probs.argmax(1)
-    counts = profile.tile_counts
-    if not counts:
+    if not profile.tile_counts:
         return best.reshape(classes.shape[:2])
-    limit = np.full(probs.shape[1], np.iinfo(np.int64).max)
-    limit[BLANK] = counts.get("?", limit[BLANK])
-    for k, letter in enumerate(CLASSES[2:HIDDEN], start=2):
-        limit[k] = counts.get(letter, limit[k])
+    limit = _class_limits(profile)
     allowed = np.ones_like(probs, bool)
     while True:  # each turn forbids a cell a class for good, and an empty square is unlimited
         over = [k for k in range(probs.shape[1]) if (best == k).sum() > limit[k]]
@@ -256,12 +262,27 @@ def unchanged_cells(before: np.ndarray, after: np.ndarray, profile: Profile) -> 
     return share < CHANGED_SHARE
 
 
+def _beside(cells: np.ndarray) -> np.ndarray:
+    """bool (n, n): the cells with one of ``cells`` (bool (n, n)) beside them, across or down."""
+    ring = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
+    near = cv2.filter2D(cells.astype(np.uint8), -1, ring, borderType=cv2.BORDER_CONSTANT)
+    return near > 0
+
+
 def _words_through(tiles: np.ndarray) -> np.ndarray:
     """bool (n, n): tiles with a tile beside them across or down (in a word of 2 or more)."""
-    t = tiles.astype(np.uint8)
-    ring = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
-    near = cv2.filter2D(t, -1, ring, borderType=cv2.BORDER_CONSTANT)
-    return tiles & (near > 0)
+    return tiles & _beside(tiles)
+
+
+def _joining_cells(tiles: np.ndarray) -> np.ndarray:
+    """bool (n, n): the empty cells between two groups of ``tiles`` (bool (n, n)) that one
+    tile there would join (tiles of two groups beside it, across or down)."""
+    group = np.pad(cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[1], 1)
+    near = np.stack([group[2:, 1:-1], group[:-2, 1:-1], group[1:-1, 2:], group[1:-1, :-2]])
+    labelled = np.where(near > 0, near, np.iinfo(np.int32).max)
+    first = labelled.min(axis=0)
+    other = np.where((near > 0) & (near != first), near, 0).max(axis=0)
+    return ~tiles & (other > 0)
 
 
 def _faults(tiles: np.ndarray) -> int:
@@ -320,9 +341,7 @@ def mend_by_facts(
         return grid, confidence, 0
     p = np.asarray(probabilities, np.float64)
     logp = np.log(np.maximum(p, 1e-12))
-    limit = np.full(p.shape[-1], np.iinfo(np.int64).max)
-    for ch, held in (profile.tile_counts or {}).items():
-        limit[_class_of(ch)] = held
+    limit = _class_limits(profile)
     limit[HIDDEN] = 0
     conf = confidence.astype(np.float32).copy()
     changed = np.zeros(cls.shape, bool)
@@ -334,16 +353,9 @@ def mend_by_facts(
         # the cells one change of which can mend: a lone tile (emptied), an empty cell beside
         # a lone tile or between two groups (filled)
         lone = tiles & ~_words_through(tiles)
-        group = np.pad(cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[1], 1)
-        pad_lone = np.pad(lone, 1)
-        cand = set(zip(*np.nonzero(lone & ~changed), strict=True))
-        for r, c in zip(*np.nonzero(~tiles & ~changed), strict=True):
-            near = [(r, c + 1), (r + 2, c + 1), (r + 1, c), (r + 1, c + 2)]
-            if (
-                any(pad_lone[y, x] for y, x in near)
-                or len({group[y, x] for y, x in near} - {0}) > 1
-            ):
-                cand.add((r, c))
+        beside_lone = _beside(lone) & ~tiles
+        cand = lone | beside_lone | _joining_cells(tiles)
+        cand = set(zip(*np.nonzero(cand & ~changed), strict=True))
         held = np.bincount(cls.ravel(), minlength=p.shape[-1])
         options = []  # (cost, better by, cell, new class)
         for r, c in sorted(cand):
@@ -417,13 +429,9 @@ def board_facts(grid: list[str], profile: Profile) -> list[str]:
     # a cell read empty between two groups, which one tile there would join: that tile was
     # missed, or one group is a bare square read as tiles (groups far apart are no game's, a
     # test board's, and say nothing of a cell)
-    count, group = cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)
+    count = cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[0]
     if count - 1 > 1:
-        pad = np.pad(group, 1)
-        joins = 0
-        for r, c in zip(*np.nonzero(~tiles), strict=True):
-            near = {pad[r, c + 1], pad[r + 2, c + 1], pad[r + 1, c], pad[r + 1, c + 2]} - {0}
-            joins += len(near) > 1
+        joins = int(_joining_cells(tiles).sum())
         if joins:
             problems.append(
                 f"the tiles lie in {count - 1} groups, and {joins} empty cell(s) between them "
