@@ -6,99 +6,43 @@ box's own screen."""
 
 import json
 import logging
-import shutil
 import time
 
 import pytest
 
-from companion.daemon.sim import START, FakeClock
+from companion.daemon.sim import START
 from companion.tournament import broker as brk
 from companion.tournament import protocol
-from companion.tournament.director import OFFLINE_AFTER, Director
-from companion.tournament.mqtt import BrokerURL, check_login, connect
+from companion.tournament.director import OFFLINE_AFTER
+from companion.tournament.mqtt import connect
 from companion.tournament.pairing import Pairing
 from companion.tournament.rounds import make_round
-from companion.tournament.sim import SimTable
-from companion.tournament.store import Store
 from companion.tournament.web import views
-
-pytestmark = pytest.mark.skipif(
-    shutil.which("mosquitto") is None and not brk.os.path.exists("/usr/sbin/mosquitto"),
-    reason="Mosquitto is not installed (make deps installs it)",
+from tests.test_tournament_network import (
+    HallFixture,
+    pytestmark,  # noqa: F401 - the same skip: no Mosquitto
+    wait_until,
 )
 
 EVENT = "hallfaults"
 PREFIX = protocol.prefix(EVENT)
 
 
-def wait_until(check, timeout=10.0, what="condition"):
-    """Poll ``check`` until it is true (the network is asynchronous); fail after ``timeout``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
+class Hall(HallFixture):
+    """The hall of :class:`tests.test_tournament_network.HallFixture` for this event, its
+    director wired to save the broker after a round as ``companion director`` does; the links
+    die without a goodbye (as a box's does when its power goes)."""
 
+    save_broker = True
+    goodbye = False
 
-class Hall:
     def __init__(self, root):
-        self.root = root
-        self.accounts = brk.Accounts(root / "director")
-        self.port = brk.free_port()
-        self.broker = brk.Broker(self.accounts, EVENT, self.port)
-        self.broker.start()
-        self.url = BrokerURL("127.0.0.1", self.port)
-        self.creds = self.accounts.ensure()
-        self.store = Store(root / "director" / f"{EVENT}.sqlite")
-        self.director = None
-        self.links = []
-        self.tables = []
-        self.start_director()
-
-    def start_director(self):
-        self.director = Director(
-            self.store,
-            EVENT,
-            self.url,
-            self.creds["username"],
-            self.creds["password"],
-        )
-        self.director.save_broker = self.broker.save  # as companion director wires it
-        self.director.start()
-
-    def account(self, number):
-        creds = self.accounts.add_tables([number], EVENT)[number]
-        self.broker.reload()
-        check_login(self.url, creds["username"], creds["password"])
-        return creds
-
-    def table(self, number, creds, root=None, **link_options):
-        table = SimTable(root or self.root, number, clock=FakeClock())
-        table.join(f"mqtt://127.0.0.1:{self.port}", EVENT, creds["username"], creds["password"])
-        link_options.setdefault("poll", 0.01)
-        link_options.setdefault("resend_seconds", 0.5)
-        link = table.link(**link_options)
-        link.start()
-        self.tables.append(table)
-        self.links.append(link)
-        return table, link
+        super().__init__(root, EVENT)
 
     def tile(self, number):
         """Table ``number``'s tile on the hall (an empty one before it is heard from)."""
         row = next((r for r in self.store.tables() if r["table"] == number), None)
         return views.tile(row or {"table": number})
-
-    def close(self):
-        for link in self.links:
-            link.stop(goodbye=False)
-        if self.director is not None:
-            self.director.stop()
-        self.broker.stop()
-        for t in self.tables:
-            t.close()
-        self.store.close()
 
 
 @pytest.fixture
@@ -152,7 +96,7 @@ def test_the_broker_saves_a_retained_set_up_at_once(hall):
 def test_a_table_whose_link_died_with_the_broker_is_offline(hall, caplog):
     caplog.set_level(logging.INFO, logger="companion.tournament")
     creds = hall.account(6)
-    table, link = hall.table(6, creds)
+    table, link = hall.join(6, creds)
     wait_until(
         lambda: ((hall.store.table(6) or {}).get("state") or {}).get("status") == "ready",
         what="the table's state",
@@ -188,7 +132,7 @@ def test_a_table_whose_link_died_with_the_broker_is_offline(hall, caplog):
 
 def test_a_live_tables_heartbeat_keeps_it_online(hall):
     creds = hall.account(7)
-    hall.table(7, creds, beat_seconds=0.1)
+    hall.join(7, creds, beat_seconds=0.1)
     wait_until(lambda: hall.store.table(7), what="the table")
     seen = hall.store.table(7)["last_seen"]
     # an idle table sends nothing else: its heartbeats move last_seen on
@@ -200,9 +144,9 @@ def test_a_live_tables_heartbeat_keeps_it_online(hall):
 def test_two_boxes_set_up_as_the_same_table_are_said(hall, tmp_path, caplog):
     caplog.set_level(logging.INFO, logger="companion.tournament")
     creds = hall.account(6)
-    first, link_a = hall.table(6, creds, root=tmp_path / "box-a", box="box-a")
+    first, link_a = hall.join(6, creds, root=tmp_path / "box-a", box="box-a")
     wait_until(link_a.connected.is_set, what="the first box")
-    second, link_b = hall.table(6, creds, root=tmp_path / "box-b", box="box-b")
+    second, link_b = hall.join(6, creds, root=tmp_path / "box-b", box="box-b")
     # the two take the session from each other; the director says so on the hall and the log
     wait_until(
         lambda: "TWO BOXES CLAIM TABLE 6" in hall.tile(6)["words"],
@@ -317,7 +261,7 @@ def test_the_director_stops_without_saying_it_reconnects(tmp_path):
 
 def test_a_table_marked_offline_is_back_at_its_next_heartbeat(hall):
     creds = hall.account(8)
-    hall.table(8, creds, beat_seconds=0.1)
+    hall.join(8, creds, beat_seconds=0.1)
     wait_until(lambda: (hall.store.table(8) or {}).get("state"), what="the table")
     assert hall.director.check_presence(time.time() + 60) == [8]
     assert hall.store.table(8)["state"]["online"] is False

@@ -43,51 +43,75 @@ def wait_until(check, timeout=10.0, what="condition"):
 
 
 class HallFixture:
-    def __init__(self, root):
+    """A director, its own Mosquitto on a free port and its store, for ``event``; tables join
+    with their links. ``save_broker``: the director has the broker save at once after a round,
+    as ``companion director`` wires it; ``goodbye``: the links say goodbye when the hall
+    closes."""
+
+    save_broker = False
+    goodbye = True
+
+    def __init__(self, root, event=EVENT):
         self.root = root
+        self.event = event
         self.accounts = brk.Accounts(root / "director")
         self.port = brk.free_port()
-        self.broker = brk.Broker(self.accounts, EVENT, self.port)
+        self.broker = brk.Broker(self.accounts, event, self.port)
         self.broker.start()
         self.tables: list[SimTable] = []
         self.links = []
+        self.director = None
         try:
             self.url = BrokerURL("127.0.0.1", self.port)
             self.creds = self.accounts.ensure()
-            self.store = Store(root / "director" / f"{EVENT}.sqlite")
-            self.director = Director(
-                self.store, EVENT, self.url, self.creds["username"], self.creds["password"]
-            )
-            self.director.start()
+            self.store = Store(root / "director" / f"{event}.sqlite")
+            self.start_director()
         except BaseException:
             self.broker.stop()  # never leave a broker behind
             raise
+
+    def start_director(self):
+        self.director = Director(
+            self.store, self.event, self.url, self.creds["username"], self.creds["password"]
+        )
+        if self.save_broker:
+            self.director.save_broker = self.broker.save  # as companion director wires it
+        self.director.start()
 
     def account(self, number):
         """Table ``number``'s account, usable at once, with no link running: the test speaks
         for the table (the broker gives an account one client id, so a second client of the
         same account would take the first's session)."""
-        creds = self.accounts.add_tables([number], EVENT)[number]
+        creds = self.accounts.add_tables([number], self.event)[number]
         self.broker.reload()
         check_login(self.url, creds["username"], creds["password"])
         return creds
 
-    def add(self, number, clock=None, **link_options):
-        creds = self.account(number)
-        table = SimTable(self.root, number, clock=clock or FakeClock())
-        table.join(f"mqtt://127.0.0.1:{self.port}", EVENT, creds["username"], creds["password"])
+    def join(self, number, creds, root=None, clock=None, **link_options):
+        """A simulated table ``number`` (in ``root``, default the hall's) joined with ``creds``,
+        its link started: (table, link)."""
+        table = SimTable(root or self.root, number, clock=clock or FakeClock())
+        table.join(
+            f"mqtt://127.0.0.1:{self.port}", self.event, creds["username"], creds["password"]
+        )
         link_options.setdefault("poll", 0.01)
         link_options.setdefault("resend_seconds", 0.5)
         link = table.link(**link_options)
         link.start()
         self.tables.append(table)
         self.links.append(link)
+        return table, link
+
+    def add(self, number, clock=None, **link_options):
+        creds = self.account(number)
+        table, link = self.join(number, creds, clock=clock, **link_options)
         return table, link, creds
 
     def close(self):
         for link in self.links:
-            link.stop()
-        self.director.stop()
+            link.stop(goodbye=self.goodbye)
+        if self.director is not None:
+            self.director.stop()
         self.broker.stop()
         for t in self.tables:
             t.close()
