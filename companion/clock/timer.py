@@ -72,6 +72,40 @@ def check_colour(colour: object, what: str = "colour") -> str:
     return colour  # type: ignore[return-value]
 
 
+def check_verdict(verdict: Verdict | str) -> Verdict:
+    """The :class:`Verdict` ``verdict`` names (``"sustained"``, ``"rejected"``), else raise
+    :class:`ClockError`."""
+    try:
+        return Verdict(verdict)
+    except ValueError:
+        raise ClockError(
+            f"ruling {verdict!r} is not a verdict; accepted: 'sustained', 'rejected'"
+        ) from None
+
+
+def check_event_time(t: object, last_t: float | None, finite: bool = False) -> None:
+    """Raise :class:`ClockError` unless ``t`` is a number of seconds (not a bool, not NaN; and
+    not infinite when ``finite``) no earlier than ``last_t``, the last event's (None: none
+    yet): a clock's times never go backwards."""
+    if isinstance(t, bool) or not isinstance(t, int | float) or t != t:
+        raise ClockError(f"time {t!r} is not a number of seconds")
+    if finite and math.isinf(t):
+        raise ClockError(f"time {t!r} is not a number of seconds")
+    if last_t is not None and t < last_t:
+        raise ClockError(
+            f"time {t} s is earlier than the last event at {last_t} s; times must not go backwards"
+        )
+
+
+def minutes_errors(minutes: object) -> list[str]:
+    """What is wrong with ``minutes``, a clock's whole minutes (1 to 99); empty when nothing."""
+    if isinstance(minutes, bool) or not isinstance(minutes, int):
+        return [f"minutes {minutes!r} is not a whole number; accepted: 1 to 99"]
+    if not 1 <= minutes <= 99:
+        return [f"minutes {minutes} is out of range; accepted: 1 to 99"]
+    return []
+
+
 # --- notices: what happened, for the daemon to turn into sound, light and the journal ---------
 
 
@@ -241,11 +275,7 @@ class DifferentialTimer:
     _start_allowance: dict[str, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        errors = []
-        if isinstance(self.minutes, bool) or not isinstance(self.minutes, int):
-            errors.append(f"minutes {self.minutes!r} is not a whole number; accepted: 1 to 99")
-        elif not 1 <= self.minutes <= 99:
-            errors.append(f"minutes {self.minutes} is out of range; accepted: 1 to 99")
+        errors = minutes_errors(self.minutes)
         ms = self.minute_seconds
         if (
             isinstance(ms, bool)
@@ -320,13 +350,7 @@ class DifferentialTimer:
     # -- time ---------------------------------------------------------------------------------
 
     def _check_time(self, t: float) -> None:
-        if isinstance(t, bool) or not isinstance(t, int | float) or t != t:
-            raise ClockError(f"time {t!r} is not a number of seconds")
-        if self.last_t is not None and t < self.last_t:
-            raise ClockError(
-                f"time {t} s is earlier than the last event at {self.last_t} s; "
-                "times must not go backwards"
-            )
+        check_event_time(t, self.last_t)
 
     def advance(self, t: float) -> list[Notice]:
         """Let the sand run up to time ``t``: every minute that has run out by ``t`` passes.
@@ -438,7 +462,7 @@ class DifferentialTimer:
         Raises:
             ClockError: no challenge under way, or ``verdict`` is not sustained/rejected.
         """
-        v = _verdict(verdict)
+        v = check_verdict(verdict)
         if self._challenge is None:
             raise ClockError("there is no challenge under way")
         c = self._challenge
@@ -454,7 +478,7 @@ class DifferentialTimer:
         time it had when it pressed (any minute passed since is undone and the move is no longer
         completed); rejected, the challenger's move resumes.
         """
-        v = _verdict(verdict)
+        v = check_verdict(verdict)
         notices = self.advance(t)
         if self.status != Status.CHALLENGE or self._challenge is None:
             return [*notices, Ignored(t, f"ruling {v}", "there is no challenge under way")]
@@ -517,12 +541,3 @@ def _reached(t: float, deadline: float) -> bool:
 def _minutes_in(elapsed: float, minute_seconds: float) -> int:
     """Whole minutes that have run out in ``elapsed`` seconds of sand, up to float rounding."""
     return int(math.floor(elapsed / minute_seconds + _TOLERANCE))
-
-
-def _verdict(verdict: Verdict | str) -> Verdict:
-    try:
-        return Verdict(verdict)
-    except ValueError:
-        raise ClockError(
-            f"ruling {verdict!r} is not a verdict; accepted: 'sustained', 'rejected'"
-        ) from None

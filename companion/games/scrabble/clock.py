@@ -29,7 +29,17 @@ import copy
 import math
 from dataclasses import dataclass, field
 
-from companion.clock.timer import COLOURS, ClockError, Status, Verdict, check_colour, opponent
+from companion.clock.timer import (
+    COLOURS,
+    ClockError,
+    Status,
+    Verdict,
+    check_colour,
+    check_event_time,
+    check_verdict,
+    minutes_errors,
+    opponent,
+)
 
 DEFAULT_MINUTES = 25
 """Each player's own time when the set-up does not say (the common tournament control)."""
@@ -81,11 +91,7 @@ class TournamentClock:
     _paused_from: Status | None = None
 
     def __post_init__(self) -> None:
-        errors = []
-        if isinstance(self.minutes, bool) or not isinstance(self.minutes, int):
-            errors.append(f"minutes {self.minutes!r} is not a whole number; accepted: 1 to 99")
-        elif not 1 <= self.minutes <= 99:
-            errors.append(f"minutes {self.minutes} is out of range; accepted: 1 to 99")
+        errors = minutes_errors(self.minutes)
         if self.challenge_rule not in CHALLENGE_RULES:
             errors.append(
                 f"challenge rule {self.challenge_rule!r} is not a challenge rule; accepted: "
@@ -150,13 +156,7 @@ class TournamentClock:
     # -- time -------------------------------------------------------------------------------------
 
     def _check_time(self, t: float) -> None:
-        if isinstance(t, bool) or not isinstance(t, int | float) or t != t or math.isinf(t):
-            raise ClockError(f"time {t!r} is not a number of seconds")
-        if self.last_t is not None and t < self.last_t:
-            raise ClockError(
-                f"time {t} s is earlier than the last event at {self.last_t} s; "
-                "times must not go backwards"
-            )
+        check_event_time(t, self.last_t, finite=True)
 
     def advance(self, t: float) -> list[str]:
         """Let the clock run to ``t``; returns what happened on the way (``"overtime blue"``
@@ -229,7 +229,7 @@ class TournamentClock:
         Raises:
             ClockError: no challenge under way, or a verdict that is not sustained/rejected.
         """
-        v = _verdict(verdict)
+        v = check_verdict(verdict)
         if self._challenger is None:
             raise ClockError("there is no challenge under way")
         if v == Verdict.REJECTED and self.challenge_rule == "double":
@@ -239,7 +239,7 @@ class TournamentClock:
     def rule(self, verdict: Verdict | str, t: float) -> list[str]:
         """Settle the challenge at ``t``: the clock of the player who moves next (see
         :meth:`next_after`) runs. A double-challenge loss counts as the challenger's turn."""
-        v = _verdict(verdict)
+        v = check_verdict(verdict)
         notes = self.advance(t)
         if self.status != Status.CHALLENGE or self._challenger is None:
             return [*notes, f"ignored ruling {v}: there is no challenge under way"]
@@ -295,15 +295,6 @@ def _whole_minutes_over(left: float) -> int:
     if left >= 0:
         return 0
     return int(math.floor(-left / 60.0 + _TOLERANCE))
-
-
-def _verdict(verdict: Verdict | str) -> Verdict:
-    try:
-        return Verdict(verdict)
-    except ValueError:
-        raise ClockError(
-            f"ruling {verdict!r} is not a verdict; accepted: 'sustained', 'rejected'"
-        ) from None
 
 
 __all__ = [
