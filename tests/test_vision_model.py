@@ -308,15 +308,23 @@ def test_calibrate_takes_the_layout_in_board_notation(tmp_path, capsys):
 # -- mending a reading under the rules (a game with blank tiles) --------------------------------
 
 
-def _sure(rows: list[str], p: float = 0.999) -> np.ndarray:
-    """Class probabilities float (15, 15, 29) that read ``rows`` with probability ``p`` a cell."""
+def _sure(rows: list[str], p: float = 0.999, doubt=None) -> tuple[np.ndarray, np.ndarray]:
+    """(class probabilities float (15, 15, 29), the confidence of each cell's most probable
+    class float (15, 15)) that read ``rows`` with probability ``p`` a cell, but the cell
+    ``doubt`` = ((row, column), {class: probability, ...}) split between those classes."""
     from companion.vision.cells import _class_of
 
     probs = np.full((15, 15, 29), (1 - p) / 28)
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
             probs[r, c, _class_of(ch)] = p
-    return probs
+    if doubt is not None:
+        (r, c), shares = doubt
+        probs[r, c] = 0.0005
+        for k, share in shares.items():
+            probs[r, c, k] = share
+    conf = np.take_along_axis(probs, probs.argmax(-1)[..., None], -1)[..., 0]
+    return probs, conf
 
 
 def test_a_blank_read_as_a_bare_square_between_two_words_is_mended():
@@ -327,10 +335,7 @@ def test_a_blank_read_as_a_bare_square_between_two_words_is_mended():
 
     rows = ["." * 15] * 15
     rows[7] = "....CAT.DOG...."
-    probs = _sure(rows)
-    probs[7, 7] = 0.0005
-    probs[7, 7, wide.EMPTY], probs[7, 7, wide.BLANK] = 0.68, 0.3
-    conf = np.take_along_axis(probs, probs.argmax(-1)[..., None], -1)[..., 0]
+    probs, conf = _sure(rows, doubt=((7, 7), {wide.EMPTY: 0.68, wide.BLANK: 0.3}))
     grid, conf2, mended = mend_by_facts(rows, conf, probs, get_profile("scrabble"))
     assert mended == 1
     assert grid[7] == "....CAT?DOG...."
@@ -344,10 +349,7 @@ def test_a_bare_square_read_as_a_lone_blank_is_emptied():
     rows = ["." * 15] * 15
     rows[7] = "....QUIZ......."
     rows[2] = ".........?....."
-    probs = _sure(rows)
-    probs[2, 9] = 0.0005
-    probs[2, 9, wide.BLANK], probs[2, 9, wide.EMPTY] = 0.6, 0.38
-    conf = np.take_along_axis(probs, probs.argmax(-1)[..., None], -1)[..., 0]
+    probs, conf = _sure(rows, doubt=((2, 9), {wide.BLANK: 0.6, wide.EMPTY: 0.38}))
     grid, _, mended = mend_by_facts(rows, conf, probs, get_profile("scrabble"))
     assert mended == 1 and grid[2] == "." * 15 and grid[7] == rows[7]
 
@@ -358,16 +360,16 @@ def test_a_game_position_and_a_game_without_blanks_are_left_as_read():
     rows = ["." * 15] * 15
     rows[7] = "....QUIZ......."
     rows[8] = ".......E......."
-    probs = _sure(rows)
-    conf = np.full((15, 15), 0.999, np.float32)
+    probs, conf = _sure(rows)
     assert mend_by_facts(rows, conf, probs, get_profile("scrabble"))[2] == 0
     apart = list(rows)
     apart[1] = "AB............."  # a word far from the rest: no one tile joins it
-    assert mend_by_facts(apart, conf, _sure(apart), get_profile("scrabble"))[2] == 0
+    probs, conf = _sure(apart)
+    assert mend_by_facts(apart, conf, probs, get_profile("scrabble"))[2] == 0
     iago = [r[:11] for r in rows[:11]]
     iago[3] = "......X...."
-    iprobs = _sure(iago + ["." * 15] * 4)[:11, :11]
-    assert mend_by_facts(iago, conf[:11, :11], iprobs, get_profile("iago"))[2] == 0
+    iprobs, iconf = _sure(iago + ["." * 15] * 4)
+    assert mend_by_facts(iago, iconf[:11, :11], iprobs[:11, :11], get_profile("iago"))[2] == 0
 
 
 @settings(max_examples=40, deadline=None)
