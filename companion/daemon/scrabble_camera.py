@@ -3,8 +3,9 @@ reading of :class:`companion.vision.table.BoardCamera`, profile ``scrabble``) an
 mode as the camera's line, ``camera COLOUR NOTATION`` (``camera COLOUR unsure: why`` when the
 reading is not trusted); the mode finds the move as the difference from its board
 (:meth:`companion.daemon.modes.scrabble.ScrabbleMode`). A reading is never guessed: an untrusted
-one asks for the move to be typed. Nothing here touches the clock; the camera's failures are
-said, never raised.
+one asks for the move to be typed. Each turn's frame, read or not, is kept as the move's photo
+for the arbiter (:mod:`companion.daemon.photos`). Nothing here touches the clock; the camera's
+failures, and a photo not kept, are said, never raised.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import queue
 import threading
 
+from companion.daemon.photos import PhotoError
 from companion.errors import CompanionError
 
 
@@ -24,8 +26,12 @@ class ScrabbleCameraWatcher:
         submit_line: the table service's ``line(text)``: the reading goes in as an input.
 
     The service sets ``on_board(notation, trusted)`` (each reading, journaled as the service's
-    own record), ``on_camera(problem)`` (the camera stops or starts giving frames) and
-    ``on_warning``/``on_count`` (unused here: the colour count is Iago's).
+    own record), ``on_camera(problem)`` (the camera stops or starts giving frames),
+    ``on_warning``/``on_count`` (unused here: the colour count is Iago's), and for the moves'
+    photos ``photos`` (a :class:`companion.daemon.photos.MovePhotos`, None: none kept),
+    ``game_id`` (the game in progress, set before each :meth:`observe`) and ``on_photo(turn,
+    colour, name, error)`` (``name`` the photo kept, or ``error`` a
+    :class:`~companion.daemon.photos.PhotoError`).
     """
 
     def __init__(self, board_camera, submit_line) -> None:
@@ -35,6 +41,9 @@ class ScrabbleCameraWatcher:
         self.on_camera = None
         self.on_warning = None
         self.on_count = None
+        self.on_photo = None
+        self.photos = None
+        self.game_id: str | None = None
         self.problem: str | None = None
         self.camera_problem: str | None = None
         self._turns = 0
@@ -47,7 +56,7 @@ class ScrabbleCameraWatcher:
         clock = getattr(mode, "clock", None)
         turns = getattr(clock, "moves_completed", 0)
         if event.get("kind") == "press" and turns > self._turns:
-            self._jobs.put(str(event.get("role")))
+            self._jobs.put((str(event.get("role")), turns, self.game_id))
         self._turns = turns
 
     def request_count(self) -> None:
@@ -61,7 +70,8 @@ class ScrabbleCameraWatcher:
 
     def _work(self) -> None:
         while True:
-            colour = self._jobs.get()
+            colour, turn, game = self._jobs.get()
+            self.board_camera.frame = None
             try:
                 self._read(colour)
             except CompanionError as exc:
@@ -70,12 +80,29 @@ class ScrabbleCameraWatcher:
             except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
                 self.problem = f"camera: {type(exc).__name__}: {exc}"
             finally:
+                self._keep_photo(colour, turn, game)
                 now = self.board_camera.camera_problem
                 if now != self.camera_problem:
                     self.camera_problem = now
                     if self.on_camera is not None:
                         self.on_camera(now)
                 self._jobs.task_done()
+
+    def _keep_photo(self, colour: str, turn: int, game: str | None) -> None:
+        """The frame just captured (read or not) kept as the photo of ``turn``; what happened is
+        handed to ``on_photo``. Never raises: the game never stops for a photo."""
+        frame = getattr(self.board_camera, "frame", None)
+        if frame is None or self.photos is None or not game:
+            return
+        name, error = None, None
+        try:
+            name = self.photos.keep(game, turn, frame)
+        except PhotoError as exc:
+            error = exc
+        except Exception as exc:  # noqa: BLE001 - a photo never stops the table
+            error = PhotoError(f"{type(exc).__name__}: {exc}", "PHOTO NOT KEPT")
+        if self.on_photo is not None:
+            self.on_photo(turn, colour, name, error)
 
     def _read(self, colour: str) -> None:
         reading = self.board_camera.read()

@@ -99,8 +99,11 @@ FAULT_WORDS = {
     "disc_slow": "SERVO SLOW",
     "lights_slow": "LEDS SLOW",
     "claim": "TWO BOXES CLAIM THIS TABLE",
+    "photos": "PHOTO NOT KEPT",
 }
-"""The words each fault puts on the OLED's bottom line (and systemd's status line)."""
+"""The words each fault puts on the OLED's bottom line (and systemd's status line); a move's
+photo not kept says why (``PHOTO NOT KEPT: CARD FULL``, :mod:`companion.daemon.photos`)."""
+PHOTO = "_photo"  # a move's photo kept: {"turn": n, "player": colour, "photo": NAME}
 ABANDON_QUESTION = (
     "Abandon the game in progress? Its record is kept, with no result. Abandon again (A, or F9 "
     "while typing, in the simulator; /abandon at the console) or Enter to abandon it; anything "
@@ -116,7 +119,13 @@ write until a write succeeds, whatever else it says meanwhile."""
 LINK_STATUS_FILE = "link-status.json"
 """Beside table.toml: what ``companion link`` asks the screen to say (``{"claim": words}``: the
 director sees two boxes set up as this table; companion.tournament.link)."""
-PART_NAMES = {"disc": "servo", "sounder": "buzzer", "lights": "LEDs", "display": "OLED"}
+PART_NAMES = {
+    "disc": "servo",
+    "sounder": "buzzer",
+    "lights": "LEDs",
+    "display": "OLED",
+    "photos": "moves' photos",
+}
 SLOW_SECONDS = 1.0
 """An output whose write has taken this long (seconds) is said: DISPLAY SLOW (a frame of the
 128 x 64 OLED is about 25 ms over I2C at 400 kHz; the sand bar moves every half second)."""
@@ -220,6 +229,8 @@ class TableService:
         journal_io: JournalIO | None = None,
         lock: bool = True,
         device_clock: Callable[[], float] | None = None,
+        photo_io=None,
+        photo_clock: Callable[[], float] = time.time,
     ) -> None:
         self.devices = devices
         self.pinmap = pinmap
@@ -303,11 +314,15 @@ class TableService:
             from companion.daemon.scrabble_camera import scrabble_watcher_for as watcher_for
         self.camera_watcher = watcher_for(devices.camera, self.line)
         self.camera_problem: str | None = None  # the camera gives no frame (on the OLED)
+        self._photo_words = FAULT_WORDS["photos"]
         if self.camera_watcher is not None:
             self.camera_watcher.on_warning = self._camera_warning
             self.camera_watcher.on_count = self._camera_count
             self.camera_watcher.on_camera = self._camera_changed
             self.camera_watcher.on_board = self._camera_board
+            if hasattr(self.camera_watcher, "photos"):  # each move's photo kept (photos.py)
+                self.camera_watcher.photos = self._move_photos(photo_io, photo_clock)
+                self.camera_watcher.on_photo = self._camera_photo
         elif (getattr(pinmap, "camera", None) or {}).get("kind", "none") != "none":
             self.camera_problem = "camera unavailable: it could not be opened (see the log)"
         devices.buttons.on_press(self._on_press)
@@ -316,6 +331,28 @@ class TableService:
             on_link(self._on_link)
 
     # -- the game's life: new, resumed, finished -----------------------------------------------
+
+    def _move_photos(self, io, now: Callable[[], float]):
+        """The store of the moves' photos beside the records, kept ``[camera] photo_days``
+        and leaving ``photo_min_free_mb`` of the card free (:mod:`companion.daemon.photos`)."""
+        from companion.daemon.photos import KEEP_DAYS, MIN_FREE_MB, MovePhotos
+
+        camera = getattr(self.pinmap, "camera", None) or {}
+        folder = self.records_path or data_dir(create=False) / "records"  # made when written
+        return MovePhotos(
+            folder,
+            keep_days=camera.get("photo_days", KEEP_DAYS),
+            min_free_mb=camera.get("photo_min_free_mb", MIN_FREE_MB),
+            io=io,
+            now=now,
+        )
+
+    def _game_id(self) -> str | None:
+        """The game in progress's id (the journal header's ``game_id``), or None."""
+        records = self.journal.records
+        if records and records[0].get("kind") == HEADER:
+            return records[0].get("game_id")
+        return None
 
     def _context(self, table: TableConfig) -> ModeContext:
         judge = self._judge
@@ -485,6 +522,9 @@ class TableService:
         stamp = _stamp()
         number = header.get("settings", {}).get("number", "")
         payload = {"result": result, "settings": header.get("settings"), "record": records}
+        photos = [r["photo"] for r in records if r.get("kind") == PHOTO]
+        if photos:  # where the arbiter finds each move's photo (beside this record)
+            payload["photos"] = photos
         try:
             path = self._records_dir() / f"{stamp}-table{number}.json"
             tmp = path.with_suffix(".json.tmp")
@@ -576,7 +616,7 @@ class TableService:
         write: No space left on device; 3 records kept in memory)``)."""
         if not self.faults:
             return "ok"
-        return "; ".join(f"{FAULT_WORDS[k]} ({v})" for k, v in self.faults.items())
+        return "; ".join(f"{self._fault_words(k)} ({v})" for k, v in self.faults.items())
 
     @property
     def storage_errno(self) -> int | None:
@@ -908,6 +948,7 @@ class TableService:
             self.journal.append(ev)
             self._effects(self.mode.apply(ev))
             if self.camera_watcher is not None:
+                self.camera_watcher.game_id = self._game_id()
                 self.camera_watcher.observe(ev, self.mode)
         if events:
             self._crossed = None
@@ -959,17 +1000,21 @@ class TableService:
 
     # -- faults ---------------------------------------------------------------------------------
 
+    def _fault_words(self, key: str) -> str:
+        """The OLED's words for fault ``key`` (:data:`FAULT_WORDS`; a photo not kept says why)."""
+        return self._photo_words if key == "photos" else FAULT_WORDS[key]
+
     def _set_fault(self, key: str, detail: str | None) -> None:
         """Start (``detail``), update or end (None) fault ``key``; logged when it starts and ends."""
         had = key in self.faults
         if detail is None:
             if had:
                 del self.faults[key]
-                log.warning("%s: %s is over", FAULT_WORDS[key], _part(key))
+                log.warning("%s: %s is over", self._fault_words(key), _part(key))
             return
         self.faults[key] = detail
         if not had:
-            log.warning("%s: %s", FAULT_WORDS[key], detail)
+            log.warning("%s: %s", self._fault_words(key), detail)
             if self._retry_at is None:
                 self._retry_at = self._last_g + RETRY_SECONDS
 
@@ -1172,6 +1217,30 @@ class TableService:
     def _camera_board(self, notation: str, trusted: bool) -> None:
         self._queue.put(("camera", ("board", (notation, trusted), ""), self.clock()))
 
+    def _camera_photo(self, turn: int, colour: str, name: str | None, error) -> None:
+        self._queue.put(("camera", ("photo", (turn, colour, name, error), ""), self.clock()))
+
+    def _photo_news(self, data: tuple, g: float) -> None:
+        """A move's photo kept (journaled as the service's own record, :data:`PHOTO`, so the
+        game's record names it) or not kept: PHOTO NOT KEPT and why on the OLED's bottom line
+        until a photo is kept again; the game goes on, the clock untouched."""
+        turn, colour, name, error = data
+        if name is not None:
+            if self.journal.records and not self.mode.finished:
+                self.journal.append(
+                    {"t": g, "kind": PHOTO, "turn": turn, "player": colour, "photo": name}
+                )
+            if "photos" in self.faults:
+                self._set_fault("photos", None)
+                self.message = f"the photo of move {turn} is kept: the photos are kept again"
+            return
+        self._photo_words = error.words
+        self._set_fault("photos", f"the photo of move {turn} was not kept: {error}")
+        self.message = (
+            f"the photo of move {turn} was not kept ({error}); the game goes on, only the "
+            "arbiter's photo is missing"
+        )
+
     def _camera_news(self, value: tuple, t_mono: float) -> None:
         """On the clock thread: news from the camera becomes a banner, the strip or a message.
         Not an input of the game: nothing is journaled and the clock is not touched."""
@@ -1180,6 +1249,9 @@ class TableService:
         what, data, text = value
         g = max(self.game_time(t_mono), self._last_g)
         until = g + overlays.BANNER_SECONDS
+        if what == "photo":
+            self._photo_news(data, g)
+            return
         if what == "board":
             # the board after a move, as read: journaled as the service's own record (BOARD,
             # skipped by the replay), so the game's record and the director's pages have it
@@ -1254,7 +1326,7 @@ class TableService:
             banner, until = self._banner
             if until is not None and g >= until:
                 self._banner, banner = None, None
-        words = tuple(FAULT_WORDS[k] for k in self.faults if k != "display")
+        words = tuple(self._fault_words(k) for k in self.faults if k != "display")
         redraw = view.redraw_at
         strip: bool | str = self.camera_problem is not None and view.status in (
             overlays.STRIP_STATUSES

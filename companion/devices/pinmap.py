@@ -73,7 +73,16 @@ KNOWN_KEYS = {
     ),
     "display": DISPLAY_KEYS,
     "display2": DISPLAY_KEYS,
-    "camera": ("kind", "camera_num", "device", "folder", "width", "height"),
+    "camera": (
+        "kind",
+        "camera_num",
+        "device",
+        "folder",
+        "width",
+        "height",
+        "photo_days",
+        "photo_min_free_mb",
+    ),
 }
 
 
@@ -450,6 +459,17 @@ def parse_pinmap(
             value = get("camera", key, int, accepted="pixels, a whole number from 16 to 8192")
             if value is not None and not 16 <= value <= 8192:
                 errors.append(f"[camera] {key} = {value}: accepted pixels from 16 to 8192")
+
+    # each move's photo (the crossword game): kept so many days, and so much of the card free
+    for key, above_zero, accepted in (
+        ("photo_days", True, "days, a number above 0"),
+        ("photo_min_free_mb", False, "megabytes, a number 0 or more"),
+    ):
+        if key in camera:
+            value = get("camera", key, (int, float), accepted=accepted)
+            ok = value is not None and 0 <= value < float("inf") and (value > 0 or not above_zero)
+            if value is not None and not ok:
+                errors.append(f"[camera] {key} = {value}: accepted {accepted}")
 
     # no pin used twice, none on the pins of an I2C bus in use
     used: dict[int, str] = {}

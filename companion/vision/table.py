@@ -98,6 +98,7 @@ class BoardCamera:
 
     ``problem`` is the last failure's text (None after a good reading); ``camera_problem`` is set
     only while the camera itself gives no frame (unplugged, busy), not when the board is hidden.
+    ``frame`` is the last frame captured, whether or not its board was read (a move's photo).
 
     It reads a game, not a photo: the last trusted reading (``last``) is kept, and in the next
     frame the cells that did not change since keep their reading (a move changes few cells;
@@ -120,6 +121,7 @@ class BoardCamera:
         self.problem: str | None = None
         self.camera_problem: str | None = None  # set while the camera gives no frame
         self.last = None  # the last trusted reading (BoardReading), the game read so far
+        self.frame = None  # the last frame captured (BGR), read or not: a move's photo
 
     def read(self):
         """Capture a frame and read it (a BoardReading).
@@ -141,6 +143,7 @@ class BoardCamera:
                 raise
             raise CameraError(text) from None
         self.camera_problem = None
+        self.frame = frame
         try:
             reading = read_board(
                 frame,
