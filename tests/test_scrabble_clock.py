@@ -118,6 +118,51 @@ def test_only_the_player_on_move_challenges_and_only_a_play_made():
     assert clock.status == Status.RUNNING and clock.mover == "blue"
 
 
+def test_a_play_can_be_challenged_until_the_next_move_is_made_and_once():
+    clock = TournamentClock(challenge_rule="points")
+    clock.press("red", 0.0)
+    clock.press("blue", 30.0)  # blue's play: red, on move, can challenge it
+    assert clock.challengeable
+    clock.press("red", 50.0)  # red made his own move: blue's play stands
+    assert clock.challenge("red", 55.0) == ["too late: red has ended his turn since the play"]
+    assert clock.status == Status.RUNNING and clock.time_left("blue", 60.0) == 1500 - 30 - 10
+    clock.challenge("blue", 60.0)  # red's play, just made: in time
+    assert clock.status == Status.CHALLENGE and not clock.challengeable
+    clock.rule("rejected", 70.0)  # ruled: blue moves on and cannot challenge it again
+    assert clock.mover == "blue" and not clock.challengeable
+    assert clock.challenge("blue", 75.0)[-1].startswith("too late: the play was challenged")
+    assert clock.status == Status.RUNNING and clock.time_left("blue", 80.0) == 1500 - 30 - 10 - 10
+
+
+def test_a_turn_lost_to_a_wrong_double_challenge_cannot_be_challenged():
+    clock = TournamentClock(challenge_rule="double")
+    clock.press("red", 0.0)
+    clock.press("blue", 30.0)
+    clock.challenge("red", 45.0)
+    clock.rule("rejected", 60.0)  # blue moves again: red's lost turn is no play
+    assert clock.mover == "blue" and not clock.challengeable
+    assert clock.challenge("blue", 65.0)[-1].startswith("too late")
+    assert clock.status == Status.RUNNING
+
+
+def test_a_challenge_called_off_leaves_the_play_open_and_a_void_one_was_never_held():
+    clock = TournamentClock(minutes=1)
+    clock.press("red", 0.0)
+    clock.press("blue", 10.0)  # red on move from 10 s
+    clock.challenge("red", 20.0)
+    clock.call_off(30.0)  # the 10 s held are charged to no one; the play is still open
+    assert clock.challengeable and clock.time_left("red", 30.0) == 60 - 10
+    clock.challenge("red", 40.0)  # red has used 20 s
+    clock.pause(50.0)  # a pause in the challenge is never charged
+    clock.resume(500.0)
+    notes = clock.void(540.0)  # no challenge after all: the 50 s since 40 s are red's
+    assert notes == ["overtime red", "void: red on move, as if never held"]
+    assert clock.status == Status.RUNNING and clock.mover == "red" and clock.challengeable
+    assert clock.time_left("red", 540.0) == 60 - 20 - 50
+    assert clock.next_deadline() == 540.0 + 50  # the next whole minute of overtime at 60 s over
+    assert clock.void(541.0) == ["ignored void: there is no challenge under way"]
+
+
 def test_pause_and_resume_hold_the_clocks_in_a_challenge_too():
     clock = TournamentClock()
     clock.press("red", 0.0)
@@ -197,7 +242,8 @@ events = st.lists(
     st.tuples(
         st.floats(0, 400, allow_nan=False),
         st.sampled_from(["press blue", "press red", "challenge blue", "challenge red",
-                         "ruling sustained", "ruling rejected", "pause", "resume"]),
+                         "ruling sustained", "ruling rejected", "pause", "resume",
+                         "call_off"]),
     ),
     max_size=40,
 )  # fmt: skip

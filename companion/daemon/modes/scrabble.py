@@ -18,7 +18,10 @@ Inputs and what they do (WESPA Game Rules, NASPA Official Tournament Rules; the 
   ``confirm``) settles it: challenged off, the play comes off the board and the record and the
   challenger moves; a wrong challenge costs the challenger's turn (double) or gives the player
   challenged the challenge points (points). Pressed again before the words, it calls the
-  challenge off;
+  challenge off. A play can be challenged until the next move is made (the challenger's own
+  press ends it; WESPA and NASPA, docs/scrabble.md) and once: the screen says CAN BE CHALLENGED
+  while it can, and a challenge after that (the button, or words typed that belong to a play
+  whose window has closed) says TOO LATE TO CHALLENGE and the word, and the clock is not held;
 - ``end RACK`` (typed) ends the game when the player who moved last went out, RACK the tiles the
   other still holds; ``end RACK RACK`` (blue's, then red's; ``-`` an empty rack) after six
   scoreless turns; ``scores B R`` types the final scores (before overtime) when the moves were
@@ -94,6 +97,7 @@ class ScrabbleMode(GameMode):
         self._recorded_turn = -1  # the clock's turn count when a move was last recorded
         self.restarted = False
         self.notice, self.notice_at = "", 0.0
+        self.notice_for = NOTICE_SECONDS
         self.shown_since = 0.0
 
     # -- inputs -> events ------------------------------------------------------------------------
@@ -243,6 +247,9 @@ class ScrabbleMode(GameMode):
         words = split_words(text) if text else self._last_words()
         if not words:
             raise ChallengeInputError("type the challenged words, then Enter")
+        late = self._late_words(words)
+        if late:  # no challenge: those words' window closed when the next move was made
+            return {"t": t, "kind": "too_late", "words": late}
         judge = self.context.judge
         if judge is None:
             raise LexiconUnavailable("no lexicon: the arbiter rules (override, then confirm)")
@@ -256,6 +263,33 @@ class ScrabbleMode(GameMode):
             "lexicon": ruling.lexicon or self.context.lexicon_name,
         }
 
+    def _late_words(self, words: list[str]) -> list[str]:
+        """The typed ``words`` that belong to a play made before the one open to challenge (its
+        window closed when the next move was made), when the open play is on the record."""
+        open_words = set(self._last_words())
+        if not open_words:
+            return []  # the play was not recorded: the words are judged as typed
+        moves = self.record.moves
+        old: set[str] = set()
+        last = self.record.last_play()
+        for i, m in enumerate(moves):
+            taken_back = i + 1 < len(moves) and moves[i + 1].kind == "phony"
+            if m.kind == "play" and m is not last and not taken_back:
+                old.update(w["word"].upper() for w in m.words)
+        return [w.upper() for w in words if w.upper() not in open_words and w.upper() in old]
+
+    def challengeable(self) -> bool:
+        """True while the player on move can still challenge the turn just ended (the clock's
+        window, see :attr:`TournamentClock.challengeable`) and that turn, if recorded, was a
+        play (a pass or an exchange holds nothing to challenge)."""
+        clock = self.clock
+        if not clock.challengeable or clock.mover is None:
+            return False
+        if self._recorded_turn == clock.moves_completed and self.record.moves:
+            last = self.record.moves[-1]
+            return last.kind == "play" and last.player == opponent(clock.mover)
+        return True
+
     def _last_words(self) -> list[str]:
         last = self.record.last_play()
         if last is None or last.player == self.clock.mover:
@@ -264,6 +298,7 @@ class ScrabbleMode(GameMode):
 
     def _say(self, text: str, t: float) -> None:
         self.notice, self.notice_at = text, t
+        self.notice_for = _notice_seconds(text)
 
     # -- events -> state ---------------------------------------------------------------------------
 
@@ -332,6 +367,17 @@ class ScrabbleMode(GameMode):
             challenger = self.clock.mover
             if challenger is None:
                 return
+            if not self.challengeable():  # the clock is not held
+                if self.clock.challengeable:  # the turn just ended was a pass or an exchange
+                    self._say("Nothing to challenge: no play", t)
+                    return
+                notes = self.clock.challenge(challenger, t)  # refused: says why
+                if any(n.startswith("too late") for n in notes):
+                    last = self.record.last_play()
+                    self._say(f"TOO LATE TO CHALLENGE {last.word if last else ''}".strip(), t)
+                else:
+                    self._say("Nothing to challenge yet", t)
+                return
             notes = self.clock.challenge(challenger, t)
             if self.clock.status == Status.CHALLENGE:
                 self.phase = PHASE_WORDS
@@ -341,7 +387,7 @@ class ScrabbleMode(GameMode):
                     "started_at": t,
                 }
             else:
-                self.notice, self.notice_at = "Nothing to challenge yet", t
+                self._say("Nothing to challenge yet", t)
             del notes
             return
         if self.phase == PHASE_WORDS:
@@ -392,7 +438,7 @@ class ScrabbleMode(GameMode):
         c = self.challenge
         assert c is not None
         if verdict is None:  # called off: the challenger's clock runs on as before
-            self.clock.rule(Verdict.SUSTAINED, t)
+            self.clock.call_off(t)
         else:
             self.clock.rule(verdict, t)
             challenger, challenged = c["challenger"], c["challenged"]
@@ -407,6 +453,21 @@ class ScrabbleMode(GameMode):
         c.update(outcome=outcome, ruled_at=t)
         self.challenges.append(dict(c))
         self.challenge, self.phase = None, None
+
+    def _on_too_late(self, t: float, ev: dict) -> Effects | None:
+        """Words typed in a challenge that belong to a play whose window has closed: no
+        challenge; the clock runs as if never held and the screen says TOO LATE TO CHALLENGE."""
+        c = self.challenge
+        if self.phase != PHASE_WORDS or c is None:
+            return None
+        notes = self.clock.void(t)
+        words = [str(w).upper() for w in ev["words"]]
+        c.update(words=words, outcome="too late", ruled_at=t)
+        self.challenges.append(dict(c))
+        self.challenge, self.phase = None, None
+        self._say("TOO LATE TO CHALLENGE " + " ".join(words), t)
+        beeps = sum(1 for n in notes if n.startswith(("overtime", "minute")))
+        return Effects(beeps=beeps)
 
     def _on_cancel(self, t: float, ev: dict) -> None:
         if self.phase == PHASE_WORDS:
@@ -526,6 +587,7 @@ class ScrabbleMode(GameMode):
         snap = self.clock.snapshot(max(t, self.clock.last_t or t))
         snap["scores"] = self.scores()
         snap["challenge_phase"] = self.phase
+        snap["challengeable"] = self.challengeable()
         snap["board"] = self.record.to_json()["board"]
         last = self.record.moves[-1].to_json() if self.record.moves else None
         snap["last_move"] = last
@@ -543,7 +605,7 @@ class ScrabbleMode(GameMode):
         table = self.context.table
         clock = self.clock
         now = max(t, clock.last_t or t)
-        notice = self.notice if self.notice and t - self.notice_at < NOTICE_SECONDS else ""
+        notice = self.notice if self.notice and t - self.notice_at < self.notice_for else ""
         last = self.record.moves[-1] if self.record.moves else None
         pending = self.pending["move"] if self.pending else None
         data = {
@@ -556,6 +618,7 @@ class ScrabbleMode(GameMode):
             "phase": self.phase,
             "notice": notice,
             "line": _move_text(pending, last),
+            "open": self.challengeable(),
             "restarted": self.restarted,
             "turn": screen.turn_at(t, self.shown_since),
         }
@@ -587,6 +650,16 @@ class ScrabbleMode(GameMode):
             redraw_at=redraw,
             key=key,
         )
+
+
+def _notice_seconds(text: str) -> float:
+    """How long a notice stays on the bottom line: :data:`NOTICE_SECONDS`, or every turn of a
+    text too long for one line at the 128-pixel screen (TOO LATE TO / CHALLENGE / REDYEING)."""
+    from PIL import Image, ImageDraw
+
+    draw = ImageDraw.Draw(Image.new("1", (128, 64)))
+    turns = screen.turns_needed(draw, (0, 44, 127, 63), text, False)
+    return max(NOTICE_SECONDS, turns * screen.TURN_SECONDS)
 
 
 def _clock_text(left: float) -> str:
@@ -640,6 +713,8 @@ def _frame(data: dict):
                 screen.fitted(draw, (x0, 0, x1, 12), label, largest=13)
             screen.fitted(draw, (x0, 14, x1, 40), data["times"][colour], largest=24)
         foot = data["notice"] or data["line"] or data["title"]
+        if data["open"] and not data["notice"] and turn % 2:  # the play just made, in turns
+            foot = "CAN BE CHALLENGED"
         if data["status"] == "paused":
             foot = "PAUSED RESTARTED" if data["restarted"] else "PAUSED"
         elif data["status"] == "challenge":

@@ -15,7 +15,13 @@ Tournament Rules (the sections on starting the game, the clock, challenges and t
   turn: the player who made the play moves again (NASPA's rule for the North American lexicon);
   under a points rule the challenger moves and the player challenged gets points (NASPA's rule
   for Collins games and WESPA's: 5 points; configurable). A play challenged off is taken back,
-  its player has lost the turn and the challenger moves.
+  its player has lost the turn and the challenger moves;
+- a play can be challenged until the next move is made: from the press that ends it until the
+  challenger ends his own turn (NASPA: the opportunity lasts until the player who made the play
+  draws a tile, or longer under a "hold"; the box cannot see a tile drawn, so it keeps the
+  latest end both bodies allow), and once: after a ruling, or a turn lost to a wrong challenge,
+  there is nothing left to challenge. A challenge called off leaves the play open; one that was
+  no challenge (too late) runs the clock as if it had never been held (:meth:`void`).
 
 Every method takes ``t``, seconds of a monotonic clock chosen by the caller; nothing here reads a
 clock. Times used are summed from the instants of the events, so nothing drifts, and the time
@@ -89,6 +95,9 @@ class TournamentClock:
     _last_player: str | None = None  # who made the last completed play (the one challenged)
     _challenger: str | None = None
     _paused_from: Status | None = None
+    _open: bool = False  # the last turn ended is a play the player on move can still challenge
+    _held_at: float | None = None  # when the challenge under way stopped the clocks
+    _paused_at: float | None = None
 
     def __post_init__(self) -> None:
         errors = minutes_errors(self.minutes)
@@ -130,6 +139,17 @@ class TournamentClock:
     def penalty(self, colour: str, t: float | None = None) -> int:
         """The overtime penalty ``colour`` carries at ``t`` (points taken from his final score)."""
         return overtime_penalty(self.overtime(colour, t), self.overtime_points)
+
+    @property
+    def challengeable(self) -> bool:
+        """True while the player on move can still challenge the turn his opponent just ended
+        (see the module docstring: until the next move is made, and once)."""
+        return (
+            self.status == Status.RUNNING
+            and self._open
+            and self.mover is not None
+            and self._last_player == opponent(self.mover)
+        )
 
     def next_deadline(self) -> float | None:
         """The next instant the running clock crosses zero or another whole minute of overtime
@@ -202,24 +222,32 @@ class TournamentClock:
         self._stop(t)
         self.moves_completed += 1
         self._last_player = colour
+        self._open = True  # the play just made can be challenged until the next move is made
         self._run(opponent(colour), t)
         return [*notes, f"turn {colour}"]
 
     def challenge(self, challenger: str, t: float) -> list[str]:
         """``challenger`` challenges the play just made: both clocks stop. Only the player on move
-        (whose clock runs since the opponent pressed) can challenge, and only once a play was
-        made; otherwise nothing changes."""
+        (whose clock runs since the opponent pressed) can challenge, only a play made, and only
+        until the next move is made (:attr:`challengeable`); otherwise nothing changes and the
+        note says why (``"too late ..."`` once the window has closed)."""
         check_colour(challenger, "challenger")
         notes = self.advance(t)
         if self.status != Status.RUNNING:
             return [*notes, f"ignored challenge: the clock is {self.status}"]
-        if challenger != self.mover or self._last_player != opponent(challenger):
+        if challenger != self.mover and self._last_player == challenger:
+            return [*notes, f"too late: {challenger} has ended his turn since the play"]
+        if challenger == self.mover and self._last_player == opponent(challenger):
+            if not self._open:
+                return [*notes, "too late: the play was challenged already, or a turn was lost"]
+        else:
             return [
                 *notes,
                 f"ignored challenge by {challenger}: no play of the opponent to challenge",
             ]
         self._stop(t)
         self._challenger = challenger
+        self._held_at = t
         self.status = Status.CHALLENGE
         return [*notes, f"challenge {challenger}"]
 
@@ -247,9 +275,42 @@ class TournamentClock:
         if nxt != self._challenger:  # the challenger's turn is lost
             self.moves_completed += 1
             self._last_player = self._challenger
-        self._challenger = None
+        self._challenger = self._held_at = None
+        self._open = False  # ruled: the play cannot be challenged again
         self._run(nxt, t)
         return [*notes, f"ruled {v}: {nxt} on move"]
+
+    def call_off(self, t: float) -> list[str]:
+        """The challenge under way is called off at ``t`` before a ruling: the challenger's clock
+        runs on from ``t`` (the time held charged to no one) and the play can still be
+        challenged."""
+        notes = self.advance(t)
+        if self.status != Status.CHALLENGE or self._challenger is None:
+            return [*notes, "ignored call-off: there is no challenge under way"]
+        challenger = self._challenger
+        self._challenger = self._held_at = None
+        self._run(challenger, t)
+        return [*notes, f"called off: {challenger} on move"]
+
+    def void(self, t: float) -> list[str]:
+        """The challenge under way was no challenge (too late: the words are those of a play
+        whose window has closed): the clock of the player on move runs as if it had never been
+        held, the time since the challenge charged to him, and the play just made can still be
+        challenged. Returns the notes of :meth:`advance` for the time re-charged (a clock that
+        passed zero or a whole minute of overtime meanwhile)."""
+        self._check_time(t)
+        if self.status != Status.CHALLENGE or self._challenger is None:
+            return ["ignored void: there is no challenge under way"]
+        challenger, held = self._challenger, self._held_at
+        self._challenger = self._held_at = None
+        before = self.time_left(challenger)
+        self._run(challenger, t if held is None else held)
+        after = self.time_left(challenger, t)
+        self.last_t = t
+        notes = [f"overtime {challenger}"] if before > 0 >= after else []
+        crossed = _whole_minutes_over(after) - _whole_minutes_over(before)
+        notes.extend([f"minute {challenger}"] * max(0, crossed))
+        return [*notes, f"void: {challenger} on move, as if never held"]
 
     def pause(self, t: float) -> list[str]:
         """The director (or a restart) holds the clocks at ``t``, running or in a challenge."""
@@ -258,6 +319,7 @@ class TournamentClock:
             return [*notes, f"ignored pause: the clock is {self.status}"]
         self._stop(t)
         self._paused_from = self.status
+        self._paused_at = t
         self.status = Status.PAUSED
         return [*notes, "paused"]
 
@@ -268,6 +330,9 @@ class TournamentClock:
             return [*notes, f"ignored resume: the clock is {self.status}"]
         was = self._paused_from or Status.RUNNING
         self._paused_from = None
+        if self._held_at is not None and self._paused_at is not None:
+            self._held_at += t - self._paused_at  # a pause is never charged by a void
+        self._paused_at = None
         if was == Status.RUNNING and self.mover is not None:
             self._run(self.mover, t)
         else:
@@ -281,7 +346,8 @@ class TournamentClock:
         if self.status == Status.FINISHED:
             return [*notes, "ignored end: the game is over"]
         self._stop(t)
-        self._challenger = None
+        self._challenger = self._held_at = None
+        self._open = False
         self.status = Status.FINISHED
         return [*notes, "ended"]
 
