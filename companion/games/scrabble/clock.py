@@ -1,9 +1,11 @@
 """The crossword game's tournament clock (a chess clock with overtime) as a pure state machine,
 time injected.
 
-Sources: WESPA Game Rules (2.2 "Starting the Timer", 3.4 "Significance of Pressing Timer", the
-part on challenges and the part on time: "Overtime" and its penalty) and NASPA Official
-Tournament Rules (the sections on starting the game, the clock, challenges and time penalties):
+Sources: WESPA Game Rules (1.4.3 "Neutralisation", 2.2 "Starting the Timer", 3.4 "Significance
+of Pressing Timer", the part on challenges and the part on time: "Overtime" and its penalty) and
+NASPA Official Tournament Rules (IV.I on challenging, with IV.I.2 "Holding the Play"; the
+sections on starting the game, the clock and time penalties). Which of these were checked, and
+against what, is in docs/scrabble.md (the rulebooks are not in ../shared/rules/):
 
 - each player has his own time (tournaments mostly give 25 minutes each); his clock runs only
   while he is on move, and pressing ends his turn and starts the opponent's;
@@ -53,7 +55,8 @@ OVERTIME_POINTS = 10
 """Points per minute or part of a minute of overtime (WESPA and NASPA)."""
 CHALLENGE_RULES = ("double", "points")
 """``double``: a wrong challenge loses the challenger's turn; ``points``: it gives the player
-challenged :data:`CHALLENGE_POINTS` points (per word challenged, WESPA) and the challenger moves."""
+challenged :data:`CHALLENGE_POINTS` points (once per challenge here; the bodies' rules may count
+them per word challenged: not checked, docs/scrabble.md) and the challenger moves."""
 CHALLENGE_POINTS = 5
 """The points of a wrong challenge under the points rule (WESPA's and NASPA's Collins default)."""
 _TOLERANCE = 1e-9
