@@ -402,3 +402,107 @@ def test_mending_never_breaks_more_rules_nor_the_sets_counts(seed):
     assert changed.sum() == mended
     for r, c in zip(*np.nonzero(changed), strict=True):
         assert conf2[r, c] == pytest.approx(probs[r, c, _class_of(grid[r][c])], rel=1e-5)
+
+
+# -- a tile's colour, against the board's own tiles and bare squares ----------------------------
+
+
+def _board_colours(rows: list[str], tile=(60.0, 10.0, 30.0), square=(80.0, 0.0, 8.0), seed=0):
+    """Lab face colours float32 (15, 15, 3) of a board: every tile (a letter, ``?``) the colour
+    ``tile``, every bare square its kind's (``square`` for a plain one, a premium kind's far
+    from both), with a little noise."""
+    from companion.vision.cells import _square_kinds
+
+    rng = np.random.default_rng(seed)
+    kinds = _square_kinds(get_profile("scrabble"))
+    premium = {0: (50.0, 50.0, 20.0), 1: (70.0, 30.0, 0.0), 2: (50.0, -10.0, -40.0)}
+    premium[3] = (70.0, -5.0, -20.0)
+    out = np.empty((15, 15, 3), np.float32)
+    for r, row in enumerate(rows):
+        for c, ch in enumerate(row):
+            out[r, c] = tile if ch != "." else premium.get(int(kinds[r, c]), square)
+    return out + rng.normal(0, 0.7, out.shape).astype(np.float32)
+
+
+def _game_rows() -> list[str]:
+    rows = ["." * 15] * 15
+    rows[7] = "...QUIRKED....."
+    rows[8] = "......E........"
+    rows[9] = "......BOXING..."
+    rows[10] = "......R.A......"
+    rows[11] = "......AJAR....."
+    return rows
+
+
+def test_a_blank_the_network_took_for_a_bare_square_is_read_by_its_colour():
+    """The network reads a blank (a cell the colour of the tiles, far from the bare squares')
+    as an empty square at 0.99: with the board's own colours weighed in, it is a
+    tile, and having no letter, a blank."""
+    from companion.vision.cells import decode_with_counts, tile_colour_odds, with_tile_colour
+
+    profile = get_profile("scrabble")
+    rows = _game_rows()
+    rows[10] = "......?.A......"
+    read = list(rows)
+    read[10] = "........A......"
+    probs, _ = _sure(read, doubt=((10, 6), {wide.EMPTY: 0.99, wide.BLANK: 0.009}))
+    odds = tile_colour_odds(_board_colours(rows), probs, profile)
+    assert odds[10, 6] > 1e3  # the tiles' colour, far from a bare square's
+    assert odds[0, 0] < 1.0 and odds[7, 2] < 1.0  # bare squares, a premium one and a plain one
+    best = decode_with_counts(with_tile_colour(probs, odds), profile)
+    got = ["".join(".?"[k] if k < 2 else wide.CLASSES[k] for k in row) for row in best]
+    assert got == rows  # the blank read, and nothing else changed
+
+
+def test_a_square_the_colour_of_its_kind_stays_bare_and_the_colour_never_names_a_letter():
+    """A bare square read as a blank at 0.8, but the colour of the other bare squares: the
+    colour says square, and it is read empty. A tile read as a letter keeps its letter."""
+    from companion.vision.cells import tile_colour_odds, with_tile_colour
+
+    profile = get_profile("scrabble")
+    rows = _game_rows()
+    read = list(rows)
+    read[4] = "....?.........."
+    probs, _ = _sure(read, doubt=((4, 4), {wide.BLANK: 0.8, wide.EMPTY: 0.19}))
+    mixed = with_tile_colour(probs, tile_colour_odds(_board_colours(rows), probs, profile))
+    assert mixed[4, 4].argmax() == wide.EMPTY
+    assert (mixed[7, 3:10].argmax(-1) == probs[7, 3:10].argmax(-1)).all()
+
+
+def test_colour_says_nothing_without_blanks_or_when_tiles_and_squares_look_alike():
+    from companion.vision.cells import tile_colour_odds
+
+    rows = _game_rows()
+    probs, _ = _sure(rows)
+    same = _board_colours(rows, tile=(80.0, 0.0, 8.0))  # tiles the plain squares' colour
+    odds = tile_colour_odds(same, probs, get_profile("scrabble"))
+    plain = np.array([[ch == "." for ch in r] for r in rows])
+    assert np.median(np.abs(np.log(odds[plain]))) < 3.0  # weak, either way
+    iago = get_profile("iago")
+    assert (tile_colour_odds(_board_colours(rows)[:11, :11], probs[:11, :11], iago) == 1).all()
+    lone = ["." * 15] * 7 + ["......AB......."] + ["." * 15] * 7  # too few tiles to compare
+    lprobs, _ = _sure(lone)
+    assert (tile_colour_odds(_board_colours(lone), lprobs, get_profile("scrabble")) == 1).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(-30, 30))
+def test_weighing_the_colour_keeps_probabilities_and_the_covered_share(seed, log_odds):
+    """Any probabilities and odds: each cell's classes still sum to one, a covered cell's
+    (``hidden``) share and the network's split among the tile classes are kept, and odds of
+    one change nothing."""
+    from companion.vision.cells import with_tile_colour
+
+    rng = np.random.default_rng(seed)
+    probs = cellnet.softmax(rng.normal(0, 3, (15, 15, 29)))
+    odds = np.exp(rng.uniform(-abs(log_odds), abs(log_odds), (15, 15)))
+    mixed = with_tile_colour(probs, odds)
+    np.testing.assert_allclose(mixed.sum(-1), 1.0, rtol=1e-9)
+    np.testing.assert_allclose(mixed[..., wide.HIDDEN], probs[..., wide.HIDDEN], rtol=1e-9)
+    tiles = [k for k in range(29) if k not in (wide.EMPTY, wide.HIDDEN)]
+    np.testing.assert_allclose(
+        mixed[..., tiles] / mixed[..., tiles].sum(-1, keepdims=True),
+        probs[..., tiles] / probs[..., tiles].sum(-1, keepdims=True),
+        rtol=1e-7,
+    )
+    np.testing.assert_allclose(with_tile_colour(probs, np.ones((15, 15))), probs, rtol=1e-12)
