@@ -506,3 +506,43 @@ def test_weighing_the_colour_keeps_probabilities_and_the_covered_share(seed, log
         rtol=1e-7,
     )
     np.testing.assert_allclose(with_tile_colour(probs, np.ones((15, 15))), probs, rtol=1e-12)
+
+
+def test_only_the_cells_the_network_is_unsure_of_are_read_again():
+    """A render read whole: the cells at or over the trust level keep their probabilities,
+    the others take the mean of five cuts (theirs and four moved), still summing to one; a
+    network sure of every cell reads nothing again."""
+    from companion.vision.cells import cell_probabilities, read_unsure_again
+
+    profile = get_profile("scrabble")
+    net = cellnet.load_cellnet()
+    rng = wide.board_rng(CHECK_SEED + 99, 0)
+    ren = wide.render(rng, profile, fonts=wide.TEST_FONTS, cell_px=18.0, hands=False, bag=True)
+    crops = cellnet.cell_crops(ren.warp, profile.size, profile.cell_px)
+    classes, ink = cell_probabilities(net, crops, profile.size, profile)
+    sure = classes.max(-1) >= net.trust_level
+    assert sure.any() and (~sure).any()  # a small render: some cells in doubt
+    again, again_ink = read_unsure_again(net, ren.warp, classes, ink, profile)
+    np.testing.assert_array_equal(again[sure], classes[sure])
+    np.testing.assert_array_equal(again_ink[sure], ink[sure])
+    assert not np.allclose(again[~sure], classes[~sure])
+    np.testing.assert_allclose(again.sum(-1), 1.0, rtol=1e-6)
+    np.testing.assert_allclose(again_ink.sum(-1), 1.0, rtol=1e-6)
+    onehot = np.eye(classes.shape[-1])[classes.argmax(-1)]  # sure of every cell
+    assert read_unsure_again(net, ren.warp, onehot, ink, profile)[0] is onehot
+
+
+def test_a_cell_cut_moved_by_a_whole_cell_is_its_neighbours_cut():
+    """``shift`` moves the cut (down, right) on the board, and ``only`` picks the cells cut."""
+    warp = np.random.default_rng(3).integers(0, 255, (16 * 12, 16 * 12, 3), np.uint8)
+    here, below, left = 5 * 11 + 4, 6 * 11 + 4, 5 * 11 + 3
+    whole = cellnet.cell_crops(warp, 11, 16)
+    np.testing.assert_array_equal(
+        cellnet.cell_crops(warp, 11, 16, (16, 0), [here])[0], whole[below]
+    )
+    np.testing.assert_array_equal(
+        cellnet.cell_crops(warp, 11, 16, (0, -16), [here])[0], whole[left]
+    )
+    np.testing.assert_array_equal(
+        cellnet.cell_crops(warp, 11, 16, (0, 0), [left, here]), whole[[left, here]]
+    )

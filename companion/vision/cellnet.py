@@ -46,7 +46,13 @@ def board_scale(warp: np.ndarray, size: int, cell_px: int) -> float:
     return NORMAL_LEVEL / level
 
 
-def cell_crops(warp: np.ndarray, size: int, cell_px: int) -> np.ndarray:
+def cell_crops(
+    warp: np.ndarray,
+    size: int,
+    cell_px: int,
+    shift: tuple[int, int] = (0, 0),
+    only: np.ndarray | None = None,
+) -> np.ndarray:
     """The network's input for every cell of a warped board.
 
     Args:
@@ -54,10 +60,12 @@ def cell_crops(warp: np.ndarray, size: int, cell_px: int) -> np.ndarray:
             (:func:`companion.vision.reader.warp_board`).
         size: cells a side of the grid.
         cell_px: pixels a cell in ``warp``.
+        shift: (down, right) pixels every crop is cut moved by (kept inside the padded board).
+        only: the cells to cut (indices row * size + column, in that order), or None for all.
 
     Returns:
-        float32 (size * size, 3, INPUT_PX, INPUT_PX), cells row by row, BGR scaled so the board's
-        bright tenth is :data:`NORMAL_LEVEL` (clipped to 0-2).
+        float32 (cells, 3, INPUT_PX, INPUT_PX), cells row by row (or in ``only``'s order),
+        BGR scaled so the board's bright tenth is :data:`NORMAL_LEVEL` (clipped to 0-2).
 
     Raises:
         VisionError: ``warp`` is not of that shape.
@@ -69,16 +77,19 @@ def cell_crops(warp: np.ndarray, size: int, cell_px: int) -> np.ndarray:
             f"{cell_px} px, got {warp.shape}"
         )
     m = int(round(CROP_MARGIN * cell_px))
+    dy, dx = shift
     pad = cv2.copyMakeBorder(warp, m, m, m, m, cv2.BORDER_REPLICATE)
     scale = board_scale(warp, size, cell_px)
-    out = np.empty((size * size, INPUT_PX, INPUT_PX, 3), np.float32)
+    cells = range(size * size) if only is None else only
+    out = np.empty((len(cells), INPUT_PX, INPUT_PX, 3), np.float32)
     crop = cell_px + 2 * m
-    for r in range(size):
-        y = cell_px // 2 + r * cell_px  # the cell's top in warp = its crop's top in pad
-        for c in range(size):
-            x = cell_px // 2 + c * cell_px
-            win = pad[y : y + crop, x : x + crop]
-            out[r * size + c] = cv2.resize(win, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
+    for i, rc in enumerate(cells):
+        r, c = divmod(int(rc), size)
+        # the cell's top in warp = its crop's top in pad (moved by the shift, kept on the pad)
+        y = min(max(cell_px // 2 + r * cell_px + dy, 0), pad.shape[0] - crop)
+        x = min(max(cell_px // 2 + c * cell_px + dx, 0), pad.shape[1] - crop)
+        win = pad[y : y + crop, x : x + crop]
+        out[i] = cv2.resize(win, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
     out *= scale
     np.clip(out, 0.0, 2.0, out=out)
     return np.ascontiguousarray(out.transpose(0, 3, 1, 2))
