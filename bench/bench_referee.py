@@ -33,7 +33,8 @@ def main() -> None:
         goal = "goal 99%: " + ("met" if share >= 0.99 else "not met")
         print(f"{name}: {share:.1%} agreement on {len(rows)} words ({goal})")
         tally = lex.meta.get("entries", {})
-        rules = ("foreign", "abbreviation", "name", "added: second source", "added: GCIDE form")
+        rules = ("foreign", "foreign word", "abbreviation", "name", "added: second source",
+                 "added: GCIDE form")  # fmt: skip
         print(f"  {len(lex):,} words; " + ", ".join(f"{r} {tally.get(r, 0):,}" for r in rules))
         by_kind = Counter(r[1] for r in wrong)
         print("  disagreements by kind: " + ", ".join(f"{k} {n}" for k, n in by_kind.items()))

@@ -13,11 +13,14 @@ from pathlib import Path
 import pytest
 
 from companion.lexicon import open_lexicon, scowl
+from companion.lexicon.gcide import quotations
 from companion.lexicon.screen import (
     Screen,
     _cut_after_q,
     _initial_said_as_a_letter,
     _said_as_letters,
+    _spelled_like,
+    other_forms,
     screen,
 )
 from companion.lexicon.store import _scowl_words
@@ -105,6 +108,95 @@ def test_said_letter_by_letter_means_its_own_letters():
     assert _said_as_letters("EH1 S AA1 R AY1", "sri")
     assert not _said_as_letters("OW1", "eau")  # one letter's name (O) is not E-A-U
     assert not _said_as_letters("EH1 S AA1 R AY1", "sry")
+
+
+# --- the screen's rule "foreign word": GCIDE has it only as a word of another language --------
+
+# Held out: issue 47 item 13 named OUI; these did not shape the rule (its two guards were shaped
+# on the loanwords of the next test). SCOWL lists each, no English form of it, and neither
+# WordNet 3.0, GCIDE nor lemminflect enters it; GCIDE quotes it only after a living language's
+# label, and a standard dictionary (Merriam-Webster, Collins; checked by hand) enters none of
+# them as English:
+# fumier (F., dung: in FUMET), trocken (G., dry: in DRY's etymology), tweeling (D., a twin: in
+# TWIN's), pfui (G., an interjection: in FIE's), salame (It., in SALMAGUNDI's).
+HELD_OUT_FOREIGN_WORDS = ["fumier", "trocken", "tweeling", "pfui", "salame"]
+
+
+@pytest.mark.parametrize("word", HELD_OUT_FOREIGN_WORDS)
+def test_a_word_gcide_has_only_as_a_foreign_word_is_left_out(word):
+    assert word not in REFEREE_WORDS
+    assert screen().why(word) == "foreign word"
+    assert word not in open_lexicon("scowl-80-both")
+
+
+def test_the_issues_foreign_word_is_left_out_and_explained(default_lexicon):
+    from companion.lexicon.explain import explain
+
+    assert screen().why("oui") == "foreign word"
+    assert "oui" not in default_lexicon
+    assert "fumier" not in default_lexicon  # SCOWL's size 60
+    assert explain("OUI", default_lexicon).why.startswith("left out by the screen: a foreign word")
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "grandioso",  # It. grandioso in GRANDIOSE's etymology: an ancestor spelled alike
+        "spirituel",  # cf. F. spirituel in SPIRITUAL's
+        "rumb",  # F. rumb in RHUMB's: English spells its word so too
+        "cantina",  # SCOWL lists CANTINAS: its editors took it as English
+        "chalumeau",  # CHALUMEAUX, a French plural SCOWL lists
+        "schnecke",  # SCHNECKEN, a German plural SCOWL lists
+        "aiguilles",  # the plural of AIGUILLE, which SCOWL lists
+        "ciao",  # GCIDE does not quote it at all: the rule needs GCIDE's word
+    ],
+)
+def test_a_loanword_the_dictionaries_here_miss_is_not_left_out_as_foreign(word):
+    assert screen().why(word) is None
+
+
+def test_an_ancestor_spelled_alike():
+    assert _spelled_like("grandioso", ("Grandiose",))
+    assert _spelled_like("rumb", ("Rhumb",))
+    assert not _spelled_like("oui", ("Langue d'oil",))
+    assert not _spelled_like("trocken", ("Dry", "Dry rot"))
+
+
+def test_the_forms_scowl_would_list_beside_an_english_word():
+    assert {"cantinas", "chalumeaux", "schnecken"} & other_forms("cantina") == {"cantinas"}
+    assert "chalumeaux" in other_forms("chalumeau")
+    assert "schnecken" in other_forms("schnecke")
+    assert "aiguille" in other_forms("aiguilles")
+    assert {"ilea", "ileum"} <= other_forms("ileum") | other_forms("ilea")
+    assert "oui" not in other_forms("oui")
+
+
+def test_gcide_quotations_tell_a_quoted_word_from_one_used_in_english(tmp_path):
+    import gzip
+
+    entries = [
+        ("Langue d'oil", 'Langue d\'oil \\Langue` d\'o["i]l"\\ [F.]\n   The word for "yes" was '
+         "oil, F. oui.\n"),
+        ("Grandiose", "Grandiose \\Gran\"di*ose\"\\, a. [F. grandiose, It. grandioso.]\n"),
+        ("Cafe", "Cafe \\Caf[\'e]\\, n. [F. caf[\'e].] A coffee house; a cafe.\n"),
+    ]  # fmt: skip
+    text, index, b64 = "", [], "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+    def enc(n):
+        return b64[n // 64] + b64[n % 64] if n >= 64 else b64[n]
+
+    for head, body in entries:
+        index.append(f"{head}\t{enc(len(text))}\t{enc(len(body))}")
+        text += body
+    (tmp_path / "gcide.index").write_text("\n".join(index) + "\n")
+    with gzip.open(tmp_path / "gcide.dict.dz", "wb") as fh:
+        fh.write(text.encode())
+    q = quotations({"oui", "grandioso", "cafe", "yes"}, tmp_path)
+    assert q["oui"].foreign == [("F.", ("Langue d'oil",))] and q["oui"].other == 0
+    assert q["grandioso"].foreign == [("It.", ("Grandiose",))]
+    # its headword, its pronunciation and "a cafe" are English text
+    assert q["cafe"].foreign == [("F.", ("Cafe",))] and q["cafe"].other == 3
+    assert q["yes"].foreign == [] and q["yes"].other == 1
 
 
 # --- the rule "second source": the next size's words WordNet vouches for ----------------------

@@ -123,6 +123,9 @@ def _scowl_story(word: str, lexicon) -> tuple[list[str], str, list[str]]:
             "initials; or WordNet has it only as initials)",
             "foreign": "left out by the screen: a word of a foreign phrase (GCIDE), not a word "
             "of its own",
+            "foreign word": "left out by the screen: a foreign word (no dictionary knows it as "
+            "English, GCIDE quotes it only as a word of another language, as in F. oui, and "
+            "SCOWL lists no English form of it)",
         }.get(rule, f"left out: {rule}")
     elif any("-words." in e for e in elsewhere):
         size = params.size if params else "?"

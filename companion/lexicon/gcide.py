@@ -206,3 +206,65 @@ def gcide(root: Path = GCIDE_DIR) -> Gcide:
         GcideUnavailable: the Debian package is not installed.
     """
     return Gcide(root)
+
+
+QUOTING_LANGUAGES = ("F.", "G.", "It.", "Sp.", "Pg.", "D.")
+"""Labels of the living languages whose words GCIDE quotes as such, right after the label
+(``F. oui``, ``G. trocken``, ``It. grandioso``, ``D. tweeling``: French, German, Italian, Spanish,
+Portuguese, Dutch). Latin and Greek are left out on purpose: English takes their words whole
+(NODUS, HARUSPEX), so a quotation of one says less."""
+
+_ACCENT = re.compile(r"\[[`'\"^=.~,]?([a-z]|ae|oe)\]", re.IGNORECASE)
+_QUOTED = re.compile(
+    r"(?<![A-Za-z])(" + "|".join(re.escape(x[:-1]) for x in QUOTING_LANGUAGES) + r")\.,?\s+"
+    r"(?:&\s+[A-Z][A-Za-z]*\.,?\s+)?([A-Za-z]+)(?![A-Za-z])"
+)
+_WORD = re.compile(r"[a-z]+")
+
+
+@dataclass
+class Quotations:
+    """How GCIDE's text uses one word: ``foreign`` lists each quotation of it as a word of a
+    living foreign language (:data:`QUOTING_LANGUAGES`), as (label, the headwords of the entry
+    that quotes it); ``other`` counts its other occurrences (in English text, or after another
+    label)."""
+
+    foreign: list[tuple[str, tuple[str, ...]]]
+    other: int = 0
+
+
+def quotations(words: set[str], root: Path = GCIDE_DIR) -> dict[str, Quotations]:
+    """How GCIDE's entries use each of ``words`` (lower-case a-z) that occurs in them as a word
+    of its own (accent markup folded: ``F. caf['e]`` is CAFE), whether or not it is a headword:
+    ``Langue d'oil``, "the word for "yes" was oil, F. oui", quotes OUI as French. Reads the
+    text once (about a second); for the screen's build, not for a lookup.
+
+    Raises:
+        GcideUnavailable: the Debian package is not installed.
+    """
+    from collections import Counter  # here, to keep this addition apart from the module's head
+
+    index, data = root / INDEX, root / DATA
+    if not index.exists() or not data.exists():
+        raise GcideUnavailable(f"GCIDE is not installed: {index} is missing")
+    with gzip.open(data) as fh:
+        raw = fh.read()
+    heads: dict[tuple[int, int], list[str]] = {}
+    for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
+        parts = line.split("\t")
+        if len(parts) == 3 and not parts[0].startswith("00-database"):
+            heads.setdefault((_b64(parts[1]), _b64(parts[2])), []).append(parts[0])
+    out: dict[str, Quotations] = {}
+    for (off, length), names in heads.items():
+        text = _ACCENT.sub(r"\1", raw[off : off + length].decode("utf-8", errors="replace"))
+        quoted: Counter[str] = Counter()
+        for m in _QUOTED.finditer(text):
+            word = m.group(2).lower()
+            if word in words:
+                q = out.setdefault(word, Quotations([]))
+                q.foreign.append((m.group(1) + ".", tuple(names)))
+                quoted[word] += 1
+        for word, n in Counter(w for w in _WORD.findall(text.lower()) if w in words).items():
+            if n > quoted[word]:
+                out.setdefault(word, Quotations([])).other += n - quoted[word]
+    return out

@@ -219,7 +219,8 @@ def iter_words(
     ``tally`` (if given) counts ``"read"``, ``"kept"`` and each reason an entry was left out;
     ``progress`` is called with the number of bytes of each file once it is read; ``screen``
     (``Screen.why`` of :mod:`companion.lexicon.screen`) names a second reason to leave a plain
-    word out (``"name"``, ``"abbreviation"``, ``"foreign"``) or None to keep it.
+    word out (``"name"``, ``"abbreviation"``, ``"foreign"``, ``"foreign word"``) or None to keep
+    it.
     """
     for path in files:
         text = read_text(path)

