@@ -84,6 +84,24 @@ def test_a_game_read_by_the_camera_gives_the_same_gcg_as_typed(tmp_path):
     assert final["scores"] == {"blue": 63, "red": 18}
 
 
+def test_a_game_photographed_move_by_move_gives_the_same_gcg_as_typed(tmp_path):
+    """The camera's whole path: a render of the board after each move (the light and the
+    camera drawn anew for each photo), read by the shipped model after each press, each
+    reading weighed with the board the record holds before the move; every move is read
+    surely, found, and recorded as the same game typed gives it."""
+    shoot(tmp_path / "cam", boards())
+    s = table(tmp_path, tmp_path / "cam")
+    final = run(s, "0 press red\n20 press blue\n40 press red\n60 press blue\n62 state\n")
+    typed_script = "0 press red\n10 type 8D JETON\n20 press blue\n30 type G6 OX\n"
+    typed_script += "40 press red\n50 type 9H QI\n60 press blue\n62 state\n"
+    t = table(tmp_path, name="typed.jsonl")
+    typed = run(t, typed_script)
+    assert final["scores"] == typed["scores"] == {"blue": 40 + 23, "red": 18}
+    read, keyed = s.service.mode.record, t.service.mode.record
+    assert [m.note for m in read.moves] == ["read by the camera"] * 3
+    assert write_gcg(read).replace("#note read by the camera\n", "") == write_gcg(keyed)
+
+
 def test_a_new_blank_or_a_tile_read_otherwise_asks_for_the_move(tmp_path):
     first = boards()[0]
     s = table(tmp_path)
@@ -93,14 +111,20 @@ def test_a_new_blank_or_a_tile_read_otherwise_asks_for_the_move(tmp_path):
     assert "type the move (BLUE)" in s.service.mode.notice
 
 
-def test_renders_the_reader_is_unsure_of_ask_for_the_move_and_record_nothing(tmp_path):
-    # the real camera path: photos in a folder, read by the shipped model after each press
-    shoot(tmp_path / "cam", boards())
-    s = table(tmp_path, tmp_path / "cam")
+def test_a_photo_the_reader_is_unsure_of_asks_for_the_move_and_records_nothing(tmp_path):
+    """A tile lying apart from the words (dropped on the board): no game holds it, so the
+    reading is not trusted, the move is asked for, never guessed, and nothing is recorded."""
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    dropped = list(boards()[0])
+    dropped[1] = "..........S...."
+    photo = render_photo("scrabble", seed=4801, size=(1000, 750), grid=dropped, hand=False)
+    photo.save(folder / "01")
+    for extra in folder.glob("*.*.*"):
+        extra.unlink()
+    s = table(tmp_path, folder)
     final = run(s, "0 press red\n20 press blue\n21 state\n")
     watcher = s.service.camera_watcher
-    if final["last_move"] is None:  # not read surely: never guessed, the move is asked for
-        assert "type the move (BLUE)" in s.service.mode.notice
-        assert watcher.problem and "unsure" in watcher.problem
-    else:  # read surely: the move found is JETON's
-        assert final["last_move"]["word"] == "JETON" and final["scores"]["blue"] == 40
+    assert final["last_move"] is None and s.service.mode.record.moves == []
+    assert "type the move (BLUE)" in s.service.mode.notice
+    assert watcher.problem and "unsure" in watcher.problem

@@ -546,3 +546,68 @@ def test_a_cell_cut_moved_by_a_whole_cell_is_its_neighbours_cut():
     np.testing.assert_array_equal(
         cellnet.cell_crops(warp, 11, 16, (0, 0), [left, here]), whole[[left, here]]
     )
+
+
+# -- the board the game holds ------------------------------------------------------------------
+
+
+def test_the_games_tiles_are_sure_and_an_empty_square_is_weighed_with_the_rack():
+    """The board before the move is known: its tiles read where they lie are sure (1), an
+    empty square read empty at 0.98 is empty with the probability Bayes gives when a move lays
+    at most 7 tiles on the 213 empty squares, and a tile newly read keeps its confidence."""
+    from companion.vision.cells import with_known_board
+
+    profile = get_profile("scrabble")
+    known = ["." * 15] * 15
+    known[7] = "...QUIRKEd....."  # a blank played as D
+    read = list(known)
+    read[7] = "...QUIRKE?....."
+    read[8] = "........AX....."  # the move: AX under KE
+    conf = np.full((15, 15), 0.98, np.float32)
+    out, problems = with_known_board(read, conf, known, profile)
+    assert problems == []
+    assert (out[7, 3:10] == 1.0).all()
+    pi = 7 / (225 - 7)
+    assert out[0, 0] == pytest.approx(0.98 * (1 - pi) / (0.98 * (1 - pi) + 0.02 * pi), rel=1e-6)
+    assert out[0, 0] > 0.999
+    assert out[8, 8] == pytest.approx(0.98) and out[8, 9] == pytest.approx(0.98)
+
+
+def test_a_tile_of_the_game_read_otherwise_is_said_and_not_trusted():
+    from companion.vision.cells import with_known_board
+
+    profile = get_profile("scrabble")
+    known = ["." * 15] * 15
+    known[7] = "...QUIRKED....."
+    read = list(known)
+    read[7] = "...QUIRKEO....."  # D read as O
+    out, problems = with_known_board(read, np.ones((15, 15), np.float32), known, profile)
+    assert len(problems) == 1 and "row 8 column 10 (D read as O)" in problems[0]
+    assert out[7, 9] == 0.0
+    iago = get_profile("iago")  # no rack bound: the empty squares are left as read
+    out, _ = with_known_board(["." * 11] * 11, np.full((11, 11), 0.9), ["." * 11] * 11, iago)
+    assert np.allclose(out, 0.9)
+    with pytest.raises(VisionError, match="expected 15 rows of 15 cells"):
+        with_known_board(read, np.ones((15, 15)), known[:14], profile)
+
+
+def test_a_move_read_with_the_board_the_game_holds_is_trusted_and_right():
+    """Renders of a game, each photo drawn afresh (light, camera): read with the board before
+    the move, every reading is right, and a reading right is trusted; one that says the move's
+    tiles are elsewhere than the game's would not be."""
+    from companion.vision.reader import read_board
+    from companion.vision.synth import render_photo
+
+    before = ["." * 15] * 15
+    before[7] = "....JETON......"
+    after = list(before)
+    after[5] = "......O........"
+    after[6] = "......X........"
+    photo = render_photo("scrabble", seed=4811, size=(1000, 750), grid=after, hand=False)
+    reading = read_board(photo.image, "scrabble", known=before)
+    assert reading.grid == after
+    assert reading.trusted, reading.problems
+    elsewhere = list(before)
+    elsewhere[7] = "...JETON......."  # the game's tiles one square to the left
+    moved = read_board(photo.image, "scrabble", known=elsewhere)
+    assert not moved.trusted and "not seen where they lie" in " ".join(moved.problems)

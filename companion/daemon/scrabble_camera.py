@@ -52,11 +52,15 @@ class ScrabbleCameraWatcher:
 
     def observe(self, event: dict, mode) -> None:
         """After an applied event: when a turn has just ended by a press (the mode's clock
-        counts it), queue a reading for the player who pressed."""
+        counts it), queue a reading for the player who pressed, with the board the game's
+        record holds before the move (the reading is weighed with it: its tiles stay, and a
+        move lays at most a rack's worth)."""
         clock = getattr(mode, "clock", None)
         turns = getattr(clock, "moves_completed", 0)
         if event.get("kind") == "press" and turns > self._turns:
-            self._jobs.put((str(event.get("role")), turns, self.game_id))
+            record = getattr(mode, "record", None)
+            known = list(record.board) if record is not None else None
+            self._jobs.put((str(event.get("role")), turns, self.game_id, known))
         self._turns = turns
 
     def request_count(self) -> None:
@@ -70,10 +74,10 @@ class ScrabbleCameraWatcher:
 
     def _work(self) -> None:
         while True:
-            colour, turn, game = self._jobs.get()
+            colour, turn, game, known = self._jobs.get()
             self.board_camera.frame = None
             try:
-                self._read(colour)
+                self._read(colour, known)
             except CompanionError as exc:
                 self.problem = str(exc)
                 self.submit_line(f"camera {colour} unsure: {exc}")
@@ -104,8 +108,8 @@ class ScrabbleCameraWatcher:
         if self.on_photo is not None:
             self.on_photo(turn, colour, name, error)
 
-    def _read(self, colour: str) -> None:
-        reading = self.board_camera.read()
+    def _read(self, colour: str, known: list[str] | None = None) -> None:
+        reading = self.board_camera.read(known=known)
         if self.on_board is not None:
             self.on_board(reading.notation, bool(reading.trusted))
         if not reading.trusted:

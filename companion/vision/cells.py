@@ -18,6 +18,7 @@ import numpy as np
 
 from companion.vision import trust
 from companion.vision.cellnet import N_CLASSES, CellNet, cell_crops, load_cellnet, softmax
+from companion.vision.errors import VisionError
 from companion.vision.profiles import Profile, premium_kind
 from companion.vision.wide import BLANK, CLASSES, EMPTY, HIDDEN
 
@@ -521,6 +522,62 @@ def mend_by_facts(
         k = int(cls[r, c])
         rows[r][c] = "." if k == EMPTY else "?" if k == BLANK else CLASSES[k]
     return ["".join(row) for row in rows], conf, int(changed.sum())
+
+
+def with_known_board(
+    grid: list[str], conf: np.ndarray, known: list[str], profile: Profile
+) -> tuple[np.ndarray, list[str]]:
+    """Each cell's confidence given the board the game holds before this move, and what in the
+    reading the game cannot hold.
+
+    At the table the box keeps the game's record, so the board before the move is known: a
+    tile laid stays where it is (a tile read as the one the game holds there is that tile,
+    confidence 1), and one move lays at most ``profile.rack_tiles`` tiles (Scrabble's rules:
+    the rack's 7) on the empty squares. That bound is the prior that a given empty square took a
+    tile, ``pi = rack_tiles / empty squares``, an upper bound over a move's squares; an empty
+    square the network reads empty with probability ``p`` is then empty with probability
+    ``p (1 - pi) / (p (1 - pi) + (1 - p) pi)`` (Bayes). A tile newly read keeps the network's
+    confidence alone: the move's own tiles are trusted only when the network is sure of them.
+
+    Args:
+        grid: the rows read (``.`` empty, a letter, ``?`` a blank).
+        conf: float32 (size, size), the confidence of each cell read.
+        known: the game's board before the move, rows of ``.`` and letters (a blank the letter
+            declared, in lower case).
+        profile: the game's profile (its ``rack_tiles``: 0 leaves the empty squares as read).
+
+    Returns:
+        (confidence float32 (size, size), problems): a tile of the game read as something else
+        (taken off, moved, or misread) is a problem, in words, and its cell's confidence 0.
+
+    Raises:
+        VisionError: ``known`` is not a board of the profile's size.
+    """
+    n = profile.size
+    if len(known) != n or any(len(row) != n for row in known):
+        raise VisionError(f"known board: expected {n} rows of {n} cells, got {len(known)} rows")
+    out = np.array(conf, np.float32)
+    problems, differ = [], []
+    held = np.array([[ch != "." for ch in row] for row in known])
+    empty_left = int((~held).sum())
+    pi = min(profile.rack_tiles / empty_left, 1.0) if empty_left else 1.0
+    for r in range(n):
+        for c in range(n):
+            want = "?" if known[r][c].islower() else known[r][c].upper()
+            got = grid[r][c]
+            if held[r, c]:
+                if got == want:
+                    out[r, c] = 1.0
+                else:
+                    out[r, c] = 0.0
+                    differ.append(f"row {r + 1} column {c + 1} ({want} read as {got})")
+            elif got == "." and profile.rack_tiles:
+                p = float(conf[r, c])
+                out[r, c] = p * (1 - pi) / max(p * (1 - pi) + (1 - p) * pi, 1e-12)
+    if differ:
+        shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3 else "")
+        problems.append(f"{len(differ)} tile(s) of the game not seen where they lie: {shown}")
+    return out, problems
 
 
 def board_facts(grid: list[str], profile: Profile) -> list[str]:

@@ -41,6 +41,8 @@ class Profile:
             only the total).
         set_tiles: how many tiles one set holds (Iago: "110 letter-tiles"; Scrabble: 100); 0
             when not known.
+        rack_tiles: the most tiles one move may lay on the board (Scrabble: the rack's 7); 0
+            when the rules give no such bound (Iago's moves also move and turn tiles).
     """
 
     name: str
@@ -52,6 +54,7 @@ class Profile:
     point_values: bool = False
     tile_counts: dict[str, int] | None = field(default=None, hash=False)
     set_tiles: int = 0
+    rack_tiles: int = 0
 
     @property
     def board_px(self) -> int:
@@ -111,6 +114,7 @@ PROFILES: dict[str, Profile] = {
         point_values=True,
         tile_counts=SCRABBLE_TILES,
         set_tiles=100,
+        rack_tiles=7,
     ),
 }
 

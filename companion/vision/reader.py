@@ -147,6 +147,7 @@ def read_board(
     tracker=None,
     net=None,
     last: BoardReading | None = None,
+    known: list[str] | None = None,
 ) -> BoardReading:
     """Read the board in a photo, and say how far the reading can be trusted.
 
@@ -163,6 +164,10 @@ def read_board(
         last: the last trusted reading of the same game from the same camera: cells that did
             not change since (:func:`companion.vision.cells.unchanged_cells`) keep its reading,
             and the reading is trusted when the changed cells are (a move changes few cells).
+        known: the board the game holds before this move (rows of ``.`` and letters, a blank
+            in lower case), or None: its tiles must be read where they lie, and an empty square
+            read empty is weighed with the rules' bound on the tiles a move lays
+            (:func:`companion.vision.cells.with_known_board`).
 
     Unless ArUco markers say which corner is which, a board whose letters stand turned in the
     photo (taken from its side, or from across it) is read the way they stand
@@ -285,6 +290,9 @@ def read_board(
             "joined): a blank tile taken for a bare square, or the other way round"
         )
     problems += cells.board_facts(grid, profile)
+    if known is not None:
+        conf, differ = cells.with_known_board(grid, conf, known, profile)
+        problems += differ
     level = net.trust_level
     unsure = (conf < level) & ~cut
     if unsure.any():

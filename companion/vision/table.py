@@ -123,8 +123,10 @@ class BoardCamera:
         self.last = None  # the last trusted reading (BoardReading), the game read so far
         self.frame = None  # the last frame captured (BGR), read or not: a move's photo
 
-    def read(self):
-        """Capture a frame and read it (a BoardReading).
+    def read(self, known: list[str] | None = None):
+        """Capture a frame and read it (a BoardReading); ``known``, the board the game holds
+        before this move (rows, a blank in lower case), weighs the reading with it
+        (:func:`companion.vision.cells.with_known_board`), or None.
 
         Raises:
             CompanionError: the camera gives no frame (CameraError: ``camera_problem`` says so
@@ -151,6 +153,7 @@ class BoardCamera:
                 corners=self.corners,
                 tracker=None if self.corners is not None else self.tracker,
                 last=self.last,
+                known=known,
             )
             if self.corners is not None and reading.turn and reading.trusted:
                 # the camera sees the board from its side: the corners set up are kept in the
@@ -159,7 +162,7 @@ class BoardCamera:
             if self.corners is not None and _grid_moved(reading):
                 # the camera was bumped after its corners were set: find the board again
                 try:
-                    again = read_board(frame, self.profile)
+                    again = read_board(frame, self.profile, known=known)
                 except CompanionError:
                     again = None
                 if again is not None and again.trusted:
