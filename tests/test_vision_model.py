@@ -611,3 +611,26 @@ def test_a_move_read_with_the_board_the_game_holds_is_trusted_and_right():
     elsewhere[7] = "...JETON......."  # the game's tiles one square to the left
     moved = read_board(photo.image, "scrabble", known=elsewhere)
     assert not moved.trusted and "not seen where they lie" in " ".join(moved.problems)
+
+
+def test_a_readings_trust_level_is_the_recipes_or_the_networks():
+    """The shipped recipe gives both levels, chosen on the validation renders (the network's,
+    and a reading's, on the cells as the reader reads them); a recipe without a reading's level
+    takes the network's for both."""
+    net = cellnet.load_cellnet()
+    assert net.recipe["reader_trust_level"] == net.reader_trust_level
+    assert 0.9 <= net.reader_trust_level <= 0.999 and 0.9 <= net.trust_level <= 0.999
+    bare = cellnet.CellNet(cellnet.SHIPPED_MODEL, {"temperature": 1.5, "trust_level": 0.97})
+    assert bare.trust_level == bare.reader_trust_level == 0.97
+
+
+def test_a_readings_trust_level_is_chosen_on_boards_read_as_the_reader_reads_them():
+    """Four validation renders read by the reader (two of each game): every cell counted, and
+    the level is the rule's (the lowest with at most one wrong cell in a thousand over it), so
+    it lies on the rule's grid of 0.9-0.999."""
+    from companion.vision.learn import reader_trust_level
+
+    recipe = cellnet.load_cellnet().recipe
+    level, cells = reader_trust_level(cellnet.SHIPPED_MODEL, recipe, 777, 4, workers=1)
+    assert cells == 2 * 15 * 15 + 2 * 11 * 11
+    assert 0.9 <= level <= 0.999 and abs(level * 1000 - round(level * 1000)) < 1e-6

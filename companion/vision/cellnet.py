@@ -110,7 +110,10 @@ class CellNet:
         path: the ONNX file (default the shipped ``data/cellnet.onnx``).
         recipe: its recipe (default ``data/cellnet.json`` beside the shipped model, or
             ``PATH.json`` beside another): the temperature that calibrates its probabilities
-            and the trust level chosen with them.
+            and the trust levels chosen with them: ``trust_level``, the network's alone (a
+            cell under it is in doubt and read again), and ``reader_trust_level``, what every
+            cell of a trusted reading needs, chosen on the cells as the reader reads them
+            (:func:`companion.vision.learn.reader_trust_level`; the network's when absent).
 
     Raises:
         VisionError: the file is missing or is not a network OpenCV can run.
@@ -124,6 +127,7 @@ class CellNet:
         self.recipe = recipe
         self.temperature = float(recipe.get("temperature", 1.0))
         self.trust_level = float(recipe.get("trust_level", TRUST_LEVEL))
+        self.reader_trust_level = float(recipe.get("reader_trust_level", self.trust_level))
         if not self.path.is_file():
             raise VisionError(f"cell model {self.path}: no such file (make vision-model builds it)")
         try:

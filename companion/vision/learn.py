@@ -5,7 +5,9 @@ Three sets are kept apart, each drawn from its own seed:
 - *training*: :data:`TRAIN_BOARDS` wide renders (:mod:`companion.vision.wide`) in the training
   fonts, Iago and Scrabble boards alike;
 - *validation*: a tenth as many renders of another seed, which choose the temperature that
-  calibrates the probabilities and the trust level (and nothing else);
+  calibrates the probabilities, the network's trust level (under it a cell is read again) and a
+  reading's trust level (the same rule on the cells as the reader reads them), and nothing
+  else;
 - *test*: a tenth as many renders of a third seed, in :data:`companion.vision.wide.TEST_FONTS`,
   faces never drawn in training, only reported.
 
@@ -175,6 +177,43 @@ def cell_confidences(
     return np.where(hidden, 0.0, conf), wrong & ~hidden
 
 
+def _reader_cells(job) -> tuple[np.ndarray, np.ndarray]:
+    """One validation render read as the reader reads it: (confidence float (N,), wrong bool
+    (N,)), a cell read ``hidden`` left out (confidence 0, not wrong)."""
+    from companion.vision.cells import read_cells
+    from companion.vision.profiles import get_profile
+
+    path, recipe, seed, index = job
+    profile = get_profile("iago" if index % 2 else "scrabble")
+    ren = wide.render(wide.board_rng(seed, index), profile, fonts=wide.training_fonts())
+    grid, conf, ev, _ = read_cells(ren.warp, profile, cellnet.CellNet(path, recipe))
+    truth = ren.rows(profile.coloured_ink)
+    wrong = np.array(
+        [[a != b for a, b in zip(r, t, strict=True)] for r, t in zip(grid, truth, strict=True)]
+    )
+    return np.where(ev.hidden, 0.0, conf).reshape(-1), (wrong & ~ev.hidden).reshape(-1)
+
+
+def reader_trust_level(
+    path: Path, recipe: dict, seed: int, boards: int, workers: int = 2
+) -> tuple[float, int]:
+    """The trust level of a reading (:attr:`companion.vision.cellnet.CellNet.reader_trust_level`):
+    chosen by :func:`choose_trust_level`'s rule on the validation renders (``boards`` of
+    ``seed``, drawn as :func:`render_set` draws them) read as the reader reads a board
+    (:func:`companion.vision.cells.read_cells`: the cells in doubt read again, a tile's colour
+    weighed in, the set's counts), not on the network's outputs alone. Returns (level, cells
+    read)."""
+    jobs = [(str(path), recipe, seed, i) for i in range(boards)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_reader_cells, jobs, chunksize=4))
+    else:
+        parts = [_reader_cells(j) for j in jobs]
+    conf = np.concatenate([c for c, _ in parts])
+    wrong = np.concatenate([w for _, w in parts])
+    return choose_trust_level(conf, wrong), int(len(conf))
+
+
 def accuracy(logits: np.ndarray, labels: np.ndarray, ink: np.ndarray) -> dict:
     """Cell accuracy (class), and ink accuracy on cells whose ink says something."""
     pred = logits[:, : cellnet.N_CLASSES].argmax(1)
@@ -329,6 +368,9 @@ def train(
         "seconds": round(time.time() - t0),
         "torch": torch.__version__,
     }
+    reader_level, read = reader_trust_level(output, recipe, seed + 1, len(nv), workers)
+    recipe["reader_trust_level"] = reader_level
+    recipe["validation"]["reader_cells"] = read
     output.with_suffix(".json").write_text(json.dumps(recipe, indent=2) + "\n", encoding="utf-8")
     log(json.dumps(recipe["validation"]))
     log(json.dumps(recipe["test"]))

@@ -293,7 +293,7 @@ def read_board(
     if known is not None:
         conf, differ = cells.with_known_board(grid, conf, known, profile)
         problems += differ
-    level = net.trust_level
+    level = net.reader_trust_level
     unsure = (conf < level) & ~cut
     if unsure.any():
         problems.append(
