@@ -62,12 +62,9 @@ def camera_lines(grids):
     return out
 
 
-def test_a_game_read_by_the_camera_gives_the_same_gcg_as_typed(tmp_path):
-    lines = camera_lines(boards())
-    s = table(tmp_path)
-    script = f"0 press red\n20 press blue\n21 type '{lines[0]}'\n40 press red\n"
-    script += f"41 type '{lines[1]}'\n60 press blue\n61 type '{lines[2]}'\n62 state\n"
-    final = run(s, script)
+def assert_the_game_typed(tmp_path, s, final):
+    """The game ``s`` played (its last ``state``, ``final``) is the same game typed: the same
+    scores, the same moves (each noted as read by the camera) and the same GCG."""
     typed_script = "0 press red\n10 type 8D JETON\n20 press blue\n30 type G6 OX\n"
     typed_script += "40 press red\n50 type 9H QI\n60 press blue\n62 state\n"
     t = table(tmp_path, name="typed.jsonl")
@@ -79,6 +76,15 @@ def test_a_game_read_by_the_camera_gives_the_same_gcg_as_typed(tmp_path):
         dict(m.to_json(), note="") for m in keyed.moves
     ]
     assert write_gcg(read).replace("#note read by the camera\n", "") == write_gcg(keyed)
+
+
+def test_a_game_read_by_the_camera_gives_the_same_gcg_as_typed(tmp_path):
+    lines = camera_lines(boards())
+    s = table(tmp_path)
+    script = f"0 press red\n20 press blue\n21 type '{lines[0]}'\n40 press red\n"
+    script += f"41 type '{lines[1]}'\n60 press blue\n61 type '{lines[2]}'\n62 state\n"
+    final = run(s, script)
+    assert_the_game_typed(tmp_path, s, final)
     # a reading of the same board again (the camera's second look) adds nothing
     final = run(s, f"63 type '{lines[2]}'\n64 state\n")
     assert final["scores"] == {"blue": 63, "red": 18}
@@ -92,14 +98,7 @@ def test_a_game_photographed_move_by_move_gives_the_same_gcg_as_typed(tmp_path):
     shoot(tmp_path / "cam", boards())
     s = table(tmp_path, tmp_path / "cam")
     final = run(s, "0 press red\n20 press blue\n40 press red\n60 press blue\n62 state\n")
-    typed_script = "0 press red\n10 type 8D JETON\n20 press blue\n30 type G6 OX\n"
-    typed_script += "40 press red\n50 type 9H QI\n60 press blue\n62 state\n"
-    t = table(tmp_path, name="typed.jsonl")
-    typed = run(t, typed_script)
-    assert final["scores"] == typed["scores"] == {"blue": 40 + 23, "red": 18}
-    read, keyed = s.service.mode.record, t.service.mode.record
-    assert [m.note for m in read.moves] == ["read by the camera"] * 3
-    assert write_gcg(read).replace("#note read by the camera\n", "") == write_gcg(keyed)
+    assert_the_game_typed(tmp_path, s, final)
 
 
 def test_a_new_blank_or_a_tile_read_otherwise_asks_for_the_move(tmp_path):

@@ -12,18 +12,9 @@ from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
 from companion.daemon.sim import ScriptedTable, parse_sim_script
 from tests.test_faults import oled
+from tests.test_scrabble_mode import OPENING  # JETON 40, rEDYEING 64, BEDIM 26
 
-# Ada (blue) goes first; scores hand-worked in tests/test_scrabble_rules.py: JETON 40,
-# rEDYEING 64, BEDIM 26. Blue's clock runs 0-12 and 45-55, red's 12-45.
-OPENING = """
-0 press red
-10 type 8D JETON
-12 press blue
-40 type H2 rEDYEING
-45 press red
-50 type 7E BEDIM
-55 press blue
-"""
+# Blue's clock runs 0-12 and 45-55 in OPENING, red's 12-45.
 OWN = 25 * 60
 
 
