@@ -10,8 +10,13 @@ name: ``english-upper.35`` has ``Tuesday``), only as an abbreviation or contract
 a rule (no vowel, the screen's name, abbreviation or foreign word: :mod:`companion.lexicon.screen`).
 A word one of the screen's rules added says which (``second source``, ``GCIDE form``).
 The definition is WordNet's first sense of the word or of its base form (APICES: APEX), else
-GCIDE's first sense. This reads files, so it is for the arbiter's call only, never the table's
-hot path (a tenth of a second or two; GCIDE takes about a second the first time).
+GCIDE's first sense.
+
+All of this is read from the explain index (:mod:`companion.lexicon.explainindex`, an SQLite file
+of the data directory built at install by ``companion lexicon explain-index``): a few
+milliseconds a word. Without a current index it is read from SCOWL's files, WordNet and GCIDE
+themselves, with the same answer, in seconds and some 350 MB. For the arbiter's call only, never
+the table's hot path.
 """
 
 from __future__ import annotations
@@ -82,17 +87,25 @@ def _entries_in(path: Path, word: str) -> list[str]:
     return out
 
 
-def _scowl_story(word: str, lexicon) -> tuple[list[str], str, list[str]]:
+def scowl_files() -> list[Path]:
+    """Every SCOWL file the explanation looks in (``SIZE``-suffixed files of ``SCOWL_DIR``,
+    sorted by path): the lexicon's sources, and the others for ``SCOWL also has``."""
+    return [p for p in sorted(scowl.SCOWL_DIR.glob("*-*.*")) if p.suffix[1:].isdigit()]
+
+
+def _scowl_story(word: str, lexicon, entries_in=_entries_in) -> tuple[list[str], str, list[str]]:
+    """``found``, ``why`` and ``elsewhere`` for ``word``; ``entries_in(path, word)`` gives the
+    lines of a SCOWL file that are the word (:func:`_entries_in`, or the explain index's copy)."""
     from companion.lexicon.screen import screen
 
     params = scowl.parse_name(lexicon.name)
     sources = [Path(p) for p in lexicon.meta.get("sources", [])]
-    found = [p.name for p in sources if word in _entries_in(p, word)]
+    found = [p.name for p in sources if word in entries_in(p, word)]
     elsewhere = []
-    for path in sorted(scowl.SCOWL_DIR.glob("*-*.*")):
-        if path in sources or not path.suffix[1:].isdigit():
+    for path in scowl_files():
+        if path in sources:
             continue
-        for entry in _entries_in(path, word):
+        for entry in entries_in(path, word):
             elsewhere.append(f"{path.name}: {entry}")
     why = ""
     sc = screen()
@@ -137,22 +150,40 @@ def _scowl_story(word: str, lexicon) -> tuple[list[str], str, list[str]]:
     return found, why, elsewhere
 
 
+def wordnet_definition(word: str, wn) -> tuple[str, str] | None:
+    """WordNet's definition of ``word`` (lower case) as ``(lead, definition)``: the first sense
+    that has the word itself as a lemma, else its first sense (of a base form: APICES, APEX);
+    ``lead`` is ``"APEX: "`` when the sense's lemma is not the word, else ``""``. None when
+    WordNet has no sense of it. ``wn`` is nltk's reader (:func:`companion.lexicon.wordnet.wordnet`).
+    """
+    senses = wn.synsets(word)
+    common = [s for s in senses if any(n.lower() == word for n in s.lemma_names())]
+    chosen = (common or senses)[:1]
+    if not chosen:
+        return None
+    s = chosen[0]
+    names = {n.lower() for n in s.lemma_names()}
+    bases = [b for pos in ("n", "v", "a", "r") for b in wn._morphy(word, pos)]
+    base = word if word in names else next((b for b in bases if b in names), None)
+    base = base or s.lemma_names()[0].lower()
+    lead = "" if base == word else f"{base.replace('_', ' ').upper()}: "
+    return lead, s.definition()
+
+
+def gcide_definition(text: str) -> str:
+    """A GCIDE definition as ``--explain`` shows it: its first 200 characters, ``...`` after."""
+    return text[:200] + ("..." if len(text) > 200 else "")
+
+
 def _definition(word: str) -> tuple[str | None, str | None]:
+    """The definition and its source read from WordNet and GCIDE themselves (slow: nltk's reader
+    takes a few seconds to open, GCIDE some more)."""
     try:
         from companion.lexicon.wordnet import wordnet
 
-        wn = wordnet()
-        senses = wn.synsets(word)
-        common = [s for s in senses if any(n.lower() == word for n in s.lemma_names())]
-        chosen = (common or senses)[:1]
-        if chosen:
-            s = chosen[0]
-            names = {n.lower() for n in s.lemma_names()}
-            bases = [b for pos in ("n", "v", "a", "r") for b in wn._morphy(word, pos)]
-            base = word if word in names else next((b for b in bases if b in names), None)
-            base = base or s.lemma_names()[0].lower()
-            lead = "" if base == word else f"{base.replace('_', ' ').upper()}: "
-            return lead + s.definition(), "wordnet"
+        found = wordnet_definition(word, wordnet())
+        if found is not None:
+            return found[0] + found[1], "wordnet"
     except Exception:  # WordNet missing or unreadable: try GCIDE
         pass
     try:
@@ -161,23 +192,38 @@ def _definition(word: str) -> tuple[str | None, str | None]:
         for entry in gcide().entries(word):
             text = entry.definition()
             if text:
-                return text[:200] + ("..." if len(text) > 200 else ""), "gcide"
+                return gcide_definition(text), "gcide"
     except Exception:  # GCIDE missing: no definition
         pass
     return None, None
 
 
-def explain(word: str, lexicon) -> WordExplanation:
+def explain(word: str, lexicon, index="auto") -> WordExplanation:
     """Explain the ruling on ``word`` (upper or lower case, letters A-Z) against ``lexicon`` (a
-    :class:`companion.lexicon.Lexicon`; an imported list is named as the place it was found)."""
+    :class:`companion.lexicon.Lexicon`; an imported list is named as the place it was found).
+
+    ``index``: an open :class:`companion.lexicon.explainindex.ExplainIndex` to read the SCOWL
+    entries and the definition from (a few milliseconds); None to read SCOWL's files, WordNet
+    and GCIDE themselves (seconds, some 350 MB); ``"auto"`` (default) the data directory's
+    index when it is built and current, else the files themselves
+    (:func:`companion.lexicon.explainindex.open_index` says why). The answer is the same.
+    """
+    if index == "auto":
+        from companion.lexicon.explainindex import open_index
+
+        index = open_index()[0]
     w = word.lower()
+    if index is not None and not index.covers(w):
+        index = None  # not letters a-z: the index holds words of a-z only
     valid = w in lexicon
     out = WordExplanation(word.upper(), valid)
     if scowl.parse_name(getattr(lexicon, "name", "")) is not None:
-        out.found, out.why, out.elsewhere = _scowl_story(w, lexicon)
+        entries_in = _entries_in if index is None else index.entries_in
+        out.found, out.why, out.elsewhere = _scowl_story(w, lexicon, entries_in)
     elif valid:
         out.found, out.why = [f"the imported list {lexicon.name}"], "taken as imported"
     else:
         out.why = f"not in the imported list {getattr(lexicon, 'name', '')}"
-    out.definition, out.definition_source = _definition(w)
+    found = _definition(w) if index is None else index.definition(w)
+    out.definition, out.definition_source = found
     return out

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import gzip
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,6 +115,48 @@ class Entry:
         return re.sub(r"[{}]", "", out).strip()
 
 
+def _chunks(index: Path, data: Path) -> Iterator[tuple[str, int, int, str]]:
+    """Each entry of the index (headword, offset, length) with its text, in the index's order
+    (the database's own ``00-database-...`` entries left out)."""
+    with gzip.open(data) as fh:  # dictzip is gzip with a chunk table in its extra field
+        raw = fh.read()
+    for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
+        parts = line.split("\t")
+        if len(parts) != 3 or parts[0].startswith("00-database"):
+            continue
+        head, off, length = parts[0], _b64(parts[1]), _b64(parts[2])
+        yield head, off, length, raw[off : off + length].decode("utf-8", errors="replace")
+
+
+def first_definitions(root: Path = GCIDE_DIR) -> Iterator[tuple[str, str]]:
+    """``(word, definition)`` for every one-word headword (lower-case a-z, as
+    :meth:`Gcide.entries` keys it): the first non-empty :meth:`Entry.definition` of its entries
+    in the index's order, which is what ``Gcide(root).entries(word)`` gives first. Read as a
+    stream, keeping no entry (for ``companion lexicon explain-index``: a tenth of the memory of
+    :class:`Gcide`).
+
+    Raises:
+        GcideUnavailable: the Debian package is not installed.
+    """
+    index, data = root / INDEX, root / DATA
+    if not index.exists() or not data.exists():
+        raise GcideUnavailable(
+            f"GCIDE is not installed: {index} is missing; install the Debian package "
+            "dict-gcide (make deps does)"
+        )
+    done: set[str] = set()
+    for head, _, _, chunk in _chunks(index, data):
+        if len(head.split()) != 1:
+            continue
+        key = _plain(head)
+        if not key or key in done:
+            continue
+        text = Entry(head, chunk, "", False).definition()
+        if text:
+            done.add(key)
+            yield key, text
+
+
 class Gcide:
     """GCIDE's index and entries, read once (about a second: the 40 MB text is decompressed).
 
@@ -129,19 +172,12 @@ class Gcide:
                 "dict-gcide (make deps does)"
             )
         self.files = [index, data]
-        with gzip.open(data) as fh:  # dictzip is gzip with a chunk table in its extra field
-            raw = fh.read()
         self._entries: dict[str, list[Entry]] = {}
         self._forms: set[str] = set()
         self.inflections: list[tuple[str, str]] = []
         self.phrases: list[tuple[str, ...]] = []
         seen: set[tuple[int, int]] = set()
-        for line in index.read_text(encoding="utf-8", errors="replace").splitlines():
-            parts = line.split("\t")
-            if len(parts) != 3 or parts[0].startswith("00-database"):
-                continue
-            head, off, length = parts[0], _b64(parts[1]), _b64(parts[2])
-            chunk = raw[off : off + length].decode("utf-8", errors="replace")
+        for head, off, length, chunk in _chunks(index, data):
             top = chunk[:400].replace("\n", " ")
             m = _LABEL.search(top)
             label = re.sub(r"\s+", " ", m.group(1)).strip() if m else ""

@@ -1,0 +1,369 @@
+"""The explain index: what ``companion judge --explain`` reads, built once into an SQLite file.
+
+``--explain`` tells the arbiter where SCOWL has a word and gives a short definition
+(:mod:`companion.lexicon.explain`). Read from the sources themselves that takes seconds and some
+350 MB: every SCOWL file is scanned for the word, nltk's WordNet reader loads its whole lemma
+index (about 3 s), and GCIDE's 40 MB of text is decompressed and parsed (about 5 s). A Raspberry
+Pi Zero 2 W has 512 MB. So ``companion lexicon explain-index`` (run by ``make install`` and
+``make run``) writes, once, ``data_dir()/cache/lexicon-explain-vN.sqlite`` holding
+
+- ``scowl``: for every a-z word and every SCOWL file that has it (:func:`explain.scowl_files`),
+  the file's lines that are the word, exactly as :func:`explain._entries_in` finds them (``Cat``,
+  ``CAT``, ``cat.``; a line NULL when it is the word itself);
+- ``words`` and ``definitions``: the definition :func:`explain._definition` gives every word that
+  has one: WordNet's (:func:`explain.wordnet_definition`, computed with nltk's own reader for every
+  word its ``morphy`` can reach: each lemma, each exception form, each lemma with a suffix rule
+  undone) and, for a word WordNet does not know, GCIDE's first
+  (:func:`companion.lexicon.gcide.first_definitions`). Definitions shared by several words
+  (CAT, CATS) are stored once.
+
+``--explain`` then opens the file read-only and asks for the few words of the play (a few
+milliseconds and a few MB). The file is stamped with the size and modification time of every
+SCOWL file, WordNet's and GCIDE's files, nltk's version and :data:`INDEX_VERSION`; when it is
+missing, damaged or stale, ``--explain`` says so on standard error and reads the sources
+themselves, with the same answer (:func:`open_index`). The build takes about 40 s on a PC, with
+a peak near 200 MB (nltk's reader), and is never done by the table service.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import importlib.metadata
+import json
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+from companion.lexicon import phonetics, scowl
+from companion.lexicon.explain import (
+    _entries_in,
+    gcide_definition,
+    scowl_files,
+    wordnet_definition,
+)
+from companion.lexicon.words import fold, is_plain_word
+
+INDEX_VERSION = 1
+"""Bump when what is stored, or how explain reads it, changes: the index is then stale."""
+
+BUILD_HINT = "companion lexicon explain-index builds it (make install and make run do)"
+
+_LINE = re.compile(r"(?m)^([a-z]+)\.?$")
+"""A line of a lowered SCOWL file that is a word of a-z, with a full stop or not: the lines
+:func:`explain._entries_in` matches, for every word at once."""
+
+_SCHEMA = """
+CREATE TABLE files (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE scowl (word TEXT NOT NULL, file INTEGER NOT NULL, seq INTEGER NOT NULL, entry TEXT,
+                    PRIMARY KEY (word, file, seq)) WITHOUT ROWID;
+CREATE TABLE definitions (id INTEGER PRIMARY KEY, text TEXT NOT NULL);
+CREATE TABLE words (word TEXT PRIMARY KEY, source TEXT NOT NULL, lead TEXT NOT NULL,
+                    definition INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE info (key TEXT PRIMARY KEY, value TEXT);
+"""
+
+
+def index_path() -> Path:
+    """Where the explain index lives: ``data_dir()/cache/lexicon-explain-vN.sqlite``."""
+    return phonetics.cache_dir() / f"lexicon-explain-v{INDEX_VERSION}.sqlite"
+
+
+def _source_files() -> list[Path]:
+    from companion.lexicon.gcide import DATA, GCIDE_DIR, INDEX
+    from companion.lexicon.wordnet import WORDNET_DIR
+
+    files = scowl_files()
+    if WORDNET_DIR.is_dir():
+        files += [p for p in WORDNET_DIR.iterdir() if p.name.startswith(("data.", "index."))]
+        files += WORDNET_DIR.glob("*.exc")
+    files += [p for p in (GCIDE_DIR / INDEX, GCIDE_DIR / DATA) if p.exists()]
+    return files
+
+
+def _nltk_version() -> str:
+    try:
+        return importlib.metadata.version("nltk")
+    except importlib.metadata.PackageNotFoundError:
+        return "none"
+
+
+def stamp() -> str:
+    """The stamp of the index's sources: every SCOWL file's, WordNet's and GCIDE's path, size and
+    modification time (the folders' lists: a file added or removed changes it), nltk's version
+    and :data:`INDEX_VERSION`. A few hundred stats: about a millisecond."""
+    return phonetics.file_stamp(_source_files(), INDEX_VERSION, scowl.SCOWL_DIR, _nltk_version())
+
+
+class ExplainIndex:
+    """The explain index open read-only (module docstring): the SCOWL lines and the definition
+    of a word, a query each.
+
+    Raises:
+        sqlite3.Error: the file is not an SQLite database of this layout (:func:`open_index`
+            reports it and falls back).
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        rows = self._con.execute("SELECT key, value FROM info").fetchall()
+        self.info = dict(rows)
+        self.root = Path(self.info["scowl_dir"])
+        self._names = dict(self._con.execute("SELECT id, name FROM files").fetchall())
+        self._known = set(self._names.values())
+
+    def covers(self, word: str) -> bool:
+        """True for a word the index answers for: lower-case letters a-z."""
+        return is_plain_word(word)
+
+    @functools.lru_cache(maxsize=64)  # noqa: B019 (one index a process; a few words a call)
+    def _entries(self, word: str) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        rows = self._con.execute(
+            "SELECT file, entry FROM scowl WHERE word = ? ORDER BY file, seq", (word,)
+        )
+        for file, entry in rows:
+            out.setdefault(self._names[file], []).append(word if entry is None else entry)
+        return out
+
+    def entries_in(self, path: Path, word: str) -> list[str]:
+        """The lines of SCOWL file ``path`` that are ``word`` (lower-case a-z), as
+        :func:`explain._entries_in` reads them from the file; a file the index was not built
+        from (another folder) is read itself."""
+        if path.parent != self.root or path.name not in self._known:
+            return _entries_in(path, word)
+        return list(self._entries(word).get(path.name, []))
+
+    def definition(self, word: str) -> tuple[str | None, str | None]:
+        """``(definition, source)`` of ``word`` (lower-case a-z), source ``wordnet`` or
+        ``gcide``, as :func:`explain._definition` gives it; ``(None, None)`` when neither has it."""
+        row = self._con.execute(
+            "SELECT w.lead, d.text, w.source FROM words w JOIN definitions d "
+            "ON d.id = w.definition WHERE w.word = ?",
+            (word,),
+        ).fetchone()
+        return (None, None) if row is None else (row[0] + row[1], row[2])
+
+    def close(self) -> None:
+        """Close the database."""
+        self._con.close()
+
+
+def index_problem(path: Path | None = None) -> str | None:
+    """None when the explain index at ``path`` (default :func:`index_path`) is built and
+    current; else what is wrong, naming the file (missing, damaged, stale). Only looks."""
+    path = path or index_path()
+    if not path.exists():
+        return f"the explain index {path} is not built"
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = con.execute("SELECT value FROM info WHERE key = 'stamp'").fetchone()
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        return f"the explain index {path} cannot be read ({exc})"
+    try:
+        current = stamp()
+    except OSError as exc:
+        return f"the explain index's sources cannot be read ({exc})"
+    if row is None or row[0] != current:
+        return f"the explain index {path} is out of date (SCOWL, WordNet, GCIDE or nltk changed)"
+    return None
+
+
+def open_index(path: Path | None = None) -> tuple[ExplainIndex | None, str | None]:
+    """The explain index at ``path`` (default :func:`index_path`) open, and None; or None and
+    why it cannot be used (missing, damaged, stale: the message names the file and how to build
+    it), for ``--explain`` to say before reading the sources themselves. Never builds."""
+    path = path or index_path()
+    problem = index_problem(path)
+    if problem is None:
+        try:
+            return ExplainIndex(path), None
+        except (sqlite3.Error, KeyError) as exc:
+            problem = f"the explain index {path} cannot be read ({exc})"
+    return None, f"{problem}: {BUILD_HINT}"
+
+
+# --- building ---------------------------------------------------------------------------------
+
+
+def _scowl_rows(files: list[Path], words: set[str] | None):
+    """``(word, file id, seq, entry or None)`` for every line of ``files`` that
+    :func:`explain._entries_in` would give for some word of a-z (the whole word list, or
+    ``words``)."""
+    for fid, path in enumerate(files):
+        text = scowl.read_text(path)
+        low = text.lower()
+        matched: set[str] = set()
+        seq = 0
+        for m in _LINE.finditer(low):
+            word = m.group(1)
+            matched.add(word)
+            if words is not None and word not in words:
+                continue
+            entry = text[m.start() : m.end()]
+            yield word, fid, seq, None if entry == word else entry
+            seq += 1
+        if text.isascii():
+            continue
+        # a word no line matched is looked for again with accents folded (_entries_in)
+        for line in text.splitlines():
+            word = fold(line).lower()
+            if word in matched or not is_plain_word(word):
+                continue
+            if words is not None and word not in words:
+                continue
+            yield word, fid, seq, None if line == word else line
+            seq += 1
+
+
+def wordnet_candidates(wn) -> set[str]:
+    """Every a-z word nltk's ``wn.synsets`` can find a sense of: WordNet's lemmas, its
+    exception forms, and each lemma with one of ``morphy``'s suffix rules undone (CAT: CATS;
+    BOX: BOXES), for its part of speech. ``morphy`` applies one rule or one exception to the
+    word asked, so no other word has a sense."""
+    out: set[str] = set()
+    for lemma, by_pos in wn._lemma_pos_offset_map.items():
+        for pos in by_pos:
+            if pos not in wn.MORPHOLOGICAL_SUBSTITUTIONS:
+                continue
+            out.add(lemma)
+            for old, new in wn.MORPHOLOGICAL_SUBSTITUTIONS[pos]:
+                if lemma.endswith(new):
+                    out.add(lemma[: len(lemma) - len(new)] + old)
+    for pos in ("n", "v", "a", "r"):
+        out.update(wn._exception_map[pos])
+    return {w for w in out if is_plain_word(w)}
+
+
+class _Definitions:
+    """Writes ``words`` and ``definitions`` rows, each distinct definition once (found through a
+    unique index dropped at the end, so the build keeps none of them in memory)."""
+
+    def __init__(self, con: sqlite3.Connection):
+        self.con = con
+        con.execute("CREATE UNIQUE INDEX definitions_text ON definitions (text)")
+
+    def add(self, word: str, source: str, lead: str, text: str) -> None:
+        con = self.con
+        con.execute("INSERT OR IGNORE INTO definitions (text) VALUES (?)", (text,))
+        (did,) = con.execute("SELECT id FROM definitions WHERE text = ?", (text,)).fetchone()
+        con.execute("INSERT INTO words VALUES (?, ?, ?, ?)", (word, source, lead, did))
+
+    def finish(self) -> None:
+        self.con.execute("DROP INDEX definitions_text")
+
+
+def _wordnet_rows(defs: _Definitions, words: set[str] | None) -> str | None:
+    """WordNet's definition of every word it has a sense of; returns ``"wordnet"``, or None
+    when WordNet cannot be read (then GCIDE answers for every word, as in explain)."""
+    from companion.lexicon.wordnet import wordnet
+
+    try:
+        wn = wordnet()
+        candidates = wordnet_candidates(wn)
+    except Exception:  # missing or unreadable: explain._definition then asks GCIDE
+        return None
+    if words is not None:
+        candidates &= words
+    for n, word in enumerate(sorted(candidates)):
+        try:
+            found = wordnet_definition(word, wn)
+        except Exception:  # as explain._definition: that word from GCIDE
+            found = None
+        if found is not None:
+            defs.add(word, "wordnet", found[0], found[1])
+        if n % 2000 == 1999:
+            wn._synset_offset_cache.clear()  # the synsets read so far: bound the memory
+    return "wordnet"
+
+
+def _gcide_rows(con: sqlite3.Connection, words: set[str] | None) -> str | None:
+    """GCIDE's first definition of every one-word headword, in the table ``gcide_first`` (the
+    words WordNet defines are taken out after); ``"gcide"``, or None when GCIDE cannot be read."""
+    from companion.lexicon.gcide import first_definitions
+
+    con.execute("CREATE TABLE gcide_first (word TEXT PRIMARY KEY, text TEXT) WITHOUT ROWID")
+    try:
+        rows = (
+            (word, gcide_definition(text))
+            for word, text in first_definitions()
+            if words is None or word in words
+        )
+        con.executemany("INSERT INTO gcide_first VALUES (?, ?)", rows)
+    except Exception:  # missing or unreadable: explain._definition gives none
+        con.execute("DELETE FROM gcide_first")
+        return None
+    return "gcide"
+
+
+def _build(con: sqlite3.Connection, words: set[str] | None) -> None:
+    con.execute("PRAGMA journal_mode = OFF")
+    con.execute("PRAGMA synchronous = OFF")
+    con.executescript(_SCHEMA)
+    files = scowl_files()
+    con.executemany("INSERT INTO files VALUES (?, ?)", [(i, p.name) for i, p in enumerate(files)])
+    con.executemany("INSERT INTO scowl VALUES (?, ?, ?, ?)", _scowl_rows(files, words))
+    # GCIDE before nltk's reader, so that the two large reads are never in memory together
+    gcide = _gcide_rows(con, words)
+    defs = _Definitions(con)
+    wordnet = _wordnet_rows(defs, words)
+    new = "FROM gcide_first g WHERE g.word NOT IN (SELECT word FROM words)"
+    con.execute(f"INSERT OR IGNORE INTO definitions (text) SELECT g.text {new}")
+    con.execute(
+        "INSERT INTO words SELECT g.word, 'gcide', '', d.id FROM gcide_first g "
+        "JOIN definitions d ON d.text = g.text WHERE g.word NOT IN (SELECT word FROM words)"
+    )
+    defs.finish()
+    con.execute("DROP TABLE gcide_first")
+    (defined,) = con.execute("SELECT COUNT(*) FROM words").fetchone()
+    info = {
+        "scowl_dir": str(scowl.SCOWL_DIR),
+        "sources": json.dumps([s for s in ("scowl", wordnet, gcide) if s]),
+        "words_defined": str(defined),
+        "only": json.dumps(sorted(words)) if words is not None else "",
+        "built_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+    }
+    con.executemany("INSERT INTO info VALUES (?, ?)", info.items())
+
+
+def build_index(
+    path: Path | None = None, *, force: bool = False, words: set[str] | None = None
+) -> tuple[Path, bool]:
+    """Build the explain index at ``path`` (default :func:`index_path`) unless it is current;
+    returns the path and whether it was built. ``force`` rebuilds a current one. ``words``
+    (lower-case a-z) limits it to those words, for tests (such an index is never current for
+    ``--explain``: its stamp says so). About 40 s on a PC, a peak near 200 MB.
+
+    Raises:
+        OSError, sqlite3.Error: the index cannot be written (a read-only data directory, a full
+            disk); the message names the file.
+    """
+    path = path or index_path()
+    if not force and words is None and index_problem(path) is None:
+        return path, False
+    current = stamp() if words is None else f"only {len(words)} words"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        con = sqlite3.connect(tmp)
+        try:
+            _build(con, words)
+            # the stamp goes in with the rest: a build cut short is never taken as current
+            con.execute("INSERT INTO info VALUES ('stamp', ?)", (current,))
+            con.commit()
+            con.execute("VACUUM")  # rows came in no order: packed tight
+        finally:
+            con.close()
+        os.replace(tmp, path)
+    except sqlite3.Error as exc:
+        raise sqlite3.Error(f"the explain index {path} cannot be written: {exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    phonetics.remove_old_versions(path, "lexicon-explain-v*.sqlite")
+    return path, True
