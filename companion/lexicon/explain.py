@@ -21,6 +21,7 @@ the table's hot path.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,8 +90,18 @@ def _entries_in(path: Path, word: str) -> list[str]:
 
 def scowl_files() -> list[Path]:
     """Every SCOWL file the explanation looks in (``SIZE``-suffixed files of ``SCOWL_DIR``,
-    sorted by path): the lexicon's sources, and the others for ``SCOWL also has``."""
-    return [p for p in sorted(scowl.SCOWL_DIR.glob("*-*.*")) if p.suffix[1:].isdigit()]
+    sorted by path): the lexicon's sources, and the others for ``SCOWL also has``. Listed
+    again only when the folder changes (its modification time)."""
+    try:
+        changed = scowl.SCOWL_DIR.stat().st_mtime_ns
+    except OSError:
+        changed = None
+    return list(_scowl_files(scowl.SCOWL_DIR, changed))
+
+
+@functools.lru_cache(maxsize=4)
+def _scowl_files(root: Path, changed: int | None) -> tuple[Path, ...]:
+    return tuple(p for p in sorted(root.glob("*-*.*")) if p.suffix[1:].isdigit())
 
 
 def _scowl_story(word: str, lexicon, entries_in=_entries_in) -> tuple[list[str], str, list[str]]:
@@ -102,8 +113,9 @@ def _scowl_story(word: str, lexicon, entries_in=_entries_in) -> tuple[list[str],
     sources = [Path(p) for p in lexicon.meta.get("sources", [])]
     found = [p.name for p in sources if word in entries_in(p, word)]
     elsewhere = []
+    own = set(sources)
     for path in scowl_files():
-        if path in sources:
+        if path in own:
             continue
         for entry in entries_in(path, word):
             elsewhere.append(f"{path.name}: {entry}")

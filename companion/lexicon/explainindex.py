@@ -19,7 +19,7 @@ Pi Zero 2 W has 512 MB. So ``companion lexicon explain-index`` (run by ``make in
 
 ``--explain`` then opens the file read-only and asks for the few words of the play (a few
 milliseconds and a few MB). The file is stamped with the size and modification time of every
-SCOWL file, WordNet's and GCIDE's files, nltk's version and :data:`INDEX_VERSION`; when it is
+SCOWL file, WordNet's and GCIDE's files, nltk's WordNet reader and :data:`INDEX_VERSION`; when it is
 missing, damaged or stale, ``--explain`` says so on standard error and reads the sources
 themselves, with the same answer (:func:`open_index`). The build takes about 40 s on a PC, with
 a peak near 200 MB (nltk's reader), and is never done by the table service.
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import functools
-import importlib.metadata
+import importlib.util
 import json
 import os
 import re
@@ -82,18 +82,22 @@ def _source_files() -> list[Path]:
     return files
 
 
-def _nltk_version() -> str:
-    try:
-        return importlib.metadata.version("nltk")
-    except importlib.metadata.PackageNotFoundError:
-        return "none"
+def _nltk_reader() -> list[Path]:
+    """nltk's WordNet reader's source file, whose parsing the definitions come from: a new nltk
+    replaces it (a stat, cheaper than asking for nltk's version)."""
+    spec = importlib.util.find_spec("nltk")
+    if spec is None or not spec.submodule_search_locations:
+        return []
+    reader = Path(spec.submodule_search_locations[0]) / "corpus" / "reader" / "wordnet.py"
+    return [reader] if reader.exists() else []
 
 
 def stamp() -> str:
     """The stamp of the index's sources: every SCOWL file's, WordNet's and GCIDE's path, size and
-    modification time (the folders' lists: a file added or removed changes it), nltk's version
-    and :data:`INDEX_VERSION`. A few hundred stats: about a millisecond."""
-    return phonetics.file_stamp(_source_files(), INDEX_VERSION, scowl.SCOWL_DIR, _nltk_version())
+    modification time (the folders' lists: a file added or removed changes it), nltk's WordNet
+    reader's and :data:`INDEX_VERSION`. A few hundred stats: about a millisecond."""
+    files = _source_files() + _nltk_reader()
+    return phonetics.file_stamp(files, INDEX_VERSION, scowl.SCOWL_DIR)
 
 
 class ExplainIndex:
@@ -112,7 +116,7 @@ class ExplainIndex:
         self.info = dict(rows)
         self.root = Path(self.info["scowl_dir"])
         self._names = dict(self._con.execute("SELECT id, name FROM files").fetchall())
-        self._known = set(self._names.values())
+        self._covered = {str(self.root / name) for name in self._names.values()}
 
     def covers(self, word: str) -> bool:
         """True for a word the index answers for: lower-case letters a-z."""
@@ -132,7 +136,7 @@ class ExplainIndex:
         """The lines of SCOWL file ``path`` that are ``word`` (lower-case a-z), as
         :func:`explain._entries_in` reads them from the file; a file the index was not built
         from (another folder) is read itself."""
-        if path.parent != self.root or path.name not in self._known:
+        if str(path) not in self._covered:
             return _entries_in(path, word)
         return list(self._entries(word).get(path.name, []))
 
