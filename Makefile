@@ -62,9 +62,11 @@ $(STAMP): pyproject.toml $(DEBSTAMP)
 
 deps: $(STAMP)
 
-# the Wordinoes judge's caches are built here, before the table service starts (never inside it)
+# the Wordinoes judge's caches and judge --explain's index are built here, before the table
+# service starts (never inside it)
 run: $(STAMP)
 	$(BIN)/companion wordinoes warm
+	$(BIN)/companion lexicon explain-index
 	$(BIN)/companion sim
 
 # a broker, a director and eight simulated tables playing rounds on this machine (docs/tournament.md)

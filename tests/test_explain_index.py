@@ -167,3 +167,16 @@ def test_with_a_current_index_explain_is_quiet(index, from_sources, capsys):
     assert lines[0] == "INVALID" and "XQZT\tinvalid" in lines
     for word in ("cat", "dogs"):
         assert all(line in lines for line in from_sources[word].lines())
+
+
+def test_the_build_command_leaves_a_current_index_alone(index, capsys):
+    path = index_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(index.path.read_bytes())
+    _stamp_as_current(path)
+    try:
+        assert main(["lexicon", "explain-index"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("explain index: up to date") and str(path) in out
+    finally:
+        path.unlink(missing_ok=True)

@@ -267,6 +267,7 @@ def test_dry_run_prints_every_step_and_changes_nothing(tmp_path):
         "systemctl daemon-reload",
         "udevadm control --reload-rules",
         "companion lexicon build",
+        "companion lexicon explain-index",
         "companion wordinoes warm",
         "systemctl enable table-companion.service",
         "systemctl restart table-companion.service",

@@ -28,7 +28,6 @@ a peak near 200 MB (nltk's reader), and is never done by the table service.
 from __future__ import annotations
 
 import datetime as _dt
-import functools
 import importlib.util
 import json
 import os
@@ -117,19 +116,23 @@ class ExplainIndex:
         self.root = Path(self.info["scowl_dir"])
         self._names = dict(self._con.execute("SELECT id, name FROM files").fetchall())
         self._covered = {str(self.root / name) for name in self._names.values()}
+        self._last: tuple[str, dict[str, list[str]]] = ("", {})
 
     def covers(self, word: str) -> bool:
         """True for a word the index answers for: lower-case letters a-z."""
         return is_plain_word(word)
 
-    @functools.lru_cache(maxsize=64)  # noqa: B019 (one index a process; a few words a call)
     def _entries(self, word: str) -> dict[str, list[str]]:
+        """Every file's lines for ``word``, one query (kept for the word's other files)."""
+        if self._last[0] == word:
+            return self._last[1]
         out: dict[str, list[str]] = {}
         rows = self._con.execute(
             "SELECT file, entry FROM scowl WHERE word = ? ORDER BY file, seq", (word,)
         )
         for file, entry in rows:
             out.setdefault(self._names[file], []).append(word if entry is None else entry)
+        self._last = (word, out)
         return out
 
     def entries_in(self, path: Path, word: str) -> list[str]:

@@ -27,9 +27,9 @@ The steps, each skipped when already done so the installer is safe to run twice:
    systemd units (systemd/table-companion.service, prefix and user filled in, and only the
    supplementary groups this system has: on a Debian PC without ``gpio`` the unit still starts;
    and systemd/table-companion-link.service, the tournament link);
-7. the lexicon index and the Wordinoes judge's cache built in the state directory, as the service
-   user (``companion lexicon build``, ``companion wordinoes warm``): the table service never builds
-   them itself;
+7. the lexicon index, the explain index and the Wordinoes judge's cache built in the state
+   directory, as the service user (``companion lexicon build``, ``companion lexicon
+   explain-index``, ``companion wordinoes warm``): the table service never builds them itself;
 8. the service enabled and (re)started (in a chroot, where no systemd runs, enabled only), and
    the tournament link too when ``table.toml`` has a ``[tournament]`` section (else it waits:
    ``sudo systemctl enable --now table-companion-link`` once the box joins a tournament).
@@ -472,11 +472,12 @@ def plan(
     if o.lexicon:
         steps.append(
             Step(
-                "lexicon index and the Wordinoes judge's cache built (as the service user, in "
-                "the state directory)",
+                "lexicon index, explain index and the Wordinoes judge's cache built (as the "
+                "service user, in the state directory)",
                 [
                     ["install", "-d", "-m", "0750", "-o", o.user, "-g", o.user, str(o.state_dir)],
                     [*as_service, "lexicon", "build"],
+                    [*as_service, "lexicon", "explain-index"],
                     [*as_service, "wordinoes", "warm"],
                 ],
                 note="each rebuilt only when its sources changed",
