@@ -12,10 +12,11 @@ A word one of the screen's rules added says which (``second source``, ``GCIDE fo
 The definition is WordNet's first sense of the word or of its base form (APICES: APEX), else
 GCIDE's first sense.
 
-All of this is read from the explain index (:mod:`companion.lexicon.explainindex`, an SQLite file
-of the data directory built at install by ``companion lexicon explain-index``): a few
-milliseconds a word. Without a current index it is read from SCOWL's files, WordNet and GCIDE
-themselves, with the same answer, in seconds and some 350 MB. For the arbiter's call only, never
+``companion judge --explain`` reads all of this from the explain index
+(:mod:`companion.lexicon.explainindex`, an SQLite file of the data directory built at install by
+``companion lexicon explain-index``): a few milliseconds a word. Without a current index (or
+with ``index=None``) it is read from SCOWL's files, WordNet and GCIDE themselves, with the same
+answer, in seconds and some 350 MB. For the arbiter's call only, never
 the table's hot path.
 """
 
@@ -210,20 +211,15 @@ def _definition(word: str) -> tuple[str | None, str | None]:
     return None, None
 
 
-def explain(word: str, lexicon, index="auto") -> WordExplanation:
+def explain(word: str, lexicon, index=None) -> WordExplanation:
     """Explain the ruling on ``word`` (upper or lower case, letters A-Z) against ``lexicon`` (a
     :class:`companion.lexicon.Lexicon`; an imported list is named as the place it was found).
 
-    ``index``: an open :class:`companion.lexicon.explainindex.ExplainIndex` to read the SCOWL
-    entries and the definition from (a few milliseconds); None to read SCOWL's files, WordNet
-    and GCIDE themselves (seconds, some 350 MB); ``"auto"`` (default) the data directory's
-    index when it is built and current, else the files themselves
-    (:func:`companion.lexicon.explainindex.open_index` says why). The answer is the same.
+    ``index``: an open :class:`companion.lexicon.explainindex.ExplainIndex`
+    (:func:`companion.lexicon.explainindex.open_index`) to read the SCOWL entries and the
+    definition from (a few milliseconds); None to read SCOWL's files, WordNet and GCIDE
+    themselves (seconds, some 350 MB). The answer is the same.
     """
-    if index == "auto":
-        from companion.lexicon.explainindex import open_index
-
-        index = open_index()[0]
     w = word.lower()
     if index is not None and not index.covers(w):
         index = None  # not letters a-z: the index holds words of a-z only
