@@ -98,7 +98,7 @@ def test_wordnet_has_no_sense_of_a_word_outside_the_candidates():
     from companion.lexicon.wordnet import wordnet
 
     wn = wordnet()
-    candidates = wordnet_candidates(wn)
+    candidates = set(wordnet_candidates(wn))
     assert {"dogs", "geese", "ran", "apices", "boxes"} <= candidates
     near = [w + s for w in sorted(candidates)[::997] for s in ("q", "ss", "ingz", "x")]
     near = [w for w in near if w not in candidates]
@@ -180,3 +180,12 @@ def test_the_build_command_leaves_a_current_index_alone(index, capsys):
         assert out.startswith("explain index: up to date") and str(path) in out
     finally:
         path.unlink(missing_ok=True)
+
+
+def test_the_compact_reader_holds_nltk_lemma_index_whole():
+    from companion.lexicon.wordnet import compact_wordnet, wordnet
+
+    full, compact = wordnet()._lemma_pos_offset_map, compact_wordnet()._lemma_pos_offset_map
+    assert len(compact) == len(full) > 140_000
+    assert all(compact[lemma] == by_pos for lemma, by_pos in full.items())
+    assert compact["good"]["s"] and "xqzt" not in compact and compact["xqzt"] == {}

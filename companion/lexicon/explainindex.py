@@ -33,6 +33,7 @@ import json
 import os
 import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from companion.lexicon import phonetics, scowl
@@ -228,23 +229,22 @@ def _scowl_rows(files: list[Path], words: set[str] | None):
             seq += 1
 
 
-def wordnet_candidates(wn) -> set[str]:
-    """Every a-z word nltk's ``wn.synsets`` can find a sense of: WordNet's lemmas, its
-    exception forms, and each lemma with one of ``morphy``'s suffix rules undone (CAT: CATS;
-    BOX: BOXES), for its part of speech. ``morphy`` applies one rule or one exception to the
-    word asked, so no other word has a sense."""
-    out: set[str] = set()
+def wordnet_candidates(wn) -> Iterator[str]:
+    """Every a-z word nltk's ``wn.synsets`` can find a sense of, some more than once: WordNet's
+    lemmas, its exception forms, and each lemma with one of ``morphy``'s suffix rules undone
+    (CAT: CATS; BOX: BOXES), for its part of speech. ``morphy`` applies one rule or one
+    exception to the word asked, so no other word has a sense."""
+    subs = wn.MORPHOLOGICAL_SUBSTITUTIONS
     for lemma, by_pos in wn._lemma_pos_offset_map.items():
         for pos in by_pos:
-            if pos not in wn.MORPHOLOGICAL_SUBSTITUTIONS:
+            if pos not in subs:
                 continue
-            out.add(lemma)
-            for old, new in wn.MORPHOLOGICAL_SUBSTITUTIONS[pos]:
-                if lemma.endswith(new):
-                    out.add(lemma[: len(lemma) - len(new)] + old)
+            forms = [lemma] + [
+                lemma[: len(lemma) - len(n)] + o for o, n in subs[pos] if lemma.endswith(n)
+            ]
+            yield from (w for w in forms if is_plain_word(w))
     for pos in ("n", "v", "a", "r"):
-        out.update(wn._exception_map[pos])
-    return {w for w in out if is_plain_word(w)}
+        yield from (w for w in wn._exception_map[pos] if is_plain_word(w))
 
 
 class _Definitions:
@@ -268,16 +268,21 @@ class _Definitions:
 def _wordnet_rows(defs: _Definitions, words: set[str] | None) -> str | None:
     """WordNet's definition of every word it has a sense of; returns ``"wordnet"``, or None
     when WordNet cannot be read (then GCIDE answers for every word, as in explain)."""
-    from companion.lexicon.wordnet import wordnet
+    from companion.lexicon.wordnet import compact_wordnet
 
+    con = defs.con
+    con.execute("CREATE TABLE candidates (word TEXT PRIMARY KEY) WITHOUT ROWID")
     try:
-        wn = wordnet()
-        candidates = wordnet_candidates(wn)
+        wn = compact_wordnet()  # nltk's reader, its lemma index kept in a third of the memory
+        found = wordnet_candidates(wn)
+        if words is not None:
+            found = (w for w in found if w in words)
+        con.executemany("INSERT OR IGNORE INTO candidates VALUES (?)", ((w,) for w in found))
     except Exception:  # missing or unreadable: explain._definition then asks GCIDE
+        con.execute("DROP TABLE candidates")
         return None
-    if words is not None:
-        candidates &= words
-    for n, word in enumerate(sorted(candidates)):
+    candidates = con.execute("SELECT word FROM candidates ORDER BY word")  # read as a stream
+    for n, (word,) in enumerate(candidates):
         try:
             found = wordnet_definition(word, wn)
         except Exception:  # as explain._definition: that word from GCIDE
@@ -286,6 +291,7 @@ def _wordnet_rows(defs: _Definitions, words: set[str] | None) -> str | None:
             defs.add(word, "wordnet", found[0], found[1])
         if n % 2000 == 1999:
             wn._synset_offset_cache.clear()  # the synsets read so far: bound the memory
+    con.execute("DROP TABLE candidates")
     return "wordnet"
 
 
