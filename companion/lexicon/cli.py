@@ -114,7 +114,7 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Build the explain index in the data directory's cache: every SCOWL file's lines "
             "for each word, and each word's WordNet or GCIDE definition, so that judge --explain "
             "answers in milliseconds instead of reading the dictionaries (seconds, some 350 MB). "
-            "make install and make run build it; about 40 s and a peak near 200 MB."
+            "make install and make run build it; about 30 s and a peak near 130 MB."
         ),
     )
     p.add_argument("--force", action="store_true", help="rebuild even if the index is current")

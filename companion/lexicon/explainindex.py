@@ -21,8 +21,9 @@ Pi Zero 2 W has 512 MB. So ``companion lexicon explain-index`` (run by ``make in
 milliseconds and a few MB). The file is stamped with the size and modification time of every
 SCOWL file, WordNet's and GCIDE's files, nltk's WordNet reader and :data:`INDEX_VERSION`; when it is
 missing, damaged or stale, ``--explain`` says so on standard error and reads the sources
-themselves, with the same answer (:func:`open_index`). The build takes about 40 s on a PC, with
-a peak near 200 MB (nltk's reader), and is never done by the table service.
+themselves, with the same answer (:func:`open_index`). The build takes about 30 s on a PC, with
+a peak near 130 MB (nltk's reader, its lemma index kept compact), and is never done by the table
+service.
 """
 
 from __future__ import annotations
@@ -350,7 +351,7 @@ def build_index(
     """Build the explain index at ``path`` (default :func:`index_path`) unless it is current;
     returns the path and whether it was built. ``force`` rebuilds a current one. ``words``
     (lower-case a-z) limits it to those words, for tests (such an index is never current for
-    ``--explain``: its stamp says so). About 40 s on a PC, a peak near 200 MB.
+    ``--explain``: its stamp says so). About 30 s on a PC, a peak near 130 MB.
 
     Raises:
         OSError, sqlite3.Error: the index cannot be written (a read-only data directory, a full
