@@ -35,7 +35,7 @@ SAMPLE = [
     # accented in SCOWL (abbé, café), defined by GCIDE only (abacist)
     "abbe", "cafe", "abacist",
     # left out: no vowel, name, abbreviation, foreign; not a word at all
-    "kb", "tuesday", "london", "kcal", "aeq", "hoc", "xqzt", "qqqq", "catx",
+    "kb", "tuesday", "london", "kcal", "aeq", "hoc", "oui", "xqzt", "qqqq", "catx",
 ]  # fmt: skip
 
 
