@@ -109,8 +109,9 @@ class CellNet:
     Args:
         path: the ONNX file (default the shipped ``data/cellnet.onnx``).
         recipe: its recipe (default ``data/cellnet.json`` beside the shipped model, or
-            ``PATH.json`` beside another): the temperature that calibrates its probabilities
-            and the trust levels chosen with them: ``trust_level``, the network's alone (a
+            ``PATH.json`` beside another): the temperatures that calibrate its probabilities
+            (``temperature`` the classes', ``ink_temperature`` the ink's, 1 when absent) and the
+            trust levels chosen with them: ``trust_level``, the network's alone (a
             cell under it is in doubt and read again), and ``reader_trust_level``, what every
             cell of a trusted reading needs, chosen on the cells as the reader reads them
             (:func:`companion.vision.learn.reader_trust_level`; the network's when absent).
@@ -126,6 +127,7 @@ class CellNet:
             recipe = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
         self.recipe = recipe
         self.temperature = float(recipe.get("temperature", 1.0))
+        self.ink_temperature = float(recipe.get("ink_temperature", 1.0))
         self.trust_level = float(recipe.get("trust_level", TRUST_LEVEL))
         self.reader_trust_level = float(recipe.get("reader_trust_level", self.trust_level))
         if not self.path.is_file():

@@ -118,7 +118,7 @@ def cell_probabilities(
     """(classes float64 (size, size, 29), ink float64 (size, size, 2)) for crops of one board."""
     raw = net.logits(crops).reshape(size, size, -1)
     classes = _classes(softmax(raw[..., :N_CLASSES], net.temperature), profile)
-    return classes, softmax(raw[..., N_CLASSES:])
+    return classes, softmax(raw[..., N_CLASSES:], net.ink_temperature)
 
 
 # how far (of a cell) the cells the network is unsure of are cut again, each way: chosen on the
@@ -159,7 +159,8 @@ def read_unsure_again(
     raw = net.logits(crops).reshape(len(shifts), len(unsure), -1)
     again = _classes(softmax(raw[..., :N_CLASSES], net.temperature), profile)
     flat[unsure] = (flat[unsure] + again.sum(0)) / (len(shifts) + 1)
-    flat_ink[unsure] = (flat_ink[unsure] + softmax(raw[..., N_CLASSES:]).sum(0)) / (len(shifts) + 1)
+    inks = softmax(raw[..., N_CLASSES:], net.ink_temperature)
+    flat_ink[unsure] = (flat_ink[unsure] + inks.sum(0)) / (len(shifts) + 1)
     return flat.reshape(classes.shape), flat_ink.reshape(ink.shape)
 
 

@@ -116,13 +116,18 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
 
 
 def _cells_read(
-    logits: np.ndarray, labels: np.ndarray, ink: np.ndarray, temperature: float
+    logits: np.ndarray,
+    labels: np.ndarray,
+    ink: np.ndarray,
+    temperature: float,
+    ink_temperature: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(class read int (N,), its confidence float (N,), wrong bool (N,)) of cells: the
-    calibrated probability of the class read, times its ink's for a lettered tile whose ink says
-    something; wrong when the class or that ink is."""
+    calibrated probability of the class read, times its ink's (the ink head calibrated by
+    ``ink_temperature``) for a lettered tile whose ink says something; wrong when the class or
+    that ink is."""
     probs = cellnet.softmax(logits[:, : cellnet.N_CLASSES], temperature)
-    inkp = cellnet.softmax(logits[:, cellnet.N_CLASSES :])
+    inkp = cellnet.softmax(logits[:, cellnet.N_CLASSES :], ink_temperature)
     pred = probs.argmax(1)
     inked = (ink >= 0) & (pred >= 2) & (pred < wide.HIDDEN)
     conf = np.where(inked, probs.max(1) * inkp.max(1), probs.max(1))
@@ -131,14 +136,19 @@ def _cells_read(
 
 
 def board_confidences(
-    logits: np.ndarray, labels: np.ndarray, ink: np.ndarray, cells: np.ndarray, temperature: float
+    logits: np.ndarray,
+    labels: np.ndarray,
+    ink: np.ndarray,
+    cells: np.ndarray,
+    temperature: float,
+    ink_temperature: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each board's least cell confidence and whether it is read perfect: float64 (B,), bool
     (B,), for the cells of B boards (``cells``: each board's cell count, in order). A cell's
     confidence is the calibrated probability of its class read (times its ink's, for a lettered
     tile of a board whose ink says something), as :func:`companion.vision.cells.read_cells`
     gives it."""
-    _, conf, wrong = _cells_read(logits, labels, ink, temperature)
+    _, conf, wrong = _cells_read(logits, labels, ink, temperature, ink_temperature)
     right = ~wrong
     least, perfect, i = [], [], 0
     for n in cells:
@@ -166,13 +176,17 @@ def choose_trust_level(conf: np.ndarray, wrong: np.ndarray) -> float:
 
 
 def cell_confidences(
-    logits: np.ndarray, labels: np.ndarray, ink: np.ndarray, temperature: float
+    logits: np.ndarray,
+    labels: np.ndarray,
+    ink: np.ndarray,
+    temperature: float,
+    ink_temperature: float = 1.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(confidence float (N,), wrong bool (N,)) of cells as the reader reads them: the
     calibrated probability of the class read (times its ink's, for a lettered tile whose ink
     says something), and whether class or ink is wrong. A cell read ``hidden`` is never
     trusted, and is left out (wrong False, confidence 0)."""
-    pred, conf, wrong = _cells_read(logits, labels, ink, temperature)
+    pred, conf, wrong = _cells_read(logits, labels, ink, temperature, ink_temperature)
     hidden = pred == wide.HIDDEN
     return np.where(hidden, 0.0, conf), wrong & ~hidden
 
@@ -321,12 +335,7 @@ def train(
             f"epoch {epoch + 1}/{epochs}: loss {total / len(y):.4f}, validation "
             f"{val['class_accuracy']:.4f} ({time.time() - t0:.0f} s)"
         )
-    lv = _logits(model, xv)
-    temperature = fit_temperature(lv[:, : cellnet.N_CLASSES], yv)
-    least, perfect = board_confidences(lv, yv, inkv, nv, temperature)
-    level = choose_trust_level(*cell_confidences(lv, yv, inkv, temperature))
-    lt = _logits(model, xt)
-    least_t, perfect_t = board_confidences(lt, yt, inkt, nt, temperature)
+    lv, lt = _logits(model, xv), _logits(model, xt)
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)
     export_onnx(model, output)
@@ -346,25 +355,7 @@ def train(
             "learning_rate": LEARNING_RATE,
             "profiles": "even renders scrabble, odd iago",
         },
-        "temperature": temperature,
-        "trust_level": level,
-        "validation": {
-            "boards": len(nv),
-            "seed": seed + 1,
-            **accuracy(lv, yv, inkv),
-            "boards_perfect": int(perfect.sum()),
-            "boards_trusted": int((least >= level).sum()),
-            "wrong_trusted": int(((least >= level) & ~perfect).sum()),
-        },
-        "test": {
-            "boards": len(nt),
-            "seed": seed + 2,
-            "fonts": list(wide.TEST_FONTS),
-            **accuracy(lt, yt, inkt),
-            "boards_perfect": int(perfect_t.sum()),
-            "boards_trusted": int((least_t >= level).sum()),
-            "wrong_trusted": int(((least_t >= level) & ~perfect_t).sum()),
-        },
+        **calibrate(lv, yv, inkv, nv, lt, yt, inkt, nt, seed),
         "seconds": round(time.time() - t0),
         "torch": torch.__version__,
     }
@@ -375,3 +366,36 @@ def train(
     log(json.dumps(recipe["validation"]))
     log(json.dumps(recipe["test"]))
     return recipe
+
+
+def calibrate(lv, yv, inkv, nv, lt, yt, inkt, nt, seed: int) -> dict:
+    """The recipe's calibration, from the network's outputs on the validation set (``lv``
+    float (N, 31) logits, ``yv`` int (N,) classes, ``inkv`` int (N,) inks, -1 where none, ``nv``
+    each board's cell count) and on the test set (the same, ``lt``...): the class temperature
+    and the ink head's (each fitted on the validation set alone, :func:`fit_temperature`), the
+    network's trust level (:func:`choose_trust_level`), and each set's accuracy and boards
+    perfect, trusted and trusted wrong. ``seed`` is the training's (validation ``seed + 1``,
+    test ``seed + 2``)."""
+    temperature = fit_temperature(lv[:, : cellnet.N_CLASSES], yv)
+    inked = inkv >= 0  # the ink head on its own: uncalibrated, it was far surer than right
+    ink_temperature = fit_temperature(lv[inked, cellnet.N_CLASSES :], inkv[inked])
+    level = choose_trust_level(*cell_confidences(lv, yv, inkv, temperature, ink_temperature))
+
+    def figures(logits, labels, ink, cells, set_seed) -> dict:
+        least, perfect = board_confidences(logits, labels, ink, cells, temperature, ink_temperature)
+        return {
+            "boards": len(cells),
+            "seed": set_seed,
+            **accuracy(logits, labels, ink),
+            "boards_perfect": int(perfect.sum()),
+            "boards_trusted": int((least >= level).sum()),
+            "wrong_trusted": int(((least >= level) & ~perfect).sum()),
+        }
+
+    return {
+        "temperature": temperature,
+        "ink_temperature": ink_temperature,
+        "trust_level": level,
+        "validation": figures(lv, yv, inkv, nv, seed + 1),
+        "test": {**figures(lt, yt, inkt, nt, seed + 2), "fonts": list(wide.TEST_FONTS)},
+    }
