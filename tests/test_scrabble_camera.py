@@ -101,6 +101,46 @@ def test_a_game_photographed_move_by_move_gives_the_same_gcg_as_typed(tmp_path):
     assert_the_game_typed(tmp_path, s, final)
 
 
+def boards_of(moves):
+    rec = GameRecord(players={"blue": "Ada", "red": "Bob"})
+    out = []
+    for player, pos, word in moves:
+        rec.play(player, pos, word)
+        out.append(list(rec.board))
+    return out
+
+
+# Bob's OXO laid with a blank for an S above it (sOXO at G5: the blank, O and X new)
+WITH_A_BLANK = [("blue", "8D", "JETON"), ("red", "G5", "sOXO"), ("blue", "9H", "QI")]
+
+
+def test_a_move_with_a_new_blank_read_by_the_camera_is_asked_for_not_recorded_without_it(
+    tmp_path,
+):
+    """The camera sees a new blank but not its letter: the move is asked for, and never
+    recorded as the word without the blank (OXO for sOXO)."""
+    shoot(tmp_path / "cam", boards_of(WITH_A_BLANK)[:2], seed=20)
+    s = table(tmp_path, tmp_path / "cam")
+    final = run(s, "0 press red\n20 press blue\n40 press red\n42 state\n")
+    assert [m.word for m in s.service.mode.record.moves] == ["JETON"]
+    assert final["scores"] == {"blue": 40, "red": 0}
+    assert "a blank was played (its letter cannot be seen): type the move (RED)" in (
+        s.service.mode.notice
+    )
+
+
+def test_a_blank_on_the_board_is_read_as_the_records_and_the_next_move_is_found(tmp_path):
+    """sOXO typed (its blank's letter the record's): the camera's next reading sees a blank
+    there, takes the record's letter for it and finds Ada's QI."""
+    shoot(tmp_path / "cam", boards_of(WITH_A_BLANK), seed=20)
+    s = table(tmp_path, tmp_path / "cam")
+    script = "0 press red\n10 type 8D JETON\n20 press blue\n30 type G5 sOXO\n40 press red\n"
+    run(s, script + "60 press blue\n62 state\n")
+    moves = s.service.mode.record.moves
+    assert [(m.word, m.note) for m in moves][-1] == ("QI", "read by the camera")
+    assert [m.word for m in moves] == ["JETON", "sOXO", "QI"]
+
+
 def test_a_new_blank_or_a_tile_read_otherwise_asks_for_the_move(tmp_path):
     first = boards()[0]
     s = table(tmp_path)

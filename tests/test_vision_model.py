@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -663,3 +664,53 @@ def test_the_ink_is_read_with_its_own_temperature():
     assert (
         cellnet.load_cellnet().ink_temperature == cellnet.load_cellnet().recipe["ink_temperature"]
     )
+
+
+def test_a_square_a_move_could_take_keeps_the_networks_doubt():
+    """A square beside a tile (of the record or of the move read) or the centre could hold a
+    tile of the move missed by the network: its doubt is kept; a square no move could reach
+    without another missed tile is weighed with the rack's bound."""
+    from companion.vision.cells import with_known_board
+
+    profile = get_profile("scrabble")
+    known = ["." * 15] * 15
+    known[7] = "...JETON......."
+    read = list(known)
+    read[6] = "......X........"  # the move read: X over the O; the square above it read empty
+    conf = np.full((15, 15), 0.79, np.float32)
+    out, _ = with_known_board(read, conf, known, profile)
+    assert out[5, 6] == pytest.approx(0.79)  # above the X: a tile there would be the move's
+    assert out[8, 4] == pytest.approx(0.79)  # under JETON's E
+    assert out[0, 14] > 0.99  # far from every tile
+    empty = ["." * 15] * 15
+    out, _ = with_known_board(empty, conf, empty, profile)
+    assert out[7, 7] == pytest.approx(0.79) and out[0, 0] > 0.99  # the first move's square
+
+
+def test_a_known_board_is_checked_and_iagos_lower_case_is_the_red_face():
+    from companion.vision.cells import with_known_board
+
+    profile = get_profile("scrabble")
+    rows = ["." * 15] * 15
+    conf = np.ones((15, 15), np.float32)
+    for bad, said in (
+        (rows[:3] + [None] + rows[4:], "row 4: expected 15 cells, got NoneType"),
+        (rows[:2] + ["." * 14] + rows[3:], "row 3: expected 15 cells, got 14 cells"),
+        (rows[:5] + ["...#..........."] + rows[6:], "row 6 column 4: '#' is not a cell"),
+        (rows[:5] + ["...É..........."] + rows[6:], "row 6 column 4: 'É' is not a cell"),
+        ("." * 225, "expected 15 rows of 15 cells, got str"),
+    ):
+        with pytest.raises(VisionError, match=re.escape(said)):
+            with_known_board(rows, conf, bad, profile)
+    iago = get_profile("iago")
+    board = ["." * 11] * 5 + ["...Cat....."] + ["." * 11] * 5  # C blue, a and t red
+    out, problems = with_known_board(board, np.ones((11, 11)), board, iago)
+    assert problems == [] and out[5, 3:6].tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("shape", [(0, 0, 3), (5, 0, 3), (0, 7, 3)])
+def test_an_image_without_pixels_is_refused_by_name(shape):
+    from companion.vision.reader import read_board
+
+    with pytest.raises(VisionError, match=r"image: it has no pixels"):
+        read_board(np.zeros(shape, np.uint8), "scrabble")

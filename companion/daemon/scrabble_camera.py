@@ -109,16 +109,21 @@ class ScrabbleCameraWatcher:
             self.on_photo(turn, colour, name, error)
 
     def _read(self, colour: str, known: list[str] | None = None) -> None:
+        from companion.vision.notation import format_board
+
         reading = self.board_camera.read(known=known)
+        # the rows with their blanks (``?``): the reader's notation leaves a blank out, and a
+        # move with a new blank must be asked for, never recorded without it
+        seen = format_board(reading.grid)
         if self.on_board is not None:
-            self.on_board(reading.notation, bool(reading.trusted))
+            self.on_board(seen, bool(reading.trusted))
         if not reading.trusted:
             why = "; ".join(reading.problems[:2]) or "not sure of every cell"
             self.problem = f"camera unsure of the board: {why}"
             self.submit_line(f"camera {colour} unsure: {why}")
             return
         self.problem = None
-        self.submit_line(f"camera {colour} {reading.notation}")
+        self.submit_line(f"camera {colour} {seen}")
 
 
 def scrabble_watcher_for(camera, submit_line) -> ScrabbleCameraWatcher | None:

@@ -525,6 +525,30 @@ def mend_by_facts(
     return ["".join(row) for row in rows], conf, int(changed.sum())
 
 
+def _known_rows(known, profile: Profile) -> list[str]:
+    """``known`` checked: ``profile.size`` rows, each a string of ``profile.size`` cells of
+    ``.`` and letters A-Z (either case).
+
+    Raises:
+        VisionError: names the first row or cell that is not, and what is accepted.
+    """
+    n = profile.size
+    if isinstance(known, str) or not isinstance(known, (list, tuple)) or len(known) != n:
+        got = f"{len(known)} rows" if isinstance(known, (list, tuple)) else type(known).__name__
+        raise VisionError(f"known board: expected {n} rows of {n} cells, got {got}")
+    for r, row in enumerate(known, 1):
+        if not isinstance(row, str) or len(row) != n:
+            what = f"{len(row)} cells" if isinstance(row, str) else type(row).__name__
+            raise VisionError(f"known board row {r}: expected {n} cells, got {what}")
+        for c, ch in enumerate(row, 1):
+            if ch != "." and not ("A" <= ch.upper() <= "Z" and ch.isascii()):
+                raise VisionError(
+                    f"known board row {r} column {c}: {ch!r} is not a cell (accepted: . and "
+                    "letters A-Z, a blank's letter in lower case)"
+                )
+    return list(known)
+
+
 def with_known_board(
     grid: list[str], conf: np.ndarray, known: list[str], profile: Profile
 ) -> tuple[np.ndarray, list[str]]:
@@ -534,17 +558,20 @@ def with_known_board(
     At the table the box keeps the game's record, so the board before the move is known: a
     tile laid stays where it is (a tile read as the one the game holds there is that tile,
     confidence 1), and one move lays at most ``profile.rack_tiles`` tiles (Scrabble's rules:
-    the rack's 7) on the empty squares. That bound is the prior that a given empty square took a
-    tile, ``pi = rack_tiles / empty squares``, an upper bound over a move's squares; an empty
-    square the network reads empty with probability ``p`` is then empty with probability
-    ``p (1 - pi) / (p (1 - pi) + (1 - p) pi)`` (Bayes). A tile newly read keeps the network's
-    confidence alone: the move's own tiles are trusted only when the network is sure of them.
+    the rack's 7). Every tile a move lays lies in a word, beside another tile of the board or of
+    the move, and the first move covers the centre square: a square the move could have taken
+    is one beside a tile of the reading or of the record, or the centre. Such a square keeps the
+    network's confidence alone. Any other square read empty could hold a new tile only if the
+    move's tiles that join it to the board were all missed too, and is weighed with the rules'
+    bound: the prior that it took a tile is at most ``pi = rack_tiles / empty squares``, so read
+    empty with probability ``p`` it is empty with probability ``p (1 - pi) / (p (1 - pi) + (1
+    - p) pi)`` (Bayes). A tile newly read keeps the network's confidence too.
 
     Args:
-        grid: the rows read (``.`` empty, a letter, ``?`` a blank).
+        grid: the rows read (``.`` empty, a letter, ``?`` a blank; Iago: lower case red).
         conf: float32 (size, size), the confidence of each cell read.
-        known: the game's board before the move, rows of ``.`` and letters (a blank the letter
-            declared, in lower case).
+        known: the game's board before the move, rows of ``.`` and letters (Scrabble: a blank
+            the letter declared, in lower case; Iago: lower case the red face).
         profile: the game's profile (its ``rack_tiles``: 0 leaves the empty squares as read).
 
     Returns:
@@ -552,19 +579,23 @@ def with_known_board(
         (taken off, moved, or misread) is a problem, in words, and its cell's confidence 0.
 
     Raises:
-        VisionError: ``known`` is not a board of the profile's size.
+        VisionError: ``known`` is not a board of the profile's size, or holds something other
+            than ``.`` and letters (the row and column named).
     """
     n = profile.size
-    if len(known) != n or any(len(row) != n for row in known):
-        raise VisionError(f"known board: expected {n} rows of {n} cells, got {len(known)} rows")
+    known = _known_rows(known, profile)
     out = np.array(conf, np.float32)
     problems, differ = [], []
     held = np.array([[ch != "." for ch in row] for row in known])
+    tiles = held | np.array([[ch != "." for ch in row] for row in grid])
+    beside = _beside(tiles)
+    beside[n // 2, n // 2] = True  # the first move's square
     empty_left = int((~held).sum())
     pi = min(profile.rack_tiles / empty_left, 1.0) if empty_left else 1.0
     for r in range(n):
         for c in range(n):
-            want = "?" if known[r][c].islower() else known[r][c].upper()
+            have = known[r][c]
+            want = have if profile.coloured_ink else "?" if have.islower() else have
             got = grid[r][c]
             if held[r, c]:
                 if got == want:
@@ -572,7 +603,7 @@ def with_known_board(
                 else:
                     out[r, c] = 0.0
                     differ.append(f"row {r + 1} column {c + 1} ({want} read as {got})")
-            elif got == "." and profile.rack_tiles:
+            elif got == "." and profile.rack_tiles and not beside[r, c]:
                 p = float(conf[r, c])
                 out[r, c] = p * (1 - pi) / max(p * (1 - pi) + (1 - p) * pi, 1e-12)
     if differ:

@@ -178,7 +178,8 @@ def read_board(
         is true only when nothing is (:mod:`companion.vision.trust`).
 
     Raises:
-        VisionError: the image is not a colour photo, or the corners are bad.
+        VisionError: the image is not a colour photo (or has no pixels), or the corners are
+            bad.
         BoardNotFoundError: no corners given and the board cannot be found.
     """
     from companion.vision import cells, localise, trust
@@ -190,6 +191,8 @@ def read_board(
         raise VisionError(f"image: expected a colour photo (H, W, 3) array, got shape {shape}")
     if image.dtype != np.uint8:
         raise VisionError(f"image: expected 8-bit pixels (uint8), got {image.dtype}")
+    if min(image.shape[:2]) == 0:
+        raise VisionError(f"image: it has no pixels ({image.shape[1]} x {image.shape[0]})")
     net = net or load_cellnet(profile=profile.name)
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
