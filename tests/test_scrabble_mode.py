@@ -109,6 +109,18 @@ def test_the_end_racks_and_overtime_make_the_result(sim, tmp_path):
     assert read_gcg(gcg).to_json() == rec.to_json()
 
 
+def test_no_one_goes_out_on_a_pass_so_one_rack_does_not_end_the_game(sim):
+    """A player goes out by playing his last tiles: after a pass (or an exchange), ``end
+    RACK`` is refused, saying what to type, and the game goes on; both racks end it."""
+    s = sim(minutes=25)
+    final = run(s, OPENING + "60 type pass\n62 press red\n64 type end AEI\n65 state\n")
+    assert final["status"] == "running"
+    said = final["table"]["message"]
+    assert "no one went out: the last turn was a pass" in said and "end BLUERACK REDRACK" in said
+    final = run(s, "66 type end - AEI\n67 state\n")
+    assert final["status"] == "finished"
+
+
 def test_final_scores_typed_without_moves_less_overtime(sim):
     s = sim(minutes=1)
     final = run(s, "0 press red\n70 press blue\n80 type scores 300 280\n")

@@ -60,6 +60,9 @@ _PLAY = re.compile(r"^([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})\s+([A-Za-z.]+)$")
 _EXCHANGE = re.compile(r"^(?:exchange|exch|x)\s+([A-Za-z?]{1,7}|[1-7])$", re.IGNORECASE)
 _END = re.compile(r"^end((?:\s+[A-Za-z?-]{1,7}){1,2})$", re.IGNORECASE)
 _CAMERA = re.compile(r"^camera (blue|red) (.+)$")
+# the record's moves that are a player's turn, and how the screen names each
+TURN_KINDS = {"play": "a play", "pass": "a pass", "exchange": "an exchange"}
+TURN_KINDS["phony"] = "a play taken back"
 _SCORES = re.compile(r"^scores\s+(-?[0-9]{1,4})\s+(-?[0-9]{1,4})$", re.IGNORECASE)
 ENTRIES = (
     "accepted: a play '8D JETON' (row then column across, column then row down; a blank in "
@@ -229,7 +232,15 @@ class ScrabbleMode(GameMode):
             raise ScrabbleModeError("the game has not started")
         racks = ["" if r == "-" else r.upper() for r in racks]
         if len(racks) == 1:
-            out = self.record.moves[-1].player if self.record.moves else None
+            # a player goes out by playing his last tiles: the last turn recorded is the play
+            # that did it (a pass, an exchange or a play taken back empties no rack)
+            turns = [m for m in self.record.moves if m.kind in TURN_KINDS]
+            if turns and turns[-1].kind != "play":
+                raise ScrabbleModeError(
+                    f"no one went out: the last turn was {TURN_KINDS[turns[-1].kind]}; after the "
+                    "scoreless turns type 'end BLUERACK REDRACK' (- for an empty rack)"
+                )
+            out = turns[-1].player if turns else None
             out = out or (opponent(self.clock.mover) if self.clock.mover else None)
             if out is None:
                 raise ScrabbleModeError("who went out? type 'end BLUERACK REDRACK'")
