@@ -117,3 +117,35 @@ class CompanionParser(argparse.ArgumentParser):
         return (
             f" ({'; '.join(f'{a}: did you mean {o}?' for a, o in hints.items())})" if hints else ""
         )
+
+
+def journal_refusal(text: str, name: str, command: str) -> str | None:
+    """Why ``text`` (read from ``name``) is not a game record but a table's journal
+    (``...journal.jsonl``: one JSON record a line, a ``_game`` header first), naming the record
+    to give ``command`` instead (saved beside a finished game's journal as
+    ``<stamp>-table<N>.json``); None when it is not a journal."""
+    import json
+
+    from companion.textformats import loads_json
+
+    first = text.lstrip().split("\n", 1)[0]
+    try:
+        head = loads_json(first)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(head, dict) or head.get("kind") != "_game" or "\n" not in text.strip():
+        return None
+    path = Path(name)
+    if path.name.endswith(".journal.jsonl"):
+        record = path.with_name(path.name.removesuffix(".journal.jsonl") + ".json")
+        where = (
+            f"give the game's record saved beside it: {command} {record}"
+            if record.exists()
+            else f"the game's record would be {record}, which is not there"
+        )
+    else:
+        where = (
+            "a game in progress has no record yet: the table saves one in the data directory's "
+            f"records/ when the game ends ({command} records/<stamp>-table<N>.json)"
+        )
+    return f"{name} is a table's journal (one event a line), not a game record; {where}"

@@ -8,7 +8,7 @@ import importlib
 import json
 from pathlib import Path
 
-from companion.cliutil import read_text
+from companion.cliutil import journal_refusal, read_text
 from companion.errors import CompanionError
 from companion.textformats import loads_json
 
@@ -255,33 +255,11 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _refuse_a_journal(text: str, name: str) -> None:
-    """A table's journal (``...journal.jsonl``: one JSON record a line, a ``_game`` header first)
-    is not a game record: say so and name the record to replay instead (saved beside a finished
-    game's journal as ``<stamp>-table<N>.json``).
+    """A table's journal is not a game record (:func:`companion.cliutil.journal_refusal`).
 
     Raises:
-        IagoInputError: ``text`` is a journal.
+        IagoInputError: ``text`` is a journal; the message names the record to replay.
     """
-    first = text.lstrip().split("\n", 1)[0]
-    try:
-        head = loads_json(first)
-    except json.JSONDecodeError:
-        return
-    if not isinstance(head, dict) or head.get("kind") != "_game" or "\n" not in text.strip():
-        return
-    path = Path(name)
-    if path.name.endswith(".journal.jsonl"):
-        record = path.with_name(path.name.removesuffix(".journal.jsonl") + ".json")
-        where = (
-            f"replay the game's record saved beside it: companion iago replay {record}"
-            if record.exists()
-            else f"the game's record would be {record}, which is not there"
-        )
-    else:
-        where = (
-            "a game in progress has no record yet: the table saves one in the data directory's "
-            "records/ when the game ends (companion iago replay records/<stamp>-table<N>.json)"
-        )
-    raise IagoInputError(
-        f"{name} is a table's journal (one event a line), not a game record; {where}"
-    )
+    why = journal_refusal(text, name, "companion iago replay")
+    if why:
+        raise IagoInputError(why)

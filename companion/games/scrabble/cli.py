@@ -83,10 +83,13 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _gcg(args: argparse.Namespace) -> int:
-    from companion.cliutil import read_text
+    from companion.cliutil import journal_refusal, read_text
     from companion.games.scrabble.record import record_from_text, write_gcg
 
     text, name = read_text(args.record, ScrabbleError, "record")
+    why = journal_refusal(text, name, "companion scrabble gcg")
+    if why:
+        raise ScrabbleError(why)
     record = record_from_text(text, name)
     out = write_gcg(record)
     if args.output:
