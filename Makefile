@@ -62,9 +62,10 @@ $(STAMP): pyproject.toml $(DEBSTAMP)
 
 deps: $(STAMP)
 
-# the Wordinoes judge's caches and judge --explain's index are built here, before the table
-# service starts (never inside it)
+# the table's lexicon, the Wordinoes judge's caches and judge --explain's index are built here,
+# before the table service starts (never inside it), as `make install` does on the box
 run: $(STAMP)
+	$(BIN)/companion lexicon build
 	$(BIN)/companion wordinoes warm
 	$(BIN)/companion lexicon explain-index
 	$(BIN)/companion sim
