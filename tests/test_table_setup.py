@@ -263,6 +263,27 @@ def test_sim_names_the_option_typed_and_the_games_accepted(cfg, capsys):
     )
 
 
+def test_the_docs_quote_every_game_the_cli_accepts():
+    """Where README.md or docs/ quote the error of a bad --game, or list the modes a table
+    can keep, they name every game of GAMES (the CLI's message is built from it)."""
+    import re
+    from pathlib import Path
+
+    from companion.daemon.config import GAMES
+
+    root = Path(__file__).resolve().parent.parent
+    accepted = ", ".join(sorted(GAMES))
+    quoted = []
+    for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        text = " ".join(doc.read_text().split())
+        for m in re.finditer(r"no such game mode; accepted: ([a-z, ]+)", text):
+            quoted.append((doc.name, m.group(1).strip(", ")))
+        for m in re.finditer(r"a registered mode: ([`a-z, ]+)\)", text):
+            quoted.append((doc.name, ", ".join(sorted(re.findall(r"[a-z]+", m.group(1))))))
+    assert len(quoted) >= 3
+    assert [q for q in quoted if q[1] != accepted] == []
+
+
 def test_setup_names_the_bad_option_and_the_bad_key_of_the_file_apart(cfg, capsys):
     (cfg / "table.toml").write_text('[table]\nlexicon = "gone"\n')
     assert main(["table", "setup", "--game", "chess", "--minute-seconds", "0"]) == 2

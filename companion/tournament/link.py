@@ -168,9 +168,10 @@ def game_id(header: dict) -> str:
 
 def tournament_record(saved: dict) -> dict:
     """The result record sent to the director, from a saved game (``records/*.json``:
-    ``{"result", "settings", "record"}``): ``mode`` (iago, iota, wordinoes), ``players`` (by colour), ``winner``,
-    ``loser``, ``draw``, ``how``, the points (``minutes``, ``scores`` or ``held``), ``round``,
-    ``result`` and ``settings`` as saved, and ``events`` (the journal without heartbeats)."""
+    ``{"result", "settings", "record"}``): ``mode`` (iago, iota, wordinoes, scrabble),
+    ``players`` (by colour), ``winner``, ``loser``, ``draw``, ``how``, the points (``minutes``,
+    ``scores`` or ``held``), ``round``, ``result`` and ``settings`` as saved, and ``events``
+    (the journal without heartbeats)."""
     result = saved.get("result") or {}
     settings = saved.get("settings") or {}
     events = saved.get("record") or []
