@@ -167,3 +167,77 @@ def test_a_photo_the_reader_is_unsure_of_asks_for_the_move_and_records_nothing(t
     assert final["last_move"] is None and s.service.mode.record.moves == []
     assert "type the move (BLUE)" in s.service.mode.notice
     assert watcher.problem and "unsure" in watcher.problem
+
+
+# --- a reading that comes late: recorded for its own turn while that is unambiguous, else said
+
+
+def test_a_reading_after_the_next_press_records_the_move_it_belongs_to(tmp_path):
+    """Blue's reading comes only after red's quick press (the camera's thread is slower than
+    the reply): nothing was recorded since blue's press, so it is blue's move, recorded as
+    such, and kept across a restart; red's own reading, late too (after blue's next press),
+    then follows it, and the record is the game typed."""
+    lines = camera_lines(boards())
+    s = table(tmp_path)
+    final = run(s, f"0 press red\n20 press blue\n21 press red\n22 type '{lines[0]}'\n23 state\n")
+    moves = s.service.mode.record.moves
+    assert [(m.player, m.word, m.note) for m in moves] == [("blue", "JETON", "read by the camera")]
+    assert final["scores"] == {"blue": 40, "red": 0} and final["challengeable"]
+    script = f"24 restart\n25 resume\n40 press blue\n41 type '{lines[1]}'\n"
+    final = run(s, script + f"42 type '{lines[2]}'\n43 state\n")
+    assert_the_game_typed(tmp_path, s, final)
+
+
+def test_a_reading_while_the_clocks_are_paused_is_recorded(tmp_path):
+    lines = camera_lines(boards())
+    s = table(tmp_path)
+    final = run(s, f"0 press red\n20 press blue\n21 pause\n22 type '{lines[0]}'\n23 state\n")
+    assert final["status"] == "paused" and final["last_move"]["word"] == "JETON"
+
+
+def test_a_late_reading_that_could_be_another_turns_says_the_move_was_not_recorded(tmp_path):
+    """Red typed a move before pressing (the record moved on), or a second turn of blue's
+    ended before blue's first reading came: the reading is no longer blue's move beyond doubt,
+    so nothing is recorded and the screen says so, naming blue and asking for the move."""
+    lines = camera_lines(boards())
+    s = table(tmp_path)
+    run(s, f"0 press red\n20 press blue\n21 type pass\n22 press red\n23 type '{lines[0]}'\n")
+    mode = s.service.mode
+    assert [(m.player, m.kind) for m in mode.record.moves] == [("red", "pass")]
+    assert "BLUE'S MOVE NOT RECORDED" in mode.notice and "too late" in mode.notice
+    assert "type the move (BLUE)" in mode.notice
+    s = table(tmp_path, name="two.jsonl")
+    run(s, f"0 press red\n20 press blue\n30 press red\n40 press blue\n41 type '{lines[0]}'\n")
+    mode = s.service.mode
+    assert mode.record.moves == []
+    assert "BLUE'S MOVE NOT RECORDED" in mode.notice and "turn 1" in mode.notice
+
+
+def test_a_reading_over_a_move_missing_from_the_record_is_not_taken_for_one_move(tmp_path):
+    """Blue's JETON was not recorded (the camera unsure of it); red adds S to make JETONS.
+    The difference between red's reading and the record is then J E T O N S in one row, a
+    legal play, yet two players' tiles: it is never taken as red's move; the screen names
+    blue's missing move instead."""
+    rec = GameRecord(players={"blue": "Ada", "red": "Bob"})
+    rec.play("blue", "8D", "JETON")
+    rec.play("red", "8D", "JETONS")
+    s = table(tmp_path)
+    script = "0 press red\n20 press blue\n21 type 'camera blue unsure: glare'\n40 press red\n"
+    run(s, script + f"41 type 'camera red {'/'.join(rec.board)}'\n")
+    mode = s.service.mode
+    assert mode.record.moves == []
+    assert "RED'S MOVE NOT RECORDED" in mode.notice
+    assert "BLUE's move of turn 1 is not on the record" in mode.notice
+
+
+def test_a_turn_the_camera_saw_lay_no_tile_keeps_the_next_reading(tmp_path):
+    """Blue passed without typing it: the camera sees no new tile, asks for the move, and the
+    record's board is still the board, so red's reading after it is recorded."""
+    rec = GameRecord(players={"blue": "Ada", "red": "Bob"})
+    rec.play("red", "8D", "JETON")
+    empty = "/".join(["15"] * 15)
+    s = table(tmp_path)
+    script = f"0 press red\n20 press blue\n21 type 'camera blue {empty}'\n40 press red\n"
+    final = run(s, script + f"41 type 'camera red {'/'.join(rec.board)}'\n42 state\n")
+    assert [(m.player, m.word) for m in s.service.mode.record.moves] == [("red", "JETON")]
+    assert final["scores"] == {"blue": 0, "red": 40}

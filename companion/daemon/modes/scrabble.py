@@ -98,6 +98,11 @@ class ScrabbleMode(GameMode):
         self.challenges: list[dict] = []
         self.final_scores: dict[str, int] | None = None
         self._recorded_turn = -1  # the clock's turn count when a move was last recorded
+        # every turn ended by a press, in order (see _camera_turn): the turn's number, who
+        # pressed, whether its move is on the record ("recorded"), whether the record's board
+        # is the board after it ("board": recorded, or the camera saw no tile laid, or its play
+        # challenged off), and the record's and the challenges' lengths when it ended
+        self.turns: list[dict] = []
         self.restarted = False
         self.notice, self.notice_at = "", 0.0
         self.notice_for = NOTICE_SECONDS
@@ -174,7 +179,10 @@ class ScrabbleMode(GameMode):
         """The camera's reading after ``colour`` pressed (``NOTATION``, or ``unsure: why``): the
         move found as the difference from the record's board, or a notice asking for the move
         to be typed. Never a guess: an untrusted reading, a tile of the record read otherwise, a
-        new blank (the camera cannot see its letter) or an illegal placement records nothing."""
+        new blank (the camera cannot see its letter) or an illegal placement records nothing.
+        Never dropped unsaid either: a reading that comes after the next press still records the
+        move of the turn it belongs to while that is unambiguous (:meth:`_camera_turn`), and
+        otherwise the notice says that the move was not recorded."""
         from companion.games.iago.board import BoardNotationError, parse_rows
         from companion.games.scrabble.scoring import score_move
 
@@ -182,13 +190,11 @@ class ScrabbleMode(GameMode):
             self._say(f"{why}: type the move ({colour.upper()})", t)
             return []
 
-        clock = self.clock
-        if clock.status != Status.RUNNING or clock.mover != opponent(colour) or self.phase:
-            return []  # the turn has moved on (a challenge, a pause): the reading is too late
+        turn, why = self._camera_turn(colour)
+        if turn is None:
+            return ask(why) if why else []
         if reading.startswith("unsure"):
             return ask("camera " + reading)
-        if self._recorded_turn == clock.moves_completed:
-            return []  # the move was typed before the press
         try:
             rows = parse_rows(reading, 15, blank="?")
         except BoardNotationError:
@@ -212,7 +218,8 @@ class ScrabbleMode(GameMode):
         result = score_move(board, tuple(after))
         if not result.legal or result.main is None:
             if any(v.code == "no-tiles" for v in result.violations):
-                return ask("camera: no new tile seen")
+                ask("camera: no new tile seen")  # a pass or an exchange, not typed
+                return [{"t": t, "kind": "camera_no_tile", "player": colour, "turn": turn["turn"]}]
             why = "; ".join(VIOLATIONS[v.code] for v in result.violations)
             return ask(f"camera: {why}")
         main = result.main
@@ -221,11 +228,58 @@ class ScrabbleMode(GameMode):
                 "t": t,
                 "kind": "camera_play",
                 "player": colour,
+                "turn": turn["turn"],
                 "position": main.position,
                 "word": main.word,
                 "score": result.score,
             }
         ]
+
+    def _camera_turn(self, colour: str) -> tuple[dict | None, str]:
+        """The turn (an entry of :attr:`turns`) a camera reading for ``colour`` records, or None
+        and what to say (``""``: nothing, the move is on the record already).
+
+        The camera reads the board once after each press that ends a turn, in order, so its
+        reading for ``colour`` is of ``colour``'s last turn. That turn's move is recorded from
+        the reading only while the reading can belong to nothing else: the game running or
+        paused, no challenge open or ruled since the press, and either no turn since (the
+        opponent on move), or one turn of the opponent's, not recorded, nothing recorded since
+        (a reading that comes after the opponent's quick press); and the record's board must be
+        the board before the turn (every earlier turn recorded, or seen to lay no tile), or the
+        difference would hold another turn's tiles. Anything else says that the move was not
+        recorded, and why."""
+        who = colour.upper()
+        mine = [i for i, e in enumerate(self.turns) if e["player"] == colour]
+        if not mine:
+            return None, f"camera: no turn of {who}'s to read"
+        i = mine[-1]
+        entry = self.turns[i]
+        if entry["recorded"]:
+            return None, ""  # typed before the press, or read already: nothing lost
+        lost = f"{who}'S MOVE NOT RECORDED: camera"
+        later = self.turns[i + 1 :]
+        if self.finished:
+            return None, f"{lost} read after the game"
+        if self.phase is not None or self.clock.status not in (Status.RUNNING, Status.PAUSED):
+            return None, f"{lost} read during a challenge"
+        if any(c.get("outcome") == "ruled" for c in self.challenges[entry["challenges"] :]):
+            return None, f"{lost} read after a challenge"
+        if later and (
+            len(later) > 1
+            or later[0]["recorded"]
+            or len(self.record.moves) != entry["moves"]
+            or self.clock.mover != colour
+        ):
+            return None, f"{lost} read too late (after {later[-1]['player'].upper()}'s press)"
+        if not later and self.clock.mover != opponent(colour):
+            return None, f"{lost} read too late"
+        gap = next((e for e in self.turns[:i] if not e["board"]), None)
+        if gap is not None:
+            return None, (
+                f"{lost}: {gap['player'].upper()}'s move of turn {gap['turn']} is not on the "
+                "record (the board read holds it)"
+            )
+        return entry, ""
 
     def _end_event(self, racks: list[str], t: float) -> dict:
         if self.clock.status == Status.READY:
@@ -333,7 +387,19 @@ class ScrabbleMode(GameMode):
         mover = self.clock.mover
         notes = self.clock.press(role, t)
         if any(n.startswith("turn ") for n in notes) and mover is not None:
+            before = len(self.record.moves)
             self._record_pending(mover)
+            recorded = len(self.record.moves) > before
+            self.turns.append(
+                {
+                    "turn": self.clock.moves_completed,
+                    "player": mover,
+                    "recorded": recorded,
+                    "board": recorded,
+                    "moves": len(self.record.moves),
+                    "challenges": len(self.challenges),
+                }
+            )
         return None
 
     def _record_pending(self, player: str) -> None:
@@ -353,16 +419,34 @@ class ScrabbleMode(GameMode):
             self.notice = f"not recorded: {exc}"
 
     def _on_camera_play(self, t: float, ev: dict) -> None:
-        """The camera's move for the player who just pressed (see :meth:`_camera_event`)."""
+        """The camera's move for the turn it was read after (``turn``; a journal of before
+        had none: the turn just ended), see :meth:`_camera_event`. A move that can no longer
+        be recorded says so."""
         clock = self.clock
-        if clock.mover != opponent(ev["player"]) or self._recorded_turn == clock.moves_completed:
+        player = ev["player"]
+        entry, why = self._camera_turn(player)
+        if entry is None or entry["turn"] != ev.get("turn", clock.moves_completed):
+            if entry is not None or why:
+                self._say(why or f"{player.upper()}'S MOVE NOT RECORDED: camera read too late", t)
             return
         try:
-            self.record.play(ev["player"], ev["position"], ev["word"], note="read by the camera")
+            self.record.play(player, ev["position"], ev["word"], note="read by the camera")
         except RecordError as exc:
-            self.notice = f"camera move not recorded: {exc}"
+            self._say(f"camera move not recorded: {exc}", t)
             return
-        self._recorded_turn = clock.moves_completed
+        entry["recorded"] = entry["board"] = True
+        at = next(i for i, e in enumerate(self.turns) if e is entry)
+        for e in self.turns[at:]:  # a late move goes before the turns that ended since
+            e["moves"] += 1
+        if entry["turn"] == clock.moves_completed:
+            self._recorded_turn = clock.moves_completed
+
+    def _on_camera_no_tile(self, t: float, ev: dict) -> None:
+        """The camera saw no tile laid in the turn (a pass or an exchange not typed): the
+        record's board is the board after it, so the next turn's reading can be taken."""
+        entry, _ = self._camera_turn(ev["player"])
+        if entry is not None and entry["turn"] == ev["turn"]:
+            entry["board"] = True
 
     def _on_entry(self, t: float, ev: dict) -> None:
         if ev["player"] == self.clock.mover:
@@ -457,6 +541,9 @@ class ScrabbleMode(GameMode):
             if verdict == Verdict.SUSTAINED:
                 if last is not None and last.kind == "play" and last.player == challenged:
                     self.record.take_back("challenged off")
+                turn = self.turns[-1] if self.turns else None
+                if turn is not None and turn["player"] == challenged:
+                    turn["recorded"] = turn["board"] = True  # its tiles came off: nothing to read
             elif self.clock.challenge_rule == "double":
                 self.record.pass_turn(challenger, note="lost turn: wrong challenge (double)")
             elif self.challenge_points:
