@@ -189,3 +189,104 @@ def test_the_compact_reader_holds_nltk_lemma_index_whole():
     assert len(compact) == len(full) > 140_000
     assert all(compact[lemma] == by_pos for lemma, by_pos in full.items())
     assert compact["good"]["s"] and "xqzt" not in compact and compact["xqzt"] == {}
+
+
+def _current_copy(index, path):
+    """A copy of the sample index at ``path``, stamped as current."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(index.path.read_bytes())
+    _stamp_as_current(path)
+    return path
+
+
+def _smash_pages(path, tables=("words", "definitions")):
+    """Bit rot on a card: the leaf pages of ``tables`` overwritten past their headers (their
+    cells' offsets), the stamp and the rest of the file left whole."""
+    with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as con:
+        size = con.execute("PRAGMA page_size").fetchone()[0]
+        marks = ",".join("?" * len(tables))
+        pages = con.execute(
+            f"SELECT pageno FROM dbstat WHERE name IN ({marks}) AND pagetype = 'leaf'", tables
+        ).fetchall()
+    assert pages
+    with open(path, "r+b") as f:
+        for (page,) in pages:
+            f.seek((page - 1) * size + 8)
+            f.write(b"\xff" * 64)
+
+
+def _drop(path, table):
+    with contextlib.closing(sqlite3.connect(path)) as con:
+        con.execute(f"DROP TABLE {table}")
+        con.commit()
+
+
+@pytest.mark.parametrize("damage", ["pages smashed", "words dropped", "scowl dropped"])
+def test_a_damaged_index_is_said_and_explain_answers_from_the_sources(
+    index, from_sources, capsys, damage
+):
+    """Any damage to a current-stamped index (pages a card's bit rot overwrote, a table gone)
+    is said in one line naming the file and the command that rebuilds it, and the answer is
+    the sources' own: never a traceback, never a silently different answer."""
+    path = _current_copy(index, index_path())
+    if damage == "pages smashed":
+        _smash_pages(path)
+    else:
+        _drop(path, damage.split()[0])
+    try:
+        assert "damaged" in index_problem(path)
+        assert open_index()[0] is None
+        code, out, err = _judge(capsys, "cat", "xqzt", "dogs", "--explain", "--json")
+    finally:
+        path.unlink(missing_ok=True)
+    assert code == 1
+    assert len(err.strip().splitlines()) == 1 and str(path) in err
+    assert "damaged" in err and "companion lexicon explain-index" in err
+    answers = json.loads(out)["explain"]
+    for word in ("cat", "xqzt", "dogs"):
+        assert answers[word.upper()] == from_sources[word].to_json()
+
+
+def test_an_error_while_reading_the_index_falls_back_to_the_sources(index, from_sources, capsys):
+    """An index that opens and checks whole but fails a query later (here: a row naming a
+    SCOWL file the index does not list) is said, with the command that rebuilds it whatever it
+    thinks of the file (--force), and the answer is read from the sources."""
+    path = _current_copy(index, index_path())
+    with contextlib.closing(sqlite3.connect(path)) as con:
+        con.execute("UPDATE scowl SET file = 999 WHERE word = 'dogs'")
+        con.commit()
+    try:
+        assert index_problem(path) is None
+        code, out, err = _judge(capsys, "cat", "dogs", "--explain", "--json")
+    finally:
+        path.unlink(missing_ok=True)
+    assert code == 0
+    assert len(err.strip().splitlines()) == 1 and str(path) in err
+    assert "explain-index --force" in err
+    answers = json.loads(out)["explain"]
+    assert answers["DOGS"] == from_sources["dogs"].to_json()
+    assert answers["CAT"] == from_sources["cat"].to_json()
+
+
+def test_the_build_command_checks_the_files_integrity(index, tmp_path):
+    """``explain-index`` says "up to date" only for a whole file: a current-stamped index with
+    smashed pages or a table gone is damaged, so it is rebuilt (build_index's check)."""
+    for damage in ("pages", "words"):
+        path = _current_copy(index, tmp_path / f"{damage}.sqlite")
+        assert index_problem(path) is None
+        _smash_pages(path) if damage == "pages" else _drop(path, "words")
+        problem = index_problem(path)
+        assert problem and "damaged" in problem and str(path) in problem
+
+
+def test_a_rebuilt_index_leaves_no_stale_journal_beside_it(index, tmp_path):
+    """A journal left beside a damaged index (a write cut short) would be rolled into the new
+    file, or refuse its read-only opening: the build removes it with the old file."""
+    path = tmp_path / "x.sqlite"
+    path.write_bytes(b"this is no SQLite database\n" * 40)
+    for suffix in ("-journal", "-wal", "-shm"):
+        path.with_name(path.name + suffix).write_bytes(b"\x5a" * 5000)
+    build_index(path, words={"cat"})
+    assert not [p for p in tmp_path.iterdir() if p.name != "x.sqlite"]
+    with contextlib.closing(ExplainIndex(path)) as idx:
+        assert idx.definition("cat")[1] == "wordnet"

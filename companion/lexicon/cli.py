@@ -114,7 +114,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Build the explain index in the data directory's cache: every SCOWL file's lines "
             "for each word, and each word's WordNet or GCIDE definition, so that judge --explain "
             "answers in milliseconds instead of reading the dictionaries (seconds, some 350 MB). "
-            "make install and make run build it; about 30 s and a peak near 130 MB."
+            "make install and make run build it; about 30 s and a peak near 130 MB. An index "
+            "that is current and whole (its stamp, and PRAGMA quick_check) is left as it is; a "
+            "stale or damaged one is rebuilt."
         ),
     )
     p.add_argument("--force", action="store_true", help="rebuild even if the index is current")
@@ -147,16 +149,26 @@ def _judge(args: argparse.Namespace) -> int:
     explained = {}
     if args.explain:
         from companion.lexicon.explain import explain
-        from companion.lexicon.explainindex import open_index
+        from companion.lexicon.explainindex import ExplainIndexError, open_index
 
-        index, problem = open_index()
-        if problem:
+        def fallback(problem: str) -> None:
             print(
                 f"note: {problem}; --explain reads SCOWL, WordNet and GCIDE themselves instead "
                 "(the same answer, in seconds and some 350 MB)",
                 file=sys.stderr,
             )
-        explained = {w: explain(w, lexicon, index) for w in ruling.words}
+
+        index, problem = open_index()
+        if problem:
+            fallback(problem)
+        try:
+            explained = {w: explain(w, lexicon, index) for w in ruling.words}
+        except ExplainIndexError as exc:  # damaged past the opening's checks: the sources
+            fallback(str(exc))
+            explained = {w: explain(w, lexicon, None) for w in ruling.words}
+        finally:
+            if index is not None:
+                index.close()
     if args.json:
         out = {"verdict": verdict, "valid": ruling.valid, "lexicon": lexicon.name}
         if args.explain:
@@ -238,15 +250,18 @@ def _import(args: argparse.Namespace) -> int:
 def _explain_index(args: argparse.Namespace) -> int:
     import sqlite3
 
-    from companion.lexicon.explainindex import build_index
+    from companion.lexicon.explainindex import build_index, index_path, index_problem
     from companion.lexicon.store import LexiconError
 
+    # stale or damaged (index_problem checks the file whole: about 0.1 s): said, then rebuilt
+    problem = None if args.force or not index_path().exists() else index_problem()
     try:
         path, built = build_index(force=args.force)
     except (OSError, sqlite3.Error) as exc:
         raise LexiconError(f"the explain index cannot be built: {exc}") from None
     size = path.stat().st_size / 2**20
-    print(f"explain index: {'built' if built else 'up to date'}, {size:.1f} MB, {path}")
+    state = "up to date" if not built else "built" if problem is None else f"rebuilt ({problem})"
+    print(f"explain index: {state}, {size:.1f} MB, {path}")
     return 0
 
 

@@ -219,6 +219,10 @@ def explain(word: str, lexicon, index=None) -> WordExplanation:
     (:func:`companion.lexicon.explainindex.open_index`) to read the SCOWL entries and the
     definition from (a few milliseconds); None to read SCOWL's files, WordNet and GCIDE
     themselves (seconds, some 350 MB). The answer is the same.
+
+    Raises:
+        companion.lexicon.explainindex.ExplainIndexError: a query of ``index`` failed (the
+            file is damaged); the caller says so and asks again with ``index=None``.
     """
     w = word.lower()
     if index is not None and not index.covers(w):
