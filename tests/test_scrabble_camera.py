@@ -129,6 +129,31 @@ def test_a_move_with_a_new_blank_read_by_the_camera_is_asked_for_not_recorded_wi
     )
 
 
+def test_the_move_asked_for_is_typed_with_its_colour_and_the_game_goes_on(tmp_path):
+    """The camera asks for Bob's sOXO (its blank's letter cannot be seen) while Ada is on move:
+    'red G5 sOXO' records it as Bob's, in its place, and the camera then finds Ada's QI."""
+    shoot(tmp_path / "cam", boards_of(WITH_A_BLANK), seed=20)
+    s = table(tmp_path, tmp_path / "cam")
+    final = run(s, "0 press red\n20 press blue\n40 press red\n41 state\n")
+    assert "type the move (RED) as 'red 8D WORD'" in s.service.mode.notice
+    assert final["mover"] == "blue"
+    run(s, "42 type red G5 sOXO\n60 press blue\n62 state\n")
+    moves = s.service.mode.record.moves
+    assert [(m.player, m.word, m.note) for m in moves] == [
+        ("blue", "JETON", "read by the camera"),
+        ("red", "sOXO", "typed after the press"),
+        ("blue", "QI", "read by the camera"),
+    ]
+    # a turn on the record already takes no second move, and says so
+    final = run(s, "63 type blue 9H QI\n64 state\n")
+    assert "BLUE's last turn cannot take a move typed now" in final["table"]["message"]
+    assert len(s.service.mode.record.moves) == 3
+    run(s, "65 kill\n")  # a power cut: the journal gives the same record back
+    s.at(90)
+    s.start_service()
+    assert [m.word for m in s.service.mode.record.moves] == ["JETON", "sOXO", "QI"]
+
+
 def test_a_blank_on_the_board_is_read_as_the_records_and_the_next_move_is_found(tmp_path):
     """sOXO typed (its blank's letter the record's): the camera's next reading sees a blank
     there, takes the record's letter for it and finds Ada's QI."""

@@ -64,10 +64,13 @@ _CAMERA = re.compile(r"^camera (blue|red) (.+)$")
 TURN_KINDS = {"play": "a play", "pass": "a pass", "exchange": "an exchange"}
 TURN_KINDS["phony"] = "a play taken back"
 _SCORES = re.compile(r"^scores\s+(-?[0-9]{1,4})\s+(-?[0-9]{1,4})$", re.IGNORECASE)
+# a move typed for a colour: the player on move's, or the last turn's of the player who pressed
+_FOR = re.compile(r"^(blue|red)\s+(.+)$", re.IGNORECASE)
 ENTRIES = (
     "accepted: a play '8D JETON' (row then column across, column then row down; a blank in "
-    "lower case), 'pass', 'exchange ABC' or 'exchange 3', 'end RACK' (the last mover went out), "
-    "'end BLUERACK REDRACK' ('-' empty), 'scores BLUE RED'"
+    "lower case), 'pass', 'exchange ABC' or 'exchange 3', each after 'blue' or 'red' for the "
+    "last turn of the player who pressed ('blue 8D JETON'), 'end RACK' (the last mover went "
+    "out), 'end BLUERACK REDRACK' ('-' empty), 'scores BLUE RED'"
 )
 
 
@@ -141,7 +144,6 @@ class ScrabbleMode(GameMode):
         m = _CAMERA.match(text)
         if m:
             return self._camera_event(m.group(1), m.group(2).strip(), t)
-        low = text.lower()
         m = _SCORES.match(text)
         if m:
             return [{"t": t, "kind": "scores", "blue": int(m.group(1)), "red": int(m.group(2))}]
@@ -151,6 +153,18 @@ class ScrabbleMode(GameMode):
         if self.clock.status not in (Status.RUNNING, Status.PAUSED) or self.clock.mover is None:
             raise ScrabbleModeError("the game has not started: the player who goes second presses")
         mover = self.clock.mover
+        m = _FOR.match(text)
+        if m and m.group(1).lower() != mover:
+            return [self._late_entry(m.group(1).lower(), m.group(2).strip(), t)]
+        return self._move_entry(mover, m.group(2).strip() if m else text, t)
+
+    def _move_entry(self, mover: str, text: str, t: float) -> list[dict]:
+        """The ``entry`` event of a move typed for ``mover``: a play, ``pass`` or an exchange.
+
+        Raises:
+            ScrabbleModeError: not a move, or not a legal placement on the record's board.
+        """
+        low = text.lower()
         if low == "pass":
             return [{"t": t, "kind": "entry", "player": mover, "move": {"kind": "pass"}}]
         m = _EXCHANGE.match(text)
@@ -175,6 +189,25 @@ class ScrabbleMode(GameMode):
         move = {"kind": "play", "position": position, "word": word, "score": result.score}
         return [{"t": t, "kind": "entry", "player": mover, "move": move}]
 
+    def _late_entry(self, colour: str, text: str, t: float) -> dict:
+        """The move of ``colour``'s last turn typed after ``colour`` pressed (``blue 8D JETON``
+        while red is on move), when the camera could not read it: the ``late_entry`` event that
+        records it, on the same terms as a camera reading that comes late (:meth:`_camera_turn`:
+        the turn not recorded, nothing since that could be meant instead).
+
+        Raises:
+            ScrabbleModeError: that turn cannot take it (says why), or the move is not one.
+        """
+        entry, why = self._camera_turn(colour)
+        if entry is None:
+            raise ScrabbleModeError(
+                f"{colour.upper()}'s last turn cannot take a move typed now: "
+                + (why or "its move is on the record already")
+            )
+        [event] = self._move_entry(colour, text, t)
+        late = {"kind": "late_entry", "player": colour, "turn": entry["turn"]}
+        return {"t": t, **late, "move": event["move"]}
+
     def _camera_event(self, colour: str, reading: str, t: float) -> list[dict]:
         """The camera's reading after ``colour`` pressed (``NOTATION``, or ``unsure: why``): the
         move found as the difference from the record's board, or a notice asking for the move
@@ -187,7 +220,7 @@ class ScrabbleMode(GameMode):
         from companion.games.scrabble.scoring import score_move
 
         def ask(why: str) -> list[dict]:
-            self._say(f"{why}: type the move ({colour.upper()})", t)
+            self._say(f"{why}: type the move ({colour.upper()}) as '{colour} 8D WORD'", t)
             return []
 
         turn, why = self._camera_turn(colour)
@@ -440,6 +473,32 @@ class ScrabbleMode(GameMode):
             e["moves"] += 1
         if entry["turn"] == clock.moves_completed:
             self._recorded_turn = clock.moves_completed
+
+    def _on_late_entry(self, t: float, ev: dict) -> None:
+        """A move typed for the last turn of the player who pressed (:meth:`_late_entry`),
+        recorded in its place; one that can no longer be says so."""
+        player, m = ev["player"], ev["move"]
+        entry, why = self._camera_turn(player)
+        if entry is None or entry["turn"] != ev["turn"]:
+            self._say(why or f"{player.upper()}'S MOVE NOT RECORDED: typed too late", t)
+            return
+        try:
+            if m["kind"] == "play":
+                self.record.play(player, m["position"], m["word"], note="typed after the press")
+            elif m["kind"] == "pass":
+                self.record.pass_turn(player)
+            else:
+                self.record.exchange(player, m["tiles"])
+        except RecordError as exc:
+            self._say(f"not recorded: {exc}", t)
+            return
+        entry["recorded"] = entry["board"] = True
+        at = next(i for i, e in enumerate(self.turns) if e is entry)
+        for e in self.turns[at:]:  # a late move goes before the turns that ended since
+            e["moves"] += 1
+        if entry["turn"] == self.clock.moves_completed:
+            self._recorded_turn = self.clock.moves_completed
+        self.notice = ""
 
     def _on_camera_no_tile(self, t: float, ev: dict) -> None:
         """The camera saw no tile laid in the turn (a pass or an exchange not typed): the
