@@ -6,11 +6,20 @@ Scrabble photos (about 7 MP).
 The photo is already decoded (a camera gives arrays); JPEG decoding is shown apart.
 
     .venv/bin/python -m bench vision
+    .venv/bin/python -m bench.bench_vision --json   # the figures also as one JSON line, last
+
+The JSON line (what ``make pi-check`` reads): ``cells_225_cpu_ms``, the warped board's 225 cells
+(CPU ms, median of 5), and ``photos``, for each photo line's label (``"12 MP, grid found (no
+markers)"``, ...) its ``mp`` (megapixels), ``cpu_ms`` and ``wall_ms`` (medians of 5), ``goal_ms``
+and ``stages`` (median wall ms of each stage); ``real_photos`` is false when the real photos were
+not there.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import sys
 
 # one core: numpy's BLAS and OpenCV on one thread (effective when numpy is not yet loaded)
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -50,6 +59,18 @@ def _time(fn, repeats: int = REPEATS) -> tuple[float, float, dict[str, float]]:
     )
 
 
+def _figures(mp: float, result: tuple, goal_ms: float) -> dict:
+    """One photo line's figures for ``--json``: megapixels, CPU and wall ms, goal ms, stages' ms."""
+    cpu, wall, stages = result
+    return {
+        "mp": round(mp, 2),
+        "cpu_ms": 1000 * cpu,
+        "wall_ms": 1000 * wall,
+        "goal_ms": goal_ms,
+        "stages": {k: 1000 * v for k, v in stages.items()},
+    }
+
+
 def _line(label: str, result: tuple, goal_ms: float | None) -> str:
     cpu, wall, stages = result
     parts = ", ".join(f"{k} {1000 * v:.0f}" for k, v in stages.items())
@@ -80,6 +101,7 @@ def main() -> None:
         read_cells(warp, scrabble)
         times.append(time.process_time() - c0)
     ms = 1000 * statistics.median(times)
+    figures: dict = {"cells_225_cpu_ms": ms, "photos": {}, "real_photos": REAL.is_dir()}
     print(
         f"  warped 15x15 board, 225 cells read: cpu {ms:6.1f} ms  goal < 150 ms: "
         f"{'met' if ms < 150 else 'NOT met'}"
@@ -96,20 +118,25 @@ def main() -> None:
             mp = image.shape[0] * image.shape[1] / 1e6
             goal = GOALS_MS[label]
             if not markers:
-                r = _time(lambda im=image, c=corners: read_board(im, "iago", corners=c))
-                print(_line(f"{label} ({mp:.1f} MP), corners given", r, goal))
-                r = _time(lambda im=image: read_board(im, "iago"))
-                print(_line(f"{label}, grid found (no markers)", r, goal))
                 tracker = BoardTracker("iago")
-                r = _time(lambda im=image, tr=tracker: read_board(im, "iago", tracker=tr))
-                print(_line(f"{label}, fixed camera (tracked)", r, goal))
+                runs = {
+                    f"{label}, corners given": lambda im=image, c=corners: read_board(
+                        im, "iago", corners=c
+                    ),
+                    f"{label}, grid found (no markers)": lambda im=image: read_board(im, "iago"),
+                    f"{label}, fixed camera (tracked)": lambda im=image, tr=tracker: read_board(
+                        im, "iago", tracker=tr
+                    ),
+                }
             else:
-                r = _time(lambda im=image: read_board(im, "iago"))
-                print(_line(f"{label}, ArUco markers found", r, goal))
+                runs = {f"{label}, ArUco markers found": lambda im=image: read_board(im, "iago")}
+            for name, fn in runs.items():
+                r = _time(fn)
+                shown = name.replace(", corners", f" ({mp:.1f} MP), corners", 1)
+                print(_line(shown, r, goal), flush=True)
+                figures["photos"][name] = _figures(mp, r, goal)
 
     if REAL.is_dir():
-        import json
-
         print("  real Scrabble photos (about 7 MP), one core:")
         for path in sorted(REAL.glob("*.jpg")):
             t0 = time.perf_counter()
@@ -121,6 +148,8 @@ def main() -> None:
             r = _time(lambda im=image: read_board(im, "scrabble"), 3)
             print(_line(f"{path.name}, grid found", r, None))
             print(f"  {'':<32} (JPEG decoding apart: {1000 * decode:.0f} ms wall)")
+    if "--json" in sys.argv[1:]:
+        print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -21,16 +21,24 @@ What it does, each step reused when already done (the root is kept in ``--root``
 4. imports picamera2 and cv2 together in the service's venv, and, as a control, shows the failure
    this prevents: in a venv with pip's numpy 2, simplejpeg fails with "numpy.dtype size changed"
    and :func:`companion.devices.camera.picamera2_problem` explains it;
-5. adds the test tools to the service's venv and runs the tests of what a box runs there
+5. adds the test tools to the service's venv (``pip install -e '.[pi,dev]'``) and times the board
+   reader there on one core, as ``bench/bench_vision.py`` does (``python -m bench.bench_vision
+   --json``: a warped 225-cell board's cells read, goal < 150 ms; 2 MP and 12 MP photos, the grid
+   given, found or tracked, goals < 100 ms and < 300 ms; CPU ms, median of 5). The figures are
+   emulated (qemu-user on this machine), not a real Pi's: they are printed as such and never
+   decide the result (a few minutes under qemu);
+6. runs the tests of what a box runs there
    (:data:`PI_SELECTION`: the clock, the table service and its faults, the devices, the OLED,
    the board reader, the judges and the lexicon's reading; under qemu they take about 30
    minutes); ``make pi-check PI_TESTS=tests`` runs the whole suite (hours under qemu);
-6. measures the Wordinoes judge's cache build (peak resident memory of a fresh build, as
+7. measures the Wordinoes judge's cache build (peak resident memory of a fresh build, as
    ``bench/bench_judgecache.py`` does);
-7. prints a summary and exits 0 only when every test passed and picamera2 and cv2 import together.
+8. prints a summary and exits 0 only when every test passed and picamera2 and cv2 import together.
 
 Memory figures under qemu-user are those of the emulator process: they include qemu's own code
-cache, so a real Pi's are lower.
+cache, so a real Pi's are lower. Times under qemu-user are those of the emulator translating the
+arm64 builds of numpy and OpenCV on this machine's CPU (their NEON code emulated): not a Pi 4's
+(Cortex-A72), which may be faster or slower.
 
 Needs root (debootstrap, chroot, mounts). Imports only the standard library.
 """
@@ -42,6 +50,7 @@ import contextlib
 import hashlib
 import json
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -473,12 +482,71 @@ settings.load_profile("pi-check")
 """
 
 
+def add_test_tools(root: Root) -> None:
+    """The test and bench tools (the ``pi`` and ``dev`` extras) added to the service's venv."""
+    root.sh(f"cd {PREFIX} && .venv/bin/python -m pip install --quiet -e '.[pi,dev]'")
+
+
+def vision_speed(root: Root) -> dict:
+    """The board reader timed on one core in the service's venv by ``bench/bench_vision.py``
+    (``--json``; its text is echoed here once it has run): ``cells_225_cpu_ms`` and ``photos`` (each
+    line's ``cpu_ms``, ``wall_ms``, ``goal_ms``, ``mp`` and ``stages``, all ms), with ``seconds``
+    (the bench's wall time under qemu, s) and ``host`` (the machine qemu ran on). Emulated
+    figures, not a Pi's; ``{"error": ...}`` when the bench failed."""
+    start = time.monotonic()
+    done = root.sh(
+        f"cd {PREFIX} && OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "
+        f".venv/bin/python -m bench.bench_vision --json",
+        check=False,
+        capture=True,
+    )
+    seconds = time.monotonic() - start
+    lines = (done.stdout or "").strip().splitlines()
+    for line in lines[:-1]:
+        print("    " + line, flush=True)
+    try:
+        figures = json.loads(lines[-1])
+    except (ValueError, IndexError):
+        figures = None
+    if not isinstance(figures, dict) or "cells_225_cpu_ms" not in figures:
+        return {"error": ((done.stderr or "") + (done.stdout or ""))[-500:].strip()}
+    figures["seconds"] = seconds
+    figures["host"] = platform.machine()
+    return figures
+
+
+VISION_LINES = ("12 MP, grid found (no markers)", "12 MP, corners given", "2 MP, corners given")
+"""The photo lines of the vision bench the summary gives (the issue's 12 MP photo, grid found,
+first)."""
+
+
+def vision_summary(speed: dict) -> list[str]:
+    """The summary's lines for :func:`vision_speed`'s figures, labelled as emulated."""
+    host = speed.get("host") or platform.machine()
+    label = f"emulated (qemu-user on {host}), not a real Pi"
+    if "cells_225_cpu_ms" not in speed:
+        return [f"  board reader speed, {label}: not measured ({speed.get('error', '?')})"]
+    lines = [
+        f"  board reader speed, one core, {label}, CPU ms, median of 5 "
+        f"({speed.get('seconds', 0) / 60:.1f} min):",
+        f"    warped 225-cell board read: {speed['cells_225_cpu_ms']:.0f} ms (goal < 150 ms)",
+    ]
+    photos = speed.get("photos", {})
+    for name in VISION_LINES:
+        if name in photos:
+            fig = photos[name]
+            lines.append(
+                f"    {name} ({fig['mp']:.1f} MP): {fig['cpu_ms']:.0f} ms "
+                f"({fig['wall_ms']:.0f} ms wall; goal < {fig['goal_ms']:.0f} ms)"
+            )
+    return lines
+
+
 def run_tests(root: Root, pytest_args: list[str]) -> dict:
-    """The test tools added to the service's venv, then ``pytest_args`` (by default
-    :data:`PI_SELECTION`) run in the prefix (hypothesis's deadlines off: :data:`EMULATED_PLUGIN`).
+    """``pytest_args`` (by default :data:`PI_SELECTION`) run in the prefix, in the service's venv
+    with the test tools added (hypothesis's deadlines off: :data:`EMULATED_PLUGIN`).
     Returns counts: passed, failed, errors, skipped, seconds, the failing tests' names."""
     pytest_args = list(pytest_args) or list(PI_SELECTION)
-    root.sh(f"cd {PREFIX} && .venv/bin/python -m pip install --quiet -e '.[pi,dev]'")
     (root.path / "var/tmp/pi_check_emulated.py").write_text(EMULATED_PLUGIN)
     start = time.monotonic()
     done = root.sh(
@@ -573,6 +641,8 @@ def summary(result: dict) -> str:
         lines.append(line + f"; goal < 150 MB; {peak['seconds']:.0f} s")
     else:
         lines.append(f"  Wordinoes judge cache build: not measured ({peak.get('error', '?')})")
+    if "vision" in result:
+        lines.extend(vision_summary(result["vision"]))
     if cam.get("ok"):
         lines.append(
             f"  picamera2 + cv2 import together in the service's venv: yes (cv2 {cam['cv2']}, "
@@ -617,6 +687,9 @@ def main(argv: list[str] | None = None) -> int:
             prepare(root)
             result["install_seconds"] = install(root)
             result["camera"], result["control"] = camera_checks(root)
+            add_test_tools(root)
+            result["vision"] = vision_speed(root)
+            print("\n".join(vision_summary(result["vision"])), flush=True)
             result["tests"] = run_tests(root, args.pytest_args)
             result["cache"] = cache_peak(root)
     except PiCheckError as exc:
