@@ -714,3 +714,14 @@ def test_an_image_without_pixels_is_refused_by_name(shape):
 
     with pytest.raises(VisionError, match=r"image: it has no pixels"):
         read_board(np.zeros(shape, np.uint8), "scrabble")
+
+
+def test_the_cells_beside_a_group_are_its_neighbours_across_and_down():
+    from companion.vision.cells import _beside
+
+    tiles = np.zeros((5, 5), bool)
+    tiles[0, 0] = tiles[2, 2] = tiles[2, 3] = True
+    want = np.zeros((5, 5), bool)
+    for r, c in [(0, 1), (1, 0), (1, 2), (3, 2), (2, 1), (2, 4), (1, 3), (3, 3), (2, 2), (2, 3)]:
+        want[r, c] = True
+    np.testing.assert_array_equal(_beside(tiles), want)

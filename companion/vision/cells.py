@@ -400,10 +400,17 @@ def unchanged_cells(before: np.ndarray, after: np.ndarray, profile: Profile) -> 
 
 
 def _beside(cells: np.ndarray) -> np.ndarray:
-    """bool (n, n): the cells with one of ``cells`` (bool (n, n)) beside them, across or down."""
-    ring = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], np.uint8)
-    near = cv2.filter2D(cells.astype(np.uint8), -1, ring, borderType=cv2.BORDER_CONSTANT)
-    return near > 0
+    """bool (n, n): the cells with one of ``cells`` (bool (n, n)) beside them, across or down.
+
+    Plain array shifts: ``cv2.filter2D`` of a uint8 image by a uint8 kernel gave wrong sums in
+    the arm64 root of ``make pi-check`` (OpenCV 4.11 under qemu), and board facts with them."""
+    c = np.asarray(cells, bool)
+    near = np.zeros_like(c)
+    near[1:, :] |= c[:-1, :]
+    near[:-1, :] |= c[1:, :]
+    near[:, 1:] |= c[:, :-1]
+    near[:, :-1] |= c[:, 1:]
+    return near
 
 
 def _words_through(tiles: np.ndarray) -> np.ndarray:
