@@ -120,6 +120,14 @@ def test_cli_explain_gives_each_word_for_the_arbiter(default_lexicon, capsys):
     assert f"lexicon\t{default_lexicon.name}" in lines
 
 
+def test_cli_explain_finds_a_word_spelt_with_an_accent_in_scowl(default_lexicon, capsys):
+    """SCOWL spells CAFE café and the lexicon folds the accent: explain says where it is found."""
+    code, out, _ = run(capsys, "café", "--explain")
+    assert code == 0 and "CAFE\tvalid" in out
+    found = [line for line in out.splitlines() if line.strip().startswith("found in:")]
+    assert found and "english-words" in found[0]
+
+
 def test_cli_json_keeps_the_failed_word_for_explain(default_lexicon, capsys):
     import json
 

@@ -89,6 +89,14 @@ def _entries_in(path: Path, word: str) -> list[str]:
     return out
 
 
+def _is_the_word(entry: str, word: str) -> bool:
+    """True when a SCOWL line ``entry`` is ``word`` as a lexicon takes it: in lower case, with
+    its accents folded (``café`` is CAFE), not a capitalised name or an abbreviation's dot."""
+    from companion.lexicon.words import fold
+
+    return entry == entry.lower() and fold(entry) == word
+
+
 def scowl_files() -> list[Path]:
     """Every SCOWL file the explanation looks in (``SIZE``-suffixed files of ``SCOWL_DIR``,
     sorted by path): the lexicon's sources, and the others for ``SCOWL also has``. Listed
@@ -112,7 +120,7 @@ def _scowl_story(word: str, lexicon, entries_in=_entries_in) -> tuple[list[str],
 
     params = scowl.parse_name(lexicon.name)
     sources = [Path(p) for p in lexicon.meta.get("sources", [])]
-    found = [p.name for p in sources if word in entries_in(p, word)]
+    found = [p.name for p in sources if any(_is_the_word(e, word) for e in entries_in(p, word))]
     elsewhere = []
     own = set(sources)
     for path in scowl_files():
