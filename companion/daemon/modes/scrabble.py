@@ -439,17 +439,34 @@ class ScrabbleMode(GameMode):
         move, self.pending = self.pending, None
         if move is None or move.get("player") != player:
             return
-        m = move["move"]
         self._recorded_turn = self.clock.moves_completed
         try:
-            if m["kind"] == "play":
-                self.record.play(player, m["position"], m["word"])
-            elif m["kind"] == "pass":
-                self.record.pass_turn(player)
-            else:
-                self.record.exchange(player, m["tiles"])
+            self._record_move(player, move["move"])
         except RecordError as exc:  # the board changed since it was typed (a challenge)
             self.notice = f"not recorded: {exc}"
+
+    def _record_move(self, player: str, m: dict, play_note: str = "") -> None:
+        """Record ``player``'s typed move ``m`` (an entry's ``move``: a play, with ``play_note``
+        as its note, a pass or an exchange).
+
+        Raises:
+            RecordError: the record refuses it (the board changed since it was typed)."""
+        if m["kind"] == "play":
+            self.record.play(player, m["position"], m["word"], note=play_note)
+        elif m["kind"] == "pass":
+            self.record.pass_turn(player)
+        else:
+            self.record.exchange(player, m["tiles"])
+
+    def _recorded_in_place(self, entry: dict) -> None:
+        """``entry``'s turn (of :attr:`turns`) now has its move on the record, recorded after
+        the press: the turns that ended since count it before theirs."""
+        entry["recorded"] = entry["board"] = True
+        at = next(i for i, e in enumerate(self.turns) if e is entry)
+        for e in self.turns[at:]:  # a late move goes before the turns that ended since
+            e["moves"] += 1
+        if entry["turn"] == self.clock.moves_completed:
+            self._recorded_turn = self.clock.moves_completed
 
     def _on_camera_play(self, t: float, ev: dict) -> None:
         """The camera's move for the turn it was read after (``turn``; a journal of before
@@ -467,12 +484,7 @@ class ScrabbleMode(GameMode):
         except RecordError as exc:
             self._say(f"camera move not recorded: {exc}", t)
             return
-        entry["recorded"] = entry["board"] = True
-        at = next(i for i, e in enumerate(self.turns) if e is entry)
-        for e in self.turns[at:]:  # a late move goes before the turns that ended since
-            e["moves"] += 1
-        if entry["turn"] == clock.moves_completed:
-            self._recorded_turn = clock.moves_completed
+        self._recorded_in_place(entry)
 
     def _on_late_entry(self, t: float, ev: dict) -> None:
         """A move typed for the last turn of the player who pressed (:meth:`_late_entry`),
@@ -483,21 +495,11 @@ class ScrabbleMode(GameMode):
             self._say(why or f"{player.upper()}'S MOVE NOT RECORDED: typed too late", t)
             return
         try:
-            if m["kind"] == "play":
-                self.record.play(player, m["position"], m["word"], note="typed after the press")
-            elif m["kind"] == "pass":
-                self.record.pass_turn(player)
-            else:
-                self.record.exchange(player, m["tiles"])
+            self._record_move(player, m, play_note="typed after the press")
         except RecordError as exc:
             self._say(f"not recorded: {exc}", t)
             return
-        entry["recorded"] = entry["board"] = True
-        at = next(i for i, e in enumerate(self.turns) if e is entry)
-        for e in self.turns[at:]:  # a late move goes before the turns that ended since
-            e["moves"] += 1
-        if entry["turn"] == self.clock.moves_completed:
-            self._recorded_turn = self.clock.moves_completed
+        self._recorded_in_place(entry)
         self.notice = ""
 
     def _on_camera_no_tile(self, t: float, ev: dict) -> None:
