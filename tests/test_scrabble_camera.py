@@ -5,15 +5,13 @@ move found as the difference from the record's board; the whole game gives the s
 same game typed. An untrusted reading, or a blank whose letter no camera sees, asks for the move
 to be typed and records nothing."""
 
-import dataclasses
 import io
 
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
-from companion.daemon.sim import ScriptedTable, parse_sim_script
-from companion.devices.pinmap import load_pinmap
+from companion.daemon.sim import parse_sim_script
 from companion.games.scrabble.record import GameRecord, write_gcg
-from companion.vision.synth import render_photo
+from tests import camera_support
 
 TABLE = TableConfig(number=2, blue="Ada", red="Bob", game="scrabble", minutes=25)
 # the game typed, scored by hand: Ada JETON at 8D 40; Bob OX at G6 making OXO down through
@@ -22,30 +20,26 @@ TABLE = TableConfig(number=2, blue="Ada", red="Bob", game="scrabble", minutes=25
 MOVES = [("blue", "8D", "JETON"), ("red", "G6", "OX"), ("blue", "9H", "QI")]
 
 
-def boards():
+def boards_of(moves):
+    """The board after each of ``moves`` ((player, position, word) each), rows each."""
     rec = GameRecord(players={"blue": "Ada", "red": "Bob"})
     out = []
-    for player, pos, word in MOVES:
+    for player, pos, word in moves:
         rec.play(player, pos, word)
         out.append(list(rec.board))
     return out
 
 
-def shoot(folder, grids, seed=4800):
-    folder.mkdir(exist_ok=True)
-    for i, grid in enumerate(grids, 1):
-        render_photo("scrabble", seed=seed + i, size=(1000, 750), grid=grid, hand=False).save(
-            folder / f"{i:02d}"
-        )
-    for extra in folder.glob("*.*.*"):
-        extra.unlink()  # the truth files: only the photos in the camera's folder
+def boards():
+    return boards_of(MOVES)
+
+
+def shoot(folder, grids, seed=4800, **render):
+    camera_support.shoot(folder, grids, "scrabble", seed, size=(1000, 750), hand=False, **render)
 
 
 def table(tmp_path, folder=None, name="j.jsonl"):
-    pinmap = load_pinmap(backend="mock")
-    if folder is not None:
-        pinmap = dataclasses.replace(pinmap, camera={"kind": "files", "folder": str(folder)})
-    return ScriptedTable(TABLE, set_judge({"JETON"}), tmp_path / name, pinmap=pinmap)
+    return camera_support.camera_table(TABLE, set_judge({"JETON"}), tmp_path / name, folder)
 
 
 def run(s, script):
@@ -99,15 +93,6 @@ def test_a_game_photographed_move_by_move_gives_the_same_gcg_as_typed(tmp_path):
     s = table(tmp_path, tmp_path / "cam")
     final = run(s, "0 press red\n20 press blue\n40 press red\n60 press blue\n62 state\n")
     assert_the_game_typed(tmp_path, s, final)
-
-
-def boards_of(moves):
-    rec = GameRecord(players={"blue": "Ada", "red": "Bob"})
-    out = []
-    for player, pos, word in moves:
-        rec.play(player, pos, word)
-        out.append(list(rec.board))
-    return out
 
 
 # Bob's OXO laid with a blank for an S above it (sOXO at G5: the blank, O and X new)
@@ -178,15 +163,10 @@ def test_a_new_blank_or_a_tile_read_otherwise_asks_for_the_move(tmp_path):
 def test_a_photo_the_reader_is_unsure_of_asks_for_the_move_and_records_nothing(tmp_path):
     """A tile lying apart from the words (dropped on the board): no game holds it, so the
     reading is not trusted, the move is asked for, never guessed, and nothing is recorded."""
-    folder = tmp_path / "cam"
-    folder.mkdir()
     dropped = list(boards()[0])
     dropped[1] = "..........S...."
-    photo = render_photo("scrabble", seed=4801, size=(1000, 750), grid=dropped, hand=False)
-    photo.save(folder / "01")
-    for extra in folder.glob("*.*.*"):
-        extra.unlink()
-    s = table(tmp_path, folder)
+    shoot(tmp_path / "cam", [dropped])  # render seed 4801, as before
+    s = table(tmp_path, tmp_path / "cam")
     final = run(s, "0 press red\n20 press blue\n21 state\n")
     watcher = s.service.camera_watcher
     assert final["last_move"] is None and s.service.mode.record.moves == []

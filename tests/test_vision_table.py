@@ -6,7 +6,6 @@ checked on the dummy display's last frame; the clock is checked against the same
 without a camera.
 """
 
-import dataclasses
 import io
 
 import pytest
@@ -16,13 +15,12 @@ from hypothesis import strategies as st
 from companion.daemon import overlays, screen
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
-from companion.daemon.sim import ScriptedTable, parse_sim_script
+from companion.daemon.sim import parse_sim_script
 from companion.devices.camera import CameraError
-from companion.devices.pinmap import load_pinmap
 from companion.vision import cellnet
 from companion.vision.notation import parse_board
-from companion.vision.synth import render_photo
 from companion.vision.table import BoardCamera
+from tests import camera_support
 
 SMALL = (800, 600)
 EMPTY = "..........."
@@ -38,19 +36,12 @@ def classifier():
 
 
 def shoot(folder, *grids, seed=60):
-    """Photos of ``grids`` in ``folder``, named in capture order (1, 2, ...), nothing else."""
-    folder.mkdir(exist_ok=True)
-    for i, grid in enumerate(grids, 1):
-        render_photo("iago", seed=seed + i, size=SMALL, grid=grid).save(folder / str(i))
-    for extra in folder.glob("*.*.*"):
-        extra.unlink()  # the truth files: only the photos in the camera's folder
+    """Photos of ``grids`` in ``folder``, named in capture order, nothing else."""
+    camera_support.shoot(folder, grids, "iago", seed, size=SMALL)
 
 
 def table(tmp_path, folder=None, name="j.jsonl"):
-    pinmap = load_pinmap(backend="mock")
-    if folder is not None:
-        pinmap = dataclasses.replace(pinmap, camera={"kind": "files", "folder": str(folder)})
-    return ScriptedTable(TABLE, set_judge({"CAT"}), tmp_path / name, pinmap=pinmap)
+    return camera_support.camera_table(TABLE, set_judge({"CAT"}), tmp_path / name, folder)
 
 
 def run(s, *lines):
@@ -206,8 +197,8 @@ def test_a_black_and_white_camera_is_said_on_the_count_and_the_clock_goes_on(tmp
 
     folder = tmp_path / "camera"
     shoot(folder, CAT, CAT_DOG)
-    grey = cv2.cvtColor(cv2.imread(str(folder / "2.png")), cv2.COLOR_BGR2GRAY)
-    cv2.imwrite(str(folder / "2.png"), grey)  # a one-channel PNG, as such a camera's
+    grey = cv2.cvtColor(cv2.imread(str(folder / "02.png")), cv2.COLOR_BGR2GRAY)
+    cv2.imwrite(str(folder / "02.png"), grey)  # a one-channel PNG, as such a camera's
     s = table(tmp_path, folder)
     twin = table(tmp_path, name="twin.jsonl")
     run(twin, "0 press red", "1 press blue", "7 sleep")
@@ -231,7 +222,7 @@ def test_a_camera_unplugged_mid_game_is_said_on_the_oled_and_the_clock_goes_on(
     twin = table(tmp_path, name="twin.jsonl")
     run(s, "0 press red")
     assert s.service.published.camera == ""
-    photo = folder / "1.png"
+    photo = folder / "01.png"
     kept = photo.read_bytes()
     photo.unlink()  # the camera gives no frame from now on
     pub = run(s, "1 press blue")
