@@ -114,13 +114,20 @@ def test_check_with_the_real_lexicon_and_morphology(capsys):
         assert code == (1 if codes else 0)
 
 
-def test_replay_of_a_journal_points_to_the_record_beside_it(tmp_path, capsys):
-    header = {"kind": "_game", "mode": "iago", "settings": {"number": 4}, "seq": 0}
+def journal_beside_its_record(folder, mode: str, number: int):
+    """(journal, record): a finished game's journal of table ``number`` in ``folder`` (a header
+    and one press), and the record saved beside it, as the table names them."""
+    header = {"kind": "_game", "mode": mode, "settings": {"number": number}, "seq": 0}
     lines = [header, {"t": 0.0, "kind": "press", "role": "red", "seq": 1}]
-    journal = tmp_path / "20260101-101010-table4.journal.jsonl"
+    journal = folder / f"20260101-101010-table{number}.journal.jsonl"
     journal.write_text("".join(json.dumps(r) + "\n" for r in lines))
-    record = tmp_path / "20260101-101010-table4.json"
+    record = folder / f"20260101-101010-table{number}.json"
     record.write_text("{}")
+    return journal, record
+
+
+def test_replay_of_a_journal_points_to_the_record_beside_it(tmp_path, capsys):
+    journal, record = journal_beside_its_record(tmp_path, "iago", 4)
     assert main(["iago", "replay", str(journal)]) == 2
     err = capsys.readouterr().err
     assert "is a table's journal" in err and f"companion iago replay {record}" in err

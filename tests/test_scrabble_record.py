@@ -95,12 +95,9 @@ def test_gcg_command_writes_a_saved_game(capsys, tmp_path):
 
 
 def test_gcg_of_a_tables_journal_points_to_the_record_beside_it(capsys, tmp_path):
-    header = {"kind": "_game", "mode": "scrabble", "settings": {"number": 2}, "seq": 0}
-    lines = [header, {"t": 0.0, "kind": "press", "role": "red", "seq": 1}]
-    journal = tmp_path / "20261206-101010-table2.journal.jsonl"
-    journal.write_text("".join(json.dumps(r) + "\n" for r in lines))
-    record = tmp_path / "20261206-101010-table2.json"
-    record.write_text("{}")
+    from tests.test_iago_cli import journal_beside_its_record
+
+    journal, record = journal_beside_its_record(tmp_path, "scrabble", 2)
     assert main(["scrabble", "gcg", str(journal)]) == 2
     err = capsys.readouterr().err
     assert "is a table's journal" in err and f"companion scrabble gcg {record}" in err
