@@ -121,11 +121,12 @@ def cell_probabilities(
     return classes, softmax(raw[..., N_CLASSES:], net.ink_temperature)
 
 
-# how far (of a cell) the cells the network is unsure of are cut again, each way: chosen on the
-# validation sets (Scrabble renders of seeds 81000 on, 54 readings: perfect 48 -> 49; Iago
-# renders at 20 px a cell in bold faces, seeds 83000 on, 36 readings: 12 -> 14 of 18 perfect;
-# the real photos, 18 readings: 99.68% -> 99.90% of cells); 1/8 read as well, 1/16 a little
-# better on Iago. The training moved the grid by up to a quarter of a cell.
+# how far (of a cell) the cells the network is unsure of are cut again, each way. Not a fact of
+# the game or the camera: one of two shifts tried (1/16 and 1/8, both inside the quarter of a
+# cell the training moved the grid by), chosen on validation renders only: Scrabble renders of
+# seeds 81000 on (54 readings; perfect 48 -> 49 with either) and Iago renders at 20 px a cell
+# in bold faces, seeds 83000 on (36 readings; 12 -> 14 of 18 perfect with 1/16, 13 with 1/8).
+# The real photos did not choose (both read 99.90% of their cells); only reported.
 REREAD_SHIFT = 1 / 16
 
 
@@ -191,8 +192,7 @@ def tile_colour_odds(colours: np.ndarray, classes: np.ndarray, profile: Profile)
     cell's kind (:func:`companion.vision.profiles.premium_kind`; the layout is the same turned
     or mirrored). k is one more than the set's blanks: that many "squares" may be blanks read
     empty, each the other's nearest. Nothing is fitted: the colour distance is Lab with the
-    lightness weighed half, as :func:`companion.vision.trust._from_plain` (a shadow moves the
-    lightness more than the hue).
+    lightness weighed half, as every cell colour is compared (:func:`companion.vision.trust.compared`).
 
     Measured (never fitted) on the validation sets: Scrabble renders of seeds 81000 on (54
     readings), boards perfect 28 -> 48, none trusted wrong; the three real photos of
@@ -213,7 +213,7 @@ def tile_colour_odds(colours: np.ndarray, classes: np.ndarray, profile: Profile)
     empty = best == EMPTY
     if letter.sum() <= k:
         return odds
-    x = (colours * np.float32([0.5, 1.0, 1.0])).reshape(-1, 3).astype(np.float64)
+    x = trust.compared(colours).reshape(-1, 3).astype(np.float64)
     dist = np.linalg.norm(x[:, None, :] - x[None, :, :], axis=2)
     np.fill_diagonal(dist, np.inf)  # a cell is not its own neighbour
 

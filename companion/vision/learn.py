@@ -17,6 +17,7 @@ extra: ``pip install -e .[train]``); the product runs the ONNX file through ``cv
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -34,15 +35,18 @@ LEARNING_RATE = 3e-3
 OPSET = 13
 
 
-def _render_cells(args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One render's crops (float16), classes and inks (int64), flattened row by row."""
-    seed, index, fonts = args
-    rng = wide.board_rng(seed, index)
-    profile = "iago" if index % 2 else "scrabble"
-    ren = wide.render(rng, profile, fonts=fonts)
+def _render(seed: int, index: int, fonts: tuple[str, ...]):
+    """(profile, render): board ``index`` of a set seeded ``seed`` (:func:`render_set`: even
+    indices Scrabble, odd Iago), drawn in ``fonts``."""
     from companion.vision.profiles import get_profile
 
-    p = get_profile(profile)
+    profile = get_profile("iago" if index % 2 else "scrabble")
+    return profile, wide.render(wide.board_rng(seed, index), profile, fonts=fonts)
+
+
+def _render_cells(args) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One render's crops (float16), classes and inks (int64), flattened row by row."""
+    p, ren = _render(*args)
     crops = cellnet.cell_crops(ren.warp, p.size, p.cell_px).astype(np.float16)
     return crops, ren.labels.reshape(-1), ren.ink.reshape(-1)
 
@@ -191,16 +195,20 @@ def cell_confidences(
     return np.where(hidden, 0.0, conf), wrong & ~hidden
 
 
+@functools.lru_cache(maxsize=2)
+def _net(path: str, recipe: str) -> cellnet.CellNet:
+    """The cell network at ``path`` with its recipe (JSON text), loaded once a process."""
+    return cellnet.CellNet(path, json.loads(recipe))
+
+
 def _reader_cells(job) -> tuple[np.ndarray, np.ndarray]:
     """One validation render read as the reader reads it: (confidence float (N,), wrong bool
     (N,)), a cell read ``hidden`` left out (confidence 0, not wrong)."""
     from companion.vision.cells import read_cells
-    from companion.vision.profiles import get_profile
 
-    path, recipe, seed, index = job
-    profile = get_profile("iago" if index % 2 else "scrabble")
-    ren = wide.render(wide.board_rng(seed, index), profile, fonts=wide.training_fonts())
-    grid, conf, ev, _ = read_cells(ren.warp, profile, cellnet.CellNet(path, recipe))
+    path, recipe, seed, index, fonts = job
+    profile, ren = _render(seed, index, fonts)
+    grid, conf, ev, _ = read_cells(ren.warp, profile, _net(path, recipe))
     truth = ren.rows(profile.coloured_ink)
     wrong = np.array(
         [[a != b for a, b in zip(r, t, strict=True)] for r, t in zip(grid, truth, strict=True)]
@@ -217,7 +225,8 @@ def reader_trust_level(
     (:func:`companion.vision.cells.read_cells`: the cells in doubt read again, a tile's colour
     weighed in, the set's counts), not on the network's outputs alone. Returns (level, cells
     read)."""
-    jobs = [(str(path), recipe, seed, i) for i in range(boards)]
+    fonts = tuple(wide.training_fonts())
+    jobs = [(str(path), json.dumps(recipe), seed, i, fonts) for i in range(boards)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             parts = list(pool.map(_reader_cells, jobs, chunksize=4))

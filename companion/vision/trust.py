@@ -199,11 +199,19 @@ def cell_colours(lab: np.ndarray, size: int, cell_px: int) -> np.ndarray:
     return ((middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)).astype(np.float32)
 
 
+def compared(colours: np.ndarray) -> np.ndarray:
+    """Lab colours (float (..., 3)) as cells' colours are compared: the lightness weighed half
+    (a shadow or the exposure moves it more than the hue), so a Euclidean distance between
+    them is the colour distance of :func:`premium_fit` and of the tiles' colour
+    (:func:`companion.vision.cells.tile_colour_odds`)."""
+    return colours * np.float32([0.5, 1.0, 1.0])
+
+
 def _from_plain(colours: np.ndarray, empty: np.ndarray) -> np.ndarray:
-    """Each cell's colour distance from the empty cells' median (the plain squares), Lab with
-    the lightness weighed half: float32 (n, n)."""
+    """Each cell's colour distance from the empty cells' median (the plain squares), as
+    :func:`compared`: float32 (n, n)."""
     plain = np.median(colours[empty], axis=0)
-    return np.linalg.norm((colours - plain) * np.float32([0.5, 1.0, 1.0]), axis=2)
+    return np.linalg.norm(compared(colours - plain), axis=2)
 
 
 def premium_layout(
