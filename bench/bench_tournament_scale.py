@@ -321,6 +321,15 @@ def run_pages(config: dict) -> None:
 # -- the orchestra -------------------------------------------------------------------------------
 
 
+def _child(role: str, cfg: dict) -> subprocess.Popen:
+    """This bench run again as a child process playing ``role`` (``pages``, ``tables``) with its
+    configuration ``cfg`` (JSON on the command line), from the project's root."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "bench.bench_tournament_scale", role, json.dumps(cfg)],
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+
+
 def _wait(path: Path, timeout: float, proc: subprocess.Popen | None = None) -> None:
     deadline = time.monotonic() + timeout
     while not path.exists():
@@ -385,10 +394,7 @@ def main() -> None:
             "stop": str(root / "pages.stop"),
             "out": str(root / "pages.json"),
         }
-        pages = subprocess.Popen(
-            [sys.executable, "-m", "bench.bench_tournament_scale", "pages", json.dumps(page_cfg)],
-            cwd=Path(__file__).resolve().parent.parent,
-        )
+        pages = _child("pages", page_cfg)
         procs.append(pages)
         _wait(Path(page_cfg["ready"]), 30, pages)
         time.sleep(2.0)  # every page connected
@@ -399,10 +405,7 @@ def main() -> None:
             "started": str(root / "tables.started"),
             "out": str(root / "tables.json"),
         }
-        tables = subprocess.Popen(
-            [sys.executable, "-m", "bench.bench_tournament_scale", "tables", json.dumps(table_cfg)],
-            cwd=Path(__file__).resolve().parent.parent,
-        )
+        tables = _child("tables", table_cfg)
         procs.append(tables)
         _wait(Path(table_cfg["started"]), 60, tables)
         started = time.time()
