@@ -110,6 +110,7 @@ class ScrabbleCameraWatcher:
 
     def _read(self, colour: str, known: list[str] | None = None) -> None:
         from companion.vision.notation import format_board
+        from companion.vision.table import unsure_text, unsure_why
 
         reading = self.board_camera.read(known=known)
         # the rows with their blanks (``?``): the reader's notation leaves a blank out, and a
@@ -118,9 +119,8 @@ class ScrabbleCameraWatcher:
         if self.on_board is not None:
             self.on_board(seen, bool(reading.trusted))
         if not reading.trusted:
-            why = "; ".join(reading.problems[:2]) or "not sure of every cell"
-            self.problem = f"camera unsure of the board: {why}"
-            self.submit_line(f"camera {colour} unsure: {why}")
+            self.problem = unsure_text(reading)
+            self.submit_line(f"camera {colour} unsure: {unsure_why(reading.problems)}")
             return
         self.problem = None
         self.submit_line(f"camera {colour} {seen}")

@@ -71,11 +71,16 @@ class UnsureReading(VisionError):
     the message says why, in words for the screen."""
 
 
+def unsure_why(problems: list[str]) -> str:
+    """Why a reading is not trusted, in short: its first two ``problems`` (what the reader
+    puts in doubt), or "not sure of every cell"."""
+    return "; ".join(problems[:2]) or "not sure of every cell"
+
+
 def unsure_text(reading) -> str:
     """Why a reading is not trusted, for the screen and the log: ``camera unsure of the board:
-    ...`` with the reader's first two problems."""
-    why = "; ".join(reading.problems[:2]) or "not sure of every cell"
-    return f"camera unsure of the board: {why}"
+    ...`` with the reader's first two problems (:func:`unsure_why`)."""
+    return f"camera unsure of the board: {unsure_why(reading.problems)}"
 
 
 @dataclass
@@ -364,8 +369,9 @@ class ChallengeWatcher:
         answer = self.board_camera.challenged_words(before, colour)
         if not answer.trusted:
             # never a word from a board the reader is unsure of: the words are typed
-            why = "; ".join(answer.problems[:2]) or "not sure of every cell"
-            self.problem = f"camera unsure of the board ({why}); type the words"
+            self.problem = (
+                f"camera unsure of the board ({unsure_why(answer.problems)}); type the words"
+            )
             return
         if answer.words:
             self.problem = None
