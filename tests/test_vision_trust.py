@@ -87,6 +87,24 @@ def test_a_real_board_found_one_off_is_put_right_and_trusted_only_when_right():
     assert right.all() or not moved.trusted
 
 
+@pytest.mark.skipif(not REAL.is_dir(), reason="the real photo set is not here")
+@pytest.mark.parametrize("name", ["board_001", "board_002", "board_003"])
+def test_a_real_board_photographed_from_any_side_is_read_the_way_its_letters_stand(name):
+    """Each real board, board found, photographed from its four sides (the photo turned a
+    quarter at a time) is read as it stands: board_001 from either side was read turned half
+    round (the sideways bare squares read as letters outweighed the upright letters)."""
+    image, _, truth = _real_photo(name, 1000)
+    want = ["".join("?" if ch.islower() else ch for ch in row) for row in truth]
+    upright = read_board(image, "scrabble")
+    for k in (1, 2, 3):
+        turned = np.ascontiguousarray(np.rot90(image, k))
+        reading = read_board(turned, "scrabble")
+        assert reading.turn == (4 - k) % 4, (name, k)
+        assert any(f"turned {90 * ((4 - k) % 4)} degrees" in note for note in reading.notes)
+        assert right_cells(want, reading.grid, get_profile("scrabble")).mean() >= 0.99
+        assert reading.grid == upright.grid or not reading.trusted
+
+
 # -- what is in doubt is not trusted -------------------------------------------------------------
 
 

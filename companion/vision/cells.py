@@ -255,10 +255,17 @@ def with_tile_colour(classes: np.ndarray, odds: np.ndarray) -> np.ndarray:
 
 def upright_turn(net: CellNet, crops: np.ndarray, classes: np.ndarray) -> int:
     """Quarter turns (0-3, clockwise) the board lies turned in the photo, by its letters: the
-    turn under which the network is surest of the cells it reads as letters (the mean log of
-    the best letter's probability). ``crops`` and ``classes`` are what :func:`read_cells` gave
-    (its input to the network, and the class probabilities float (size, size, 29) it read):
-    the letters are taken from them, not read again. Returns 0 with under 4 letters."""
+    turn under which the network reads the most letters, the sum (as the mean) of the best
+    letter's probability over the cells it read as letters. ``crops`` and ``classes`` are what
+    :func:`read_cells` gave (its input to the network, and the class probabilities float
+    (size, size, 29) it read): the letters are taken from them, not read again. Returns 0 with
+    under 4 letters.
+
+    Not the mean log: read sideways, a few bare squares and premium labels pass for letters,
+    and upright the network gives them almost nothing as letters; their logs outweighed every
+    letter standing upright, and a real board photographed from its side (board_001 of
+    ../shared/data, turned 90 degrees either way) was read turned half round. The mean of the
+    probabilities counts those cells as the few they are."""
     best = classes.argmax(-1).reshape(-1)
     lettered = (best >= 2) & (best < HIDDEN)
     if lettered.sum() < 4:
@@ -269,8 +276,7 @@ def upright_turn(net: CellNet, crops: np.ndarray, classes: np.ndarray) -> int:
         # the board turned k quarters clockwise in the photo: each crop is turned back
         turned = np.ascontiguousarray(np.rot90(tiles, k=k, axes=(2, 3)))
         logits = net.logits(turned)[:, :N_CLASSES]
-        p = softmax(logits, net.temperature)[:, 2:HIDDEN].max(-1)
-        score = float(np.log(np.maximum(p, 1e-9)).mean())
+        score = float(softmax(logits, net.temperature)[:, 2:HIDDEN].max(-1).mean())
         if score > best_score:
             best, best_score = k, score
     return best
