@@ -725,3 +725,93 @@ def test_the_cells_beside_a_group_are_its_neighbours_across_and_down():
     for r, c in [(0, 1), (1, 0), (1, 2), (3, 2), (2, 1), (2, 4), (1, 3), (3, 3), (2, 2), (2, 3)]:
         want[r, c] = True
     np.testing.assert_array_equal(_beside(tiles), want)
+
+
+def _inks_on_a_board(red_at, blue_at, n: int = 11, seed: int = 7):
+    """A board of ``n`` x ``n`` cells: twelve red letters whose ink colours scatter round
+    ``red_at``, twelve blue round ``blue_at`` (a, b per unit of lightness), the rest empty.
+    Returns (ink colours float32 (n, n, 2), class probabilities (n, n, 29), the network's ink
+    (n, n, 2): every letter read at 0.9 of its true ink, truth red bool (n, n))."""
+    rng = np.random.default_rng(seed)
+    inks = rng.normal(0, 0.05, (n, n, 2)).astype(np.float32)
+    probs = np.zeros((n, n, cellnet.N_CLASSES))
+    probs[..., 0] = 1.0
+    red = np.zeros((n, n), bool)
+    cells = [(r, c) for r in range(n) for c in range(n)][: 24 * 4 : 4]
+    ink = np.full((n, n, 2), 0.5)
+    for i, (r, c) in enumerate(cells):
+        red[r, c] = i % 2 == 0
+        centre = red_at if red[r, c] else blue_at
+        inks[r, c] = np.float32(centre) + rng.normal(0, 0.08, 2)
+        probs[r, c] = 0.0
+        probs[r, c, 2 + i % 26] = 1.0
+        ink[r, c] = (0.1, 0.9) if red[r, c] else (0.9, 0.1)
+    return inks, probs, ink, red
+
+
+def test_an_ink_the_network_misread_is_put_right_by_the_board_s_other_inks():
+    from companion.vision.cells import ink_colour_odds, with_ink_colour
+
+    inks, probs, ink, red = _inks_on_a_board((0.6, 0.3), (-0.1, -0.9))
+    r, c = np.argwhere(red)[3]
+    ink[r, c] = (0.99, 0.01)  # the network sure it is blue: its colour is the red inks'
+    after = with_ink_colour(ink, ink_colour_odds(inks, probs, ink))
+    assert 0.5 < after[r, c, 1] < 0.984  # read red, and in doubt: the network was sure
+    letters = probs[..., 0] < 0.5
+    assert ((after[..., 1] > 0.5) == red)[letters].all()
+    others = letters.copy()
+    others[r, c] = False
+    assert (after[others].max(-1) >= 0.99).all()  # 0.9 each before: the board agrees
+    np.testing.assert_allclose(after.sum(-1), 1.0)
+
+
+def test_a_board_of_one_ink_or_too_few_leaves_the_network_s_inks():
+    from companion.vision.cells import INK_NEIGHBOURS, ink_colour_odds, with_ink_colour
+
+    inks, probs, ink, red = _inks_on_a_board((0.6, 0.3), (-0.1, -0.9))
+    all_red = np.where(probs[..., :1] < 0.5, np.array([0.1, 0.9]), 0.5)
+    assert (ink_colour_odds(inks, probs, all_red) == 0).all()
+    few = probs.copy()
+    for r, c in np.argwhere(~red & (probs[..., 0] < 0.5))[: -INK_NEIGHBOURS]:
+        few[r, c] = 0.0
+        few[r, c, 0] = 1.0  # only INK_NEIGHBOURS blue letters left
+    assert (ink_colour_odds(inks, few, ink) == 0).all()
+    assert np.allclose(with_ink_colour(ink, np.zeros(red.shape)), ink)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.tuples(st.floats(-30, 30), st.floats(-30, 30)),
+    st.floats(0.2, 5.0),
+)
+def test_the_inks_odds_do_not_move_with_a_light_s_cast_or_the_camera_s_saturation(cast, gain):
+    """Every ink's colour moved by one cast, or scaled by one saturation: each cell's odds are
+    the same (the inks are told against one another, not against fixed colours)."""
+    from companion.vision.cells import ink_colour_odds
+
+    inks, probs, ink, _ = _inks_on_a_board((0.6, 0.3), (-0.1, -0.9))
+    before = ink_colour_odds(inks, probs, ink)
+    moved = ink_colour_odds((inks + np.float32(cast)) * np.float32(gain), probs, ink)
+    np.testing.assert_allclose(moved, before, atol=1e-3)
+
+
+def test_an_ink_s_colour_is_its_hue_whether_the_letter_is_thin_or_bold():
+    """A cell half ink half face and one a tenth ink give one ink colour (a, b per unit of
+    lightness lost): the mix moves a, b and the lightness alike."""
+    from companion.vision.trust import ink_colours
+
+    c = 40
+    face = np.float32([200, 128, 150])
+    red_ink = np.float32([90, 170, 160])
+    lab = np.tile(face, (3 * c, 3 * c, 1)).astype(np.float32)
+    a = c // 5
+    for col, share in ((0, 0.5), (1, 0.1)):
+        x0, y0 = c // 2 + col * c + a, c // 2 + a
+        mid = lab[y0 : y0 + c - 2 * a, x0 : x0 + c - 2 * a]
+        dark = np.zeros(mid.shape[:2], bool)
+        dark[: int(round(mid.shape[0] * 0.5))] = True  # the darker half of the middle
+        mid[dark] = face + share * (red_ink - face)
+    got = ink_colours(lab, 2, c)
+    want = (red_ink - face)[1:] / (face - red_ink)[0]
+    np.testing.assert_allclose(got[0, 0], want, rtol=1e-4)
+    np.testing.assert_allclose(got[0, 1], want, rtol=1e-4)

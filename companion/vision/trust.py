@@ -199,6 +199,34 @@ def cell_colours(lab: np.ndarray, size: int, cell_px: int) -> np.ndarray:
     return ((middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)).astype(np.float32)
 
 
+def ink_colours(lab: np.ndarray, size: int, cell_px: int) -> np.ndarray:
+    """The colour of each cell's ink against its face (float32 (size, size, 2)): the mean of the
+    darkest quarter of its middle's pixels less the mean of the lightest quarter (the face, as
+    :func:`cell_colours` takes it), its a and b of Lab divided by the lightness it loses (at
+    least 1), from a warped board's Lab image (float32 (board_px, board_px, 3)). A pixel
+    partly ink and partly face moves all three by the ink's share, so the ratio is the ink's
+    hue whether the letter is thin or bold, large or small; told against the face, a light's
+    cast moves face and ink alike and drops out. On a cell without a letter it is the face's
+    own spread, and says nothing."""
+    c = cell_px
+    a = c // 5
+    grid = lab[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c].reshape(size, c, size, c, 3)
+    middle = grid[:, a : c - a, :, a : c - a].transpose(0, 2, 1, 3, 4).reshape(size, size, -1, 3)
+    light = middle[..., 0]
+    k = light.shape[2]
+    low = np.partition(light, (k - 1) // 4, axis=2)[..., (k - 1) // 4]
+    high = np.partition(light, int(0.75 * (k - 1)), axis=2)[..., int(0.75 * (k - 1))]
+
+    def mean_of(keep: np.ndarray) -> np.ndarray:
+        keep = keep[..., None]
+        return (middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)
+
+    d = mean_of(light <= low[..., None]) - mean_of(light >= high[..., None])
+    # per unit of lightness the ink takes off: a thin letter's darkest quarter holds more face
+    # than a bold one's, and a mix of ink and face moves a, b and the lightness alike
+    return (d[..., 1:] / np.maximum(-d[..., :1], 1.0)).astype(np.float32)
+
+
 def compared(colours: np.ndarray) -> np.ndarray:
     """Lab colours (float (..., 3)) as cells' colours are compared: the lightness weighed half
     (a shadow or the exposure moves it more than the hue), so a Euclidean distance between
