@@ -772,7 +772,7 @@ def test_a_board_of_one_ink_or_too_few_leaves_the_network_s_inks():
     all_red = np.where(probs[..., :1] < 0.5, np.array([0.1, 0.9]), 0.5)
     assert (ink_colour_odds(inks, probs, all_red) == 0).all()
     few = probs.copy()
-    for r, c in np.argwhere(~red & (probs[..., 0] < 0.5))[: -INK_NEIGHBOURS]:
+    for r, c in np.argwhere(~red & (probs[..., 0] < 0.5))[:-INK_NEIGHBOURS]:
         few[r, c] = 0.0
         few[r, c, 0] = 1.0  # only INK_NEIGHBOURS blue letters left
     assert (ink_colour_odds(inks, few, ink) == 0).all()

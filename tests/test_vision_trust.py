@@ -266,6 +266,21 @@ def test_glare_over_a_tile_is_not_trusted(good):
     assert any("glare" in p for p in reading.problems)
 
 
+def test_a_blank_read_where_glare_blows_the_cell_out_is_in_doubt():
+    """Under a lamp's hotspot a bare square washes white and passes for a blank tile, which has
+    no letter to prove it one: such a cell is glared whatever its confidence; a clear letter
+    on a blown-out face is not, a letter read unsurely is."""
+    glare = np.zeros((3, 3), np.float32)
+    glare[0, :] = 0.85
+    kind = np.array([[2, 1, 1], [2, 1, 0], [0, 0, 0]], np.int8)  # blank, letter, letter
+    raw = np.array([[0.9997, 0.999, 0.6], [0.9997, 0.999, 0.99], [1, 1, 1]], np.float32)
+    assert trust.glared_cells(glare, kind, raw).tolist() == [
+        [True, False, True],
+        [False, False, False],
+        [False, False, False],
+    ]
+
+
 def test_a_soft_photo_is_not_trusted(good):
     soft = cv2.GaussianBlur(good.image, (0, 0), 5)
     reading = read_board(soft, "iago", corners=good.corners)

@@ -140,11 +140,13 @@ def lines_seen(lightness: np.ndarray, glare: np.ndarray, size: int, cell_px: int
 
 def glared_cells(glare: np.ndarray, kind: np.ndarray, raw: np.ndarray) -> np.ndarray:
     """The cells glare may have changed: bool (size, size), true where a cell's middle is
-    ``GLARE_CELL`` or more blown out and it was read empty (a washed-out tile) or as a letter
-    without clear evidence (raw under 0.9: a stroke washed away). A tile's face blown out
-    around a clear letter is not in doubt."""
+    ``GLARE_CELL`` or more blown out and it was read empty (a washed-out tile), as a blank (a
+    bare square washed white looks like one, and a blank has no letter to prove it a tile) or
+    as a letter without clear evidence (raw under 0.9: a stroke washed away). Only a tile's face
+    blown out around a clear letter is not in doubt: a bench render (Scrabble glare, seed
+    61504) read a bare square under a lamp's hotspot as a blank at 0.9997, and was trusted."""
     blown = glare >= GLARE_CELL
-    return blown & ((kind == 0) | (raw < 0.9))
+    return blown & ((kind != 1) | (raw < 0.9))
 
 
 def edge_width(lightness: np.ndarray, size: int, cell_px: int) -> float:
