@@ -213,26 +213,43 @@ def tile_colour_odds(colours: np.ndarray, classes: np.ndarray, profile: Profile)
     empty = best == EMPTY
     if letter.sum() <= k:
         return odds
-    x = trust.compared(colours).reshape(-1, 3).astype(np.float64)
-    dist = np.linalg.norm(x[:, None, :] - x[None, :, :], axis=2)
-    np.fill_diagonal(dist, np.inf)  # a cell is not its own neighbour
-
-    def kth(members: np.ndarray) -> np.ndarray:
-        """Each cell's distance to the k-th nearest of ``members`` (inf with too few)."""
-        d = np.sort(dist[:, members], axis=1)
-        return d[:, k - 1] if d.shape[1] >= k else np.full(n * n, np.inf)
-
-    d_tile = kth(np.flatnonzero(letter))
+    dist = _colour_distances(trust.compared(colours).reshape(-1, 3))
+    d_tile = _kth_nearest(dist, np.flatnonzero(letter), k)
     log_odds = np.zeros(n * n)
     kinds = _square_kinds(profile).reshape(-1)
     for kind in np.unique(kinds):
         mine = kinds == kind
         squares = np.flatnonzero(mine & empty)
-        d_square = kth(squares)[mine]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.log(len(squares) / letter.sum()) + 3.0 * np.log(d_square / d_tile[mine])
-        log_odds[mine] = np.where(np.isfinite(ratio), ratio, 0.0)
+        d_square = _kth_nearest(dist, squares, k)[mine]
+        log_odds[mine] = _log_density_ratio(letter.sum(), d_tile[mine], len(squares), d_square, 3)
     return np.exp(log_odds).reshape(n, n)
+
+
+def _colour_distances(x: np.ndarray) -> np.ndarray:
+    """float64 (N, N): the Euclidean distances between the rows of ``x`` (float (N, d), the
+    cells' colours), infinite on the diagonal (a cell is not its own neighbour)."""
+    x = np.asarray(x, np.float64)
+    dist = np.linalg.norm(x[:, None, :] - x[None, :, :], axis=2)
+    np.fill_diagonal(dist, np.inf)
+    return dist
+
+
+def _kth_nearest(dist: np.ndarray, members: np.ndarray, k: int) -> np.ndarray:
+    """Each cell's distance (float64 (N,)) to the k-th nearest of ``members`` (indices, or a
+    bool mask over the N cells) in :func:`_colour_distances`' ``dist``; inf with fewer than k."""
+    d = np.sort(dist[:, members], axis=1)
+    return d[:, k - 1] if d.shape[1] >= k else np.full(dist.shape[0], np.inf)
+
+
+def _log_density_ratio(n_a, d_a: np.ndarray, n_b, d_b: np.ndarray, dims: int) -> np.ndarray:
+    """The log of group a's colour density over group b's at each cell, float64, by their k-th
+    nearest neighbours (Loftsgaarden and Quesenberry, 1965: ``k / (n * volume)``, the volume
+    growing as the distance to the power ``dims``): ``log(n_b / n_a) + dims * log(d_b / d_a)``
+    for groups of ``n_a`` and ``n_b`` cells at distances ``d_a`` and ``d_b`` (float (N,)); 0
+    where it cannot be said (a group too small: an infinite distance)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.log(n_b / n_a) + dims * np.log(d_b / d_a)
+    return np.where(np.isfinite(ratio), ratio, 0.0)
 
 
 def with_tile_colour(classes: np.ndarray, odds: np.ndarray) -> np.ndarray:
@@ -298,16 +315,9 @@ def ink_colour_odds(inks: np.ndarray, classes: np.ndarray, ink: np.ndarray) -> n
     blue = letter & ~red
     if red.sum() <= k or blue.sum() <= k:
         return np.zeros((n, n))
-    x = np.asarray(inks, np.float64).reshape(-1, 2)
-    dist = np.linalg.norm(x[:, None, :] - x[None, :, :], axis=2)
-    np.fill_diagonal(dist, np.inf)  # a cell is not its own neighbour
-
-    def kth(members: np.ndarray) -> np.ndarray:
-        return np.sort(dist[:, members], axis=1)[:, k - 1]
-
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_odds = np.log(blue.sum() / red.sum()) + 2.0 * np.log(kth(blue) / kth(red))
-    return np.where(np.isfinite(log_odds), log_odds, 0.0).reshape(n, n)
+    dist = _colour_distances(np.reshape(inks, (-1, 2)))
+    d_red, d_blue = _kth_nearest(dist, red, k), _kth_nearest(dist, blue, k)
+    return _log_density_ratio(red.sum(), d_red, blue.sum(), d_blue, 2).reshape(n, n)
 
 
 def with_ink_colour(ink: np.ndarray, log_odds: np.ndarray) -> np.ndarray:
@@ -375,13 +385,14 @@ def read_cells(
     classes, ink = cell_probabilities(net, crops, n, profile)
     classes, ink = read_unsure_again(net, warp, classes, ink, profile)
     lab8 = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)
-    colours = trust.cell_colours(lab8.astype(np.float32), n, c)
+    lab = lab8.astype(np.float32)
+    colours = trust.cell_colours(lab, n, c)
     # a blank has no letter to read: its face's colour, against the board's tiles and bare
     # squares, says it is a tile
     classes = with_tile_colour(classes, tile_colour_odds(colours, classes, profile))
     if profile.coloured_ink:
         # Iago's inks: a letter's ink, against the board's other inks, says which it is
-        inks = trust.ink_colours(lab8.astype(np.float32), n, c)
+        inks = trust.ink_colours(lab, n, c)
         ink = with_ink_colour(ink, ink_colour_odds(inks, classes, ink))
     best = decode_with_counts(classes, profile)
     conf = np.take_along_axis(classes, best[..., None], axis=-1)[..., 0]

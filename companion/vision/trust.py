@@ -183,47 +183,53 @@ def colourfulness(lab8: np.ndarray, size: int, cell_px: int) -> float:
 # ----------------------------------------------------------------------------- the grid
 
 
+def _middle_pixels(lab: np.ndarray, size: int, cell_px: int, step: int) -> np.ndarray:
+    """Each cell's middle (a fifth of its side in from every edge), every ``step``-th pixel
+    across and down, of a warped board's Lab image (float32 (board_px, board_px, 3)): float32
+    (size, size, m, 3)."""
+    c = cell_px
+    a = c // 5
+    grid = lab[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c].reshape(size, c, size, c, 3)
+    middle = grid[:, a : c - a : step, :, a : c - a : step].transpose(0, 2, 1, 3, 4)
+    return middle.reshape(size, size, -1, 3)
+
+
+def _quarter_mean(middle: np.ndarray, lightest: bool) -> np.ndarray:
+    """The mean colour (float (size, size, 3)) of the lightest (or the darkest) quarter of each
+    cell's middle pixels (:func:`_middle_pixels`), by lightness."""
+    light = middle[..., 0]
+    k = light.shape[2]
+    if lightest:
+        edge = np.partition(light, int(0.75 * (k - 1)), axis=2)[..., int(0.75 * (k - 1))]
+        keep = light >= edge[..., None]
+    else:
+        edge = np.partition(light, (k - 1) // 4, axis=2)[..., (k - 1) // 4]
+        keep = light <= edge[..., None]
+    keep = keep[..., None]
+    return (middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)
+
+
 def cell_colours(lab: np.ndarray, size: int, cell_px: int) -> np.ndarray:
     """The colour of each cell's face (float32 (size, size, 3), Lab): the mean of the lightest
     quarter of its middle's pixels, so a tile's colour is its face's, not its letter's (a bold,
     wide letter covers half the middle or more, and its ink would darken a lighter half: a
     blank then looked unlike the lettered tiles), from a warped board's Lab image (float32
     (board_px, board_px, 3))."""
-    c = cell_px
-    a = c // 5
-    grid = lab[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c].reshape(size, c, size, c, 3)
-    middle = grid[:, a : c - a : 2, :, a : c - a : 2].transpose(0, 2, 1, 3, 4)
-    middle = middle.reshape(size, size, -1, 3)
-    light = middle[..., 0]
-    k = light.shape[2]
-    quarter = np.partition(light, int(0.75 * (k - 1)), axis=2)[..., int(0.75 * (k - 1))]
-    keep = (light >= quarter[..., None])[..., None]
-    return ((middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)).astype(np.float32)
+    middle = _middle_pixels(lab, size, cell_px, step=2)
+    return _quarter_mean(middle, lightest=True).astype(np.float32)
 
 
 def ink_colours(lab: np.ndarray, size: int, cell_px: int) -> np.ndarray:
     """The colour of each cell's ink against its face (float32 (size, size, 2)): the mean of the
     darkest quarter of its middle's pixels less the mean of the lightest quarter (the face, as
-    :func:`cell_colours` takes it), its a and b of Lab divided by the lightness it loses (at
-    least 1), from a warped board's Lab image (float32 (board_px, board_px, 3)). A pixel
-    partly ink and partly face moves all three by the ink's share, so the ratio is the ink's
-    hue whether the letter is thin or bold, large or small; told against the face, a light's
-    cast moves face and ink alike and drops out. On a cell without a letter it is the face's
-    own spread, and says nothing."""
-    c = cell_px
-    a = c // 5
-    grid = lab[c // 2 : c // 2 + size * c, c // 2 : c // 2 + size * c].reshape(size, c, size, c, 3)
-    middle = grid[:, a : c - a, :, a : c - a].transpose(0, 2, 1, 3, 4).reshape(size, size, -1, 3)
-    light = middle[..., 0]
-    k = light.shape[2]
-    low = np.partition(light, (k - 1) // 4, axis=2)[..., (k - 1) // 4]
-    high = np.partition(light, int(0.75 * (k - 1)), axis=2)[..., int(0.75 * (k - 1))]
-
-    def mean_of(keep: np.ndarray) -> np.ndarray:
-        keep = keep[..., None]
-        return (middle * keep).sum(axis=2) / np.maximum(keep.sum(axis=2), 1)
-
-    d = mean_of(light <= low[..., None]) - mean_of(light >= high[..., None])
+    :func:`cell_colours` takes it, from every pixel), its a and b of Lab divided by the
+    lightness it loses (at least 1), from a warped board's Lab image (float32 (board_px,
+    board_px, 3)). A pixel partly ink and partly face moves all three by the ink's share, so
+    the ratio is the ink's hue whether the letter is thin or bold, large or small; told against
+    the face, a light's cast moves face and ink alike and drops out. On a cell without a letter
+    it is the face's own spread, and says nothing."""
+    middle = _middle_pixels(lab, size, cell_px, step=1)
+    d = _quarter_mean(middle, lightest=False) - _quarter_mean(middle, lightest=True)
     # per unit of lightness the ink takes off: a thin letter's darkest quarter holds more face
     # than a bold one's, and a mix of ink and face moves a, b and the lightness alike
     return (d[..., 1:] / np.maximum(-d[..., :1], 1.0)).astype(np.float32)
