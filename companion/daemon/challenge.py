@@ -42,6 +42,20 @@ class Ruling:
     words: dict[str, bool] = field(default_factory=dict)
     lexicon: str = ""
 
+    def event(self, t: float, words: list[str], lexicon_name: str) -> dict:
+        """The journal's ``words`` event of this ruling on the challenged ``words`` at game time
+        ``t`` (seconds), as the clocked modes (Iago, Scrabble) write it: the words in upper
+        case, ``valid``, ``per_word`` and the lexicon (``lexicon_name``, the table's, when the
+        judge names none)."""
+        return {
+            "t": t,
+            "kind": "words",
+            "words": [w.upper() for w in words],
+            "valid": bool(self.valid),
+            "per_word": dict(self.words),
+            "lexicon": self.lexicon or lexicon_name,
+        }
+
 
 JudgeFn = Callable[[list[str]], Ruling]
 """``judge(words) -> Ruling``; raises :class:`ChallengeInputError` for bad words and

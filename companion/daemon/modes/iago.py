@@ -144,16 +144,7 @@ class IagoTimerMode(GameMode):
             except (ChallengeInputError, LexiconUnavailable) as exc:
                 self._say(str(exc), t)
                 return []
-            return [
-                {
-                    "t": t,
-                    "kind": "words",
-                    "words": [w.upper() for w in words],
-                    "valid": bool(ruling.valid),
-                    "per_word": dict(ruling.words),
-                    "lexicon": ruling.lexicon or self.context.lexicon_name,
-                }
-            ]
+            return [ruling.event(t, words, self.context.lexicon_name)]
         raise ModeError(f"input {inp!r} is not a press, a line or a command")
 
     def slow(self, inp: Input) -> bool:

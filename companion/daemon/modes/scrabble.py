@@ -351,15 +351,7 @@ class ScrabbleMode(GameMode):
         judge = self.context.judge
         if judge is None:
             raise LexiconUnavailable("no lexicon: the arbiter rules (override, then confirm)")
-        ruling = judge(words)
-        return {
-            "t": t,
-            "kind": "words",
-            "words": [w.upper() for w in words],
-            "valid": bool(ruling.valid),
-            "per_word": dict(ruling.words),
-            "lexicon": ruling.lexicon or self.context.lexicon_name,
-        }
+        return judge(words).event(t, words, self.context.lexicon_name)
 
     def _late_words(self, words: list[str]) -> list[str]:
         """The typed ``words`` that belong to a play made before the one open to challenge (its
