@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from companion.clock.timer import Status
 from companion.daemon.config import TableConfig
 from companion.errors import CompanionError
 
@@ -215,6 +216,37 @@ class GameMode(ABC):
     def state(self, t: float) -> dict:
         """The game's state at ``t`` as JSON-ready data (``companion sim`` scripts print it)."""
         return {}
+
+
+class ClockedMode(GameMode):
+    """A game mode whose game runs on one clock (:meth:`game_clock`: its ``status``, a
+    :class:`companion.clock.timer.Status`, and ``last_t``, the last game time it was told of):
+    Iago's differential timer, the crossword game's tournament clock. The game is under way once
+    the clock has left READY and over once it is FINISHED; after a restart a game under way is
+    paused where it was."""
+
+    @abstractmethod
+    def game_clock(self) -> Any:
+        """The clock the game runs on."""
+
+    def on_restart(self, t: float) -> list[dict]:
+        """After a restart the clock is paused where it was (if the game had started and is not
+        over): a ``restart`` event at ``t``, or at the clock's last time if that is later."""
+        clock = self.game_clock()
+        if clock.status in (Status.READY, Status.FINISHED):
+            return []
+        return [{"t": max(t, clock.last_t or 0.0), "kind": "restart"}]
+
+    @property
+    def started(self) -> bool:
+        """True once the clock has been started (Iago: the first move has begun)."""
+        return self.game_clock().status != Status.READY
+
+    @property
+    def finished(self) -> bool:
+        """True once the clock is finished (Iago: a player lost on time; the crossword game:
+        ``end`` or ``scores`` typed)."""
+        return self.game_clock().status == Status.FINISHED
 
 
 MODES: dict[str, str] = {

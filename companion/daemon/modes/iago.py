@@ -45,9 +45,9 @@ from companion.clock.timer import (
 from companion.daemon import screen
 from companion.daemon.challenge import ChallengeInputError, LexiconUnavailable, split_words
 from companion.daemon.modes import (
+    ClockedMode,
     Command,
     Effects,
-    GameMode,
     Input,
     Line,
     ModeContext,
@@ -91,7 +91,7 @@ class ChallengeRecord:
         return d
 
 
-class IagoTimerMode(GameMode):
+class IagoTimerMode(ClockedMode):
     """Iago's differential timer with the challenge at the table. See the module docstring."""
 
     name = "iago"
@@ -326,23 +326,9 @@ class IagoTimerMode(GameMode):
             return None
         return self.timer.next_deadline()
 
-    def on_restart(self, t: float) -> list[dict]:
-        """After a restart the game is paused where it was (if it had started)."""
-        if self.timer.status == Status.READY:
-            return []
-        if self.timer.status == Status.FINISHED:
-            return []
-        return [{"t": max(t, self.timer.last_t or 0.0), "kind": "restart"}]
-
-    @property
-    def started(self) -> bool:
-        """True once the first move has started."""
-        return self.timer.status != Status.READY
-
-    @property
-    def finished(self) -> bool:
-        """True once a player has lost on time."""
-        return self.timer.status == Status.FINISHED
+    def game_clock(self) -> DifferentialTimer:
+        """The differential timer (:class:`ClockedMode`: the game's start, end and restart)."""
+        return self.timer
 
     def result(self) -> dict:
         """The game's result for its record."""

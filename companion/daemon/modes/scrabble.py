@@ -38,9 +38,9 @@ from companion.clock.timer import Status, Verdict, opponent
 from companion.daemon import screen
 from companion.daemon.challenge import ChallengeInputError, LexiconUnavailable, split_words
 from companion.daemon.modes import (
+    ClockedMode,
     Command,
     Effects,
-    GameMode,
     Input,
     Line,
     ModeContext,
@@ -78,7 +78,7 @@ class ScrabbleModeError(ModeError):
     """A typed entry the crossword game mode cannot take: names it and what is accepted."""
 
 
-class ScrabbleMode(GameMode):
+class ScrabbleMode(ClockedMode):
     """The crossword game at the table. See the module docstring."""
 
     name = "scrabble"
@@ -677,21 +677,9 @@ class ScrabbleMode(GameMode):
         """True while a clock runs (the service writes heartbeats)."""
         return self.clock.status == Status.RUNNING
 
-    def on_restart(self, t: float) -> list[dict]:
-        """After a restart the clocks are paused where they were (if the game had started)."""
-        if self.clock.status in (Status.READY, Status.FINISHED):
-            return []
-        return [{"t": max(t, self.clock.last_t or 0.0), "kind": "restart"}]
-
-    @property
-    def started(self) -> bool:
-        """True once a clock has been started."""
-        return self.clock.status != Status.READY
-
-    @property
-    def finished(self) -> bool:
-        """True once the game is over (``end`` or ``scores`` typed)."""
-        return self.clock.status == Status.FINISHED
+    def game_clock(self) -> TournamentClock:
+        """The tournament clock (:class:`ClockedMode`: the game's start, end and restart)."""
+        return self.clock
 
     # -- results -----------------------------------------------------------------------------------
 
