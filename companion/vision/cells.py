@@ -176,6 +176,13 @@ def _square_kinds(profile: Profile) -> np.ndarray:
     return kinds
 
 
+def _read_as_letters(classes: np.ndarray) -> np.ndarray:
+    """bool (size * size,): the cells whose most probable class is a letter (not an empty
+    square, a blank or a covered cell), from class probabilities float (size, size, 29)."""
+    best = classes.argmax(-1).reshape(-1)
+    return (best != EMPTY) & (best != BLANK) & (best != HIDDEN)
+
+
 def tile_colour_odds(colours: np.ndarray, classes: np.ndarray, profile: Profile) -> np.ndarray:
     """How much likelier each cell's face colour is on a tile than on a bare square of its
     kind, measured on the board itself: the likelihood ratio, float64 (size, size); 1 where
@@ -208,9 +215,8 @@ def tile_colour_odds(colours: np.ndarray, classes: np.ndarray, profile: Profile)
     if not profile.blank_tiles:
         return odds
     k = int((profile.tile_counts or {}).get("?", 2)) + 1
-    best = classes.argmax(-1).reshape(-1)
-    letter = (best != EMPTY) & (best != BLANK) & (best != HIDDEN)
-    empty = best == EMPTY
+    letter = _read_as_letters(classes)
+    empty = classes.argmax(-1).reshape(-1) == EMPTY
     if letter.sum() <= k:
         return odds
     dist = _colour_distances(trust.compared(colours).reshape(-1, 3))
@@ -308,8 +314,7 @@ def ink_colour_odds(inks: np.ndarray, classes: np.ndarray, ink: np.ndarray) -> n
     """
     n = classes.shape[0]
     k = INK_NEIGHBOURS
-    best = classes.argmax(-1).reshape(-1)
-    letter = (best != EMPTY) & (best != BLANK) & (best != HIDDEN)
+    letter = _read_as_letters(classes)
     p = np.asarray(ink).reshape(-1, 2)
     red = letter & (p[:, 1] > p[:, 0])
     blue = letter & ~red
@@ -343,8 +348,7 @@ def upright_turn(net: CellNet, crops: np.ndarray, classes: np.ndarray) -> int:
     letter standing upright, and a real board photographed from its side (board_001 of
     ../shared/data, turned 90 degrees either way) was read turned half round. The mean of the
     probabilities counts those cells as the few they are."""
-    best = classes.argmax(-1).reshape(-1)
-    lettered = (best >= 2) & (best < HIDDEN)
+    lettered = _read_as_letters(classes)
     if lettered.sum() < 4:
         return 0
     tiles = crops[lettered]
