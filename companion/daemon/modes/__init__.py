@@ -237,6 +237,23 @@ class ClockedMode(GameMode):
             return []
         return [{"t": max(t, clock.last_t or 0.0), "kind": "restart"}]
 
+    @staticmethod
+    def clock_event(inp: Press | Command, t: float) -> list[dict]:
+        """The event of a button pressed (``challenge_button``, or ``press`` with its role) or of
+        a clock command (``pause``, ``resume``, ``override``, ``confirm``, ``cancel``) at game
+        time ``t`` (seconds).
+
+        Raises:
+            ModeError: another command; names it and the commands accepted.
+        """
+        if isinstance(inp, Press):
+            if inp.role == "challenge":
+                return [{"t": t, "kind": "challenge_button"}]
+            return [{"t": t, "kind": "press", "role": inp.role}]
+        if inp.name in ("pause", "resume", "override", "confirm", "cancel"):
+            return [{"t": t, "kind": inp.name}]
+        raise ModeError(f"command {inp.name!r}: accepted pause, resume, override, confirm")
+
     @property
     def started(self) -> bool:
         """True once the clock has been started (Iago: the first move has begun)."""

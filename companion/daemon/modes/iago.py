@@ -117,10 +117,6 @@ class IagoTimerMode(ClockedMode):
     def decide(self, inp: Input) -> list[dict]:
         """Presses and commands become events; a typed line in a challenge is judged here."""
         t = float(inp.t)
-        if isinstance(inp, Press):
-            if inp.role == "challenge":
-                return [{"t": t, "kind": "challenge_button"}]
-            return [{"t": t, "kind": "press", "role": inp.role}]
         if isinstance(inp, Command):
             paused = self.timer.status == Status.PAUSED
             if inp.name == "confirm" and paused and self.phase == PHASE_VERDICT:
@@ -128,9 +124,8 @@ class IagoTimerMode(ClockedMode):
                     "the clock is paused: resume it first (resume, or the challenge button), "
                     "then the verdict is settled"
                 )
-            if inp.name in ("pause", "resume", "override", "confirm", "cancel"):
-                return [{"t": t, "kind": inp.name}]
-            raise ModeError(f"command {inp.name!r}: accepted pause, resume, override, confirm")
+        if isinstance(inp, (Press, Command)):
+            return self.clock_event(inp, t)
         if isinstance(inp, Line):
             if self.phase != PHASE_WORDS:
                 self._say("Typed words are taken during a challenge", t)

@@ -116,14 +116,8 @@ class ScrabbleMode(ClockedMode):
     def decide(self, inp: Input) -> list[dict]:
         """Presses, typed lines and commands become events (the judge rules here)."""
         t = float(inp.t)
-        if isinstance(inp, Press):
-            if inp.role == "challenge":
-                return [{"t": t, "kind": "challenge_button"}]
-            return [{"t": t, "kind": "press", "role": inp.role}]
-        if isinstance(inp, Command):
-            if inp.name in ("pause", "resume", "override", "confirm", "cancel"):
-                return [{"t": t, "kind": inp.name}]
-            raise ModeError(f"command {inp.name!r}: accepted pause, resume, override, confirm")
+        if isinstance(inp, (Press, Command)):
+            return self.clock_event(inp, t)
         if isinstance(inp, Line):
             try:
                 return self._decide_line(inp.text.strip(), t)
