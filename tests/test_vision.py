@@ -227,6 +227,22 @@ def test_a_scrabble_photo_read_as_iago_is_refused_with_the_profile_to_use(tmp_pa
     assert out["trusted"] is False and "the photo is too soft" in " ".join(out["problems"])
 
 
+def test_a_scrabble_photo_read_as_iago_with_its_corners_given_is_refused_too(tmp_path, capsys):
+    photo = render_photo("scrabble", seed=2, size=(1024, 768))
+    image = photo.save(tmp_path / "scrabble")
+    corners = tmp_path / "scrabble.corners.json"
+    assert main(["vision", "read", str(image), "--corners", str(corners)]) == 2
+    err = capsys.readouterr().err
+    assert "has 15 x 15 cells, not the 11 x 11 of the iago profile" in err
+    assert "--profile scrabble" in err
+    # an Iago board, out of focus and not trusted, with its corners given, is still read
+    iago = render_photo("iago", seed=4, size=(1024, 768), kind="blur")
+    iago_image = iago.save(tmp_path / "iago")
+    iago_corners = tmp_path / "iago.corners.json"
+    assert main(["vision", "read", str(iago_image), "--corners", str(iago_corners), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["trusted"] is False
+
+
 @pytest.mark.skipif(not REAL.is_dir(), reason="the real photos are not here")
 def test_the_real_scrabble_photos_read_as_iago_are_refused(capsys):
     for path in sorted(REAL.glob("*.jpg")):

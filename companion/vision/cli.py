@@ -277,8 +277,8 @@ def _read(args: argparse.Namespace) -> int:
     except VisionError as err:
         # (the photo's name with what is wrong with it: no grid found, corners off the photo)
         raise type(err)(f"image {args.image}: {err}") from err
-    if not reading.trusted and corners is None:
-        other = larger_board(image, reading.profile)
+    if not reading.trusted:
+        other = larger_board(image, reading.profile, corners)
         if other is not None:
             mine, theirs = reading.profile.size, other.size
             raise VisionError(
@@ -315,15 +315,27 @@ board instead. Measured on synthetic photos (``synth.render_photo``, its nine ki
 90000 on, six a kind), the 15 x 15 grid found with no fault: on 51 of the 54 Scrabble boards
 (one with a fault, two not found) 6.7 to 19.3; on the 54 Iago boards it was found without a
 fault once, at 1.4 (53 times with a fault: a line beyond its edge, none crossing its outer
-row). Three stands between the two. The real Scrabble
-photos (4.3 to 12.5) are only reported, not chosen with."""
+row). Three stands between the two. With the corners given (the grid's own), the same seeds:
+Scrabble boards 4.6 to 19.2 at 15 x 15, Iago boards 1.1 to 1.4; the same line stands between.
+The real Scrabble photos (4.3 to 12.5) are only reported, not chosen with."""
 
 
-def larger_board(image, profile):
+def larger_board(image, profile, corners=None):
     """The profile of a larger board that the photo shows instead of ``profile``'s (a Scrabble
-    board's 15 x 15 grid read as Iago's 11 x 11), or None: that profile finds its board, whose
-    grid shows no fault (:func:`companion.vision.checks.grid_problems`) and whose lines stand out
-    at least :data:`LARGER_GRID_CLARITY`. Asked only of a reading that is not trusted."""
+    board's 15 x 15 grid read as Iago's 11 x 11), or None. Asked only of a reading that is not
+    trusted.
+
+    Args:
+        image: uint8 (H, W, 3) BGR photo.
+        profile: the profile it was read with.
+        corners: the grid's corners the user gave (4 x, y pairs, pixels, in any nesting), or
+            None. Given, that grid's lines must stand out at the larger profile's pitch at least
+            :data:`LARGER_GRID_CLARITY`; else that profile must find its board, whose grid
+            shows no fault (:func:`companion.vision.checks.grid_problems`) and whose lines
+            stand out as much.
+    """
+    import numpy as np
+
     from companion.vision import localise
     from companion.vision.checks import grid_problems
     from companion.vision.profiles import PROFILES
@@ -333,13 +345,16 @@ def larger_board(image, profile):
     for other in PROFILES.values():
         if other.size <= profile.size:
             continue
-        try:
-            pts, _ = localise.find_board(image, other, reduced=reduced)
-        except VisionError:
-            continue
-        if grid_problems(image, pts, other, reduced):
-            continue
-        if localise.grid_phase(grey, pts * f, other.size)[2] >= LARGER_GRID_CLARITY:
+        if corners is not None:
+            pts = np.float32(corners).reshape(4, 2)
+        else:
+            try:
+                pts, _ = localise.find_board(image, other, reduced=reduced)
+            except VisionError:
+                continue
+            if grid_problems(image, pts, other, reduced):
+                continue
+        if localise.grid_phase(grey, np.float32(pts * f), other.size)[2] >= LARGER_GRID_CLARITY:
             return other
     return None
 
