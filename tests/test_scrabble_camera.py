@@ -246,3 +246,64 @@ def test_a_turn_the_camera_saw_lay_no_tile_keeps_the_next_reading(tmp_path):
     final = run(s, script + f"41 type 'camera red {'/'.join(rec.board)}'\n42 state\n")
     assert [(m.player, m.word) for m in s.service.mode.record.moves] == [("red", "JETON")]
     assert final["scores"] == {"blue": 0, "red": 40}
+
+
+def test_each_turn_is_read_on_the_board_as_it_was_at_the_press_even_when_the_reader_lags(
+    tmp_path,
+):
+    """A reading takes long on a Pi and the game goes on: the frame is captured at the press,
+    not when the reader gets to it, so a turn read late is not read with the next player's
+    tiles already laid. Here the reader is held on the first turn while the second is pressed
+    and the third player's tiles go down; the second turn is still read as it was pressed."""
+    import threading
+    from types import SimpleNamespace
+
+    from companion.daemon.scrabble_camera import ScrabbleCameraWatcher
+    from companion.vision.notation import format_board
+    from companion.vision.synth import render_photo
+    from companion.vision.table import BoardCamera
+
+    grids = boards()
+    photos = [
+        render_photo("scrabble", seed=4801 + i, grid=g, size=(1000, 750), hand=False).image
+        for i, g in enumerate(grids)
+    ]
+
+    class TableCamera:
+        """The board as it lies now; each capture is counted."""
+
+        name, problem = "table", None
+
+        def __init__(self):
+            self.image = photos[0]
+            self.captured = threading.Semaphore(0)
+
+        def capture(self):
+            self.captured.release()
+            return self.image.copy()
+
+    camera = TableCamera()
+    watcher = ScrabbleCameraWatcher(BoardCamera(camera, "scrabble"), submit_line=lambda _: None)
+    seen, gate = [], threading.Event()
+
+    def on_board(notation, trusted):
+        seen.append(notation)
+        assert gate.wait(60), "the test never let the reader go on"
+
+    watcher.on_board = on_board
+
+    def press(role, turns, before):
+        mode = SimpleNamespace(
+            clock=SimpleNamespace(moves_completed=turns), record=SimpleNamespace(board=before)
+        )
+        watcher.observe({"kind": "press", "role": role}, mode)
+
+    press("blue", 1, ["." * 15] * 15)  # Ada's JETON down: the reader starts on it, and is held
+    assert camera.captured.acquire(timeout=60)
+    camera.image = photos[1]  # Bob lays OX and presses
+    press("red", 2, grids[0])
+    assert camera.captured.acquire(timeout=60), "the second press waited for the first reading"
+    camera.image = photos[2]  # Ada lays QI before the reader gets to Bob's turn
+    gate.set()
+    watcher.wait()
+    assert seen == [format_board(grids[0]), format_board(grids[1])]

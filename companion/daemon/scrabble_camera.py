@@ -10,11 +10,9 @@ failures, and a photo not kept, are said, never raised.
 
 from __future__ import annotations
 
-import queue
-import threading
-
 from companion.daemon.photos import PhotoError
 from companion.errors import CompanionError
+from companion.vision.table import CameraJobs
 
 
 class ScrabbleCameraWatcher:
@@ -47,8 +45,7 @@ class ScrabbleCameraWatcher:
         self.problem: str | None = None
         self.camera_problem: str | None = None
         self._turns = 0
-        self._jobs: queue.Queue = queue.Queue()
-        threading.Thread(target=self._work, name="scrabble-camera", daemon=True).start()
+        self._jobs = CameraJobs(board_camera, self._work, "scrabble-camera")
 
     def observe(self, event: dict, mode) -> None:
         """After an applied event: when a turn has just ended by a press (the mode's clock
@@ -70,32 +67,34 @@ class ScrabbleCameraWatcher:
 
     def wait(self) -> None:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
-        self._jobs.join()
+        self._jobs.wait()
 
-    def _work(self) -> None:
-        while True:
-            colour, turn, game, known = self._jobs.get()
-            self.board_camera.frame = None
-            try:
-                self._read(colour, known)
-            except CompanionError as exc:
-                self.problem = str(exc)
-                self.submit_line(f"camera {colour} unsure: {exc}")
-            except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
-                self.problem = f"camera: {type(exc).__name__}: {exc}"
-            finally:
-                self._keep_photo(colour, turn, game)
-                now = self.board_camera.camera_problem
-                if now != self.camera_problem:
-                    self.camera_problem = now
-                    if self.on_camera is not None:
-                        self.on_camera(now)
-                self._jobs.task_done()
+    def _work(self, job, frame, error: CompanionError | None) -> None:
+        """One turn's reading on the reading thread (:class:`~companion.vision.table.
+        CameraJobs`): ``job`` is (colour, turn, game, known), ``frame`` the board captured at
+        the press, ``error`` the camera's failure instead."""
+        colour, turn, game, known = job
+        try:
+            if error is not None:
+                raise error
+            self._read(colour, known, frame)
+        except CompanionError as exc:
+            self.problem = str(exc)
+            self.submit_line(f"camera {colour} unsure: {exc}")
+        except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
+            self.problem = f"camera: {type(exc).__name__}: {exc}"
+        finally:
+            self._keep_photo(colour, turn, game, frame)
+            now = self.board_camera.camera_problem
+            if now != self.camera_problem:
+                self.camera_problem = now
+                if self.on_camera is not None:
+                    self.on_camera(now)
 
-    def _keep_photo(self, colour: str, turn: int, game: str | None) -> None:
-        """The frame just captured (read or not) kept as the photo of ``turn``; what happened is
-        handed to ``on_photo``. Never raises: the game never stops for a photo."""
-        frame = getattr(self.board_camera, "frame", None)
+    def _keep_photo(self, colour: str, turn: int, game: str | None, frame) -> None:
+        """``frame``, captured at the press (read or not; None: none), kept as the photo of
+        ``turn``; what happened is handed to ``on_photo``. Never raises: the game never stops
+        for a photo."""
         if frame is None or self.photos is None or not game:
             return
         name, error = None, None
@@ -108,11 +107,11 @@ class ScrabbleCameraWatcher:
         if self.on_photo is not None:
             self.on_photo(turn, colour, name, error)
 
-    def _read(self, colour: str, known: list[str] | None = None) -> None:
+    def _read(self, colour: str, known: list[str] | None = None, frame=None) -> None:
         from companion.vision.notation import format_board
         from companion.vision.table import unsure_text, unsure_why
 
-        reading = self.board_camera.read(known=known)
+        reading = self.board_camera.read(known=known, frame=frame)
         # the rows with their blanks (``?``): the reader's notation leaves a blank out, and a
         # move with a new blank must be asked for, never recorded without it
         seen = format_board(reading.grid)

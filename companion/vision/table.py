@@ -18,6 +18,7 @@ count (:class:`UnsureReading`, said on the screen as a count that could not be m
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
@@ -103,7 +104,8 @@ class BoardCamera:
 
     ``problem`` is the last failure's text (None after a good reading); ``camera_problem`` is set
     only while the camera itself gives no frame (unplugged, busy), not when the board is hidden.
-    ``frame`` is the last frame captured, whether or not its board was read (a move's photo).
+    ``frame`` is the last frame read, trusted or not. A frame can be captured (:meth:`capture`) at
+    one time and read later (``read(frame=...)``): the board as it was at a press.
 
     It reads a game, not a photo: the last trusted reading (``last``) is kept, and in the next
     frame the cells that did not change since keep their reading (a move changes few cells;
@@ -126,20 +128,17 @@ class BoardCamera:
         self.problem: str | None = None
         self.camera_problem: str | None = None  # set while the camera gives no frame
         self.last = None  # the last trusted reading (BoardReading), the game read so far
-        self.frame = None  # the last frame captured (BGR), read or not: a move's photo
+        self.frame = None  # the last frame read (BGR), trusted or not
 
-    def read(self, known: list[str] | None = None):
-        """Capture a frame and read it (a BoardReading); ``known``, the board the game holds
-        before this move (rows, a blank in lower case), weighs the reading with it
-        (:func:`companion.vision.cells.with_known_board`), or None.
+    def capture(self):
+        """A frame from the camera now: uint8 (H, W, 3) BGR.
 
         Raises:
-            CompanionError: the camera gives no frame (CameraError: ``camera_problem`` says so
-                until a frame comes again; a camera raising anything else is a CameraError too)
-                or the board is not found (BoardNotFoundError); ``problem`` keeps the message.
+            CameraError: the camera gives no frame (``camera_problem`` and ``problem`` say so
+                until a frame comes again); a camera raising anything else is a CameraError
+                too, and another CompanionError of the camera's passes as it is.
         """
         from companion.devices.camera import CameraError
-        from companion.vision.reader import read_board
 
         try:
             frame = self.camera.capture()
@@ -150,6 +149,22 @@ class BoardCamera:
                 raise
             raise CameraError(text) from None
         self.camera_problem = None
+        return frame
+
+    def read(self, known: list[str] | None = None, frame=None):
+        """Read a frame (a BoardReading): ``frame`` (uint8 (H, W, 3) BGR, captured earlier by
+        :meth:`capture`), or one captured now when None. ``known``, the board the game holds
+        before this move (rows, a blank in lower case), weighs the reading with it
+        (:func:`companion.vision.cells.with_known_board`), or None.
+
+        Raises:
+            CompanionError: the camera gives no frame (see :meth:`capture`) or the board is not
+                found (BoardNotFoundError); ``problem`` keeps the message.
+        """
+        from companion.vision.reader import read_board
+
+        if frame is None:
+            frame = self.capture()
         self.frame = frame
         try:
             reading = read_board(
@@ -190,14 +205,15 @@ class BoardCamera:
             return None
         return reading.notation if reading.trusted else None
 
-    def challenged_words(self, before, mover: str) -> CameraWords:
-        """Read the board now and give the words of ``mover``'s move since ``before`` (the board
-        at the start of the move, in notation or rows).
+    def challenged_words(self, before, mover: str, frame=None) -> CameraWords:
+        """Read the board now (or in ``frame``, captured at the challenge) and give the words of
+        ``mover``'s move since ``before`` (the board at the start of the move, in notation or
+        rows).
 
         Raises:
             CompanionError: the camera or the reading failed (see :meth:`read`).
         """
-        reading = self.read()
+        reading = self.read(frame=frame)
         words = move_words(before, reading.grid, mover)
         return CameraWords(
             words,
@@ -208,17 +224,83 @@ class BoardCamera:
             tuple(reading.problems),
         )
 
-    def counts(self) -> dict[str, int]:
-        """Tiles showing each colour now, ``{"blue": n, "red": n}``.
+    def counts(self, frame=None) -> dict[str, int]:
+        """Tiles showing each colour now (or in ``frame``, captured at the request), ``{"blue":
+        n, "red": n}``.
 
         Raises:
             CompanionError: the camera or the reading failed.
             UnsureReading: the board was read but not surely (not ``trusted``).
         """
-        reading = self.read()
+        reading = self.read(frame=frame)
         if not reading.trusted:
             raise UnsureReading(unsure_text(reading))
         return reading.counts()
+
+
+class CameraJobs:
+    """The camera's work at the table, each job with the frame captured when it was asked for.
+
+    A reading takes long (on a Pi, a second or more) and the game goes on meanwhile: read by
+    one thread from the camera as it is when the reader gets to it, a move's board would show
+    the next player's tiles already laid when readings queue up. So one thread only captures
+    (a frame, at once, in the order the jobs come) and another reads the frames in that order:
+    each job is done on the board as it was at the press.
+
+    Args:
+        board_camera: a :class:`BoardCamera`.
+        handle: called on the reading thread as ``handle(job, frame, error)``: ``frame`` the
+            uint8 (H, W, 3) BGR frame captured for ``job`` (None if not captured), ``error`` the
+            :class:`~companion.errors.CompanionError` the camera gave instead (None if none).
+            What it raises is its own business (the watchers catch everything).
+        name: the threads' names (``NAME-capture``, ``NAME``).
+    """
+
+    def __init__(self, board_camera: BoardCamera, handle, name: str) -> None:
+        import queue
+        import threading
+
+        self.board_camera = board_camera
+        self.handle = handle
+        self._captures: queue.Queue = queue.Queue()
+        self._reads: queue.Queue = queue.Queue()
+        for target, label in ((self._capture, f"{name}-capture"), (self._read, name)):
+            threading.Thread(target=target, name=label, daemon=True).start()
+
+    def put(self, job, capture: bool = True) -> None:
+        """Queue ``job``; with ``capture`` a frame is captured for it at once (not on the
+        caller's thread)."""
+        self._captures.put((job, capture))
+
+    def wait(self) -> None:
+        """Return once every job queued so far is captured and handled."""
+        self._captures.join()
+        self._reads.join()
+
+    def _capture(self) -> None:
+        while True:
+            job, capture = self._captures.get()
+            frame, error = None, None
+            try:
+                if capture:
+                    frame = self.board_camera.capture()
+            except CompanionError as exc:
+                error = exc
+            except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
+                error = CompanionError(f"camera: {type(exc).__name__}: {exc}")
+            finally:
+                self._reads.put((job, frame, error))
+                self._captures.task_done()
+
+    def _read(self) -> None:
+        while True:
+            job, frame, error = self._reads.get()
+            try:
+                self.handle(job, frame, error)
+            except Exception:  # noqa: BLE001 - the handlers say their faults; this is a bug's
+                logging.getLogger("companion.vision").exception("camera job %r failed", job)
+            finally:
+                self._reads.task_done()
 
 
 class ChallengeWatcher:
@@ -248,9 +330,6 @@ class ChallengeWatcher:
     """
 
     def __init__(self, board_camera: BoardCamera, submit_line):
-        import queue
-        import threading
-
         self.board_camera = board_camera
         self.submit_line = submit_line
         self.problem: str | None = None
@@ -265,9 +344,7 @@ class ChallengeWatcher:
         self.start_boards: dict[str, str] = {}
         self._mover: str | None = None
         self._challenge_seen: float | None = None
-        self._jobs: queue.Queue = queue.Queue()
-        self._thread = threading.Thread(target=self._work, name="board-camera", daemon=True)
-        self._thread.start()
+        self._jobs = CameraJobs(board_camera, self._work, "board-camera")
 
     def observe(self, event: dict, mode) -> None:
         """Look at an applied event and the mode's state after it (the Iago timer's ``timer``,
@@ -293,7 +370,7 @@ class ChallengeWatcher:
 
     def wait(self) -> None:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
-        self._jobs.join()
+        self._jobs.wait()
 
     def _check_finished_move(self, colour: str, board: str) -> None:
         """The move that just ended (the other player's, from his start board to ``board``),
@@ -313,18 +390,18 @@ class ChallengeWatcher:
         if self.on_warning is not None:
             self.on_warning(self.warning)
 
-    def _work(self) -> None:
-        while True:
-            kind, colour = self._jobs.get()
-            try:
-                self._do(kind, colour)
-            except CompanionError as exc:
-                self.problem = str(exc)
-            except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
-                self.problem = f"camera: {type(exc).__name__}: {exc}"
-            finally:
-                self._camera_state()
-                self._jobs.task_done()
+    def _work(self, job: tuple[str, str], frame, error: CompanionError | None) -> None:
+        """One job on the reading thread (:class:`CameraJobs`): ``job`` is (kind, colour),
+        ``frame`` the board when it was asked for, ``error`` the camera's failure instead."""
+        kind, colour = job
+        try:
+            self._do(kind, colour, frame, error)
+        except CompanionError as exc:
+            self.problem = str(exc)
+        except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
+            self.problem = f"camera: {type(exc).__name__}: {exc}"
+        finally:
+            self._camera_state()
 
     def _camera_state(self) -> None:
         """Tell ``on_camera`` when the camera stops or starts giving frames."""
@@ -335,10 +412,12 @@ class ChallengeWatcher:
         if self.on_camera is not None:
             self.on_camera(now)
 
-    def _do(self, kind: str, colour: str) -> None:
+    def _do(self, kind: str, colour: str, frame=None, error: CompanionError | None = None) -> None:
         if kind == "count":
             try:
-                counts = self.board_camera.counts()
+                if error is not None:
+                    raise error
+                counts = self.board_camera.counts(frame=frame)
             except CompanionError as exc:
                 problem = self.board_camera.problem or f"camera: {exc}"
                 if self.on_count is not None:
@@ -349,7 +428,9 @@ class ChallengeWatcher:
             return
         if kind == "start":
             try:
-                reading = self.board_camera.read()
+                if error is not None:
+                    raise error
+                reading = self.board_camera.read(frame=frame)
             except CompanionError:
                 reading = None
             if reading is not None and self.on_board is not None:
@@ -366,7 +447,9 @@ class ChallengeWatcher:
         if before is None:
             self.problem = f"camera: no board seen at the start of {colour}'s move; type the words"
             return
-        answer = self.board_camera.challenged_words(before, colour)
+        if error is not None:
+            raise error
+        answer = self.board_camera.challenged_words(before, colour, frame=frame)
         if not answer.trusted:
             # never a word from a board the reader is unsure of: the words are typed
             self.problem = (
