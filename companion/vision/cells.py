@@ -510,10 +510,18 @@ def _words_through(tiles: np.ndarray) -> np.ndarray:
     return tiles & _beside(tiles)
 
 
-def _joining_cells(tiles: np.ndarray) -> np.ndarray:
+def _groups(tiles: np.ndarray) -> tuple[int, np.ndarray]:
+    """The groups of ``tiles`` (bool (n, n)) joined across or down: (how many, int32 (n, n)
+    labels, 0 off the tiles and 1 to the count on them)."""
+    count, labels = cv2.connectedComponents(np.asarray(tiles, np.uint8), connectivity=4)
+    return count - 1, labels
+
+
+def _joining_cells(tiles: np.ndarray, labels: np.ndarray | None = None) -> np.ndarray:
     """bool (n, n): the empty cells between two groups of ``tiles`` (bool (n, n)) that one
-    tile there would join (tiles of two groups beside it, across or down)."""
-    group = np.pad(cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[1], 1)
+    tile there would join (tiles of two groups beside it, across or down); ``labels`` the
+    groups (:func:`_groups`) if already labelled."""
+    group = np.pad(_groups(tiles)[1] if labels is None else labels, 1)
     near = np.stack([group[2:, 1:-1], group[:-2, 1:-1], group[1:-1, 2:], group[1:-1, :-2]])
     labelled = np.where(near > 0, near, np.iinfo(np.int32).max)
     first = labelled.min(axis=0)
@@ -527,8 +535,7 @@ def _faults(tiles: np.ndarray) -> int:
     if not tiles.any():
         return 0
     alone = int((tiles & ~_words_through(tiles)).sum())
-    groups = cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[0] - 1
-    return alone + groups - 1
+    return alone + _groups(tiles)[0] - 1
 
 
 def _class_of(ch: str) -> int:
@@ -752,12 +759,12 @@ def board_facts(grid: list[str], profile: Profile) -> list[str]:
     # a cell read empty between two groups, which one tile there would join: that tile was
     # missed, or one group is a bare square read as tiles (groups far apart are no game's, a
     # test board's, and say nothing of a cell)
-    count = cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[0]
-    if count - 1 > 1:
-        joins = int(_joining_cells(tiles).sum())
+    count, labels = _groups(tiles)
+    if count > 1:
+        joins = int(_joining_cells(tiles, labels).sum())
         if joins:
             problems.append(
-                f"the tiles lie in {count - 1} groups, and {joins} empty cell(s) between them "
+                f"the tiles lie in {count} groups, and {joins} empty cell(s) between them "
                 "would join them (every word is joined to the others): a tile there was not seen"
             )
     return problems
