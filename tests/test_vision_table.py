@@ -8,6 +8,7 @@ without a camera.
 
 import io
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -286,3 +287,91 @@ def test_the_simulators_status_line_says_the_camera_is_unavailable():
 
     pub = Published(status="running", camera="camera unavailable: file camera gone")
     assert ("camera unavailable: file camera gone", True) in status_lines(pub, "", False, 80)
+
+
+def test_camera_jobs_capture_at_once_read_in_order_and_hold_few_frames():
+    """Each job's frame is captured when it is queued, in order, while the reader is busy; the
+    frames are read in that order; and however far the reader falls behind, no more than
+    FRAMES_WAITING frames are held (captured, not yet read); a camera's failure reaches the
+    reader as the job's error, with no frame."""
+    import threading
+
+    from companion.vision.table import FRAMES_WAITING, CameraJobs
+
+    class Camera:
+        name, problem = "test", None
+
+        def __init__(self):
+            self.taken, self.read_count, self.most_held = 0, 0, 0
+            self.captured = threading.Semaphore(0)
+            self.fail = set()
+
+        def capture(self):
+            self.taken += 1
+            self.most_held = max(self.most_held, self.taken - self.read_count)
+            self.captured.release()
+            if self.taken in self.fail:
+                raise CameraError("unplugged")
+            return np.full((4, 4, 3), self.taken, np.uint8)
+
+    camera = Camera()
+    camera.fail = {FRAMES_WAITING + 2}
+    gate, handled = threading.Event(), []
+
+    def handle(job, shot):
+        assert gate.wait(60)
+        frame = None if shot.frame is None else int(shot.frame[0, 0, 0])
+        handled.append((job, frame, shot.error, shot.problem, shot.camera_problem))
+        camera.read_count += 1
+
+    jobs = CameraJobs(BoardCamera(camera), handle, "test-camera")
+    total = FRAMES_WAITING + 3
+    for k in range(1, total + 1):
+        jobs.put(k)
+    for _ in range(FRAMES_WAITING):  # the reader is held on the first: the next are taken
+        assert camera.captured.acquire(timeout=60)
+    gate.set()
+    jobs.wait()
+    assert camera.most_held <= FRAMES_WAITING
+    assert [h[:2] for h in handled] == [
+        (k, None if k in camera.fail else k) for k in range(1, total + 1)
+    ]
+    # the failed capture says so in its own job, and the camera's state is that job's
+    failed = [h for h in handled if h[2] is not None]
+    assert [h[0] for h in failed] == sorted(camera.fail)
+    assert isinstance(failed[0][2], CameraError) and "unplugged" in str(failed[0][2])
+    assert failed[0][3] == failed[0][4] == "camera unavailable: unplugged"
+    assert all(h[4] is None for h in handled if h[2] is None)
+
+
+def test_a_count_whose_frame_the_camera_did_not_give_says_so_even_while_a_reading_fails():
+    """The camera's failure is said by the job it befell: a count asked for while an earlier
+    reading is still failing (no board in its frame) says the camera is unavailable, not the
+    earlier frame's fault, and the watcher's camera state follows the jobs in order."""
+    from types import SimpleNamespace
+
+    from companion.vision.table import ChallengeWatcher
+
+    class Camera:
+        name, problem = "test", None
+
+        def __init__(self):
+            self.taken = 0
+
+        def capture(self):
+            self.taken += 1
+            if self.taken == 2:
+                raise CameraError("unplugged")
+            return np.full((480, 640, 3), 128, np.uint8)  # no board in it
+
+    watcher = ChallengeWatcher(BoardCamera(Camera()), submit_line=lambda _: None)
+    counts, states = [], []
+    watcher.on_count = lambda c, problem: counts.append((c, problem))
+    watcher.on_camera = states.append
+    watcher.observe({}, SimpleNamespace(timer=SimpleNamespace(mover="blue")))
+    watcher.request_count()
+    watcher.observe({}, SimpleNamespace(timer=SimpleNamespace(mover="red")))
+    watcher.wait()
+    assert counts == [(None, "camera unavailable: unplugged")]
+    assert states == ["camera unavailable: unplugged", None]
+    assert "blue" not in watcher.start_boards and "red" not in watcher.start_boards

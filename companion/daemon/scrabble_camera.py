@@ -69,23 +69,23 @@ class ScrabbleCameraWatcher:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
         self._jobs.wait()
 
-    def _work(self, job, frame, error: CompanionError | None) -> None:
+    def _work(self, job, shot) -> None:
         """One turn's reading on the reading thread (:class:`~companion.vision.table.
-        CameraJobs`): ``job`` is (colour, turn, game, known), ``frame`` the board captured at
-        the press, ``error`` the camera's failure instead."""
+        CameraJobs`): ``job`` is (colour, turn, game, known), ``shot`` the board captured at
+        the press (:class:`~companion.vision.table.Captured`), or the camera's failure then."""
         colour, turn, game, known = job
         try:
-            if error is not None:
-                raise error
-            self._read(colour, known, frame)
+            if shot.error is not None:
+                raise shot.error
+            self._read(colour, known, shot.frame)
         except CompanionError as exc:
             self.problem = str(exc)
             self.submit_line(f"camera {colour} unsure: {exc}")
         except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
             self.problem = f"camera: {type(exc).__name__}: {exc}"
         finally:
-            self._keep_photo(colour, turn, game, frame)
-            now = self.board_camera.camera_problem
+            self._keep_photo(colour, turn, game, shot.frame)
+            now = shot.camera_problem  # the camera's state at the press, job by job
             if now != self.camera_problem:
                 self.camera_problem = now
                 if self.on_camera is not None:

@@ -26,6 +26,8 @@ from companion.vision.errors import VisionError
 from companion.vision.notation import format_board, parse_board
 from companion.vision.profiles import get_profile
 
+_log = logging.getLogger("companion.vision")
+
 
 def _rows(board) -> list[str]:
     """Rows of ``.`` and letters from a notation string, rows, a BoardReading or an Iago Board."""
@@ -98,6 +100,28 @@ class CameraWords:
     problems: tuple[str, ...] = ()
 
 
+@dataclass
+class Captured:
+    """One frame as the camera gave it, or why it gave none.
+
+    Attributes:
+        frame: uint8 (H, W, 3) BGR, or None when the camera gave no frame.
+        error: the :class:`~companion.errors.CompanionError` the camera gave instead (a
+            :class:`~companion.devices.camera.CameraError` for any driver failure), or None.
+        problem: that failure in words for the screen (``camera unavailable: ...``), or None.
+        camera_problem: the camera's state when this was taken: the problem while it gives no
+            frame, None when it gives frames.
+        late: captured only once an earlier frame had been read (:data:`FRAMES_WAITING` were
+            held), not at once.
+    """
+
+    frame: object = None
+    error: CompanionError | None = None
+    problem: str | None = None
+    camera_problem: str | None = None
+    late: bool = False
+
+
 class BoardCamera:
     """A camera over the board, read with a profile; the homography is kept between frames
     (:class:`~companion.vision.localise.BoardTracker`).
@@ -130,6 +154,20 @@ class BoardCamera:
         self.last = None  # the last trusted reading (BoardReading), the game read so far
         self.frame = None  # the last frame read (BGR), trusted or not
 
+    def take(self) -> Captured:
+        """A frame from the camera now, or why there is none, as a :class:`Captured`; touches
+        nothing of this camera's (``problem``, ``camera_problem``), so another thread may read
+        meanwhile (:class:`CameraJobs`)."""
+        from companion.devices.camera import CameraError
+
+        try:
+            return Captured(self.camera.capture())
+        except Exception as exc:  # noqa: BLE001 - any driver failure is "no frame"
+            text = str(exc) if isinstance(exc, CameraError) else f"{type(exc).__name__}: {exc}"
+            error = exc if isinstance(exc, CompanionError) else CameraError(text)
+            problem = f"camera unavailable: {text}"
+            return Captured(None, error, problem, camera_problem=problem)
+
     def capture(self):
         """A frame from the camera now: uint8 (H, W, 3) BGR.
 
@@ -138,18 +176,12 @@ class BoardCamera:
                 until a frame comes again); a camera raising anything else is a CameraError
                 too, and another CompanionError of the camera's passes as it is.
         """
-        from companion.devices.camera import CameraError
-
-        try:
-            frame = self.camera.capture()
-        except Exception as exc:  # noqa: BLE001 - any driver failure is "no frame"
-            text = str(exc) if isinstance(exc, CameraError) else f"{type(exc).__name__}: {exc}"
-            self.problem = self.camera_problem = f"camera unavailable: {text}"
-            if isinstance(exc, CompanionError):
-                raise
-            raise CameraError(text) from None
-        self.camera_problem = None
-        return frame
+        shot = self.take()
+        self.camera_problem = shot.camera_problem
+        if shot.error is not None:
+            self.problem = shot.problem
+            raise shot.error
+        return shot.frame
 
     def read(self, known: list[str] | None = None, frame=None):
         """Read a frame (a BoardReading): ``frame`` (uint8 (H, W, 3) BGR, captured earlier by
@@ -238,6 +270,13 @@ class BoardCamera:
         return reading.counts()
 
 
+# frames held by CameraJobs, captured and not yet read (the one being read among them): a memory
+# bound, not a fitted figure; at the camera's default 2304x1296 a frame is 9 MB (27 MB in all),
+# at 12 MP 36 MB, on a Pi Zero 2 W of 512 MB. A move takes a player seconds and a reading about
+# one on a Pi: the reader is rarely more than one frame behind.
+FRAMES_WAITING = 3
+
+
 class CameraJobs:
     """The camera's work at the table, each job with the frame captured when it was asked for.
 
@@ -245,14 +284,16 @@ class CameraJobs:
     one thread from the camera as it is when the reader gets to it, a move's board would show
     the next player's tiles already laid when readings queue up. So one thread only captures
     (a frame, at once, in the order the jobs come) and another reads the frames in that order:
-    each job is done on the board as it was at the press.
+    each job is done on the board as it was at the press. At most :data:`FRAMES_WAITING`
+    frames are held, captured and not yet read: further behind than that, the next frame is
+    captured only when one has been read (as a single thread would), so a reader far behind
+    never fills the memory.
 
     Args:
         board_camera: a :class:`BoardCamera`.
-        handle: called on the reading thread as ``handle(job, frame, error)``: ``frame`` the
-            uint8 (H, W, 3) BGR frame captured for ``job`` (None if not captured), ``error`` the
-            :class:`~companion.errors.CompanionError` the camera gave instead (None if none).
-            What it raises is its own business (the watchers catch everything).
+        handle: called on the reading thread as ``handle(job, shot)``, ``shot`` the
+            :class:`Captured` frame of ``job`` (or the camera's failure, and its state, when
+            it was taken). What it raises is logged (the watchers catch their own faults).
         name: the threads' names (``NAME-capture``, ``NAME``).
     """
 
@@ -264,13 +305,14 @@ class CameraJobs:
         self.handle = handle
         self._captures: queue.Queue = queue.Queue()
         self._reads: queue.Queue = queue.Queue()
+        self._room = threading.BoundedSemaphore(FRAMES_WAITING)  # frames not yet read
         for target, label in ((self._capture, f"{name}-capture"), (self._read, name)):
             threading.Thread(target=target, name=label, daemon=True).start()
 
-    def put(self, job, capture: bool = True) -> None:
-        """Queue ``job``; with ``capture`` a frame is captured for it at once (not on the
-        caller's thread)."""
-        self._captures.put((job, capture))
+    def put(self, job) -> None:
+        """Queue ``job``: a frame is captured for it at once (not on the caller's thread), one
+        frame a job, in the order the jobs come."""
+        self._captures.put(job)
 
     def wait(self) -> None:
         """Return once every job queued so far is captured and handled."""
@@ -279,27 +321,34 @@ class CameraJobs:
 
     def _capture(self) -> None:
         while True:
-            job, capture = self._captures.get()
-            frame, error = None, None
+            job = self._captures.get()
+            late = not self._room.acquire(blocking=False)
+            if late:
+                _log.warning(
+                    "camera: %d frames wait to be read; job %r's is taken once one is read",
+                    FRAMES_WAITING,
+                    job,
+                )
+                self._room.acquire()
             try:
-                if capture:
-                    frame = self.board_camera.capture()
-            except CompanionError as exc:
-                error = exc
+                shot = self.board_camera.take()
             except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
-                error = CompanionError(f"camera: {type(exc).__name__}: {exc}")
-            finally:
-                self._reads.put((job, frame, error))
-                self._captures.task_done()
+                text = f"camera: {type(exc).__name__}: {exc}"
+                shot = Captured(None, CompanionError(text), text)
+            shot.late = late
+            self._reads.put((job, shot))
+            self._captures.task_done()
 
     def _read(self) -> None:
         while True:
-            job, frame, error = self._reads.get()
+            job, shot = self._reads.get()
             try:
-                self.handle(job, frame, error)
+                self.handle(job, shot)
             except Exception:  # noqa: BLE001 - the handlers say their faults; this is a bug's
-                logging.getLogger("companion.vision").exception("camera job %r failed", job)
+                _log.exception("camera job %r failed", job)
             finally:
+                del shot
+                self._room.release()
                 self._reads.task_done()
 
 
@@ -390,33 +439,40 @@ class ChallengeWatcher:
         if self.on_warning is not None:
             self.on_warning(self.warning)
 
-    def _work(self, job: tuple[str, str], frame, error: CompanionError | None) -> None:
+    def _work(self, job: tuple[str, str], shot: Captured) -> None:
         """One job on the reading thread (:class:`CameraJobs`): ``job`` is (kind, colour),
-        ``frame`` the board when it was asked for, ``error`` the camera's failure instead."""
+        ``shot`` the board when it was asked for (or the camera's failure then)."""
         kind, colour = job
         try:
-            self._do(kind, colour, frame, error)
+            self._do(kind, colour, shot)
         except CompanionError as exc:
             self.problem = str(exc)
         except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
             self.problem = f"camera: {type(exc).__name__}: {exc}"
         finally:
-            self._camera_state()
+            self._camera_state(shot.camera_problem)
 
-    def _camera_state(self) -> None:
-        """Tell ``on_camera`` when the camera stops or starts giving frames."""
-        now = self.board_camera.camera_problem
+    def _camera_state(self, now: str | None) -> None:
+        """Tell ``on_camera`` when the camera stops or starts giving frames (``now``: its
+        problem when the job's frame was taken, None when it gave one), job by job."""
         if now == self.camera_problem:
             return
         self.camera_problem = now
         if self.on_camera is not None:
             self.on_camera(now)
 
-    def _do(self, kind: str, colour: str, frame=None, error: CompanionError | None = None) -> None:
+    def _do(self, kind: str, colour: str, shot: Captured) -> None:
+        if shot.error is not None:
+            # no frame: said as the camera said it when the job was asked for
+            self.problem = shot.problem
+            if kind == "count" and self.on_count is not None:
+                self.on_count(None, shot.problem)
+            elif kind == "start":
+                self.start_boards.pop(colour, None)
+            return
+        frame = shot.frame
         if kind == "count":
             try:
-                if error is not None:
-                    raise error
                 counts = self.board_camera.counts(frame=frame)
             except CompanionError as exc:
                 problem = self.board_camera.problem or f"camera: {exc}"
@@ -428,8 +484,6 @@ class ChallengeWatcher:
             return
         if kind == "start":
             try:
-                if error is not None:
-                    raise error
                 reading = self.board_camera.read(frame=frame)
             except CompanionError:
                 reading = None
@@ -447,8 +501,6 @@ class ChallengeWatcher:
         if before is None:
             self.problem = f"camera: no board seen at the start of {colour}'s move; type the words"
             return
-        if error is not None:
-            raise error
         answer = self.board_camera.challenged_words(before, colour, frame=frame)
         if not answer.trusted:
             # never a word from a board the reader is unsure of: the words are typed
