@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from companion.daemon.photos import PhotoError
 from companion.errors import CompanionError
-from companion.vision.table import CameraJobs
+from companion.vision.notation import format_board
+from companion.vision.table import CameraJobs, unsure_text, unsure_why
 
 
 class ScrabbleCameraWatcher:
@@ -108,9 +109,6 @@ class ScrabbleCameraWatcher:
             self.on_photo(turn, colour, name, error)
 
     def _read(self, colour: str, known: list[str] | None = None, frame=None) -> None:
-        from companion.vision.notation import format_board
-        from companion.vision.table import unsure_text, unsure_why
-
         reading = self.board_camera.read(known=known, frame=frame)
         # the rows with their blanks (``?``): the reader's notation leaves a blank out, and a
         # move with a new blank must be asked for, never recorded without it

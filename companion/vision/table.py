@@ -111,15 +111,12 @@ class Captured:
         problem: that failure in words for the screen (``camera unavailable: ...``), or None.
         camera_problem: the camera's state when this was taken: the problem while it gives no
             frame, None when it gives frames.
-        late: captured only once an earlier frame had been read (:data:`FRAMES_WAITING` were
-            held), not at once.
     """
 
     frame: object = None
     error: CompanionError | None = None
     problem: str | None = None
     camera_problem: str | None = None
-    late: bool = False
 
 
 class BoardCamera:
@@ -128,8 +125,8 @@ class BoardCamera:
 
     ``problem`` is the last failure's text (None after a good reading); ``camera_problem`` is set
     only while the camera itself gives no frame (unplugged, busy), not when the board is hidden.
-    ``frame`` is the last frame read, trusted or not. A frame can be captured (:meth:`capture`) at
-    one time and read later (``read(frame=...)``): the board as it was at a press.
+    A frame can be taken (:meth:`take`) at one time and read later (``read(frame=...)``): the
+    board as it was at a press.
 
     It reads a game, not a photo: the last trusted reading (``last``) is kept, and in the next
     frame the cells that did not change since keep their reading (a move changes few cells;
@@ -152,12 +149,12 @@ class BoardCamera:
         self.problem: str | None = None
         self.camera_problem: str | None = None  # set while the camera gives no frame
         self.last = None  # the last trusted reading (BoardReading), the game read so far
-        self.frame = None  # the last frame read (BGR), trusted or not
 
     def take(self) -> Captured:
-        """A frame from the camera now, or why there is none, as a :class:`Captured`; touches
-        nothing of this camera's (``problem``, ``camera_problem``), so another thread may read
-        meanwhile (:class:`CameraJobs`)."""
+        """A frame from the camera now, or why there is none, as a :class:`Captured`; never
+        raises (any driver failure is the shot's ``error``), and touches nothing of this
+        camera's (``problem``, ``camera_problem``), so another thread may read meanwhile
+        (:class:`CameraJobs`)."""
         from companion.devices.camera import CameraError
 
         try:
@@ -184,8 +181,8 @@ class BoardCamera:
         return shot.frame
 
     def read(self, known: list[str] | None = None, frame=None):
-        """Read a frame (a BoardReading): ``frame`` (uint8 (H, W, 3) BGR, captured earlier by
-        :meth:`capture`), or one captured now when None. ``known``, the board the game holds
+        """Read a frame (a BoardReading): ``frame`` (uint8 (H, W, 3) BGR, taken earlier by
+        :meth:`take`), or one captured now when None. ``known``, the board the game holds
         before this move (rows, a blank in lower case), weighs the reading with it
         (:func:`companion.vision.cells.with_known_board`), or None.
 
@@ -197,7 +194,6 @@ class BoardCamera:
 
         if frame is None:
             frame = self.capture()
-        self.frame = frame
         try:
             reading = read_board(
                 frame,
@@ -322,21 +318,14 @@ class CameraJobs:
     def _capture(self) -> None:
         while True:
             job = self._captures.get()
-            late = not self._room.acquire(blocking=False)
-            if late:
+            if not self._room.acquire(blocking=False):
                 _log.warning(
                     "camera: %d frames wait to be read; job %r's is taken once one is read",
                     FRAMES_WAITING,
                     job,
                 )
                 self._room.acquire()
-            try:
-                shot = self.board_camera.take()
-            except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
-                text = f"camera: {type(exc).__name__}: {exc}"
-                shot = Captured(None, CompanionError(text), text)
-            shot.late = late
-            self._reads.put((job, shot))
+            self._reads.put((job, self.board_camera.take()))  # take() never raises
             self._captures.task_done()
 
     def _read(self) -> None:
