@@ -72,12 +72,14 @@ def _truth(rows: list[str], profile: str) -> list[str]:
     return rows
 
 
-def _read(image, profile, corners):
+def _read(image, profile, corners, net=None):
+    """The reading of ``image`` (None when the reader refuses it), by ``net`` (a CellNet;
+    default the shipped model)."""
     from companion.vision.errors import VisionError
     from companion.vision.reader import read_board
 
     try:
-        r = read_board(image, profile, corners=corners)
+        r = read_board(image, profile, corners=corners, net=net)
     except VisionError:
         return None
     return r

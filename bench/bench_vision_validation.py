@@ -1,0 +1,137 @@
+"""The board reader's validation figures: the sets a change to the reader is chosen with.
+
+A model, a shift, a level or a rule of the reader is chosen on these and on nothing else; the
+renders of ``bench vision_trust`` (seeds 60000-62000) and the cross-profile check's are test
+data, only reported. The sets:
+
+- ``real``: the real Scrabble photos of ../shared/data (never trained on), at their own size and
+  reduced to 1000, 800 and 600 pixels, corners given and found;
+- ``scrabble``: Scrabble renders of every kind (``companion.vision.synth.KINDS``), seeds 81000
+  on, 6 a kind, in FreeSans Bold, given and found;
+- ``iago20``: Iago boards small in the frame (about 20 px a cell) in the held-out bold faces,
+  seeds 83000 on, 36 photos, given and found;
+- ``iagokinds``: Iago renders of every kind, seeds 83500 on, 4 a kind, given and found.
+
+Each line: cells right, boards perfect, trusted, wrong boards trusted (must be 0), the share
+of perfect boards trusted, and the cells under the reading's trust level.
+
+    .venv/bin/python -m bench vision_validation
+    BENCH_VALIDATION_MODEL=/tmp/m/cellnet.onnx ...  # another model (its recipe beside it)
+    BENCH_VALIDATION_SETS=real,iago20 ...            # some of the sets
+    BENCH_LEVEL_BOARDS=600 ...  # also: the trust level its recipe's rule gives on that many of
+                                # the recipe's validation renders (how stable the level is)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from bench.bench_vision_trust import REAL, SMALL_IAGO_FONTS, Tally, _read, _truth
+
+SCRABBLE_SEED = 81000
+IAGO_SMALL_SEED = 83000
+IAGO_KINDS_SEED = 83500
+AREA = cv2.INTER_AREA  # as bench vision_trust reduces the real photos
+SETS = ("real", "scrabble", "iago20", "iagokinds")
+
+
+class Doubt:
+    """Cells under the reading's trust level, over the readings of one set and way."""
+
+    def __init__(self) -> None:
+        self.low = 0
+
+    def add(self, reading, level: float) -> None:
+        if reading is not None:
+            self.low += int((reading.confidence < level).sum())
+
+
+def _tally(tallies: dict, label: str, truth: list[str], reading, level: float) -> None:
+    t, d = tallies.setdefault(label, (Tally(), Doubt()))
+    n = len(truth)
+    t.add(truth, reading.grid if reading else ["#" * n] * n, bool(reading and reading.trusted))
+    d.add(reading, level)
+
+
+def read_sets(net, sets: tuple[str, ...]) -> dict:
+    """{label: (Tally, Doubt)} of the validation ``sets`` read by ``net`` (a CellNet)."""
+    from companion.vision.synth import KINDS, render_photo
+
+    level = net.reader_trust_level
+    out: dict = {}
+    if "real" in sets and REAL.is_dir():
+        for path in sorted(REAL.glob("*.jpg")):
+            image = cv2.imread(str(path))
+            truth = _truth(path.with_suffix(".truth.txt").read_text().split(), "scrabble")
+            corners = np.float32(json.loads(path.with_suffix(".corners.json").read_text()))
+            for size in (None, 1000, 800, 600):
+                f = 1.0 if size is None else size / max(image.shape[:2])
+                im = (
+                    image
+                    if size is None
+                    else cv2.resize(image, None, fx=f, fy=f, interpolation=AREA)
+                )
+                for how, c in (("given", corners * f), ("found", None)):
+                    _tally(out, f"real photos, {how}", truth, _read(im, "scrabble", c, net), level)
+    if "scrabble" in sets:
+        for i, kind in enumerate(KINDS):
+            for k in range(6):
+                photo = render_photo("scrabble", seed=SCRABBLE_SEED + 100 * i + k, kind=kind)
+                truth = _truth(photo.grid, "scrabble")
+                for how, c in (("given", photo.corners), ("found", None)):
+                    reading = _read(photo.image, "scrabble", c, net)
+                    _tally(out, f"scrabble kinds, {how}", truth, reading, level)
+    if "iago20" in sets:
+        for k in range(36):
+            font = SMALL_IAGO_FONTS[k % len(SMALL_IAGO_FONTS)]
+            photo = render_photo("iago", seed=IAGO_SMALL_SEED + k, size=(340, 256), font=font)
+            for how, c in (("given", photo.corners), ("found", None)):
+                reading = _read(photo.image, "iago", c, net)
+                _tally(out, f"iago bold 20 px, {how}", photo.grid, reading, level)
+    if "iagokinds" in sets:
+        for i, kind in enumerate(KINDS):
+            for k in range(4):
+                photo = render_photo("iago", seed=IAGO_KINDS_SEED + 100 * i + k, kind=kind)
+                for how, c in (("given", photo.corners), ("found", None)):
+                    reading = _read(photo.image, "iago", c, net)
+                    _tally(out, f"iago kinds, {how}", photo.grid, reading, level)
+    return out
+
+
+def level_stability(path: Path, boards: int) -> None:
+    """Print the trust level the recipe's rule (:func:`companion.vision.learn.reader_trust_level`)
+    chooses on ``boards`` of the recipe's validation renders, beside the recipe's own."""
+    from companion.vision import learn
+
+    recipe = json.loads(path.with_suffix(".json").read_text())
+    seed = int(recipe["validation"]["seed"])
+    level, cells = learn.reader_trust_level(path, recipe, seed, boards)
+    print(
+        f"  trust level by the recipe's rule on {boards} validation renders ({cells} cells): "
+        f"{level} (the recipe's, on {recipe['validation']['boards']}: "
+        f"{recipe.get('reader_trust_level')})"
+    )
+
+
+def main() -> None:
+    from companion.vision import cellnet
+
+    model = os.environ.get("BENCH_VALIDATION_MODEL")
+    path = Path(model) if model else cellnet.SHIPPED_MODEL
+    net = cellnet.CellNet(path) if model else cellnet.load_cellnet()
+    sets = tuple(s for s in os.environ.get("BENCH_VALIDATION_SETS", ",".join(SETS)).split(","))
+    print(f"  model {path} (trust level {net.reader_trust_level}); validation sets only:")
+    for label, (t, d) in read_sets(net, sets).items():
+        print(t.line(label) + f"  cells under the level {d.low}")
+    boards = int(os.environ.get("BENCH_LEVEL_BOARDS", "0"))
+    if boards:
+        level_stability(path, boards)
+
+
+if __name__ == "__main__":
+    main()
