@@ -124,7 +124,15 @@ def main() -> None:
     model = os.environ.get("BENCH_VALIDATION_MODEL")
     path = Path(model) if model else cellnet.SHIPPED_MODEL
     net = cellnet.CellNet(path) if model else cellnet.load_cellnet()
-    sets = tuple(s for s in os.environ.get("BENCH_VALIDATION_SETS", ",".join(SETS)).split(","))
+    sets = tuple(
+        s.strip() for s in os.environ.get("BENCH_VALIDATION_SETS", ",".join(SETS)).split(",")
+    )
+    unknown = [s for s in sets if s not in SETS]
+    if unknown:
+        raise SystemExit(
+            f"BENCH_VALIDATION_SETS: no validation set {', '.join(map(repr, unknown))}; "
+            f"the sets are {', '.join(SETS)}"
+        )
     print(f"  model {path} (trust level {net.reader_trust_level}); validation sets only:")
     for label, (t, d) in read_sets(net, sets).items():
         print(t.line(label) + f"  cells under the level {d.low}")
