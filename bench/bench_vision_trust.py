@@ -85,9 +85,10 @@ def _read(image, profile, corners, net=None):
     return r
 
 
-def validation() -> None:
-    print("  validation photos (real, never trained on):")
-    tallies: dict[str, Tally] = {}
+def real_readings(net=None):
+    """Each real photo's readings: (size, how, truth, reading) at its own size (``size`` None)
+    and reduced to 1000, 800 and 600 pixels, ``how`` "given" (its corners) or "found";
+    ``reading`` None where the reader refuses the photo. ``net``: a CellNet (default shipped)."""
     for path in sorted(REAL.glob("*.jpg")):
         image = cv2.imread(str(path))
         truth = _truth(path.with_suffix(".truth.txt").read_text().split(), "scrabble")
@@ -100,12 +101,18 @@ def validation() -> None:
                 else cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
             )
             for how, c in (("given", corners * f), ("found", None)):
-                r = _read(im, "scrabble", c)
-                t = tallies.setdefault(f"{how}, {'full' if size is None else size}", Tally())
-                if r is None:
-                    t.add(truth, ["#" * 15] * 15, False)
-                else:
-                    t.add(truth, r.grid, r.trusted)
+                yield size, how, truth, _read(im, "scrabble", c, net)
+
+
+def validation() -> None:
+    print("  validation photos (real, never trained on):")
+    tallies: dict[str, Tally] = {}
+    for size, how, truth, r in real_readings():
+        t = tallies.setdefault(f"{how}, {'full' if size is None else size}", Tally())
+        if r is None:
+            t.add(truth, ["#" * 15] * 15, False)
+        else:
+            t.add(truth, r.grid, r.trusted)
     for label, t in tallies.items():
         print(t.line(label))
 

@@ -28,15 +28,11 @@ import json
 import os
 from pathlib import Path
 
-import cv2
-import numpy as np
-
-from bench.bench_vision_trust import REAL, SMALL_IAGO_FONTS, Tally, _read, _truth
+from bench.bench_vision_trust import REAL, SMALL_IAGO_FONTS, Tally, _read, _truth, real_readings
 
 SCRABBLE_SEED = 81000
 IAGO_SMALL_SEED = 83000
 IAGO_KINDS_SEED = 83500
-AREA = cv2.INTER_AREA  # as bench vision_trust reduces the real photos
 SETS = ("real", "scrabble", "iago20", "iagokinds")
 
 
@@ -65,19 +61,8 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
     level = net.reader_trust_level
     out: dict = {}
     if "real" in sets and REAL.is_dir():
-        for path in sorted(REAL.glob("*.jpg")):
-            image = cv2.imread(str(path))
-            truth = _truth(path.with_suffix(".truth.txt").read_text().split(), "scrabble")
-            corners = np.float32(json.loads(path.with_suffix(".corners.json").read_text()))
-            for size in (None, 1000, 800, 600):
-                f = 1.0 if size is None else size / max(image.shape[:2])
-                im = (
-                    image
-                    if size is None
-                    else cv2.resize(image, None, fx=f, fy=f, interpolation=AREA)
-                )
-                for how, c in (("given", corners * f), ("found", None)):
-                    _tally(out, f"real photos, {how}", truth, _read(im, "scrabble", c, net), level)
+        for _, how, truth, reading in real_readings(net):
+            _tally(out, f"real photos, {how}", truth, reading, level)
     if "scrabble" in sets:
         for i, kind in enumerate(KINDS):
             for k in range(6):
