@@ -44,9 +44,8 @@ class ScrabbleCameraWatcher:
         self.photos = None
         self.game_id: str | None = None
         self.problem: str | None = None
-        self.camera_problem: str | None = None
         self._turns = 0
-        self._jobs = CameraJobs(board_camera, self._work, "scrabble-camera")
+        self._jobs = CameraJobs(board_camera, self._work, "scrabble-camera", self._camera_state)
 
     def observe(self, event: dict, mode) -> None:
         """After an applied event: when a turn has just ended by a press (the mode's clock
@@ -86,11 +85,13 @@ class ScrabbleCameraWatcher:
             self.problem = f"camera: {type(exc).__name__}: {exc}"
         finally:
             self._keep_photo(colour, turn, game, shot.frame)
-            now = shot.camera_problem  # the camera's state at the press, job by job
-            if now != self.camera_problem:
-                self.camera_problem = now
-                if self.on_camera is not None:
-                    self.on_camera(now)
+
+    def _camera_state(self, now: str | None) -> None:
+        """Tell ``on_camera`` the camera stopped or started giving frames (``now``: its
+        problem at the press, or None), as :class:`~companion.vision.table.CameraJobs` finds it
+        job by job."""
+        if self.on_camera is not None:
+            self.on_camera(now)
 
     def _keep_photo(self, colour: str, turn: int, game: str | None, frame) -> None:
         """``frame``, captured at the press (read or not; None: none), kept as the photo of

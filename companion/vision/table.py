@@ -291,14 +291,20 @@ class CameraJobs:
             :class:`Captured` frame of ``job`` (or the camera's failure, and its state, when
             it was taken). What it raises is logged (the watchers catch their own faults).
         name: the threads' names (``NAME-capture``, ``NAME``).
+        on_state: called on the reading thread, after a job is handled, with the camera's
+            state when that job's frame was taken (its problem, or None when it gave a frame)
+            whenever it differs from the job before's: the camera stopped or started giving
+            frames, told job by job in order. None: not told.
     """
 
-    def __init__(self, board_camera: BoardCamera, handle, name: str) -> None:
+    def __init__(self, board_camera: BoardCamera, handle, name: str, on_state=None) -> None:
         import queue
         import threading
 
         self.board_camera = board_camera
         self.handle = handle
+        self.on_state = on_state
+        self.camera_problem: str | None = None  # the state last told
         self._captures: queue.Queue = queue.Queue()
         self._reads: queue.Queue = queue.Queue()
         self._room = threading.BoundedSemaphore(FRAMES_WAITING)  # frames not yet read
@@ -332,13 +338,24 @@ class CameraJobs:
         while True:
             job, shot = self._reads.get()
             try:
-                self.handle(job, shot)
+                try:
+                    self.handle(job, shot)
+                finally:
+                    self._tell_state(shot.camera_problem)
             except Exception:  # noqa: BLE001 - the handlers say their faults; this is a bug's
                 _log.exception("camera job %r failed", job)
             finally:
                 del shot
                 self._room.release()
                 self._reads.task_done()
+
+    def _tell_state(self, now: str | None) -> None:
+        """``on_state(now)`` when the camera's state at this job differs from the last told."""
+        if now == self.camera_problem:
+            return
+        self.camera_problem = now
+        if self.on_state is not None:
+            self.on_state(now)
 
 
 class ChallengeWatcher:
@@ -359,8 +376,9 @@ class ChallengeWatcher:
     lexicon): a broken rule is kept in ``warning`` (``warning_mover``, ``warning_codes``) and
     passed to ``on_warning`` if the table sets one. :meth:`request_count` reads the board and
     passes the colour count to ``on_count``. Whenever the camera stops or starts giving frames,
-    ``on_camera`` is called with the problem's text or None. All camera work runs on one
-    background thread, never on the clock's; the callbacks are called on it.
+    ``on_camera`` is called with the problem's text or None. The camera's work runs on two
+    background threads (:class:`CameraJobs`: one captures, one reads), never on the clock's;
+    the callbacks are called on the reading one.
 
     Args:
         board_camera: a :class:`BoardCamera`.
@@ -378,11 +396,10 @@ class ChallengeWatcher:
         self.on_count = None  # called with ({"blue": n, "red": n} or None, problem or None)
         self.on_camera = None  # called with the camera's problem, or None when it is back
         self.on_board = None  # called with (notation, trusted) for each board read after a move
-        self.camera_problem: str | None = None
         self.start_boards: dict[str, str] = {}
         self._mover: str | None = None
         self._challenge_seen: float | None = None
-        self._jobs = CameraJobs(board_camera, self._work, "board-camera")
+        self._jobs = CameraJobs(board_camera, self._work, "board-camera", self._camera_state)
 
     def observe(self, event: dict, mode) -> None:
         """Look at an applied event and the mode's state after it (the Iago timer's ``timer``,
@@ -438,15 +455,10 @@ class ChallengeWatcher:
             self.problem = str(exc)
         except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
             self.problem = f"camera: {type(exc).__name__}: {exc}"
-        finally:
-            self._camera_state(shot.camera_problem)
 
     def _camera_state(self, now: str | None) -> None:
-        """Tell ``on_camera`` when the camera stops or starts giving frames (``now``: its
-        problem when the job's frame was taken, None when it gave one), job by job."""
-        if now == self.camera_problem:
-            return
-        self.camera_problem = now
+        """Tell ``on_camera`` the camera stopped or started giving frames (``now``: its
+        problem, or None), as :class:`CameraJobs` finds it job by job."""
         if self.on_camera is not None:
             self.on_camera(now)
 
