@@ -354,7 +354,7 @@ def larger_board(image, profile, corners=None):
                 continue
             if grid_problems(image, pts, other, reduced):
                 continue
-        if localise.grid_phase(grey, np.float32(pts * f), other.size)[2] >= LARGER_GRID_CLARITY:
+        if localise.grid_phase(grey, pts * f, other.size)[2] >= LARGER_GRID_CLARITY:
             return other
     return None
 
