@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from companion.games.scrabble.tiles import TILE_COUNTS
 from companion.vision.errors import VisionError
 
 
@@ -95,13 +96,7 @@ def premium_kind(r: int, c: int, n: int = 15) -> int:
 
 
 # the English set's tile distribution (Scrabble's rules: 100 tiles, two of them blank)
-SCRABBLE_TILES = dict(
-    zip(
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZ?",
-        (9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1, 2),
-        strict=True,
-    )
-)
+SCRABBLE_TILES = TILE_COUNTS
 
 PROFILES: dict[str, Profile] = {
     "iago": Profile("iago", 11, coloured_ink=True, set_tiles=110),
