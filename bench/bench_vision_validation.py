@@ -13,7 +13,9 @@ data, only reported. The sets:
 - ``iagokinds``: Iago renders of every kind, seeds 83500 on, 4 a kind, given and found.
 
 Each line: cells right, boards perfect, trusted, wrong boards trusted (must be 0), the share
-of perfect boards trusted, and the cells under the reading's trust level.
+of perfect boards trusted, the cells under the reading's trust level, and what holds back the
+boards read right but not trusted: a check (of the photo, the grid, the board's facts) or
+cells in doubt alone.
 
     .venv/bin/python -m bench vision_validation
     BENCH_VALIDATION_MODEL=/tmp/m/cellnet.onnx ...  # another model (its recipe beside it)
@@ -29,6 +31,7 @@ import os
 from pathlib import Path
 
 from bench.bench_vision_trust import REAL, SMALL_IAGO_FONTS, Tally, _read, _truth, real_readings
+from companion.vision.reader import UNSURE_CELLS
 
 SCRABBLE_SEED = 81000
 IAGO_SMALL_SEED = 83000
@@ -37,21 +40,37 @@ SETS = ("real", "scrabble", "iago20", "iagokinds")
 
 
 class Doubt:
-    """Cells under the reading's trust level, over the readings of one set and way."""
+    """What holds readings back from trust, over the readings of one set and way: the cells
+    under the reading's trust level (``low``), and the boards read right but not trusted, held
+    back by a check of the photo, the grid or the board's facts (``checks``: too soft, dark,
+    glare, cut, something over the board, ...) or by cells in doubt alone (``doubt``)."""
 
     def __init__(self) -> None:
-        self.low = 0
+        self.low = self.checks = self.doubt = 0
 
-    def add(self, reading, level: float) -> None:
-        if reading is not None:
-            self.low += int((reading.confidence < level).sum())
+    def add(self, reading, level: float, perfect: bool = False) -> None:
+        if reading is None:
+            return
+        self.low += int((reading.confidence < level).sum())
+        if perfect and reading.problems:
+            if all(UNSURE_CELLS in p for p in reading.problems):
+                self.doubt += 1
+            else:
+                self.checks += 1
+
+    def line(self) -> str:
+        return (
+            f"  cells under the level {self.low}; right, not trusted: {self.checks} by the checks, "
+            f"{self.doubt} by cells in doubt alone"
+        )
 
 
 def _tally(tallies: dict, label: str, truth: list[str], reading, level: float) -> None:
     t, d = tallies.setdefault(label, (Tally(), Doubt()))
     n = len(truth)
-    t.add(truth, reading.grid if reading else ["#" * n] * n, bool(reading and reading.trusted))
-    d.add(reading, level)
+    grid = reading.grid if reading else ["#" * n] * n
+    t.add(truth, grid, bool(reading and reading.trusted))
+    d.add(reading, level, perfect=grid == truth)
 
 
 def read_sets(net, sets: tuple[str, ...]) -> dict:
@@ -120,7 +139,7 @@ def main() -> None:
         )
     print(f"  model {path} (trust level {net.reader_trust_level}); validation sets only:")
     for label, (t, d) in read_sets(net, sets).items():
-        print(t.line(label) + f"  cells under the level {d.low}")
+        print(t.line(label) + d.line())
     boards = int(os.environ.get("BENCH_LEVEL_BOARDS", "0"))
     if boards:
         level_stability(path, boards)

@@ -39,6 +39,7 @@ from companion.vision.warp import (
 
 __all__ = [
     "MIN_CELL_PX",
+    "UNSURE_CELLS",
     "BoardReading",
     "CellEvidence",
     "board_homography",
@@ -51,6 +52,8 @@ __all__ = [
 ]
 
 COLOURS = ("blue", "red")
+# the problem said of cells under the reading's trust level (after their count)
+UNSURE_CELLS = "cell(s) read with a confidence under what a trusted reading needs"
 
 
 @dataclass
@@ -299,10 +302,7 @@ def read_board(
     level = net.reader_trust_level
     unsure = (conf < level) & ~cut
     if unsure.any():
-        problems.append(
-            f"{int(unsure.sum())} cell(s) read with a confidence under what a trusted reading "
-            f"needs ({trust.level_text(level)})"
-        )
+        problems.append(f"{int(unsure.sum())} {UNSURE_CELLS} ({trust.level_text(level)})")
     reading = BoardReading(profile, grid, conf, pts, how, timings)
     reading.problems = problems
     reading.notes = notes
