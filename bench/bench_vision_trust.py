@@ -43,7 +43,8 @@ class Tally:
         self.cells = self.right = self.boards = self.perfect = 0
         self.trusted = self.wrong_trusted = self.perfect_trusted = 0
 
-    def add(self, truth: list[str], grid: list[str], trusted: bool) -> None:
+    def add(self, truth: list[str], grid: list[str], trusted: bool) -> bool:
+        """Count one reading (``grid`` against ``truth``); True when it is perfect."""
         ok = sum(
             a == b for tr, gr in zip(truth, grid, strict=True) for a, b in zip(tr, gr, strict=True)
         )
@@ -55,6 +56,7 @@ class Tally:
         self.trusted += trusted
         self.wrong_trusted += trusted and ok != n
         self.perfect_trusted += trusted and ok == n
+        return ok == n
 
     def line(self, label: str) -> str:
         share = self.perfect_trusted / self.perfect if self.perfect else float("nan")

@@ -48,7 +48,7 @@ class Doubt:
     def __init__(self) -> None:
         self.low = self.checks = self.doubt = 0
 
-    def add(self, reading, level: float, perfect: bool = False) -> None:
+    def add(self, reading, level: float, perfect: bool) -> None:
         if reading is None:
             return
         self.low += int((reading.confidence < level).sum())
@@ -68,9 +68,10 @@ class Doubt:
 def _tally(tallies: dict, label: str, truth: list[str], reading, level: float) -> None:
     t, d = tallies.setdefault(label, (Tally(), Doubt()))
     n = len(truth)
-    grid = reading.grid if reading else ["#" * n] * n
-    t.add(truth, grid, bool(reading and reading.trusted))
-    d.add(reading, level, perfect=grid == truth)
+    perfect = t.add(
+        truth, reading.grid if reading else ["#" * n] * n, bool(reading and reading.trusted)
+    )
+    d.add(reading, level, perfect)
 
 
 def read_sets(net, sets: tuple[str, ...]) -> dict:
