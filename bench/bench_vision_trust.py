@@ -74,26 +74,27 @@ def _truth(rows: list[str], profile: str) -> list[str]:
     return rows
 
 
-def _read(image, profile, corners, net=None):
+def _read(image, profile, corners, net=None, known=None):
     """The reading of ``image`` (None when the reader refuses it), by ``net`` (a CellNet;
-    default the shipped model)."""
+    default the shipped model), with the board the game holds before the move (``known``)."""
     from companion.vision.errors import VisionError
     from companion.vision.reader import read_board
 
     try:
-        r = read_board(image, profile, corners=corners, net=net)
+        r = read_board(image, profile, corners=corners, net=net, known=known)
     except VisionError:
         return None
     return r
 
 
-def real_readings(net=None):
-    """Each real photo's readings: (size, how, truth, reading) at its own size (``size`` None)
-    and reduced to 1000, 800 and 600 pixels, ``how`` "given" (its corners) or "found";
-    ``reading`` None where the reader refuses the photo. ``net``: a CellNet (default shipped)."""
+def real_photos():
+    """Each real photo at its own size (``size`` None) and reduced to 1000, 800 and 600 pixels,
+    corners given and found: (size, how, rows, image, corners), ``how`` "given" (the corners,
+    float32 (4, 2) pixels) or "found" (None), ``rows`` its truth file's (a blank's letter in
+    lower case), ``image`` uint8 BGR."""
     for path in sorted(REAL.glob("*.jpg")):
         image = cv2.imread(str(path))
-        truth = _truth(path.with_suffix(".truth.txt").read_text().split(), "scrabble")
+        rows = path.with_suffix(".truth.txt").read_text().split()
         corners = np.float32(json.loads(path.with_suffix(".corners.json").read_text()))
         for size in (None, 1000, 800, 600):
             f = 1.0 if size is None else size / max(image.shape[:2])
@@ -103,7 +104,15 @@ def real_readings(net=None):
                 else cv2.resize(image, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
             )
             for how, c in (("given", corners * f), ("found", None)):
-                yield size, how, truth, _read(im, "scrabble", c, net)
+                yield size, how, rows, im, c
+
+
+def real_readings(net=None):
+    """Each real photo's readings (:func:`real_photos`): (size, how, truth, reading), ``truth``
+    as the reader writes it, ``reading`` None where the reader refuses the photo. ``net``: a
+    CellNet (default shipped)."""
+    for size, how, rows, im, c in real_photos():
+        yield size, how, _truth(rows, "scrabble"), _read(im, "scrabble", c, net)
 
 
 def validation() -> None:

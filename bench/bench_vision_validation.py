@@ -10,7 +10,10 @@ data, only reported. The sets:
   on, 6 a kind, in FreeSans Bold, given and found;
 - ``iago20``: Iago boards small in the frame (about 20 px a cell) in the held-out bold faces,
   seeds 83000 on, 36 photos, given and found;
-- ``iagokinds``: Iago renders of every kind, seeds 83500 on, 4 a kind, given and found.
+- ``iagokinds``: Iago renders of every kind, seeds 83500 on, 4 a kind, given and found;
+- ``realmoves``: the real photos read as a move at the table, with the board the game held
+  before it (``read_board(..., known=)``): each word's tiles that no word across holds, taken
+  off the truth, when the tiles left are one group (:func:`last_moves`), up to 8 a photo.
 
 Each line: cells right, boards perfect, trusted, wrong boards trusted (must be 0), the share
 of perfect boards trusted, the cells under the reading's trust level, and what holds back the
@@ -30,13 +33,22 @@ import json
 import os
 from pathlib import Path
 
-from bench.bench_vision_trust import REAL, SMALL_IAGO_FONTS, Tally, _read, _truth, real_readings
+from bench.bench_vision_trust import (
+    REAL,
+    SMALL_IAGO_FONTS,
+    Tally,
+    _read,
+    _truth,
+    real_photos,
+    real_readings,
+)
 from companion.vision.reader import UNSURE_CELLS
 
 SCRABBLE_SEED = 81000
 IAGO_SMALL_SEED = 83000
 IAGO_KINDS_SEED = 83500
-SETS = ("real", "scrabble", "iago20", "iagokinds")
+SETS = ("real", "scrabble", "iago20", "iagokinds", "realmoves")
+MOVES_A_PHOTO = 8
 
 
 class Doubt:
@@ -74,6 +86,47 @@ def _tally(tallies: dict, label: str, truth: list[str], reading, level: float) -
     d.add(reading, level, perfect)
 
 
+def last_moves(rows: list[str]) -> list[list[str]]:
+    """The boards before each move that could have been the last on ``rows`` (a truth file's
+    rows): a word's tiles that no word across them holds, taken off, when they are at most a
+    rack's 7 and the tiles left are one group (Scrabble's rules: a move lays one word's tiles,
+    joined to the board). In the order of the words, across then down."""
+    import cv2
+    import numpy as np
+
+    n = len(rows)
+    tiles = np.array([[ch != "." for ch in row] for row in rows])
+    before_each = []
+    for across in (True, False):
+        grid = tiles if across else tiles.T
+        for a in range(n):
+            runs = np.split(np.arange(n), np.nonzero(~grid[a])[0])
+            for run in (r[grid[a, r]] for r in runs):
+                if len(run) < 2:
+                    continue
+                cells = [(a, b) if across else (b, a) for b in run]
+                laid = [
+                    (r, c)
+                    for r, c in cells
+                    if not any(
+                        0 <= r + dr < n and 0 <= c + dc < n and tiles[r + dr, c + dc]
+                        for dr, dc in (((1, 0), (-1, 0)) if across else ((0, 1), (0, -1)))
+                    )
+                ]
+                left = tiles.copy()
+                for r, c in laid:
+                    left[r, c] = False
+                if not laid or len(laid) > 7 or not left.any():
+                    continue
+                if cv2.connectedComponents(left.astype(np.uint8), connectivity=4)[0] != 2:
+                    continue
+                before = [list(row) for row in rows]
+                for r, c in laid:
+                    before[r][c] = "."
+                before_each.append(["".join(row) for row in before])
+    return before_each
+
+
 def read_sets(net, sets: tuple[str, ...]) -> dict:
     """{label: (Tally, Doubt)} of the validation ``sets`` read by ``net`` (a CellNet)."""
     from companion.vision.synth import KINDS, render_photo
@@ -105,6 +158,12 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
                 for how, c in (("given", photo.corners), ("found", None)):
                     reading = _read(photo.image, "iago", c, net)
                     _tally(out, f"iago kinds, {how}", photo.grid, reading, level)
+    if "realmoves" in sets and REAL.is_dir():
+        for _, how, rows, image, corners in real_photos():
+            truth = _truth(rows, "scrabble")
+            for before in last_moves(rows)[:MOVES_A_PHOTO]:
+                reading = _read(image, "scrabble", corners, net, known=before)
+                _tally(out, f"real photos, moves, {how}", truth, reading, level)
     return out
 
 

@@ -41,3 +41,24 @@ def test_a_right_board_not_trusted_is_counted_by_what_held_it_back():
     reading.problems.clear()
     doubt.add(reading, 1.0, perfect=True)  # trusted
     assert (doubt.doubt, doubt.checks) == (1, 1)
+
+
+def test_the_last_moves_of_a_board_are_one_words_tiles_joined_to_the_rest():
+    """JETON across and HATE down through its E: either word could have been laid last (its
+    tiles that no word across holds taken off, the rest one group); a word whose tiles taken off
+    would leave the board in two is not a move."""
+    rows = ["." * 15] * 15
+    rows[4], rows[5], rows[6] = "....H" + "." * 10, "....A" + "." * 10, "....T" + "." * 10
+    rows[7] = "...JETON......."
+    befores = bench_vision_validation.last_moves(rows)
+    before_jeton = list(rows)
+    before_jeton[7] = "....E.........."
+    before_hat = list(rows)
+    before_hat[4] = before_hat[5] = before_hat[6] = "." * 15
+    assert befores == [before_jeton, before_hat]
+    bridged = ["." * 15] * 15  # HI and HO across, joined by HATCH down: ATC is no move
+    bridged[5], bridged[9] = "...HI" + "." * 10, "...HO" + "." * 10
+    bridged[6], bridged[7], bridged[8] = "...A" + "." * 11, "...T" + "." * 11, "...C" + "." * 11
+    without_i, without_o = list(bridged), list(bridged)
+    without_i[5], without_o[9] = "...H" + "." * 11, "...H" + "." * 11
+    assert bench_vision_validation.last_moves(bridged) == [without_i, without_o]

@@ -667,9 +667,10 @@ def test_the_ink_is_read_with_its_own_temperature():
 
 
 def test_a_square_a_move_could_take_keeps_the_networks_doubt():
-    """A square beside a tile (of the record or of the move read) or the centre could hold a
-    tile of the move missed by the network: its doubt is kept; a square no move could reach
-    without another missed tile is weighed with the rack's bound."""
+    """A square the move could have taken keeps the network's doubt: past an end of the run
+    through the move's tiles read, along their line (both lines for one tile), or, with no
+    tile read new, beside any tile, and the centre; a square no move could reach without
+    another missed tile is weighed with the rack's bound."""
     from companion.vision.cells import with_known_board
 
     profile = get_profile("scrabble")
@@ -680,11 +681,81 @@ def test_a_square_a_move_could_take_keeps_the_networks_doubt():
     conf = np.full((15, 15), 0.79, np.float32)
     out, _ = with_known_board(read, conf, known, profile)
     assert out[5, 6] == pytest.approx(0.79)  # above the X: a tile there would be the move's
-    assert out[8, 4] == pytest.approx(0.79)  # under JETON's E
+    assert out[6, 5] == pytest.approx(0.79) and out[6, 7] == pytest.approx(0.79)  # across it
+    assert out[8, 4] > 0.79  # under JETON's E: off both of the X's lines
     assert out[0, 14] > 0.99  # far from every tile
+    out, _ = with_known_board(known, conf, known, profile)  # no tile read new
+    assert out[8, 4] == pytest.approx(0.79) and out[6, 6] == pytest.approx(0.79)
     empty = ["." * 15] * 15
     out, _ = with_known_board(empty, conf, empty, profile)
     assert out[7, 7] == pytest.approx(0.79) and out[0, 0] > 0.99  # the first move's square
+
+
+def test_a_move_read_in_one_line_leaves_doubt_only_where_its_missed_tiles_could_lie():
+    """Scrabble's rules: a move's tiles lie in one row or column with no gap but the board's
+    tiles. HAT laid down onto JETON's E (HATE), its A missed: the gap and the squares past the
+    run H?TE keep their doubt, squares beside the board's tiles but off the move's column are
+    weighed; new tiles read in no one line say nothing of the move's line."""
+    from companion.vision.cells import move_squares, with_known_board
+
+    profile = get_profile("scrabble")
+    known = ["." * 15] * 15
+    known[7] = "...JETON......."
+    read = list(known)
+    read[4] = "....H.........."
+    read[6] = "....T.........."  # the A between, at row 5, read as a bare square
+    held = np.array([[ch != "." for ch in row] for row in known])
+    tiles = np.array([[ch != "." for ch in row] for row in read])
+    squares = move_squares(tiles & ~held, tiles)
+    assert {(int(r), int(c)) for r, c in np.argwhere(squares)} == {(3, 4), (5, 4), (8, 4)}
+    conf = np.full((15, 15), 0.79, np.float32)
+    out, _ = with_known_board(read, conf, known, profile)
+    assert out[3, 4] == out[5, 4] == out[8, 4] == pytest.approx(0.79)
+    assert out[8, 6] > 0.79 and out[6, 3] > 0.79 and out[6, 5] > 0.79  # off the column
+    crooked = list(read)
+    crooked[12] = "..........Q...."  # a tile read new apart from the column
+    tiles = np.array([[ch != "." for ch in row] for row in crooked])
+    assert move_squares(tiles & ~held, tiles) is None
+    out, _ = with_known_board(crooked, conf, known, profile)
+    assert out[8, 6] == out[6, 3] == pytest.approx(0.79)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.integers(0, 14),
+    st.integers(0, 14),
+    st.integers(1, 7),
+    st.booleans(),
+    st.lists(st.tuples(st.integers(0, 14), st.integers(0, 14)), max_size=30),
+    st.data(),
+)
+def test_a_missed_tile_of_a_move_in_one_line_always_keeps_a_square_in_doubt(
+    r0, c0, length, across, board, data
+):
+    """Whatever the board and however many of a move's tiles the network missed (one read at
+    least), one missed tile lies on a square the move could have taken: its doubt is kept, so
+    a move read short is never trusted for want of doubt."""
+    from companion.vision.cells import move_squares
+
+    held = np.zeros((15, 15), bool)
+    for r, c in board:
+        held[r, c] = True
+    run = [(r0, c0 + k) if across else (r0 + k, c0) for k in range(length)]
+    run = [(r, c) for r, c in run if r < 15 and c < 15]
+    laid = [rc for rc in run if not held[rc]]
+    if not laid:
+        return
+    seen = data.draw(st.lists(st.sampled_from(laid), min_size=1, unique=True))
+    missed = [rc for rc in laid if rc not in seen]
+    tiles = held.copy()
+    new = np.zeros_like(held)
+    for rc in seen:
+        tiles[rc] = new[rc] = True
+    squares = move_squares(new, tiles)
+    assert squares is not None  # the tiles read lie in the move's line
+    assert not (squares & tiles).any()
+    if missed:
+        assert any(squares[rc] for rc in missed)
 
 
 def test_a_known_board_is_checked_and_iagos_lower_case_is_the_red_face():

@@ -655,6 +655,45 @@ def _known_rows(known, profile: Profile) -> list[str]:
     return list(known)
 
 
+def move_squares(new: np.ndarray, tiles: np.ndarray) -> np.ndarray | None:
+    """The squares where a tile of the move that the network missed could lie, given the tiles
+    the move laid that were read: bool (n, n), or None when they lie in no one line.
+
+    Scrabble's rules: the tiles a move lays lie in one row or one column, in one run with no
+    gap but the board's own tiles. So, when the new tiles read lie in one line, a missed tile
+    of the move lies between them, or just past an end of the run of tiles (of the board or of
+    the move) through them along that line: a tile further on would leave a gap, unless the
+    square between was missed too (then that square is one of these). A move of one tile read
+    could run across or down: both lines are taken.
+
+    Args:
+        new: bool (n, n), the tiles read where the game's record holds none.
+        tiles: bool (n, n), every tile read or held (``new`` among them).
+
+    Returns:
+        bool (n, n) with the squares read empty that the move could have taken, or None when
+        no tile is new (any square beside a tile could then hold a missed move) or the new
+        tiles lie in no one row or column (one of them is not a tile of the move).
+    """
+    rows, cols = np.nonzero(new)
+    n = new.shape[0]
+    ways = [
+        step for step, one in (((0, 1), len(set(rows)) == 1), ((1, 0), len(set(cols)) == 1)) if one
+    ]
+    if not len(rows) or not ways:
+        return None
+    out = np.zeros_like(new, dtype=bool)
+    for dr, dc in ways:
+        r0, c0, r1, c1 = rows.min(), cols.min(), rows.max(), cols.max()
+        while min(r0 - dr, c0 - dc) >= 0 and tiles[r0 - dr, c0 - dc]:
+            r0, c0 = r0 - dr, c0 - dc
+        while max(r1 + dr, c1 + dc) < n and tiles[r1 + dr, c1 + dc]:
+            r1, c1 = r1 + dr, c1 + dc
+        # the run through the new tiles and the square past each of its ends
+        out[max(r0 - dr, 0) : r1 + dr + 1, max(c0 - dc, 0) : c1 + dc + 1] = True
+    return out & ~tiles
+
+
 def with_known_board(
     grid: list[str], conf: np.ndarray, known: list[str], profile: Profile
 ) -> tuple[np.ndarray, list[str]]:
@@ -666,12 +705,17 @@ def with_known_board(
     confidence 1), and one move lays at most ``profile.rack_tiles`` tiles (Scrabble's rules:
     the rack's 7). Every tile a move lays lies in a word, beside another tile of the board or of
     the move, and the first move covers the centre square: a square the move could have taken
-    is one beside a tile of the reading or of the record, or the centre. Such a square keeps the
+    is one beside a tile of the reading or of the record, or the centre. When the tiles read
+    where the record holds none lie in one row or column, the move's tiles lie in that line
+    too, with no gap but the board's own tiles (Scrabble's rules; :func:`move_squares`): then
+    only the squares between them and the square past each end of the run of tiles through
+    them could hold a tile the network missed. A square the move could have taken keeps the
     network's confidence alone. Any other square read empty could hold a new tile only if the
-    move's tiles that join it to the board were all missed too, and is weighed with the rules'
-    bound: the prior that it took a tile is at most ``pi = rack_tiles / empty squares``, so read
-    empty with probability ``p`` it is empty with probability ``p (1 - pi) / (p (1 - pi) + (1
-    - p) pi)`` (Bayes). A tile newly read keeps the network's confidence too.
+    move's tiles that join it to the board were all missed too, or a tile read as new is not
+    one (its own confidence says so), and is weighed with the rules' bound: the prior that it
+    took a tile is at most ``pi = rack_tiles / empty squares``, so read empty with probability
+    ``p`` it is empty with probability ``p (1 - pi) / (p (1 - pi) + (1 - p) pi)`` (Bayes). A
+    tile newly read keeps the network's confidence too.
 
     Args:
         grid: the rows read (``.`` empty, a letter, ``?`` a blank; Iago: lower case red).
@@ -694,7 +738,8 @@ def with_known_board(
     problems, differ = [], []
     held = np.array([[ch != "." for ch in row] for row in known])
     tiles = held | np.array([[ch != "." for ch in row] for row in grid])
-    beside = _beside(tiles)
+    line = move_squares(tiles & ~held, tiles)
+    beside = _beside(tiles) if line is None else line
     beside[n // 2, n // 2] = True  # the first move's square
     empty_left = int((~held).sum())
     pi = min(profile.rack_tiles / empty_left, 1.0) if empty_left else 1.0
