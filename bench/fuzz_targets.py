@@ -232,6 +232,12 @@ def _vision_corners(text: str) -> None:
     parse_corners(text)
 
 
+def _vision_known(text: str) -> None:
+    from companion.vision.cli import board_argument
+
+    board_argument("--known", text, 15)
+
+
 def _judge_words(text: str) -> None:
     from companion.lexicon.judge import judge
 
@@ -431,6 +437,12 @@ TARGETS: tuple[Target, ...] = (
     ),
     Target("iago record", (_record_seed(), _table_record_seed()), _iago_record),
     Target("vision --corners", ("10,20,300,22,305,310,8,300", "-5,-5, 10,0 10;10 0,10"), _vision_corners),
+    Target(
+        "vision --known",
+        ("/".join(["15"] * 7 + ["4JETON6"] + ["15"] * 7), "/".join(["..ZAP" + "." * 10] * 15)),
+        _vision_known,
+        known=("a" * 5000, "a/" * 3000, "x\x00/15", "/" * 40),
+    ),
     Target("judge words", ("CAT", "cat QI", "Café"), _judge_words),
     Target("wordinoes match words", ("SUN", "flower", "*", "Æon"), _wordinoes_words),
     Target(

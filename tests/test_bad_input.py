@@ -66,6 +66,7 @@ def test_the_seeds_are_valid_input():
 
     names = ("iago board notation", "iota grid notation", "clock script", "sim script")
     names += ("table.toml", "pinmap.toml", "word list", "iago record", "vision --corners")
+    names += ("vision --known",)
     names += ("judge words", "wordinoes match words", "wordinoes setup line", "wordinoes script")
     for name in names:
         for seed in target(name).seeds:

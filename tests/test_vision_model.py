@@ -314,6 +314,35 @@ def test_calibrate_takes_the_layout_in_board_notation(tmp_path, capsys):
     assert "no such file" in capsys.readouterr().err
 
 
+def test_vision_read_takes_the_board_before_the_move(tmp_path, capsys):
+    """``vision read --known``: the board the record held before the move, in notation or a
+    file, weighs the reading as the table does (trusted, the move's tiles read); a record the
+    photo does not show is said; a board not of the profile's size is refused by the option's
+    name, and nothing is read."""
+    from companion.cli import main
+    from companion.vision.synth import render_photo
+
+    before = ["." * 15] * 15
+    before[7] = "....JETON......"
+    after = list(before)
+    after[5], after[6] = ".......O.......", ".......X......."  # OXO down through JETON's O
+    photo = render_photo("scrabble", seed=4811, size=(1000, 750), grid=after, hand=False)
+    image = str(photo.save(tmp_path / "move"))
+    (tmp_path / "before.txt").write_text("\n".join(before) + "\n", encoding="utf-8")
+    for known in ("/".join(before), str(tmp_path / "before.txt")):
+        args = ["vision", "read", image, "--profile", "scrabble", "--known", known, "--json"]
+        assert main(args) == 0
+        got = json.loads(capsys.readouterr().out)
+        assert got["rows"] == after and got["trusted"], got["problems"]
+    elsewhere = ["." * 15] * 7 + ["JETON.........."] + ["." * 15] * 7
+    args = ["vision", "read", image, "--profile", "scrabble", "--known", "/".join(elsewhere)]
+    assert main(args) == 0
+    assert "not seen where they lie" in capsys.readouterr().err
+    assert main(["vision", "read", image, "--profile", "scrabble", "--known", "JETON/15"]) == 2
+    err = capsys.readouterr().err
+    assert "--known 'JETON/15'" in err and "has 2 rows: expected 15" in err
+
+
 # -- mending a reading under the rules (a game with blank tiles) --------------------------------
 
 

@@ -51,6 +51,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "them; may be negative (off the photo): then write --corners=-5,0,... so the first "
         "number is not taken for an option",
     )
+    p.add_argument(
+        "--known",
+        help="the board the game held before this move, as the table's record has it: board "
+        "notation (rows joined by /) or a file of it (Scrabble: a blank as its letter in lower "
+        "case). Its tiles read where they lie are sure, one read otherwise is said, and only "
+        "the squares the move could have taken keep their doubt",
+    )
     p.add_argument("--json", action="store_true", help="print JSON with per-cell confidence")
     _accept_negative_lists(p)
     p.set_defaults(func=_read)
@@ -168,6 +175,51 @@ MAX_PIXELS = 100_000
 _PIXELS = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", re.ASCII)
 
 
+def board_argument(option: str, text: str, size: int) -> list[str]:
+    """The board an option gives (``--truth``, ``--known``): a file of it (a truth file's lines
+    of ``.`` and letters, or board notation) or board notation itself (rows joined by ``/``).
+
+    Returns:
+        ``size`` rows of ``size`` cells, top first (:func:`companion.vision.notation.parse_board`).
+
+    Raises:
+        VisionError: no such file and no notation, a file that is not text, or a board that is
+            not ``size`` x ``size`` of ``.`` and letters (the row and column named).
+    """
+    path = Path(text)
+    if _is(path.is_file):
+        try:
+            body = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise VisionError(f"{option} {shown(text)}: not a board file ({exc})") from None
+        return _with_option(option, text, body, size)
+    if "/" in text and not _is(path.parent.is_dir):
+        return _with_option(option, text, text, size)
+    raise VisionError(
+        f"{option} {shown(text)}: no such file (give a truth file, or the board in board "
+        "notation, rows separated by /)"
+    )
+
+
+def _is(test) -> bool:
+    """``path.is_file`` or ``path.is_dir`` asked of a text that may be no path at all: a name
+    longer than the system takes (``OSError``) or with a NUL in it (``ValueError``) is none."""
+    try:
+        return test()
+    except (OSError, ValueError):
+        return False
+
+
+def _with_option(option: str, text: str, body: str, size: int) -> list[str]:
+    """:func:`parse_board` of ``body``, its error naming the option and what it was given."""
+    from companion.vision.notation import parse_board
+
+    try:
+        return parse_board(body, size)
+    except VisionError as err:
+        raise VisionError(f"{option} {shown(text)}: {err}") from None
+
+
 def parse_corners(text: str) -> list[float]:
     """Eight numbers from ``X,Y,X,Y,X,Y,X,Y``, or from a corners file (``NAME.corners.json``:
     ``[[x, y], ...]`` top-left, top-right, bottom-right, bottom-left, as the real photos' and
@@ -268,12 +320,16 @@ def _write_image(path: str, image, what: str) -> None:
 
 
 def _read(args: argparse.Namespace) -> int:
+    from companion.vision.profiles import get_profile
     from companion.vision.reader import read_board
 
     corners = parse_corners(args.corners) if args.corners is not None else None
+    known = None
+    if args.known is not None:
+        known = board_argument("--known", args.known, get_profile(args.profile).size)
     image = load_image(args.image)
     try:
-        reading = read_board(image, args.profile, corners=corners)
+        reading = read_board(image, args.profile, corners=corners, known=known)
     except VisionError as err:
         # (the photo's name with what is wrong with it: no grid found, corners off the photo)
         raise type(err)(f"image {args.image}: {err}") from err
@@ -489,7 +545,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         layout_picture,
         reset_calibration,
     )
-    from companion.vision.notation import format_board, parse_board
+    from companion.vision.notation import format_board
     from companion.vision.profiles import get_profile
 
     profile = get_profile(args.profile)
@@ -503,16 +559,7 @@ def _calibrate(args: argparse.Namespace) -> int:
             print(f"calibrate: removed the {profile.name} calibration {removed}")
         return 0
     if args.truth:
-        path = Path(args.truth)
-        if path.is_file():
-            layout = parse_board(path.read_text(encoding="utf-8"), profile.size)
-        elif "/" in args.truth and not path.parent.is_dir():
-            layout = parse_board(args.truth, profile.size)  # the layout in board notation
-        else:
-            raise VisionError(
-                f"--truth {args.truth}: no such file (give a truth file, or the layout in "
-                "board notation, rows separated by /)"
-            )
+        layout = board_argument("--truth", args.truth, profile.size)
     else:
         layout = default_layout(profile)
     if args.print_layout:
