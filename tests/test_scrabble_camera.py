@@ -307,3 +307,52 @@ def test_each_turn_is_read_on_the_board_as_it_was_at_the_press_even_when_the_rea
     gate.set()
     watcher.wait()
     assert seen == [format_board(grids[0]), format_board(grids[1])]
+
+
+def test_a_turn_pressed_before_the_last_turn_is_on_the_record_is_read_without_the_record():
+    """Red presses before blue's reading has come (blue's turn not yet on the record, which is
+    still the board before blue's move): red's turn is read as a photo alone, not weighed with
+    that record (blue's tiles and red's would pass for one move, and squares off their line
+    for squares no move took). Pressed with every earlier turn on the record (recorded, or
+    seen to lay no tile), a turn is weighed with the record."""
+    from types import SimpleNamespace
+
+    from companion.daemon.scrabble_camera import ScrabbleCameraWatcher
+    from companion.vision.synth import render_photo
+    from companion.vision.table import BoardCamera
+
+    grids = boards()
+    photo = render_photo("scrabble", seed=4802, grid=grids[1], size=(1000, 750), hand=False)
+
+    class TableCamera:
+        name, problem = "table", None
+
+        def capture(self):
+            return photo.image.copy()
+
+    knowns = []
+
+    class Weighed(BoardCamera):
+        """The real board camera, noting the record each reading is weighed with."""
+
+        def read(self, known=None, frame=None):
+            knowns.append(known)
+            return super().read(known=known, frame=frame)
+
+    watcher = ScrabbleCameraWatcher(Weighed(TableCamera(), "scrabble"), submit_line=lambda _: None)
+    empty = ["." * 15] * 15
+
+    def press(role, turns, record, boards_on_record):
+        entries = [{"board": b} for b in boards_on_record] + [{"board": False}]
+        mode = SimpleNamespace(
+            clock=SimpleNamespace(moves_completed=turns),
+            record=SimpleNamespace(board=record),
+            turns=entries,
+        )
+        watcher.observe({"kind": "press", "role": role}, mode)
+        watcher.wait()
+
+    press("blue", 1, empty, [])  # blue's JETON: the first turn, the record is the board
+    press("red", 2, empty, [False])  # red's quick press: blue's JETON not yet on the record
+    press("red", 4, grids[0], [True, True, True])  # every earlier turn on the record
+    assert knowns == [empty, None, grids[0]]

@@ -741,6 +741,10 @@ def test_a_move_read_in_one_line_leaves_doubt_only_where_its_missed_tiles_could_
     out, _ = with_known_board(read, conf, known, profile)
     assert out[3, 4] == out[5, 4] == out[8, 4] == pytest.approx(0.79)
     assert out[8, 6] > 0.79 and out[6, 3] > 0.79 and out[6, 5] > 0.79  # off the column
+    s_read = list(known)
+    s_read[7] = "...JETONS......"  # S after JETON; a tile laid before its J missed
+    tiles = np.array([[ch != "." for ch in row] for row in s_read])
+    assert move_squares(tiles & ~held, tiles)[7, 2]  # past the run's far end, back over JETON
     crooked = list(read)
     crooked[12] = "..........Q...."  # a tile read new apart from the column
     tiles = np.array([[ch != "." for ch in row] for row in crooked])
@@ -771,6 +775,11 @@ def test_a_missed_tile_of_a_move_in_one_line_always_keeps_a_square_in_doubt(
         held[r, c] = True
     run = [(r0, c0 + k) if across else (r0 + k, c0) for k in range(length)]
     run = [(r, c) for r, c in run if r < 15 and c < 15]
+    # the board's own tiles within the move's run, where the run walks over them
+    for rc, on_board in zip(
+        run, data.draw(st.lists(st.booleans(), min_size=len(run), max_size=len(run))), strict=True
+    ):
+        held[rc] = on_board
     laid = [rc for rc in run if not held[rc]]
     if not laid:
         return

@@ -51,12 +51,18 @@ class ScrabbleCameraWatcher:
         """After an applied event: when a turn has just ended by a press (the mode's clock
         counts it), queue a reading for the player who pressed, with the board the game's
         record holds before the move (the reading is weighed with it: its tiles stay, and a
-        move lays at most a rack's worth)."""
+        move lays at most a rack's worth, in one line) when the record is that board: every
+        earlier turn's board on it (the mode's ``turns``: recorded, or seen to lay no tile).
+        A turn whose reading has not come yet (the opponent's quick press) leaves the record a
+        move behind; weighed with it, that turn's tiles would pass for this move's, and squares
+        off their line for squares no move took, so such a turn is read as a photo alone."""
         clock = getattr(mode, "clock", None)
         turns = getattr(clock, "moves_completed", 0)
         if event.get("kind") == "press" and turns > self._turns:
             record = getattr(mode, "record", None)
-            known = list(record.board) if record is not None else None
+            earlier = getattr(mode, "turns", [])[:-1]
+            current = record is not None and all(e.get("board") for e in earlier)
+            known = list(record.board) if current else None
             self._jobs.put((str(event.get("role")), turns, self.game_id, known))
         self._turns = turns
 

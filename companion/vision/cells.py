@@ -721,7 +721,9 @@ def with_known_board(
         grid: the rows read (``.`` empty, a letter, ``?`` a blank; Iago: lower case red).
         conf: float32 (size, size), the confidence of each cell read.
         known: the game's board before the move, rows of ``.`` and letters (Scrabble: a blank
-            the letter declared, in lower case; Iago: lower case the red face).
+            the letter declared, in lower case; Iago: lower case the red face). It must be the
+            whole record up to the move: a record a move behind would let that move's tiles
+            pass for this one's (the watcher reads such a turn without it).
         profile: the game's profile (its ``rack_tiles``: 0 leaves the empty squares as read).
 
     Returns:
