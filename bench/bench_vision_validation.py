@@ -13,7 +13,8 @@ data, only reported. The sets:
 - ``iagokinds``: Iago renders of every kind, seeds 83500 on, 4 a kind, given and found;
 - ``realmoves``: the real photos read as a move at the table, with the board the game held
   before it (``read_board(..., known=)``): each word's tiles that no word across holds, taken
-  off the truth, when the tiles left are one group (:func:`last_moves`), up to 8 a photo.
+  off the truth, when the tiles left are one group (:func:`last_moves`), up to 8 a photo, each
+  read as ``real`` reads the photo (4 sizes, corners given and found): 3 photos, 92 readings.
 
 Each line: cells right, boards perfect, trusted, wrong boards trusted (must be 0), the share
 of perfect boards trusted, the cells under the reading's trust level, and what holds back the

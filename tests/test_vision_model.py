@@ -340,7 +340,13 @@ def test_vision_read_takes_the_board_before_the_move(tmp_path, capsys):
     assert "not seen where they lie" in capsys.readouterr().err
     assert main(["vision", "read", image, "--profile", "scrabble", "--known", "JETON/15"]) == 2
     err = capsys.readouterr().err
-    assert "--known 'JETON/15'" in err and "has 2 rows: expected 15" in err
+    assert "--known 'JETON/15'" in err and "(2 rows); accepted: 15 rows of 15 cells" in err
+    blank = "/".join(["15"] * 14 + ["?14"])  # a blank as '?': its letter is the record's
+    assert main(["vision", "read", image, "--profile", "scrabble", "--known", blank]) == 2
+    err = capsys.readouterr().err
+    assert "--known" in err and "row 15 column 1: not a cell" in err and "\n" not in err.strip()
+    assert main(["vision", "read", image, "--profile", "scrabble", "--known", str(tmp_path)]) == 2
+    assert "a folder, not a board file" in capsys.readouterr().err
 
 
 # -- mending a reading under the rules (a game with blank tiles) --------------------------------

@@ -175,30 +175,45 @@ MAX_PIXELS = 100_000
 _PIXELS = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", re.ASCII)
 
 
-def board_argument(option: str, text: str, size: int) -> list[str]:
+BOARD_FILE_MAX = 64 * 1024
+"""The largest board file read, in bytes: a 50 x 50 board written a cell a character with its
+line ends is 2,550 bytes; anything far larger is no board, and is not read whole."""
+
+
+def board_argument(option: str, text: str, size: int, blank: bool = True) -> list[str]:
     """The board an option gives (``--truth``, ``--known``): a file of it (a truth file's lines
     of ``.`` and letters, or board notation) or board notation itself (rows joined by ``/``).
 
+    Args:
+        option: the option's name, for the messages.
+        text: what was given.
+        size: the rows and cells a row the board must have.
+        blank: whether ``?`` (a blank with no letter) is a cell; with False a blank on the
+            board is written as its letter in lower case.
+
     Returns:
-        ``size`` rows of ``size`` cells, top first (:func:`companion.vision.notation.parse_board`).
+        ``size`` rows of ``size`` cells, top first, each ``.``, a letter (or ``?``).
 
     Raises:
-        VisionError: no such file and no notation, a file that is not text, or a board that is
-            not ``size`` x ``size`` of ``.`` and letters (the row and column named).
+        VisionError: one line naming the option and what it was given: a folder, a file over
+            :data:`BOARD_FILE_MAX` bytes or not text, or neither a file nor a board of ``size``
+            x ``size`` cells (the first row or cell that is not), and what is accepted.
     """
     path = Path(text)
+    said = f"{option} {shown(text)}"
+    if not text.strip():
+        raise VisionError(f"{said}: empty; give a board file, or the board in board notation")
+    if _is(path.is_dir):
+        raise VisionError(f"{said}: a folder, not a board file")
     if _is(path.is_file):
         try:
+            if path.stat().st_size > BOARD_FILE_MAX:
+                raise VisionError(f"{said}: a file of {path.stat().st_size} bytes is no board")
             body = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise VisionError(f"{option} {shown(text)}: not a board file ({exc})") from None
-        return _with_option(option, text, body, size)
-    if "/" in text and not _is(path.parent.is_dir):
-        return _with_option(option, text, text, size)
-    raise VisionError(
-        f"{option} {shown(text)}: no such file (give a truth file, or the board in board "
-        "notation, rows separated by /)"
-    )
+            raise VisionError(f"{said}: not a board file ({exc})") from None
+        return _board_rows(f"{said}: the file is not a board", body, size, blank)
+    return _board_rows(f"{said}: no such file, nor a board", text, size, blank)
 
 
 def _is(test) -> bool:
@@ -210,14 +225,29 @@ def _is(test) -> bool:
         return False
 
 
-def _with_option(option: str, text: str, body: str, size: int) -> list[str]:
-    """:func:`parse_board` of ``body``, its error naming the option and what it was given."""
-    from companion.vision.notation import parse_board
+def _board_rows(said: str, body: str, size: int, blank: bool) -> list[str]:
+    """The rows written in ``body`` (:func:`companion.games.iago.board.parse_rows`), or one
+    line: ``said``, the first thing wrong, and what a board of ``size`` accepts."""
+    from companion.games.iago.board import BoardNotationError, parse_rows
 
+    accepted = (
+        f"accepted: {size} rows of {size} cells, top row first, joined by '/' or one a line; a "
+        "cell is '.' (or a number, that many empty cells) or a letter (Iago: lower case a red "
+        "tile; Scrabble: lower case a blank's letter" + (", '?' a blank)" if blank else ")")
+    )
     try:
-        return parse_board(body, size)
-    except VisionError as err:
-        raise VisionError(f"{option} {shown(text)}: {err}") from None
+        return parse_rows(body, size, blank="?" if blank else None)
+    except BoardNotationError as err:
+        first = err.problems[0] if err.problems else None
+        if first is None:
+            what = "empty" if not str(body).strip() else "not rows of cells"
+        elif first.row is None:
+            what = f"{first.cells} row" + ("s" if first.cells != 1 else "")
+        elif first.cells is not None:
+            what = f"row {first.row} has {first.cells} cells"
+        else:
+            what = f"{first}: not a cell"
+        raise VisionError(f"{said} ({what}); {accepted}") from None
 
 
 def parse_corners(text: str) -> list[float]:
@@ -326,7 +356,7 @@ def _read(args: argparse.Namespace) -> int:
     corners = parse_corners(args.corners) if args.corners is not None else None
     known = None
     if args.known is not None:
-        known = board_argument("--known", args.known, get_profile(args.profile).size)
+        known = board_argument("--known", args.known, get_profile(args.profile).size, False)
     image = load_image(args.image)
     try:
         reading = read_board(image, args.profile, corners=corners, known=known)
