@@ -759,6 +759,64 @@ def test_a_move_read_in_one_line_leaves_doubt_only_where_its_missed_tiles_could_
     assert out[8, 6] == out[6, 3] == pytest.approx(0.79)
 
 
+def test_a_class_the_record_has_used_up_is_no_longer_a_cells_doubt():
+    """Scrabble's set holds two blanks and one Q: with both blanks and the Q on the record, a
+    square read empty whose doubt was a blank is sure, a new tile whose doubt was a Q is sure
+    of its letter; with one blank left the blank's share stays. Iago's record (lower case a
+    face, not a blank) uses up nothing."""
+    from companion.vision.cells import spent_classes, with_known_board
+
+    profile = get_profile("scrabble")
+    known = ["." * 15] * 15
+    known[7] = "...QaT.ToN....."  # two blanks: the a and the o
+    read = list(known)
+    read[7] = "...Q?T.T?NS...."  # S laid after it; the squares past the run stay in doubt
+    assert list(np.nonzero(spent_classes(known, profile))[0]) == [1, wide.CLASSES.index("Q")]
+    probs = np.zeros((15, 15, 29))
+    probs[..., 0] = 1.0
+    probs[7, 11, [0, 1]] = 0.9, 0.1  # past the S: empty, or a blank
+    probs[7, 10, [wide.CLASSES.index("S"), wide.CLASSES.index("Q")]] = 0.8, 0.2
+    conf = probs.max(axis=-1).astype(np.float32)
+    out, problems = with_known_board(read, conf, known, profile, probs)
+    assert not problems and out[7, 11] == pytest.approx(1.0) and out[7, 10] == pytest.approx(1.0)
+    one_blank = list(known)
+    one_blank[7] = "...QaT.TON....."
+    read[7] = "...Q?T.TONS...."
+    out, _ = with_known_board(read, conf, one_blank, profile, probs)
+    assert out[7, 11] == pytest.approx(0.9) and out[7, 10] == pytest.approx(1.0)
+    assert not spent_classes(["zq" + "." * 9] * 11, get_profile("iago")).any()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(".AEQZXJKa?"), min_size=225, max_size=225), st.integers(0, 9999))
+def test_weighing_with_the_used_up_classes_never_lowers_nor_lifts_a_spent_reading(cells, seed):
+    """Whatever the record and the probabilities: no confidence falls, none passes 1, a tile
+    of the record keeps what the record says, and a cell read as a class the record used up is
+    left as it was (a reading the set cannot hold, which the counts say)."""
+    from companion.vision.cells import spent_classes, with_known_board
+
+    profile = dataclasses.replace(get_profile("scrabble"), rack_tiles=0)  # the counts alone
+    known = ["".join(cells[r * 15 : r * 15 + 15]).replace("?", ".") for r in range(15)]
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.full(29, 0.3), (15, 15))
+    best = probs.argmax(-1)
+    written = {0: ".", 1: "?", len(wide.CLASSES) - 1: "."}  # empty, blank, hidden
+    read = ["".join(written.get(k, wide.CLASSES[k]) for k in row) for row in best]
+    read = [  # the record's tiles read where they lie (a blank as the reader writes it)
+        "".join("?" if h.islower() else h if h != "." else g for h, g in zip(kr, rr, strict=True))
+        for kr, rr in zip(known, read, strict=True)
+    ]
+    conf = probs.max(-1).astype(np.float32)
+    base, _ = with_known_board(read, conf, known, profile)
+    out, _ = with_known_board(read, conf, known, profile, probs)
+    held = np.array([[ch != "." for ch in row] for row in known])
+    assert (out >= base - 1e-6).all() and (out <= 1.0).all()
+    assert (out[held] == base[held]).all()
+    spent = spent_classes(known, profile)
+    read_spent = np.array([[spent[best[r, c]] for c in range(15)] for r in range(15)]) & ~held
+    assert (out[read_spent] == base[read_spent]).all()
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.integers(0, 14),

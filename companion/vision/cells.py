@@ -695,7 +695,11 @@ def move_squares(new: np.ndarray, tiles: np.ndarray) -> np.ndarray | None:
 
 
 def with_known_board(
-    grid: list[str], conf: np.ndarray, known: list[str], profile: Profile
+    grid: list[str],
+    conf: np.ndarray,
+    known: list[str],
+    profile: Profile,
+    probabilities: np.ndarray | None = None,
 ) -> tuple[np.ndarray, list[str]]:
     """Each cell's confidence given the board the game holds before this move, and what in the
     reading the game cannot hold.
@@ -715,7 +719,11 @@ def with_known_board(
     one (its own confidence says so), and is weighed with the rules' bound: the prior that it
     took a tile is at most ``pi = rack_tiles / empty squares``, so read empty with probability
     ``p`` it is empty with probability ``p (1 - pi) / (p (1 - pi) + (1 - p) pi)`` (Bayes). A
-    tile newly read keeps the network's confidence too.
+    tile newly read keeps the network's confidence too. Given ``probabilities``, every cell off
+    the record is first weighed with the set's counts: a letter or the blank the record has
+    laid as often as the set holds it cannot lie there (:func:`spent_classes`), so its share of
+    the cell's probability goes to the rest (a square whose doubt was a blank, with both blanks
+    on the board, is sure).
 
     Args:
         grid: the rows read (``.`` empty, a letter, ``?`` a blank; Iago: lower case red).
@@ -725,6 +733,8 @@ def with_known_board(
             whole record up to the move: a record a move behind would let that move's tiles
             pass for this one's (the watcher reads such a turn without it).
         profile: the game's profile (its ``rack_tiles``: 0 leaves the empty squares as read).
+        probabilities: float (size, size, 29), each class's probability as the reading took
+            it (:attr:`CellEvidence.probabilities`), or None: the set's counts not weighed.
 
     Returns:
         (confidence float32 (size, size), problems): a tile of the game read as something else
@@ -745,6 +755,7 @@ def with_known_board(
     beside[n // 2, n // 2] = True  # the first move's square
     empty_left = int((~held).sum())
     pi = min(profile.rack_tiles / empty_left, 1.0) if empty_left else 1.0
+    out = _without_spent(out, grid, held, known, profile, probabilities)
     for r in range(n):
         for c in range(n):
             have = known[r][c]
@@ -763,6 +774,41 @@ def with_known_board(
         shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3 else "")
         problems.append(f"{len(differ)} tile(s) of the game not seen where they lie: {shown}")
     return out, problems
+
+
+def spent_classes(known: list[str], profile: Profile) -> np.ndarray:
+    """bool (29,): the classes (:data:`companion.vision.wide.CLASSES`) the set has no tile of
+    left once the game's record has laid ``known`` (rows; a blank as its letter in lower case):
+    a letter or the blank laid as often as the set holds it (:attr:`Profile.tile_counts`, the
+    rules' distribution; Scrabble: one each of J, K, Q, X and Z, two blanks). None in a game
+    whose record does not say which tile is a blank (Iago's lower case is a face) or without
+    counts."""
+    spent = np.zeros(len(CLASSES), bool)
+    if not profile.tile_counts or profile.coloured_ink:
+        return spent
+    laid: dict[str, int] = {}
+    for ch in (ch for row in known for ch in row if ch != "."):
+        key = "?" if ch.islower() else ch
+        laid[key] = laid.get(key, 0) + 1
+    for key, held in profile.tile_counts.items():
+        if laid.get(key, 0) >= held:
+            spent[_class_of(key)] = True
+    return spent
+
+
+def _without_spent(out, grid, held, known, profile, probabilities) -> np.ndarray:
+    """Each cell off the record weighed with the set's counts: a class the record has used up
+    (:func:`spent_classes`) cannot lie there, so the class read, if not spent, has probability
+    ``p / (1 - s)``, ``s`` the spent classes' share (Bayes, the set's counts as the prior's
+    zeros)."""
+    spent = spent_classes(known, profile)
+    if probabilities is None or not spent.any():
+        return out
+    share = probabilities[..., spent].sum(axis=-1)
+    read = np.array([[_class_of(ch) for ch in row] for row in grid])
+    lifted = out / np.maximum(1.0 - share, 1e-12)
+    keep = held | spent[read] | (out <= 0)
+    return np.where(keep, out, np.minimum(lifted, 1.0)).astype(np.float32)
 
 
 def board_facts(grid: list[str], profile: Profile) -> list[str]:

@@ -297,7 +297,7 @@ def read_board(
         )
     problems += cells.board_facts(grid, profile)
     if known is not None:
-        conf, differ = cells.with_known_board(grid, conf, known, profile)
+        conf, differ = cells.with_known_board(grid, conf, known, profile, ev.probabilities)
         problems += differ
     level = net.reader_trust_level
     unsure = (conf < level) & ~cut
