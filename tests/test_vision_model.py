@@ -779,6 +779,17 @@ def test_a_class_the_record_has_used_up_is_no_longer_a_cells_doubt():
     conf = probs.max(axis=-1).astype(np.float32)
     out, problems = with_known_board(read, conf, known, profile, probs)
     assert not problems and out[7, 11] == pytest.approx(1.0) and out[7, 10] == pytest.approx(1.0)
+    probs[7, 6, [0, 1, 2]] = 0.9, 0.05, 0.05  # the run's other end: empty, a blank or an A
+    probs[0, 0, [0, 1, 2]] = 0.9, 0.05, 0.05  # far from every tile: the counts, then the rack
+    probs[6, 10, [0, 1]] = 0.05, 0.95  # over the S: a third blank? read as the runner-up
+    conf = probs.max(axis=-1).astype(np.float32)
+    conf[6, 10] = 0.05
+    out, _ = with_known_board(read, conf, known, profile, probs)
+    q = 0.9 / 0.95  # the blank's share given back, not the A's
+    assert out[7, 6] == pytest.approx(q)
+    pi = 7 / sum(ch == "." for row in known for ch in row)
+    assert out[0, 0] == pytest.approx(q * (1 - pi) / (q * (1 - pi) + (1 - q) * pi))
+    assert out[6, 10] == pytest.approx(0.05)  # it keeps its doubt
     one_blank = list(known)
     one_blank[7] = "...QaT.TON....."
     read[7] = "...Q?T.TONS...."

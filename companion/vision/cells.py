@@ -768,7 +768,7 @@ def with_known_board(
                     out[r, c] = 0.0
                     differ.append(f"row {r + 1} column {c + 1} ({want} read as {got})")
             elif got == "." and profile.rack_tiles and not beside[r, c]:
-                p = float(conf[r, c])
+                p = float(out[r, c])
                 out[r, c] = p * (1 - pi) / max(p * (1 - pi) + (1 - p) * pi, 1e-12)
     if differ:
         shown = ", ".join(differ[:3]) + (f" and {len(differ) - 3} more" if len(differ) > 3 else "")
@@ -800,14 +800,16 @@ def _without_spent(out, grid, held, known, profile, probabilities) -> np.ndarray
     """Each cell off the record weighed with the set's counts: a class the record has used up
     (:func:`spent_classes`) cannot lie there, so the class read, if not spent, has probability
     ``p / (1 - s)``, ``s`` the spent classes' share (Bayes, the set's counts as the prior's
-    zeros)."""
+    zeros). Only where the class read is the network's own first: a cell that looked most like
+    a spent class (a third blank) is something the network did not see well, and keeps its
+    doubt rather than handing it to the runner-up."""
     spent = spent_classes(known, profile)
     if probabilities is None or not spent.any():
         return out
     share = probabilities[..., spent].sum(axis=-1)
     read = np.array([[_class_of(ch) for ch in row] for row in grid])
     lifted = out / np.maximum(1.0 - share, 1e-12)
-    keep = held | spent[read] | (out <= 0)
+    keep = held | spent[read] | (out <= 0) | (read != probabilities.argmax(axis=-1))
     return np.where(keep, out, np.minimum(lifted, 1.0)).astype(np.float32)
 
 
