@@ -780,9 +780,9 @@ def spent_classes(known: list[str], profile: Profile) -> np.ndarray:
     """bool (29,): the classes (:data:`companion.vision.wide.CLASSES`) the set has no tile of
     left once the game's record has laid ``known`` (rows; a blank as its letter in lower case):
     a letter or the blank laid as often as the set holds it (:attr:`Profile.tile_counts`, the
-    rules' distribution; Scrabble: one each of J, K, Q, X and Z, two blanks). None in a game
-    whose record does not say which tile is a blank (Iago's lower case is a face) or without
-    counts."""
+    rules' distribution; Scrabble: one each of J, K, Q, X and Z, two blanks). No class is
+    spent in a game whose record does not say which tile is a blank (Iago's lower case is a
+    face) or whose profile has no counts."""
     spent = np.zeros(len(CLASSES), bool)
     if not profile.tile_counts or profile.coloured_ink:
         return spent
