@@ -5,7 +5,8 @@
 - *Renders*: synthetic photos of every kind (``companion.vision.synth.KINDS``) for both
   profiles, drawn in FreeSans Bold, a face the cell model never learns from
   (``wide.TEST_FONTS``), corners given and found; and Iago boards in held-out bold faces,
-  serif and sans, small in the frame (``ren iago bold small``).
+  serif and sans, small in the frame (``ren iago bold small``); and the Scrabble renders read
+  as a move, with the board before it (:func:`last_moves`, up to 3 a render).
 
 For each: cells right, boards perfect, boards trusted, wrong boards trusted (must be 0) and the
 share of perfect boards trusted.
@@ -29,6 +30,7 @@ if not REAL.is_dir():
     REAL = Path("/work/shared/data/real-scrabble-photos")
 SEEDS = {"iago": 60000, "scrabble": 61000}
 SMALL_IAGO_SEED = 62000
+MOVES_A_RENDER = 3
 SMALL_IAGO_FONTS = (
     "urw-base35/P052-Bold.otf",
     "freefont/FreeSansBold.ttf",
@@ -85,6 +87,47 @@ def _read(image, profile, corners, net=None, known=None):
     except VisionError:
         return None
     return r
+
+
+def last_moves(rows: list[str]) -> list[list[str]]:
+    """The boards before each move that could have been the last on ``rows`` (a truth file's
+    rows): a word's tiles that no word across them holds, taken off, when they are at most a
+    rack's 7 and the tiles left are one group (Scrabble's rules: a move lays one word's tiles,
+    joined to the board). In the order of the words, across then down."""
+    import cv2
+    import numpy as np
+
+    n = len(rows)
+    tiles = np.array([[ch != "." for ch in row] for row in rows])
+    before_each = []
+    for across in (True, False):
+        grid = tiles if across else tiles.T
+        for a in range(n):
+            runs = np.split(np.arange(n), np.nonzero(~grid[a])[0])
+            for run in (r[grid[a, r]] for r in runs):
+                if len(run) < 2:
+                    continue
+                cells = [(a, b) if across else (b, a) for b in run]
+                laid = [
+                    (r, c)
+                    for r, c in cells
+                    if not any(
+                        0 <= r + dr < n and 0 <= c + dc < n and tiles[r + dr, c + dc]
+                        for dr, dc in (((1, 0), (-1, 0)) if across else ((0, 1), (0, -1)))
+                    )
+                ]
+                left = tiles.copy()
+                for r, c in laid:
+                    left[r, c] = False
+                if not laid or len(laid) > 7 or not left.any():
+                    continue
+                if cv2.connectedComponents(left.astype(np.uint8), connectivity=4)[0] != 2:
+                    continue
+                before = [list(row) for row in rows]
+                for r, c in laid:
+                    before[r][c] = "."
+                before_each.append(["".join(row) for row in before])
+    return before_each
 
 
 def real_photos():
@@ -162,6 +205,20 @@ def renders(count: int) -> None:
             t.add(photo.grid, r.grid if r else ["#" * 11] * 11, bool(r and r.trusted))
     print(given.line("iago bold, 20 px a cell, given"))
     print(found.line("iago bold, 20 px a cell, found"))
+    # the Scrabble renders read as a move at the table, with the board before it (the record)
+    given, found = Tally(), Tally()
+    for kind in KINDS:
+        for k in range(count):
+            photo = render_photo(
+                "scrabble", seed=SEEDS["scrabble"] + 100 * KINDS.index(kind) + k, kind=kind
+            )
+            truth = _truth(photo.grid, "scrabble")
+            for before in last_moves(photo.grid)[:MOVES_A_RENDER]:
+                for c, t in ((photo.corners, given), (None, found)):
+                    r = _read(photo.image, "scrabble", c, known=before)
+                    t.add(truth, r.grid if r else ["#" * 15] * 15, bool(r and r.trusted))
+    print(given.line("scrabble, every kind, as a move, given"))
+    print(found.line("scrabble, every kind, as a move, found"))
     # the cells alone, wide renders in the held-out faces at 15-60 px a cell
     for profile_name in ("iago", "scrabble"):
         p = get_profile(profile_name)

@@ -40,6 +40,7 @@ from bench.bench_vision_trust import (
     Tally,
     _read,
     _truth,
+    last_moves,
     real_photos,
     real_readings,
 )
@@ -85,47 +86,6 @@ def _tally(tallies: dict, label: str, truth: list[str], reading, level: float) -
         truth, reading.grid if reading else ["#" * n] * n, bool(reading and reading.trusted)
     )
     d.add(reading, level, perfect)
-
-
-def last_moves(rows: list[str]) -> list[list[str]]:
-    """The boards before each move that could have been the last on ``rows`` (a truth file's
-    rows): a word's tiles that no word across them holds, taken off, when they are at most a
-    rack's 7 and the tiles left are one group (Scrabble's rules: a move lays one word's tiles,
-    joined to the board). In the order of the words, across then down."""
-    import cv2
-    import numpy as np
-
-    n = len(rows)
-    tiles = np.array([[ch != "." for ch in row] for row in rows])
-    before_each = []
-    for across in (True, False):
-        grid = tiles if across else tiles.T
-        for a in range(n):
-            runs = np.split(np.arange(n), np.nonzero(~grid[a])[0])
-            for run in (r[grid[a, r]] for r in runs):
-                if len(run) < 2:
-                    continue
-                cells = [(a, b) if across else (b, a) for b in run]
-                laid = [
-                    (r, c)
-                    for r, c in cells
-                    if not any(
-                        0 <= r + dr < n and 0 <= c + dc < n and tiles[r + dr, c + dc]
-                        for dr, dc in (((1, 0), (-1, 0)) if across else ((0, 1), (0, -1)))
-                    )
-                ]
-                left = tiles.copy()
-                for r, c in laid:
-                    left[r, c] = False
-                if not laid or len(laid) > 7 or not left.any():
-                    continue
-                if cv2.connectedComponents(left.astype(np.uint8), connectivity=4)[0] != 2:
-                    continue
-                before = [list(row) for row in rows]
-                for r, c in laid:
-                    before[r][c] = "."
-                before_each.append(["".join(row) for row in before])
-    return before_each
 
 
 def read_sets(net, sets: tuple[str, ...]) -> dict:
