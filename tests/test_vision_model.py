@@ -728,25 +728,32 @@ def test_a_square_a_move_could_take_keeps_the_networks_doubt():
 
 def test_a_move_read_in_one_line_leaves_doubt_only_where_its_missed_tiles_could_lie():
     """Scrabble's rules: a move's tiles lie in one row or column with no gap but the board's
-    tiles. HAT laid down onto JETON's E (HATE), its A missed: the gap and the squares past the
-    run H?TE keep their doubt, squares beside the board's tiles but off the move's column are
-    weighed; new tiles read in no one line say nothing of the move's line."""
+    tiles. HAT laid down onto JETON's E (HATE), its H missed: the squares past the run ?ATE
+    keep their doubt, squares beside the board's tiles but off the move's column are weighed.
+    Its A missed instead (a gap between the new tiles), or new tiles read in no one line, say
+    nothing of the move's line: every square beside a tile keeps its doubt."""
     from companion.vision.cells import move_squares, with_known_board
 
     profile = get_profile("scrabble")
     known = ["." * 15] * 15
     known[7] = "...JETON......."
     read = list(known)
-    read[4] = "....H.........."
-    read[6] = "....T.........."  # the A between, at row 5, read as a bare square
+    read[5] = "....A.........."
+    read[6] = "....T.........."  # the H above, at row 4, read as a bare square
     held = np.array([[ch != "." for ch in row] for row in known])
     tiles = np.array([[ch != "." for ch in row] for row in read])
     squares = move_squares(tiles & ~held, tiles)
-    assert {(int(r), int(c)) for r, c in np.argwhere(squares)} == {(3, 4), (5, 4), (8, 4)}
+    assert {(int(r), int(c)) for r, c in np.argwhere(squares)} == {(4, 4), (8, 4)}
     conf = np.full((15, 15), 0.79, np.float32)
     out, _ = with_known_board(read, conf, known, profile)
-    assert out[3, 4] == out[5, 4] == out[8, 4] == pytest.approx(0.79)
-    assert out[8, 6] > 0.79 and out[6, 3] > 0.79 and out[6, 5] > 0.79  # off the column
+    assert out[4, 4] == out[8, 4] == pytest.approx(0.79)
+    assert out[8, 6] > 0.79 and out[6, 3] > 0.79 and out[5, 5] > 0.79  # off the column
+    gap = list(known)
+    gap[4], gap[6] = "....H..........", "....T.........."  # the A between read bare
+    tiles = np.array([[ch != "." for ch in row] for row in gap])
+    assert move_squares(tiles & ~held, tiles) is None
+    out, _ = with_known_board(gap, conf, known, profile)
+    assert out[5, 4] == out[8, 6] == out[6, 3] == pytest.approx(0.79)
     s_read = list(known)
     s_read[7] = "...JETONS......"  # S after JETON; a tile laid before its J missed
     tiles = np.array([[ch != "." for ch in row] for row in s_read])
@@ -843,7 +850,7 @@ def test_a_missed_tile_of_a_move_in_one_line_always_keeps_a_square_in_doubt(
     """Whatever the board and however many of a move's tiles the network missed (one read at
     least), one missed tile lies on a square the move could have taken: its doubt is kept, so
     a move read short is never trusted for want of doubt."""
-    from companion.vision.cells import move_squares
+    from companion.vision.cells import _beside, move_squares
 
     held = np.zeros((15, 15), bool)
     for r, c in board:
@@ -865,7 +872,8 @@ def test_a_missed_tile_of_a_move_in_one_line_always_keeps_a_square_in_doubt(
     for rc in seen:
         tiles[rc] = new[rc] = True
     squares = move_squares(new, tiles)
-    assert squares is not None  # the tiles read lie in the move's line
+    if squares is None:  # a gap between the tiles read: every square beside a tile keeps doubt
+        squares = _beside(tiles) & ~tiles
     assert not (squares & tiles).any()
     if missed:
         assert any(squares[rc] for rc in missed)

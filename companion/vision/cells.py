@@ -660,11 +660,13 @@ def move_squares(new: np.ndarray, tiles: np.ndarray) -> np.ndarray | None:
     the move laid that were read: bool (n, n), or None when they lie in no one line.
 
     Scrabble's rules: the tiles a move lays lie in one row or one column, in one run with no
-    gap but the board's own tiles. So, when the new tiles read lie in one line, a missed tile
-    of the move lies between them, or just past an end of the run of tiles (of the board or of
-    the move) through them along that line: a tile further on would leave a gap, unless the
-    square between was missed too (then that square is one of these). A move of one tile read
-    could run across or down: both lines are taken.
+    gap but the board's own tiles. So, when the new tiles read lie in one line with no gap
+    between them, a missed tile of the move lies just past an end of the run of tiles (of the
+    board or of the move) through them along that line: a tile further on would leave a gap,
+    unless the square between was missed too (then that square is one of these). A move of one
+    tile read could run across or down: both lines are taken. New tiles with a gap between
+    them break the rule themselves (a tile there missed, or one of them no tile of the move),
+    and draw no line.
 
     Args:
         new: bool (n, n), the tiles read where the game's record holds none.
@@ -672,8 +674,9 @@ def move_squares(new: np.ndarray, tiles: np.ndarray) -> np.ndarray | None:
 
     Returns:
         bool (n, n) with the squares read empty that the move could have taken, or None when
-        no tile is new (any square beside a tile could then hold a missed move) or the new
-        tiles lie in no one row or column (one of them is not a tile of the move).
+        no tile is new (any square beside a tile could then hold a missed move), or the new
+        tiles lie in no one row or column, or with a gap between them (one of them is not a
+        tile of the move, or a tile between was missed).
     """
     rows, cols = np.nonzero(new)
     n = new.shape[0]
@@ -682,6 +685,9 @@ def move_squares(new: np.ndarray, tiles: np.ndarray) -> np.ndarray | None:
     ]
     if not len(rows) or not ways:
         return None
+    r0, c0, r1, c1 = rows.min(), cols.min(), rows.max(), cols.max()
+    if not tiles[r0 : r1 + 1, c0 : c1 + 1].all():
+        return None  # a gap between the new tiles: a tile there was missed, or one is no tile
     out = np.zeros_like(new, dtype=bool)
     for dr, dc in ways:
         r0, c0, r1, c1 = rows.min(), cols.min(), rows.max(), cols.max()
@@ -710,10 +716,10 @@ def with_known_board(
     the rack's 7). Every tile a move lays lies in a word, beside another tile of the board or of
     the move, and the first move covers the centre square: a square the move could have taken
     is one beside a tile of the reading or of the record, or the centre. When the tiles read
-    where the record holds none lie in one row or column, the move's tiles lie in that line
-    too, with no gap but the board's own tiles (Scrabble's rules; :func:`move_squares`): then
-    only the squares between them and the square past each end of the run of tiles through
-    them could hold a tile the network missed. A square the move could have taken keeps the
+    where the record holds none lie in one row or column with no gap between them, the move's
+    tiles lie in that line too (Scrabble's rules; :func:`move_squares`): then only the square
+    past each end of the run of tiles through them could hold a tile the network missed. A
+    square the move could have taken keeps the
     network's confidence alone. Any other square read empty could hold a new tile only if the
     move's tiles that join it to the board were all missed too, or a tile read as new is not
     one (its own confidence says so), and is weighed with the rules' bound: the prior that it
