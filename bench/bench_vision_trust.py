@@ -94,8 +94,7 @@ def last_moves(rows: list[str]) -> list[list[str]]:
     rows): a word's tiles that no word across them holds, taken off, when they are at most a
     rack's 7 and the tiles left are one group (Scrabble's rules: a move lays one word's tiles,
     joined to the board). In the order of the words, across then down."""
-    import cv2
-    import numpy as np
+    from companion.vision.cells import _groups
 
     n = len(rows)
     tiles = np.array([[ch != "." for ch in row] for row in rows])
@@ -121,7 +120,7 @@ def last_moves(rows: list[str]) -> list[list[str]]:
                     left[r, c] = False
                 if not laid or len(laid) > 7 or not left.any():
                     continue
-                if cv2.connectedComponents(left.astype(np.uint8), connectivity=4)[0] != 2:
+                if _groups(left)[0] != 1:
                     continue
                 before = [list(row) for row in rows]
                 for r, c in laid:
@@ -178,6 +177,8 @@ def renders(count: int) -> None:
     from companion.vision.synth import KINDS, render_photo
 
     print(f"  renders ({count} a kind; letters in a face never trained on):")
+    # the Scrabble renders read as a move at the table too, with the board before it (the record)
+    move_given, move_found = Tally(), Tally()
     for profile in ("iago", "scrabble"):
         for kind in KINDS:
             given, found = Tally(), Tally()
@@ -186,13 +187,15 @@ def renders(count: int) -> None:
                     profile, seed=SEEDS[profile] + 100 * KINDS.index(kind) + k, kind=kind
                 )
                 truth = _truth(photo.grid, profile)
+                blank = ["#" * len(truth)] * len(truth)
                 for c, t in ((photo.corners, given), (None, found)):
                     r = _read(photo.image, profile, c)
-                    t.add(
-                        truth,
-                        r.grid if r else ["#" * len(truth)] * len(truth),
-                        bool(r and r.trusted),
-                    )
+                    t.add(truth, r.grid if r else blank, bool(r and r.trusted))
+                moves = last_moves(photo.grid)[:MOVES_A_RENDER] if profile == "scrabble" else []
+                for before in moves:
+                    for c, t in ((photo.corners, move_given), (None, move_found)):
+                        r = _read(photo.image, profile, c, known=before)
+                        t.add(truth, r.grid if r else blank, bool(r and r.trusted))
             print(given.line(f"{profile} {kind}, given"))
             print(found.line(f"{profile} {kind}, found"))
     # Iago small in the frame (about 20 px a cell), in bold faces held out of training
@@ -205,20 +208,8 @@ def renders(count: int) -> None:
             t.add(photo.grid, r.grid if r else ["#" * 11] * 11, bool(r and r.trusted))
     print(given.line("iago bold, 20 px a cell, given"))
     print(found.line("iago bold, 20 px a cell, found"))
-    # the Scrabble renders read as a move at the table, with the board before it (the record)
-    given, found = Tally(), Tally()
-    for kind in KINDS:
-        for k in range(count):
-            photo = render_photo(
-                "scrabble", seed=SEEDS["scrabble"] + 100 * KINDS.index(kind) + k, kind=kind
-            )
-            truth = _truth(photo.grid, "scrabble")
-            for before in last_moves(photo.grid)[:MOVES_A_RENDER]:
-                for c, t in ((photo.corners, given), (None, found)):
-                    r = _read(photo.image, "scrabble", c, known=before)
-                    t.add(truth, r.grid if r else ["#" * 15] * 15, bool(r and r.trusted))
-    print(given.line("scrabble, every kind, as a move, given"))
-    print(found.line("scrabble, every kind, as a move, found"))
+    print(move_given.line("scrabble, every kind, as a move, given"))
+    print(move_found.line("scrabble, every kind, as a move, found"))
     # the cells alone, wide renders in the held-out faces at 15-60 px a cell
     for profile_name in ("iago", "scrabble"):
         p = get_profile(profile_name)

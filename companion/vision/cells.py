@@ -679,18 +679,20 @@ def move_squares(new: np.ndarray, tiles: np.ndarray) -> np.ndarray | None:
         tile of the move, or a tile between was missed).
     """
     rows, cols = np.nonzero(new)
-    n = new.shape[0]
-    ways = [
-        step for step, one in (((0, 1), len(set(rows)) == 1), ((1, 0), len(set(cols)) == 1)) if one
-    ]
-    if not len(rows) or not ways:
+    if not len(rows):
         return None
-    r0, c0, r1, c1 = rows.min(), cols.min(), rows.max(), cols.max()
-    if not tiles[r0 : r1 + 1, c0 : c1 + 1].all():
-        return None  # a gap between the new tiles: a tile there was missed, or one is no tile
+    n = new.shape[0]
+    ways = []
+    if len(set(rows)) == 1:
+        ways.append((0, 1))  # along the row
+    if len(set(cols)) == 1:
+        ways.append((1, 0))  # down the column
+    first, last = (rows.min(), cols.min()), (rows.max(), cols.max())
+    if not ways or not tiles[first[0] : last[0] + 1, first[1] : last[1] + 1].all():
+        return None  # no one line, or a gap: a tile there missed, or one of them no tile
     out = np.zeros_like(new, dtype=bool)
     for dr, dc in ways:
-        r0, c0, r1, c1 = rows.min(), cols.min(), rows.max(), cols.max()
+        (r0, c0), (r1, c1) = first, last
         while min(r0 - dr, c0 - dc) >= 0 and tiles[r0 - dr, c0 - dc]:
             r0, c0 = r0 - dr, c0 - dc
         while max(r1 + dr, c1 + dc) < n and tiles[r1 + dr, c1 + dc]:
@@ -789,17 +791,10 @@ def spent_classes(known: list[str], profile: Profile) -> np.ndarray:
     rules' distribution; Scrabble: one each of J, K, Q, X and Z, two blanks). No class is
     spent in a game whose record does not say which tile is a blank (Iago's lower case is a
     face) or whose profile has no counts."""
-    spent = np.zeros(len(CLASSES), bool)
-    if not profile.tile_counts or profile.coloured_ink:
-        return spent
-    laid: dict[str, int] = {}
-    for ch in (ch for row in known for ch in row if ch != "."):
-        key = "?" if ch.islower() else ch
-        laid[key] = laid.get(key, 0) + 1
-    for key, held in profile.tile_counts.items():
-        if laid.get(key, 0) >= held:
-            spent[_class_of(key)] = True
-    return spent
+    if profile.coloured_ink:
+        return np.zeros(N_CLASSES, bool)
+    laid = [_class_of("?" if ch.islower() else ch) for row in known for ch in row if ch != "."]
+    return np.bincount(np.array(laid, np.int64), minlength=N_CLASSES) >= _class_limits(profile)
 
 
 def _without_spent(out, grid, held, known, profile, probabilities) -> np.ndarray:

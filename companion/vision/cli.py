@@ -207,8 +207,9 @@ def board_argument(option: str, text: str, size: int, blank: bool = True) -> lis
         raise VisionError(f"{said}: a folder, not a board file")
     if _is(path.is_file):
         try:
-            if path.stat().st_size > BOARD_FILE_MAX:
-                raise VisionError(f"{said}: a file of {path.stat().st_size} bytes is no board")
+            size_bytes = path.stat().st_size
+            if size_bytes > BOARD_FILE_MAX:
+                raise VisionError(f"{said}: a file of {size_bytes} bytes is no board")
             body = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise VisionError(f"{said}: not a board file ({exc})") from None
