@@ -69,6 +69,38 @@ class Tally:
         )
 
 
+class CountTally:
+    """The count of the lead (Iago, :attr:`~companion.vision.reader.BoardReading.count_trusted`),
+    for one kind: readings whose every cell holds a tile or none as the truth does, each
+    tile's colour right (``right``; the count is then right), counted (trusted), counted and
+    not right (must be 0), and the share of the right ones counted."""
+
+    def __init__(self) -> None:
+        self.readings = self.right = self.trusted = self.wrong_trusted = self.right_trusted = 0
+
+    def add(self, truth: list[str], reading) -> None:
+        self.readings += 1
+        if reading is None:
+            return
+        right = all(
+            (a == ".") == (b == ".") and a.islower() == b.islower()
+            for tr, gr in zip(truth, reading.grid, strict=True)
+            for a, b in zip(tr, gr, strict=True)
+        )
+        counted = reading.count_trusted
+        self.right += right
+        self.trusted += counted
+        self.wrong_trusted += counted and not right
+        self.right_trusted += counted and right
+
+    def line(self, label: str) -> str:
+        share = self.right_trusted / self.right if self.right else float("nan")
+        return (
+            f"  {label:<34} count right {self.right:3d}/{self.readings:<3d} counted "
+            f"{self.trusted:3d}  counted wrong {self.wrong_trusted}  right counted {share:6.1%}"
+        )
+
+
 def _truth(rows: list[str], profile: str) -> list[str]:
     """What the reader should write: a blank (lower case in a Scrabble truth file) as ``?``."""
     if profile == "scrabble":
@@ -179,6 +211,7 @@ def renders(count: int) -> None:
     print(f"  renders ({count} a kind; letters in a face never trained on):")
     # the Scrabble renders read as a move at the table too, with the board before it (the record)
     move_given, move_found = Tally(), Tally()
+    counts = CountTally()
     for profile in ("iago", "scrabble"):
         for kind in KINDS:
             given, found = Tally(), Tally()
@@ -191,6 +224,8 @@ def renders(count: int) -> None:
                 for c, t in ((photo.corners, given), (None, found)):
                     r = _read(photo.image, profile, c)
                     t.add(truth, r.grid if r else blank, bool(r and r.trusted))
+                    if profile == "iago":
+                        counts.add(truth, r)
                 moves = last_moves(photo.grid)[:MOVES_A_RENDER] if profile == "scrabble" else []
                 for before in moves:
                     for c, t in ((photo.corners, move_given), (None, move_found)):
@@ -199,15 +234,18 @@ def renders(count: int) -> None:
             print(given.line(f"{profile} {kind}, given"))
             print(found.line(f"{profile} {kind}, found"))
     # Iago small in the frame (about 20 px a cell), in bold faces held out of training
-    given, found = Tally(), Tally()
+    given, found, small_counts = Tally(), Tally(), CountTally()
     for k in range(count * 3):
         font = SMALL_IAGO_FONTS[k % len(SMALL_IAGO_FONTS)]
         photo = render_photo("iago", seed=SMALL_IAGO_SEED + k, size=(340, 256), font=font)
         for c, t in ((photo.corners, given), (None, found)):
             r = _read(photo.image, "iago", c)
             t.add(photo.grid, r.grid if r else ["#" * 11] * 11, bool(r and r.trusted))
+            small_counts.add(photo.grid, r)
     print(given.line("iago bold, 20 px a cell, given"))
     print(found.line("iago bold, 20 px a cell, found"))
+    print(counts.line("iago, every kind, the count"))
+    print(small_counts.line("iago bold, 20 px a cell, the count"))
     print(move_given.line("scrabble, every kind, as a move, given"))
     print(move_found.line("scrabble, every kind, as a move, found"))
     # the cells alone, wide renders in the held-out faces at 15-60 px a cell

@@ -37,6 +37,7 @@ from pathlib import Path
 from bench.bench_vision_trust import (
     REAL,
     SMALL_IAGO_FONTS,
+    CountTally,
     Tally,
     _read,
     _truth,
@@ -86,6 +87,11 @@ def _tally(tallies: dict, label: str, truth: list[str], reading, level: float) -
         truth, reading.grid if reading else ["#" * n] * n, bool(reading and reading.trusted)
     )
     d.add(reading, level, perfect)
+    if label.startswith("iago"):
+        # the count of the lead, which asks only the tiles and their colours
+        counted = label.split(",")[0] + ", the count"
+        c, _ = tallies.setdefault(counted, (CountTally(), None))
+        c.add(truth, reading)
 
 
 def read_sets(net, sets: tuple[str, ...]) -> dict:
@@ -129,17 +135,18 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
 
 
 def level_stability(path: Path, boards: int) -> None:
-    """Print the trust level the recipe's rule (:func:`companion.vision.learn.reader_trust_level`)
+    """Print the trust levels the recipe's rule (:func:`companion.vision.learn.reader_trust_level`)
     chooses on ``boards`` of the recipe's validation renders, beside the recipe's own."""
     from companion.vision import learn
 
     recipe = json.loads(path.with_suffix(".json").read_text())
     seed = int(recipe["validation"]["seed"])
-    level, cells = learn.reader_trust_level(path, recipe, seed, boards)
+    level, count_level, cells = learn.reader_trust_level(path, recipe, seed, boards)
     print(
-        f"  trust level by the recipe's rule on {boards} validation renders ({cells} cells): "
-        f"{level} (the recipe's, on {recipe['validation']['boards']}: "
-        f"{recipe.get('reader_trust_level')})"
+        f"  trust levels by the recipe's rule on {boards} validation renders ({cells} cells): "
+        f"a reading's {level}, a count's {count_level} (the recipe's, on "
+        f"{recipe['validation']['boards']}: {recipe.get('reader_trust_level')}, "
+        f"{recipe.get('count_trust_level')})"
     )
 
 
@@ -160,7 +167,7 @@ def main() -> None:
         )
     print(f"  model {path} (trust level {net.reader_trust_level}); validation sets only:")
     for label, (t, d) in read_sets(net, sets).items():
-        print(t.line(label) + d.line())
+        print(t.line(label) + (d.line() if d is not None else ""))
     boards = int(os.environ.get("BENCH_LEVEL_BOARDS", "0"))
     if boards:
         level_stability(path, boards)

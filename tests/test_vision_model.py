@@ -663,9 +663,11 @@ def test_a_readings_trust_level_is_the_recipes_or_the_networks():
     takes the network's for both."""
     net = cellnet.load_cellnet()
     assert net.recipe["reader_trust_level"] == net.reader_trust_level
+    assert net.recipe["count_trust_level"] == net.count_trust_level
     assert 0.9 <= net.reader_trust_level <= 0.999 and 0.9 <= net.trust_level <= 0.999
+    assert 0.9 <= net.count_trust_level <= 0.999
     bare = cellnet.CellNet(cellnet.SHIPPED_MODEL, {"temperature": 1.5, "trust_level": 0.97})
-    assert bare.trust_level == bare.reader_trust_level == 0.97
+    assert bare.trust_level == bare.reader_trust_level == bare.count_trust_level == 0.97
 
 
 def test_a_readings_trust_level_is_chosen_on_boards_read_as_the_reader_reads_them():
@@ -675,9 +677,10 @@ def test_a_readings_trust_level_is_chosen_on_boards_read_as_the_reader_reads_the
     from companion.vision.learn import reader_trust_level
 
     recipe = cellnet.load_cellnet().recipe
-    level, cells = reader_trust_level(cellnet.SHIPPED_MODEL, recipe, 777, 4, workers=1)
+    level, count_level, cells = reader_trust_level(cellnet.SHIPPED_MODEL, recipe, 777, 4, workers=1)
     assert cells == 2 * 15 * 15 + 2 * 11 * 11
-    assert 0.9 <= level <= 0.999 and abs(level * 1000 - round(level * 1000)) < 1e-6
+    for each in (level, count_level):
+        assert 0.9 <= each <= 0.999 and abs(each * 1000 - round(each * 1000)) < 1e-6
 
 
 def test_the_ink_is_read_with_its_own_temperature():

@@ -191,6 +191,34 @@ def test_a_count_on_request_shows_both_colours_for_a_few_seconds(tmp_path, class
     assert clock_of(s) == clock_of(twin)
 
 
+def test_a_board_unsure_of_a_letter_is_still_counted(tmp_path, classifier):
+    """The count asks only the tiles and their colours (the rulebook's count): a board small in
+    the frame (about 20 px a cell, a bold face the model never learnt) whose letters are read
+    under the reading's trust level, its tiles and colours surely, is counted on request; the
+    board itself is not trusted (no warning), and the clock is as without a camera."""
+    from companion.vision.synth import render_photo
+    from companion.vision.table import colour_counts
+
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    photo = render_photo("iago", seed=86000, size=(340, 256), font="croscore/Tinos-Bold.ttf")
+    photo.save(folder / "01")
+    for extra in folder.glob("*.*.*"):
+        extra.unlink()
+    s = table(tmp_path, folder)
+    twin = table(tmp_path, name="twin.jsonl")
+    run(twin, "0 press red", "1 press blue", "7 sleep")
+    run(s, "0 press red", "1 press blue")
+    boards = [r for r in s.service.journal.records if r["kind"] == "_board"]
+    assert boards and not any(r["trusted"] for r in boards)  # the letters are in doubt
+    pub = run(s, "7 count")
+    expected = overlays.count_banner(colour_counts(photo.grid))
+    assert pub.banner == str(expected)
+    assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
+    assert pub.beeps == twin.service.published.beeps
+    assert clock_of(s) == clock_of(twin)
+
+
 def test_a_black_and_white_camera_is_said_on_the_count_and_the_clock_goes_on(tmp_path, classifier):
     """A camera set to black and white gives frames the reader cannot tell red from blue in:
     no count, no warning, the OLED says why, and the clock is as without a camera."""

@@ -114,7 +114,10 @@ class CellNet:
             trust levels chosen with them: ``trust_level``, the network's alone (a
             cell under it is in doubt and read again), and ``reader_trust_level``, what every
             cell of a trusted reading needs, chosen on the cells as the reader reads them
-            (:func:`companion.vision.learn.reader_trust_level`; the network's when absent).
+            (:func:`companion.vision.learn.reader_trust_level`; the network's when absent),
+            and ``count_trust_level``, what every cell of a trusted count of the lead needs,
+            chosen on the same cells by the same rule for a tile or none and its colour (a
+            reading's when absent).
 
     Raises:
         VisionError: the file is missing or is not a network OpenCV can run.
@@ -130,6 +133,7 @@ class CellNet:
         self.ink_temperature = float(recipe.get("ink_temperature", 1.0))
         self.trust_level = float(recipe.get("trust_level", TRUST_LEVEL))
         self.reader_trust_level = float(recipe.get("reader_trust_level", self.trust_level))
+        self.count_trust_level = float(recipe.get("count_trust_level", self.reader_trust_level))
         if not self.path.is_file():
             raise VisionError(f"cell model {self.path}: no such file (make vision-model builds it)")
         try:

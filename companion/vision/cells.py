@@ -50,6 +50,8 @@ class CellEvidence:
         probabilities: float64 (size, size, 29): each class's calibrated probability
             (:data:`companion.vision.wide.CLASSES`), or None.
         hidden: bool (size, size): cells the model sees something over (a hand), or None.
+        ink: float64 (size, size, 2): each cell's calibrated probability of blue and red ink,
+            the board's inks weighed in (games with coloured ink), or None.
     """
 
     raw: np.ndarray
@@ -64,6 +66,7 @@ class CellEvidence:
     chroma: float = float("inf")
     probabilities: np.ndarray | None = None
     hidden: np.ndarray | None = None
+    ink: np.ndarray | None = None
 
 
 def _classes(probs: np.ndarray, profile: Profile) -> np.ndarray:
@@ -443,6 +446,7 @@ def read_cells(
     ev.softness = trust.edge_width(lightness, n, c)
     ev.probabilities = classes
     ev.hidden = hidden
+    ev.ink = ink if profile.coloured_ink else None
     if profile.premium:
         is_empty = kind == KIND_EMPTY
         ev.premium = trust.premium_fit(colours, is_empty, profile.premium)
@@ -451,6 +455,44 @@ def read_cells(
         timings["cells"] = timings.get("cells", 0.0) + (t1 - t0)
         timings["check"] = timings.get("check", 0.0) + (time.perf_counter() - t1)
     return grid, conf.astype(np.float32), ev, crops
+
+
+def presence_confidence(grid: list[str], ev: CellEvidence) -> np.ndarray:
+    """Each cell's calibrated probability of what the count of the lead needs of it: whether it
+    holds a tile, and which colour a lettered tile shows, whatever its letter.
+
+    The rulebook's count ("there must be at least one more letter of your colour on the board
+    than of your opponent's colour", Iago, "The Move", condition 2) asks which cells hold tiles
+    and which colour each shows, not the letters: a board whose I might be an L is counted as
+    surely as one read letter for letter. A cell read as a tile is a tile with the probability
+    of every tile class together (one minus the empty square's and ``hidden``'s), times that of
+    the ink read (a lettered tile, in a game with coloured ink); a cell read empty, the empty
+    square's; a cell the model sees something over, 0. It is never under the cell's own
+    confidence, which asks its letter too.
+
+    Args:
+        grid: the rows read (``.`` empty, a letter, ``?`` a blank; Iago: lower case red).
+        ev: the reading's evidence (:attr:`CellEvidence.probabilities`, ``ink``, ``hidden``).
+
+    Returns:
+        float32 (size, size), 0-1.
+
+    Raises:
+        VisionError: ``ev`` has no class probabilities (a reading made without the network).
+    """
+    if ev.probabilities is None:
+        raise VisionError("presence_confidence: the reading has no class probabilities")
+    p = ev.probabilities
+    tile = np.array([[ch != "." for ch in row] for row in grid])
+    out = np.where(tile, 1.0 - p[..., EMPTY] - p[..., HIDDEN], p[..., EMPTY])
+    if ev.ink is not None:
+        red = np.array([[ch.islower() for ch in row] for row in grid])
+        lettered = tile & np.array([[ch != "?" for ch in row] for row in grid])
+        shown = np.where(red, ev.ink[..., 1], ev.ink[..., 0])
+        out = np.where(lettered, out * shown, out)
+    if ev.hidden is not None:
+        out = np.where(ev.hidden, 0.0, out)
+    return np.clip(out, 0.0, 1.0).astype(np.float32)
 
 
 # 8-bit: a cell has changed when a twentieth or more of its middle's pixels differ from the last

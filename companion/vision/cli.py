@@ -392,6 +392,14 @@ def _read(args: argparse.Namespace) -> int:
                 f"companion vision read: not trusted ({reading.profile.name} board): {why}",
                 file=sys.stderr,
             )
+            if reading.profile.coloured_ink and reading.count_trusted:
+                # the count asks only the tiles and their colours, which are read surely
+                n = reading.counts()
+                print(
+                    f"companion vision read: the tiles and their colours are sure: blue "
+                    f"{n['blue']}, red {n['red']}",
+                    file=sys.stderr,
+                )
     return 0
 
 

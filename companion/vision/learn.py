@@ -201,29 +201,47 @@ def _net(path: str, recipe: str) -> cellnet.CellNet:
     return cellnet.CellNet(path, json.loads(recipe))
 
 
-def _reader_cells(job) -> tuple[np.ndarray, np.ndarray]:
+def _reader_cells(job) -> tuple[np.ndarray, ...]:
     """One validation render read as the reader reads it: (confidence float (N,), wrong bool
-    (N,)), a cell read ``hidden`` left out (confidence 0, not wrong)."""
-    from companion.vision.cells import read_cells
+    (N,), the count's confidence float (N,), the count's wrong bool (N,)), a cell read
+    ``hidden`` left out (confidence 0, not wrong). The count's are of what the count of the lead
+    needs (:func:`companion.vision.cells.presence_confidence`): a tile or none, and a lettered
+    tile's colour; a hidden cell, which no reading matches, is wrong for it too."""
+    from companion.vision.cells import presence_confidence, read_cells
 
     path, recipe, seed, index, fonts = job
     profile, ren = _render(seed, index, fonts)
     grid, conf, ev, _ = read_cells(ren.warp, profile, _net(path, recipe))
     truth = ren.rows(profile.coloured_ink)
-    wrong = np.array(
-        [[a != b for a, b in zip(r, t, strict=True)] for r, t in zip(grid, truth, strict=True)]
+    read = np.array([list(r) for r in grid])
+    true = np.array([list(r) for r in truth])
+    wrong = read != true
+    tile, true_tile = read != ".", true != "."
+    lettered = tile & true_tile & (read != "?") & (true != "?")
+    counted_wrong = (true == "#") | (tile != true_tile)
+    counted_wrong |= lettered & (np.char.islower(read) != np.char.islower(true))
+    hidden = ev.hidden
+    counted = presence_confidence(grid, ev)
+    return (
+        np.where(hidden, 0.0, conf).reshape(-1),
+        (wrong & ~hidden).reshape(-1),
+        np.where(hidden, 0.0, counted).reshape(-1),
+        (counted_wrong & ~hidden).reshape(-1),
     )
-    return np.where(ev.hidden, 0.0, conf).reshape(-1), (wrong & ~ev.hidden).reshape(-1)
 
 
 def reader_trust_level(
     path: Path, recipe: dict, seed: int, boards: int, workers: int = 2
-) -> tuple[float, int]:
-    """The trust level of a reading (:attr:`companion.vision.cellnet.CellNet.reader_trust_level`):
-    chosen by :func:`choose_trust_level`'s rule on the validation renders (``boards`` of
-    ``seed``, drawn as :func:`render_set` draws them) read as the reader reads a board
-    (:func:`companion.vision.cells.read_cells`: the cells in doubt read again, a tile's colour
-    weighed in, the set's counts), not on the network's outputs alone. Returns (level, cells
+) -> tuple[float, float, int]:
+    """The trust levels of a reading (:attr:`companion.vision.cellnet.CellNet.reader_trust_level`
+    and ``count_trust_level``): chosen by :func:`choose_trust_level`'s rule on the validation
+    renders (``boards`` of ``seed``, drawn as :func:`render_set` draws them) read as the reader
+    reads a board (:func:`companion.vision.cells.read_cells`: the cells in doubt read again, a
+    tile's colour weighed in, the set's counts), not on the network's outputs alone: the
+    reading's on each cell's confidence in what it reads, the count's on each cell's confidence
+    in a tile or none and a lettered tile's colour
+    (:func:`companion.vision.cells.presence_confidence`), a cell at or over the reading's level
+    taken as sure (a trusted reading is always counted). Returns (level, count level, cells
     read)."""
     fonts = tuple(wide.training_fonts())
     jobs = [(str(path), json.dumps(recipe), seed, i, fonts) for i in range(boards)]
@@ -232,9 +250,13 @@ def reader_trust_level(
             parts = list(pool.map(_reader_cells, jobs, chunksize=4))
     else:
         parts = [_reader_cells(j) for j in jobs]
-    conf = np.concatenate([c for c, _ in parts])
-    wrong = np.concatenate([w for _, w in parts])
-    return choose_trust_level(conf, wrong), int(len(conf))
+    conf, wrong, counted, counted_wrong = (np.concatenate(x) for x in zip(*parts, strict=True))
+    level = choose_trust_level(conf, wrong)
+    # a cell the reading is sure of is sure for the count (its class right, its tile and colour
+    # are): the count's level is chosen with those cells always over it, so that a trusted
+    # reading is always counted and the rule holds on every cell the count takes as sure
+    sure = np.where(conf >= level, 1.0, counted)
+    return level, choose_trust_level(sure, counted_wrong), int(len(conf))
 
 
 def accuracy(logits: np.ndarray, labels: np.ndarray, ink: np.ndarray) -> dict:
@@ -368,8 +390,9 @@ def train(
         "seconds": round(time.time() - t0),
         "torch": torch.__version__,
     }
-    reader_level, read = reader_trust_level(output, recipe, seed + 1, len(nv), workers)
+    reader_level, count_level, read = reader_trust_level(output, recipe, seed + 1, len(nv), workers)
     recipe["reader_trust_level"] = reader_level
+    recipe["count_trust_level"] = count_level
     recipe["validation"]["reader_cells"] = read
     output.with_suffix(".json").write_text(json.dumps(recipe, indent=2) + "\n", encoding="utf-8")
     log(json.dumps(recipe["validation"]))

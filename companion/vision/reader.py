@@ -40,6 +40,7 @@ from companion.vision.warp import (
 __all__ = [
     "MIN_CELL_PX",
     "UNSURE_CELLS",
+    "UNSURE_OF_TILES",
     "BoardReading",
     "CellEvidence",
     "board_homography",
@@ -54,6 +55,8 @@ __all__ = [
 COLOURS = ("blue", "red")
 # the problem said of cells under the reading's trust level (after their count)
 UNSURE_CELLS = "cell(s) read with a confidence under what a trusted reading needs"
+# the count's: cells whose tile, or the colour it shows, is read under the level
+UNSURE_OF_TILES = "cell(s) whose tile, or the colour it shows, is read unsurely"
 
 
 @dataclass
@@ -80,6 +83,11 @@ class BoardReading:
             game reading), or None.
         kept: cells whose reading was kept from the last trusted reading of the game, unchanged
             in the photo since (:func:`companion.vision.cells.unchanged_cells`).
+        count_problems: what puts the count of the lead in doubt (:attr:`count_trusted`): the
+            same as ``problems`` but for the cells' letters, or None (then ``problems``).
+        count_confidence: float32 (size, size), 0-1: how sure the reader is that each cell holds
+            a tile or none as read, and which colour a lettered tile shows
+            (:func:`companion.vision.cells.presence_confidence`), or None.
     """
 
     profile: Profile
@@ -94,12 +102,23 @@ class BoardReading:
     turn: int = 0
     warp: np.ndarray | None = None
     kept: int = 0
+    count_problems: list[str] | None = None
+    count_confidence: np.ndarray | None = None
 
     @property
     def trusted(self) -> bool:
         """True only when the reader is sure of every cell: nothing about the photo or the grid
         is in doubt (``problems`` is empty). DESIGN.md, "The board reader's trust"."""
         return not self.problems
+
+    @property
+    def count_trusted(self) -> bool:
+        """True when the count of the lead (:meth:`counts`) is sure: the photo, the grid and the
+        board's facts are in no doubt, and every cell is read surely as a tile or none, and a
+        lettered tile's colour, whatever its letter (the rulebook's count asks no more). A
+        trusted reading's count is always trusted; a reading unsure of an I or an L may still
+        be counted."""
+        return not (self.problems if self.count_problems is None else self.count_problems)
 
     @property
     def notation(self) -> str:
@@ -140,6 +159,7 @@ class BoardReading:
         }
         if self.profile.coloured_ink:
             out["counts"] = self.counts()
+            out["counts_trusted"] = self.count_trusted
         return out
 
 
@@ -279,6 +299,7 @@ def read_board(
     if glared:
         problems.append(f"glare hides {glared} cell(s)")
     kept = 0
+    same = np.zeros_like(cut)
     if last is not None and last.trusted and last.warp is not None and last.profile == profile:
         same = cells.unchanged_cells(last.warp, warp, profile) & ~cut
         if same.any():
@@ -299,12 +320,25 @@ def read_board(
     if known is not None:
         conf, differ = cells.with_known_board(grid, conf, known, profile, ev.probabilities)
         problems += differ
+    # the count needs less than the letters: which cells hold tiles, and the colour each shows
+    counted = cells.presence_confidence(grid, ev)
+    if same.any():
+        before = last.confidence if last.count_confidence is None else last.count_confidence
+        counted = np.where(same, before, counted)
+    counted = np.where(cut, 0.0, np.maximum(counted, conf)).astype(np.float32)
     level = net.reader_trust_level
+    count_problems = list(problems)
     unsure = (conf < level) & ~cut
     if unsure.any():
         problems.append(f"{int(unsure.sum())} {UNSURE_CELLS} ({trust.level_text(level)})")
+    unsure = (counted < net.count_trust_level) & (conf < level) & ~cut
+    if unsure.any():
+        told = trust.level_text(net.count_trust_level)
+        count_problems.append(f"{int(unsure.sum())} {UNSURE_OF_TILES} ({told})")
     reading = BoardReading(profile, grid, conf, pts, how, timings)
     reading.problems = problems
+    reading.count_problems = count_problems
+    reading.count_confidence = counted
     reading.notes = notes
     reading.evidence = ev
     reading.turn = turn

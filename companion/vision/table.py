@@ -12,8 +12,9 @@
 A reading that is not ``trusted`` (DESIGN.md, "The board reader's trust": too dark, glare, the grid
 not where the corners say, a cell the reader is unsure of) is never acted on: it starts no
 "ILLEGAL MOVE?" warning (a move is checked only between two trusted boards), gives a challenge no
-words (``problem`` says the camera is unsure, and the words are typed as without a camera) and no
-count (:class:`UnsureReading`, said on the screen as a count that could not be made).
+words (``problem`` says the camera is unsure, and the words are typed as without a camera). The
+count asks less: which cells hold tiles and the colour each shows; a reading unsure of those gives
+no count (:class:`UnsureReading`, said on the screen as a count that could not be made).
 """
 
 from __future__ import annotations
@@ -80,10 +81,10 @@ def unsure_why(problems: list[str]) -> str:
     return "; ".join(problems[:2]) or "not sure of every cell"
 
 
-def unsure_text(reading) -> str:
+def unsure_text(reading, problems: list[str] | None = None) -> str:
     """Why a reading is not trusted, for the screen and the log: ``camera unsure of the board:
-    ...`` with the reader's first two problems (:func:`unsure_why`)."""
-    return f"camera unsure of the board: {unsure_why(reading.problems)}"
+    ...`` with the first two of ``problems`` (default the reading's; :func:`unsure_why`)."""
+    return f"camera unsure of the board: {unsure_why(reading.problems if problems is None else problems)}"
 
 
 @dataclass
@@ -256,13 +257,17 @@ class BoardCamera:
         """Tiles showing each colour now (or in ``frame``, captured at the request), ``{"blue":
         n, "red": n}``.
 
+        The count asks only which cells hold tiles and the colour each shows: a board read
+        surely but for a letter or two (an I that might be an L) is counted
+        (:attr:`~companion.vision.reader.BoardReading.count_trusted`).
+
         Raises:
             CompanionError: the camera or the reading failed.
-            UnsureReading: the board was read but not surely (not ``trusted``).
+            UnsureReading: the board's tiles or their colours were not read surely.
         """
         reading = self.read(frame=frame)
-        if not reading.trusted:
-            raise UnsureReading(unsure_text(reading))
+        if not reading.count_trusted:
+            raise UnsureReading(unsure_text(reading, reading.count_problems))
         return reading.counts()
 
 
