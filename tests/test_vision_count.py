@@ -191,3 +191,12 @@ def test_vision_read_says_the_count_is_sure_when_only_letters_are_in_doubt(tmp_p
     )
     err = capsys.readouterr().err
     assert "not trusted" in err and "colours are sure" not in err
+
+
+def test_a_count_in_doubt_of_a_tile_asks_the_players_to_try_again():
+    """The count's own doubt is none a player can mend by the light or the camera: the OLED
+    says to try again, not that the camera sees no colour (its words name a colour)."""
+    from companion.daemon import overlays
+
+    why = f"camera unsure of the board: 2 {UNSURE_OF_TILES} (0.993)"
+    assert overlays.no_count_banner(why) == overlays.Banner("NO COUNT", "board not read: try again")
