@@ -240,9 +240,9 @@ def reader_trust_level(
     tile's colour weighed in, the set's counts), not on the network's outputs alone: the
     reading's on each cell's confidence in what it reads, the count's on each cell's confidence
     in a tile or none and a lettered tile's colour
-    (:func:`companion.vision.cells.presence_confidence`), a cell at or over the reading's level
-    taken as sure (a trusted reading is always counted). Returns (level, count level, cells
-    read)."""
+    (:func:`companion.vision.cells.presence_confidence`), on the cells under the reading's level
+    alone (a cell at or over it is sure for the count: a trusted reading is always counted).
+    Returns (level, count level, cells read)."""
     fonts = tuple(wide.training_fonts())
     jobs = [(str(path), json.dumps(recipe), seed, i, fonts) for i in range(boards)]
     if workers > 1:
@@ -253,10 +253,11 @@ def reader_trust_level(
     conf, wrong, counted, counted_wrong = (np.concatenate(x) for x in zip(*parts, strict=True))
     level = choose_trust_level(conf, wrong)
     # a cell the reading is sure of is sure for the count (its class right, its tile and colour
-    # are): the count's level is chosen with those cells always over it, so that a trusted
-    # reading is always counted and the rule holds on every cell the count takes as sure
-    sure = np.where(conf >= level, 1.0, counted)
-    return level, choose_trust_level(sure, counted_wrong), int(len(conf))
+    # are; a trusted reading is always counted): the count's level is chosen on the others, the
+    # cells the count alone may take as sure, so that the rule holds on them and is not met
+    # only thanks to the many the reading is already sure of
+    alone = conf < level
+    return level, choose_trust_level(counted[alone], counted_wrong[alone]), int(len(conf))
 
 
 def accuracy(logits: np.ndarray, labels: np.ndarray, ink: np.ndarray) -> dict:

@@ -141,7 +141,8 @@ class BoardReading:
     def to_json(self) -> dict:
         """The reading as a JSON-ready dict: notation, profile, the rows (``?`` a blank tile),
         the blanks (row, column, 1-based), per-cell confidence (rows of numbers rounded to 3
-        places: the calibrated probability that the cell is read right), colour counts, corners,
+        places: the calibrated probability that the cell is read right), colour counts (Iago,
+        with ``counts_trusted`` and the ``count_problems`` that withhold it), corners,
         ``trusted`` with the ``problems`` that withhold it, and stage timings."""
         out = {
             "board": self.notation,
@@ -160,6 +161,9 @@ class BoardReading:
         if self.profile.coloured_ink:
             out["counts"] = self.counts()
             out["counts_trusted"] = self.count_trusted
+            out["count_problems"] = list(
+                self.problems if self.count_problems is None else self.count_problems
+            )
         return out
 
 
@@ -198,7 +202,9 @@ def read_board(
 
     Returns:
         A :class:`BoardReading` whose ``problems`` list what is in doubt and whose ``trusted``
-        is true only when nothing is (:mod:`companion.vision.trust`).
+        is true only when nothing is (:mod:`companion.vision.trust`); ``count_problems``,
+        ``count_confidence`` and ``count_trusted`` say the same of the count of the lead, which
+        asks only the tiles and their colours (:func:`companion.vision.cells.presence_confidence`).
 
     Raises:
         VisionError: the image is not a colour photo (or has no pixels), or the corners are

@@ -71,8 +71,9 @@ def colour_counts(board) -> dict[str, int]:
 
 
 class UnsureReading(VisionError):
-    """The board was read, but not surely enough to act on (the reading is not ``trusted``);
-    the message says why, in words for the screen."""
+    """The board was read, but not surely enough to act on (for the count: its tiles or their
+    colours are in doubt, ``count_trusted`` false); the message says why, in words for the
+    screen."""
 
 
 def unsure_why(problems: list[str]) -> str:
@@ -84,7 +85,8 @@ def unsure_why(problems: list[str]) -> str:
 def unsure_text(reading, problems: list[str] | None = None) -> str:
     """Why a reading is not trusted, for the screen and the log: ``camera unsure of the board:
     ...`` with the first two of ``problems`` (default the reading's; :func:`unsure_why`)."""
-    return f"camera unsure of the board: {unsure_why(reading.problems if problems is None else problems)}"
+    said = reading.problems if problems is None else problems
+    return f"camera unsure of the board: {unsure_why(said)}"
 
 
 @dataclass
@@ -267,7 +269,9 @@ class BoardCamera:
         """
         reading = self.read(frame=frame)
         if not reading.count_trusted:
-            raise UnsureReading(unsure_text(reading, reading.count_problems))
+            # what withholds the count, not the board (a letter in doubt does not)
+            self.problem = unsure_text(reading, reading.count_problems)
+            raise UnsureReading(self.problem)
         return reading.counts()
 
 
