@@ -82,11 +82,9 @@ class CountTally:
         self.readings += 1
         if reading is None:
             return
-        right = all(
-            (a == ".") == (b == ".") and a.islower() == b.islower()
-            for tr, gr in zip(truth, reading.grid, strict=True)
-            for a, b in zip(tr, gr, strict=True)
-        )
+        from companion.vision.cells import counted_differently
+
+        right = not counted_differently(reading.grid, truth).any()
         counted = reading.count_trusted
         self.right += right
         self.trusted += counted

@@ -205,3 +205,14 @@ def test_a_count_in_doubt_of_a_tile_asks_the_players_to_try_again():
 
     why = f"camera unsure of the board: 2 {UNSURE_OF_TILES} (0.996)"
     assert overlays.no_count_banner(why) == overlays.Banner("NO COUNT", "board not read: try again")
+
+
+def test_boards_differ_for_the_count_only_by_tiles_and_their_colours():
+    """Another letter of the same colour is the same count; a tile missed or seen on a bare
+    square, or a colour read wrong, is not; a hidden cell of a truth matches nothing."""
+    from companion.vision.cells import counted_differently
+
+    truth = ["Ab.", "c#.", "?.."]
+    read = ["Lb.", "C.E", "?.."]
+    expected = [[False, False, False], [True, True, True], [False, False, False]]
+    assert counted_differently(read, truth).tolist() == expected

@@ -495,6 +495,18 @@ def presence_confidence(grid: list[str], ev: CellEvidence) -> np.ndarray:
     return np.clip(out, 0.0, 1.0).astype(np.float32)
 
 
+def counted_differently(grid: list[str], truth: list[str]) -> np.ndarray:
+    """bool (size, size): the cells where two boards (rows of ``.``, letters, ``?``; Iago: lower
+    case red) differ for the count of the lead (:func:`presence_confidence`): a tile on one and
+    none on the other, or two lettered tiles showing different colours. ``#`` (a cell a truth
+    says is hidden, which no reading matches) differs from everything."""
+    a = np.array([list(r) for r in grid])
+    b = np.array([list(r) for r in truth])
+    lettered = (a != ".") & (b != ".") & (a != "?") & (b != "?")
+    out = (b == "#") | (a == "#") | ((a != ".") != (b != "."))
+    return out | (lettered & (np.char.islower(a) != np.char.islower(b)))
+
+
 # 8-bit: a cell has changed when a twentieth or more of its middle's pixels differ from the last
 # trusted frame's by this much or more in some colour channel, both boards first brought to one
 # exposure (cellnet.board_scale). A tile laid or lifted changes most of its cell; a tile turned

@@ -207,19 +207,14 @@ def _reader_cells(job) -> tuple[np.ndarray, ...]:
     ``hidden`` left out (confidence 0, not wrong). The count's are of what the count of the lead
     needs (:func:`companion.vision.cells.presence_confidence`): a tile or none, and a lettered
     tile's colour; a hidden cell, which no reading matches, is wrong for it too."""
-    from companion.vision.cells import presence_confidence, read_cells
+    from companion.vision.cells import counted_differently, presence_confidence, read_cells
 
     path, recipe, seed, index, fonts = job
     profile, ren = _render(seed, index, fonts)
     grid, conf, ev, _ = read_cells(ren.warp, profile, _net(path, recipe))
     truth = ren.rows(profile.coloured_ink)
-    read = np.array([list(r) for r in grid])
-    true = np.array([list(r) for r in truth])
-    wrong = read != true
-    tile, true_tile = read != ".", true != "."
-    lettered = tile & true_tile & (read != "?") & (true != "?")
-    counted_wrong = (true == "#") | (tile != true_tile)
-    counted_wrong |= lettered & (np.char.islower(read) != np.char.islower(true))
+    wrong = np.array([list(r) for r in grid]) != np.array([list(r) for r in truth])
+    counted_wrong = counted_differently(grid, truth)
     hidden = ev.hidden
     counted = presence_confidence(grid, ev)
     return (

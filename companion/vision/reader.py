@@ -118,7 +118,11 @@ class BoardReading:
         lettered tile's colour, whatever its letter (the rulebook's count asks no more). A
         trusted reading's count is always trusted; a reading unsure of an I or an L may still
         be counted."""
-        return not (self.problems if self.count_problems is None else self.count_problems)
+        return not self._count_doubts()
+
+    def _count_doubts(self) -> list[str]:
+        """``count_problems``, or ``problems`` for a reading made without them."""
+        return self.problems if self.count_problems is None else self.count_problems
 
     @property
     def notation(self) -> str:
@@ -161,9 +165,7 @@ class BoardReading:
         if self.profile.coloured_ink:
             out["counts"] = self.counts()
             out["counts_trusted"] = self.count_trusted
-            out["count_problems"] = list(
-                self.problems if self.count_problems is None else self.count_problems
-            )
+            out["count_problems"] = list(self._count_doubts())
         return out
 
 
