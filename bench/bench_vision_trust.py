@@ -5,8 +5,10 @@
 - *Renders*: synthetic photos of every kind (``companion.vision.synth.KINDS``) for both
   profiles, drawn in FreeSans Bold, a face the cell model never learns from
   (``wide.TEST_FONTS``), corners given and found; and Iago boards in held-out bold faces,
-  serif and sans, small in the frame (``ren iago bold small``); and the Scrabble renders read
-  as a move, with the board before it (:func:`last_moves`, up to 3 a render).
+  serif and sans, small in the frame (``ren iago bold small``); the Scrabble renders read
+  as a move, with the board before it (:func:`last_moves`, up to 3 a render); and Iago games
+  read move by move as the table reads them (:func:`game_readings`: 10 moves a game, seeds
+  63000 on at 20 px a cell in those faces, 63500 on in full photos).
 
 For each: cells right, boards perfect, boards trusted, wrong boards trusted (must be 0) and the
 share of perfect boards trusted.
@@ -31,6 +33,8 @@ if not REAL.is_dir():
 SEEDS = {"iago": 60000, "scrabble": 61000}
 SMALL_IAGO_SEED = 62000
 MOVES_A_RENDER = 3
+MOVES_A_GAME = 10
+GAME_SEEDS = {"small": 63000, "full": 63500}
 SMALL_IAGO_FONTS = (
     "urw-base35/P052-Bold.otf",
     "freefont/FreeSansBold.ttf",
@@ -106,17 +110,54 @@ def _truth(rows: list[str], profile: str) -> list[str]:
     return rows
 
 
-def _read(image, profile, corners, net=None, known=None):
+def _read(image, profile, corners, net=None, known=None, last=None, tracker=None):
     """The reading of ``image`` (None when the reader refuses it), by ``net`` (a CellNet;
-    default the shipped model), with the board the game holds before the move (``known``)."""
+    default the shipped model), with the board the game holds before the move (``known``),
+    the game's last trusted reading (``last``) and a fixed camera's tracker (``tracker``,
+    when the corners are not given)."""
     from companion.vision.errors import VisionError
     from companion.vision.reader import read_board
 
     try:
-        r = read_board(image, profile, corners=corners, net=net, known=known)
+        r = read_board(
+            image, profile, corners=corners, net=net, known=known, last=last, tracker=tracker
+        )
     except VisionError:
         return None
     return r
+
+
+def game_readings(seed: int, games: int, size: tuple[int, int], fonts, net=None):
+    """Iago games read move by move as the table reads them: each game's boards
+    (:func:`companion.vision.synth.iago_game`, :data:`MOVES_A_GAME` moves from the empty
+    board) photographed by one still camera (one ``seed`` for the board, the light and the
+    pose, each frame its own noise), each frame read with the game's last trusted reading
+    (``read_board(..., last=)``, as ``BoardCamera`` does), corners given and found (a
+    ``BoardTracker`` over the game). Yields (how, truth, reading) for each move's board (the
+    empty board read first is not yielded); ``reading`` None where the reader refuses it.
+    ``size`` is the photos' (width, height) in pixels; ``fonts`` are cycled game by game (None:
+    the renders' default face)."""
+    from companion.vision.localise import BoardTracker
+    from companion.vision.synth import another_frame, iago_game, render_photo
+
+    for g in range(games):
+        boards = iago_game(np.random.default_rng(seed + g), MOVES_A_GAME)
+        frames = np.random.default_rng([seed + g, 1])
+        tracker = BoardTracker("iago")
+        last: dict = {"given": None, "found": None}
+        for k, grid in enumerate(boards):
+            photo = render_photo(
+                "iago", seed=seed + g, size=size, grid=grid, font=fonts[g % len(fonts)],
+                tile_seed=seed + g,
+            )  # fmt: skip
+            image = another_frame(photo.image, frames)
+            for how, corners in (("given", photo.corners), ("found", None)):
+                ahead = None if corners is not None else tracker
+                r = _read(image, "iago", corners, net, last=last[how], tracker=ahead)
+                if r is not None and r.trusted:
+                    last[how] = r
+                if k:
+                    yield how, grid, r
 
 
 def last_moves(rows: list[str]) -> list[list[str]]:
@@ -246,6 +287,20 @@ def renders(count: int) -> None:
     print(small_counts.line("iago bold, 20 px a cell, the count"))
     print(move_given.line("scrabble, every kind, as a move, given"))
     print(move_found.line("scrabble, every kind, as a move, found"))
+    # Iago games read move by move, as the table reads them (the last trusted reading kept)
+    for name, games, size, fonts in (
+        ("small", 2 * count, (340, 256), SMALL_IAGO_FONTS),
+        ("full", count, (1600, 1200), (None,)),
+    ):
+        tallies: dict = {}
+        for how, grid, r in game_readings(GAME_SEEDS[name], games, size, fonts):
+            t, c = tallies.setdefault(how, (Tally(), CountTally()))
+            t.add(grid, r.grid if r else ["#" * 11] * 11, bool(r and r.trusted))
+            c.add(grid, r)
+        label = "iago games, 20 px, bold" if name == "small" else "iago games, plain"
+        for how, (t, c) in tallies.items():
+            print(t.line(f"{label}, {how}"))
+            print(c.line(f"{label}, {how}, the count"))
     # the cells alone, wide renders in the held-out faces at 15-60 px a cell
     for profile_name in ("iago", "scrabble"):
         p = get_profile(profile_name)

@@ -14,7 +14,11 @@ data, only reported. The sets:
 - ``realmoves``: the real photos read as a move at the table, with the board the game held
   before it (``read_board(..., known=)``): each word's tiles that no word across holds, taken
   off the truth, when the tiles left are one group (:func:`last_moves`), up to 8 a photo, each
-  read as ``real`` reads the photo (4 sizes, corners given and found): 3 photos, 92 readings.
+  read as ``real`` reads the photo (4 sizes, corners given and found): 3 photos, 92 readings;
+- ``iagogames``: Iago games read move by move as the table reads them, each frame with the
+  game's last trusted reading (:func:`bench.bench_vision_trust.game_readings`): 12 games at
+  about 20 px a cell in the held-out bold faces (seeds 84000 on) and 6 in full photos (84500
+  on), 10 moves each, given and found.
 
 Each line: cells right, boards perfect, trusted, wrong boards trusted (must be 0), the share
 of perfect boards trusted, the cells under the reading's trust level, and what holds back the
@@ -41,6 +45,7 @@ from bench.bench_vision_trust import (
     Tally,
     _read,
     _truth,
+    game_readings,
     last_moves,
     real_photos,
     real_readings,
@@ -50,7 +55,8 @@ from companion.vision.reader import UNSURE_CELLS
 SCRABBLE_SEED = 81000
 IAGO_SMALL_SEED = 83000
 IAGO_KINDS_SEED = 83500
-SETS = ("real", "scrabble", "iago20", "iagokinds", "realmoves")
+IAGO_GAME_SEEDS = {"small": 84000, "full": 84500}
+SETS = ("real", "scrabble", "iago20", "iagokinds", "realmoves", "iagogames")
 MOVES_A_PHOTO = 8
 
 
@@ -131,6 +137,14 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
             for before in last_moves(rows)[:MOVES_A_PHOTO]:
                 reading = _read(image, "scrabble", corners, net, known=before)
                 _tally(out, f"real photos, moves, {how}", truth, reading, level)
+    if "iagogames" in sets:
+        for name, games, size, fonts in (
+            ("20 px", 12, (340, 256), SMALL_IAGO_FONTS),
+            ("plain", 6, (1600, 1200), (None,)),
+        ):
+            seed = IAGO_GAME_SEEDS["small" if name == "20 px" else "full"]
+            for how, grid, reading in game_readings(seed, games, size, fonts, net):
+                _tally(out, f"iago games {name}, {how}", grid, reading, level)
     return out
 
 

@@ -868,6 +868,38 @@ def _without_spent(out, grid, held, known, profile, probabilities) -> np.ndarray
     return np.where(keep, out, np.minimum(lifted, 1.0)).astype(np.float32)
 
 
+def with_empty_board(grid: list[str], conf: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+    """Each cell's confidence on a board read with no tile on it: as sure as its centre square.
+
+    Every tile of a game lies in the group that covers the centre square: the first word covers
+    it and each next one joins those laid (Iago's rulebook, "The Move": "The first word in the
+    game should be positioned centrally; all subsequent words must be connected to this first
+    word, or to each other"; Scrabble's rules: the first word covers the centre star). So a
+    square holds a tile only if the centre does, and a square read empty is empty at least as
+    surely as the centre is read empty: its confidence is raised to the centre's (a lower
+    bound, which asks nothing of how the cells' doubts go together). This is the board at the
+    start of a game, which the table then reads the game from (``read_board(..., last=)``).
+    A first word laid off the centre (illegal; the table warns of it once it is read) is read
+    as an empty board only if every one of its tiles is missed too.
+
+    Args:
+        grid: the rows read (``.`` empty, a letter, ``?`` a blank).
+        conf: float32 (size, size), each cell's confidence in what it is read as.
+        unseen: bool (size, size), the cells the photo does not show (covered, cut off by its
+            edge): a reading with one is left as it is, and so is a reading with a tile or a
+            centre unseen.
+
+    Returns:
+        float32 (size, size): the confidences (``conf`` unchanged unless every cell is read
+        empty).
+    """
+    n = len(grid)
+    out = np.array(conf, np.float32)
+    if any(ch != "." for row in grid for ch in row) or np.asarray(unseen, bool).any():
+        return out
+    return np.maximum(out, out[n // 2, n // 2]).astype(np.float32)
+
+
 def board_facts(grid: list[str], profile: Profile) -> list[str]:
     """What the board's rules say cannot be, in words (empty when every fact holds):
 

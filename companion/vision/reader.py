@@ -325,6 +325,14 @@ def read_board(
             "joined): a blank tile taken for a bare square, or the other way round"
         )
     problems += cells.board_facts(grid, profile)
+    unseen = cut if ev.hidden is None else cut | ev.hidden
+    surer = cells.with_empty_board(grid, conf, unseen)
+    if (surer > conf).any():
+        notes.append(
+            "no tile read: every square is as sure as the centre (a game's tiles lie in the "
+            "group that covers it)"
+        )
+    conf = surer
     if known is not None:
         conf, differ = cells.with_known_board(grid, conf, known, profile, ev.probabilities)
         problems += differ

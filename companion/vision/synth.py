@@ -165,6 +165,96 @@ def random_grid(
     return ["".join(row) for row in cells]
 
 
+def iago_game(rng: np.random.Generator, moves: int = 10, n: int = 11) -> list[list[str]]:
+    """The boards of the first ``moves`` moves of a random Iago game on an ``n`` x ``n`` grid,
+    the empty board first (``moves + 1`` boards of rows: ``.`` empty, a letter showing blue,
+    lower case showing red), as the camera sees them at each move's end.
+
+    Blue moves first and the players take turns (the rulebook's "The Move"). A move enters a
+    word of 2-7 letters in the mover's colour, the first through the centre and each next one
+    through a tile already laid (its crossing tile stays as it is), as :func:`random_grid`
+    lays them; or, on a third of the moves once the opponent has a word, steals one
+    ("Stealing"): a row's or column's run of two or more tiles holding the opponent's colour
+    gets a letter added at a free end, or one letter substituted, and every letter of the run
+    turned over to the mover's colour. Letters are drawn evenly from A-Z; no lexicon is asked
+    (the camera reads what lies there, words or not)."""
+    cells = [["."] * n for _ in range(n)]
+    boards = [["".join(row) for row in cells]]
+    for move in range(moves):
+        blue = move % 2 == 0
+        paint = str.upper if blue else str.lower
+        for _ in range(400):
+            if rng.uniform() < 1 / 3 and _steal(rng, cells, blue, paint):
+                break
+            if _enter_word(rng, cells, paint):
+                break
+        boards.append(["".join(row) for row in cells])
+    return boards
+
+
+def _runs(cells: list[list[str]]) -> list[list[tuple[int, int]]]:
+    """Every run of two or more tiles across or down (a word on the board), as its squares."""
+    n = len(cells)
+    out = []
+    for across in (True, False):
+        for a in range(n):
+            run: list[tuple[int, int]] = []
+            for b in range(n + 1):
+                sq = (a, b) if across else (b, a)
+                if b < n and cells[sq[0]][sq[1]] != ".":
+                    run.append(sq)
+                    continue
+                if len(run) >= 2:
+                    out.append(run)
+                run = []
+    return out
+
+
+def _steal(rng, cells, blue: bool, paint) -> bool:
+    """Steal a word of the opponent's (:func:`iago_game`); False when none can be."""
+    n = len(cells)
+    theirs = [run for run in _runs(cells) if any(cells[r][c].isupper() != blue for r, c in run)]
+    if not theirs:
+        return False
+    run = theirs[int(rng.integers(0, len(theirs)))]
+    (r0, c0), (r1, c1) = run[0], run[-1]
+    dr, dc = (0, 1) if r0 == r1 else (1, 0)
+    ends = [(r0 - dr, c0 - dc), (r1 + dr, c1 + dc)]
+    free = [(r, c) for r, c in ends if 0 <= r < n and 0 <= c < n and cells[r][c] == "."]
+    if free and rng.uniform() < 0.6:
+        run = run + [free[int(rng.integers(0, len(free)))]]
+        added = run[-1]
+        cells[added[0]][added[1]] = LETTERS[int(rng.integers(0, 26))]
+    else:
+        r, c = run[int(rng.integers(0, len(run)))]
+        old = cells[r][c].upper()
+        cells[r][c] = str(rng.choice([ch for ch in LETTERS if ch != old]))
+    for r, c in run:
+        cells[r][c] = paint(cells[r][c])
+    return True
+
+
+def _enter_word(rng, cells, paint) -> bool:
+    """Enter a word through a tile laid, or the centre (:func:`iago_game`); False when the
+    word drawn does not fit."""
+    n = len(cells)
+    length = int(rng.integers(2, 8))
+    across = bool(rng.integers(0, 2))
+    laid = [(r, c) for r in range(n) for c in range(n) if cells[r][c] != "."]
+    ar, ac = laid[int(rng.integers(0, len(laid)))] if laid else (n // 2, n // 2)
+    k0 = int(rng.integers(0, length))
+    r, c = (ar, ac - k0) if across else (ar - k0, ac)
+    if r < 0 or c < 0 or (across and c + length > n) or (not across and r + length > n):
+        return False
+    squares = [(r, c + k) if across else (r + k, c) for k in range(length)]
+    if all(cells[rr][cc] != "." for rr, cc in squares):
+        return False  # nothing new to lay
+    for rr, cc in squares:
+        if cells[rr][cc] == ".":
+            cells[rr][cc] = paint(LETTERS[int(rng.integers(0, 26))])
+    return True
+
+
 PALE_FONT = "freefont/FreeSans.ttf"  # the regular weight: thin strokes
 
 
@@ -262,13 +352,18 @@ def render_board(
     markers: bool = False,
     look: str = "plain",
     font: str | None = None,
+    tile_seed: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The board drawn top-down: (uint8 (S, S, 3) BGR, float32 (4, 2) grid corners in it).
 
     ``look`` is one of ``KINDS``; only ``labels``, ``bold`` and ``pale`` change the board itself.
     For Scrabble the premium squares are the standard board's (``Profile.premium``), coloured
     and labelled, and a lower-case letter of the grid is a blank tile (no letter). ``font``
-    draws the letters in another face (a path below the Debian font folders)."""
+    draws the letters in another face (a path below the Debian font folders). ``tile_seed``:
+    each tile drawn from a generator of its own, seeded by it, the tile's square and what it
+    shows, so that the same board drawn again after a move (tiles laid, turned over or
+    substituted) draws every other tile and everything after the tiles alike, as a game's
+    frames; None draws the tiles from ``rng`` in turn."""
     profile = get_profile(profile)
     n, p = profile.size, cell_px
     frame = int((2.2 if look == "labels" else 1.3) * p)
@@ -316,25 +411,27 @@ def render_board(
             ch = grid[r][c]
             if ch == ".":
                 continue
+            own = tile_seed is not None
+            rng_tile = np.random.default_rng([tile_seed, r, c, ord(ch)]) if own else rng
             if profile.coloured_ink:
                 red = ch.islower()
                 ink = (
-                    np.array([45, 40, 185], np.float32) + rng.uniform(-20, 20, 3)
+                    np.array([45, 40, 185], np.float32) + rng_tile.uniform(-20, 20, 3)
                     if red
-                    else np.array([165, 80, 30], np.float32) + rng.uniform(-20, 20, 3)
+                    else np.array([165, 80, 30], np.float32) + rng_tile.uniform(-20, 20, 3)
                 )
             else:
-                ink = np.array([30, 30, 30], np.float32) + rng.uniform(-20, 20, 3)
-            face = tile_face + rng.uniform(-6, 6, 3)
+                ink = np.array([30, 30, 30], np.float32) + rng_tile.uniform(-20, 20, 3)
+            face = tile_face + rng_tile.uniform(-6, 6, 3)
             if look == "pale":
-                ink = ink + (face - ink) * rng.uniform(0.3, 0.5)  # light ink
+                ink = ink + (face - ink) * rng_tile.uniform(0.3, 0.5)  # light ink
             letter = "?" if profile.blank_tiles and ch.islower() else ch
             sprite = _tile_sprite(
-                letter, tile, face, ink, rng, not profile.coloured_ink, look, font
+                letter, tile, face, ink, rng_tile, not profile.coloured_ink, look, font
             )
-            cx = frame + (c + 0.5) * p + rng.uniform(-0.05, 0.05) * p
-            cy = frame + (r + 0.5) * p + rng.uniform(-0.05, 0.05) * p
-            rot = cv2.getRotationMatrix2D((tile / 2, tile / 2), float(rng.uniform(-4, 4)), 1.0)
+            cx = frame + (c + 0.5) * p + rng_tile.uniform(-0.05, 0.05) * p
+            cy = frame + (r + 0.5) * p + rng_tile.uniform(-0.05, 0.05) * p
+            rot = cv2.getRotationMatrix2D((tile / 2, tile / 2), float(rng_tile.uniform(-4, 4)), 1.0)
             # draw into a patch around the cell only
             x0, y0 = int(cx - p), int(cy - p)
             rot[:, 2] += (cx - tile / 2 - x0, cy - tile / 2 - y0)
@@ -486,13 +583,17 @@ def render_photo(
     kind: str = "plain",
     blanks: tuple[int, int] = SET_BLANKS,
     font: str | None = None,
+    tile_seed: int | None = None,
 ) -> SyntheticPhoto:
     """One synthetic photo of a random (or the given) board, with its truth. Deterministic for a
     seed. ``size`` is (width, height) in pixels; 1600x1200 is about 2 megapixels. ``kind`` is one
     of ``KINDS``; for ``bumped`` the photo's ``corners`` are where the grid was before the camera
     moved (``true_corners`` where it is). ``blanks``: how many blank tiles a random grid gets
     (:func:`random_grid`). ``font``: the letters' face (default FreeSans Bold, a face the cell
-    model never learns from).
+    model never learns from). ``tile_seed``: each tile drawn on its own (:func:`render_board`),
+    so that the photos of one ``seed`` and ``tile_seed`` with a move's grids between them are
+    one camera's frames of a game (alike but for the move's tiles; they share the sensor's
+    noise too, which a game's frames do not: add a frame's own).
 
     Raises:
         VisionError: an unknown kind.
@@ -505,7 +606,14 @@ def render_photo(
         grid = random_grid(profile, rng, blanks=blanks)
     cell = max(32, min(160, int(0.85 * min(size) / profile.size * 1.2)))
     board, corners = render_board(
-        grid, profile, rng, cell_px=cell, markers=markers, look=kind, font=font
+        grid,
+        profile,
+        rng,
+        cell_px=cell,
+        markers=markers,
+        look=kind,
+        font=font,
+        tile_seed=tile_seed,
     )
     image, truth = photograph(
         board, corners, rng, size=size, hand=hand, look=kind, cells=profile.size
@@ -522,6 +630,19 @@ def render_photo(
         old = (truth - centre) @ rot.T + centre + a * cellv + b * cellh
         photo.corners = old.astype(np.float32)
     return photo
+
+
+def another_frame(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Another frame of one still camera: ``image`` (uint8 (H, W, 3) BGR) with the sensor's
+    own noise (sigma 1.5-4, 8-bit levels), the exposure within 5% and a JPEG of its own
+    (quality 60-95), as :func:`photograph` draws them. Returns uint8 (H, W, 3) BGR."""
+    out = image.astype(np.float32) * rng.uniform(0.95, 1.05)
+    out += rng.normal(0, rng.uniform(1.5, 4.0), image.shape)
+    quality = int(rng.integers(60, 95))
+    ok, buf = cv2.imencode(
+        ".jpg", np.clip(out, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, quality]
+    )
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
 
 
 def notation_of(photo: SyntheticPhoto) -> str:
