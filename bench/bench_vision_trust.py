@@ -131,20 +131,21 @@ def game_readings(seed: int, games: int, size: tuple[int, int], fonts, net=None)
     """Iago games read move by move as the table reads them: each game's boards
     (:func:`companion.vision.synth.iago_game`, :data:`MOVES_A_GAME` moves from the empty
     board) photographed by one still camera (one ``seed`` for the board, the light and the
-    pose, each frame its own noise), each frame read with the game's last trusted reading
-    (``read_board(..., last=)``, as ``BoardCamera`` does), corners given and found (a
-    ``BoardTracker`` over the game). Yields (how, truth, reading) for each move's board (the
-    empty board read first is not yielded); ``reading`` None where the reader refuses it.
-    ``size`` is the photos' (width, height) in pixels; ``fonts`` are cycled game by game (None:
-    the renders' default face)."""
-    from companion.vision.localise import BoardTracker
+    pose, each frame its own noise: :func:`companion.vision.synth.another_frame`), each frame
+    read by a :class:`companion.vision.table.BoardCamera` as at the table (with the game's last
+    trusted reading), corners given and found. Yields (how, truth,
+    reading) for each move's board (the empty board read first is not yielded); ``reading``
+    None where the reader refuses it. ``size`` is the photos' (width, height) in pixels;
+    ``fonts`` are cycled game by game (None: the renders' default face); ``net`` a CellNet
+    (default the shipped one)."""
+    from companion.errors import CompanionError
     from companion.vision.synth import another_frame, iago_game, render_photo
+    from companion.vision.table import BoardCamera
 
     for g in range(games):
         boards = iago_game(np.random.default_rng(seed + g), MOVES_A_GAME)
         frames = np.random.default_rng([seed + g, 1])
-        tracker = BoardTracker("iago")
-        last: dict = {"given": None, "found": None}
+        cams: dict = {}
         for k, grid in enumerate(boards):
             photo = render_photo(
                 "iago", seed=seed + g, size=size, grid=grid, font=fonts[g % len(fonts)],
@@ -152,10 +153,12 @@ def game_readings(seed: int, games: int, size: tuple[int, int], fonts, net=None)
             )  # fmt: skip
             image = another_frame(photo.image, frames)
             for how, corners in (("given", photo.corners), ("found", None)):
-                ahead = None if corners is not None else tracker
-                r = _read(image, "iago", corners, net, last=last[how], tracker=ahead)
-                if r is not None and r.trusted:
-                    last[how] = r
+                if how not in cams:
+                    cams[how] = BoardCamera(None, "iago", corners=corners, net=net)
+                try:
+                    r = cams[how].read(frame=image)
+                except CompanionError:
+                    r = None
                 if k:
                     yield how, grid, r
 
@@ -309,7 +312,7 @@ def renders(count: int) -> None:
             rng = wide.board_rng(SMALL_IAGO_SEED + 1, 2 * k + (profile_name == "iago"))
             px = float(np.exp(rng.uniform(np.log(15), np.log(60))))
             ren = wide.render(rng, p, fonts=wide.TEST_FONTS, cell_px=px, hands=False, bag=True)
-            grid, _, _, _ = read_cells(ren.warp, p)
+            grid, _, _, _ = read_cells(ren.warp, p, photo_cell_px=ren.cell_px)
             t.add(ren.rows(p.coloured_ink), grid, False)
         print(t.line(f"{profile_name} wide renders, 15-60 px, cells"))
 

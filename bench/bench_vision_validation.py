@@ -16,9 +16,9 @@ data, only reported. The sets:
   off the truth, when the tiles left are one group (:func:`last_moves`), up to 8 a photo, each
   read as ``real`` reads the photo (4 sizes, corners given and found): 3 photos, 92 readings;
 - ``iagogames``: Iago games read move by move as the table reads them, each frame with the
-  game's last trusted reading (:func:`bench.bench_vision_trust.game_readings`): 12 games at
-  about 20 px a cell in the held-out bold faces (seeds 84000 on) and 6 in full photos (84500
-  on), 10 moves each, given and found.
+  game's last trusted reading (:func:`bench.bench_vision_trust.game_readings`): 48 games at
+  about 20 px a cell in the held-out bold faces (seeds 84000 on; 15-22 px) and 6 in full
+  photos (84500 on), 10 moves each, given and found.
 
 Each line: cells right, boards perfect, trusted, wrong boards trusted (must be 0), the share
 of perfect boards trusted, the cells under the reading's trust level, and what holds back the
@@ -139,7 +139,7 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
                 _tally(out, f"real photos, moves, {how}", truth, reading, level)
     if "iagogames" in sets:
         for name, games, size, fonts in (
-            ("20 px", 12, (340, 256), SMALL_IAGO_FONTS),
+            ("20 px", 48, (340, 256), SMALL_IAGO_FONTS),
             ("plain", 6, (1600, 1200), (None,)),
         ):
             seed = IAGO_GAME_SEEDS["small" if name == "20 px" else "full"]

@@ -1,94 +1,22 @@
-"""An Iago game read move by move, as the table reads it.
-
-A game starts on an empty board, and every tile of a game lies in the group that covers the
-centre square (Iago's rulebook, "The Move": "The first word in the game should be positioned
-centrally; all subsequent words must be connected to this first word, or to each other"). So a
-board read with no tile is as sure as its centre (``cells.with_empty_board``), and the board at
-the start of a game can be the last trusted reading the next moves are read with
-(``read_board(..., last=)``). Renders: seeds 88000 on, none of the bench's (60000-63599,
-81000-84599) nor the model's (20261206-20261208).
+"""An Iago game read move by move, as the table reads it: one still camera's frames of a
+game's boards (``synth.iago_game``, ``render_photo(..., tile_seed=)``, ``synth.another_frame``),
+each read with the game's last trusted reading (``read_board(..., last=)``). Renders: seeds 88000
+on, none of the bench's (60000-63599, 81000-84599) nor the model's (20261206-20261208).
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
 
 from companion.devices.camera import FileCamera
 from companion.vision import cellnet
-from companion.vision.cells import with_empty_board
 from companion.vision.reader import read_board
 from companion.vision.synth import another_frame, iago_game, render_photo
 from companion.vision.table import BoardCamera
 
-SMALL = (340, 256)  # about 20 px a cell
-FONTS = ("urw-base35/P052-Bold.otf", "freefont/FreeSansBold.ttf", "croscore/Tinos-Bold.ttf")
 EMPTY = ["." * 11] * 11
-
-
-def test_a_board_read_empty_is_as_sure_as_its_centre():
-    """Centre 0.995: a corner read empty at 0.9 and the rest at 0.99 are raised to 0.995. A
-    centre at 0.9 raises nothing over it: the corner at 0.95 and the rest at 0.99 stay."""
-    conf = np.full((5, 5), 0.99, np.float32)
-    conf[2, 2], conf[0, 0] = 0.995, 0.9
-    none = np.zeros((5, 5), bool)
-    out = with_empty_board(["....."] * 5, conf, none)
-    assert out.dtype == np.float32
-    np.testing.assert_allclose(out, np.full((5, 5), 0.995), rtol=1e-6)
-    conf[2, 2], conf[0, 0] = 0.9, 0.95
-    out = with_empty_board(["....."] * 5, conf, none)
-    expected = np.full((5, 5), 0.99)
-    expected[2, 2], expected[0, 0] = 0.9, 0.95
-    np.testing.assert_allclose(out, expected, rtol=1e-6)
-
-
-def test_a_board_with_a_tile_or_a_square_unseen_is_left_as_read():
-    """A tile read anywhere, or a square covered or cut off (which could hold one), and nothing
-    is raised: the centre says nothing of a board that holds tiles."""
-    conf = np.full((5, 5), 0.9, np.float32)
-    conf[2, 2] = 0.999
-    one_tile = ["....A"] + ["....."] * 4
-    np.testing.assert_array_equal(with_empty_board(one_tile, conf, np.zeros((5, 5), bool)), conf)
-    unseen = np.zeros((5, 5), bool)
-    unseen[4, 0] = True
-    np.testing.assert_array_equal(with_empty_board(["....."] * 5, conf, unseen), conf)
-
-
-@given(
-    st.lists(st.floats(0, 1, width=32), min_size=25, max_size=25),
-    st.lists(st.sampled_from(".....A"), min_size=25, max_size=25),
-    st.lists(st.booleans(), min_size=25, max_size=25),
-)
-def test_the_centre_never_lowers_a_confidence_nor_touches_a_board_with_a_tile(conf, cells, seen):
-    conf = np.array(conf, np.float32).reshape(5, 5)
-    grid = ["".join(cells[5 * r : 5 * r + 5]) for r in range(5)]
-    unseen = ~np.array(seen).reshape(5, 5)
-    out = with_empty_board(grid, conf, unseen)
-    assert (out >= conf).all() and (out <= 1).all()
-    if "A" in "".join(grid) or unseen.any():
-        np.testing.assert_array_equal(out, conf)
-    else:
-        assert (out >= conf[2, 2]).all()
-
-
-def test_an_empty_board_small_in_the_frame_is_trusted_when_its_centre_is_read_surely():
-    """Twelve empty boards at about 20 px a cell: each square is read as surely as the centre,
-    and the board is trusted exactly when the centre is read over the level (and the photo's
-    checks pass); on some, squares read empty under the level are raised by it, with a note."""
-    level = cellnet.load_cellnet().reader_trust_level
-    raised = 0
-    for k in range(12):
-        photo = render_photo("iago", seed=88000 + k, size=SMALL, grid=EMPTY, font=FONTS[k % 3])
-        reading = read_board(photo.image, "iago", corners=photo.corners)
-        assert reading.grid == EMPTY
-        centre = float(reading.confidence[5, 5])
-        checks = [p for p in reading.problems if "confidence under" not in p]
-        assert (reading.confidence >= centre).all()
-        assert reading.trusted == (centre >= level and not checks), reading.problems
-        noted = any("as sure as the centre" in n for n in reading.notes)
-        raised += noted and reading.trusted
-    assert raised >= 1  # the rule lifted some board's doubt to trust
 
 
 def test_a_game_is_read_from_its_empty_board_move_by_move(tmp_path):
@@ -159,3 +87,40 @@ def test_an_iago_game_keeps_the_rules_shape():
             assert (tiles | ~np.array([[ch != "." for ch in row] for row in before])).all()
             count, labels = _groups(tiles)
             assert count == 1 and tiles[5, 5], (seed, k)
+
+
+def test_a_photo_showing_cells_smaller_than_the_networks_input_is_read_every_cell_again():
+    """At 16 px a cell (under the network's 21.3), every cell is read the five ways: the sure
+    cells' probabilities change too; at 40 px only the unsure ones are, as without the photo's
+    size (``read_cells(..., photo_cell_px=)``)."""
+    from companion.vision import wide
+    from companion.vision.cells import read_cells
+    from companion.vision.profiles import get_profile
+
+    profile = get_profile("iago")
+    net = cellnet.load_cellnet()
+    assert 21 < net.native_cell_px < 22  # 32 px for a cell and a quarter of one each side
+    ren = wide.render(wide.board_rng(88400, 0), profile, cell_px=16.0, hands=False, bag=True)
+    plain = read_cells(ren.warp, profile, net)
+    small = read_cells(ren.warp, profile, net, photo_cell_px=16.0)
+    large = read_cells(ren.warp, profile, net, photo_cell_px=40.0)
+    sure = plain[2].probabilities.max(-1) >= net.trust_level
+    assert sure.sum() >= 20
+    changed = ~np.isclose(small[2].probabilities, plain[2].probabilities).all(-1)
+    assert changed[sure].mean() > 0.9  # the sure cells are read again too
+    np.testing.assert_array_equal(large[2].probabilities, plain[2].probabilities)
+    assert large[0] == plain[0]
+
+
+def test_a_board_read_turned_keeps_nothing_of_the_last_reading():
+    """The last trusted reading's cells are kept only for a board warped the same way round:
+    with its corners in another order (the board read turned), no cell is kept, however alike
+    the two warps' empty squares look."""
+    photo = render_photo("iago", seed=88500, size=(1200, 900), hand=False)
+    first = read_board(photo.image, "iago", corners=photo.corners)
+    trusted = dataclasses.replace(first, problems=[])
+    again = read_board(photo.image, "iago", corners=photo.corners, last=trusted)
+    assert again.kept == 121
+    turned = dataclasses.replace(trusted, corners=np.roll(trusted.corners, -2, axis=0))
+    fresh = read_board(photo.image, "iago", corners=photo.corners, last=turned)
+    assert fresh.kept == 0 and fresh.grid == first.grid

@@ -47,7 +47,7 @@ def _kind_figures(name: str) -> tuple[float, int]:
     for i in range(BOARDS_PER_KIND):
         rng = wide.board_rng(CHECK_SEED + sorted(KINDS).index(name), i)
         ren = wide.render(rng, profile, fonts=(font,), cell_px=px, hands=False, bag=True)
-        grid, _, _, _ = read_cells(ren.warp, profile, net)
+        grid, _, _, _ = read_cells(ren.warp, profile, net, photo_cell_px=ren.cell_px)
         truth = ren.rows(profile.coloured_ink)
         ok = sum(
             a == b

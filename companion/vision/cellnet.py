@@ -134,6 +134,10 @@ class CellNet:
         self.trust_level = float(recipe.get("trust_level", TRUST_LEVEL))
         self.reader_trust_level = float(recipe.get("reader_trust_level", self.trust_level))
         self.count_trust_level = float(recipe.get("count_trust_level", self.reader_trust_level))
+        # pixels a cell in the network's input: a photo showing a cell in fewer is enlarged for
+        # it, and every cell of it is read again moved (cells.read_cells)
+        margin = float(recipe.get("crop_margin", CROP_MARGIN))
+        self.native_cell_px = float(recipe.get("input_px", INPUT_PX)) / (1 + 2 * margin)
         if not self.path.is_file():
             raise VisionError(f"cell model {self.path}: no such file (make vision-model builds it)")
         try:

@@ -134,12 +134,21 @@ REREAD_SHIFT = 1 / 16
 
 
 def read_unsure_again(
-    net: CellNet, warp: np.ndarray, classes: np.ndarray, ink: np.ndarray, profile: Profile
+    net: CellNet,
+    warp: np.ndarray,
+    classes: np.ndarray,
+    ink: np.ndarray,
+    profile: Profile,
+    every: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The cells the network is unsure of (under its trust level), read again cut a little
     moved (:data:`REREAD_SHIFT` of a cell up, down, left and right) and their five readings'
     probabilities averaged: a letter beside its point value, or cut where a grid line misleads,
-    is read from where it is seen best (test-time augmentation). Sure cells are not read again.
+    is read from where it is seen best (test-time augmentation). Sure cells are not read again,
+    unless ``every``: a photo whose cells are smaller than the network's input shows them
+    enlarged, and there a shift of a pixel can make the network sure of a wrong letter (a T
+    read as I at 0.9999 with the grid found, unsure at 0.7 with the true corners, 16 px a
+    cell), so every cell is read the five ways.
 
     Args:
         net: the cell network.
@@ -147,14 +156,15 @@ def read_unsure_again(
         classes: float64 (size, size, 29) class probabilities (:func:`cell_probabilities`).
         ink: float64 (size, size, 2) ink probabilities.
         profile: the game's profile.
+        every: read every cell again, not only the unsure ones.
 
     Returns:
-        (classes, ink) of the same shapes, the unsure cells' averaged.
+        (classes, ink) of the same shapes, the cells read again averaged.
     """
     n, c = profile.size, profile.cell_px
     flat = classes.reshape(n * n, -1).copy()
     flat_ink = ink.reshape(n * n, -1).copy()
-    unsure = np.flatnonzero(flat.max(-1) < net.trust_level)
+    unsure = np.flatnonzero((flat.max(-1) < net.trust_level) | every)
     if not len(unsure):
         return classes, ink
     d = max(1, int(round(c * REREAD_SHIFT)))
@@ -371,6 +381,7 @@ def read_cells(
     profile: Profile,
     net: CellNet | None = None,
     timings: dict[str, float] | None = None,
+    photo_cell_px: float | None = None,
 ):
     """Read every cell of a top-down board (:func:`companion.vision.reader.warp_board`).
 
@@ -379,6 +390,10 @@ def read_cells(
         profile: the game's profile.
         net: the cell network (default the shipped one).
         timings: where to add the seconds spent (``cells``: cutting and the network).
+        photo_cell_px: pixels a cell in the photo the board was warped from
+            (:func:`companion.vision.warp.photo_cell_px`), or None: under the network's own
+            (``CellNet.native_cell_px``, 21.3) every cell is read again moved
+            (:func:`read_unsure_again`), not only the unsure ones.
 
     Returns:
         (grid, confidence, evidence, crops): rows of ``.``, letters (Iago's case from the ink)
@@ -390,7 +405,8 @@ def read_cells(
     n, c = profile.size, profile.cell_px
     crops = cell_crops(warp, n, c)
     classes, ink = cell_probabilities(net, crops, n, profile)
-    classes, ink = read_unsure_again(net, warp, classes, ink, profile)
+    small = photo_cell_px is not None and photo_cell_px < net.native_cell_px
+    classes, ink = read_unsure_again(net, warp, classes, ink, profile, every=small)
     lab8 = cv2.cvtColor(warp, cv2.COLOR_BGR2Lab)
     lab = lab8.astype(np.float32)
     colours = trust.cell_colours(lab, n, c)
@@ -866,38 +882,6 @@ def _without_spent(out, grid, held, known, profile, probabilities) -> np.ndarray
     lifted = out / np.maximum(1.0 - share, 1e-12)
     keep = held | spent[read] | (out <= 0) | (read != probabilities.argmax(axis=-1))
     return np.where(keep, out, np.minimum(lifted, 1.0)).astype(np.float32)
-
-
-def with_empty_board(grid: list[str], conf: np.ndarray, unseen: np.ndarray) -> np.ndarray:
-    """Each cell's confidence on a board read with no tile on it: as sure as its centre square.
-
-    Every tile of a game lies in the group that covers the centre square: the first word covers
-    it and each next one joins those laid (Iago's rulebook, "The Move": "The first word in the
-    game should be positioned centrally; all subsequent words must be connected to this first
-    word, or to each other"; Scrabble's rules: the first word covers the centre star). So a
-    square holds a tile only if the centre does, and a square read empty is empty at least as
-    surely as the centre is read empty: its confidence is raised to the centre's (a lower
-    bound, which asks nothing of how the cells' doubts go together). This is the board at the
-    start of a game, which the table then reads the game from (``read_board(..., last=)``).
-    A first word laid off the centre (illegal; the table warns of it once it is read) is read
-    as an empty board only if every one of its tiles is missed too.
-
-    Args:
-        grid: the rows read (``.`` empty, a letter, ``?`` a blank).
-        conf: float32 (size, size), each cell's confidence in what it is read as.
-        unseen: bool (size, size), the cells the photo does not show (covered, cut off by its
-            edge): a reading with one is left as it is, and so is a reading with a tile or a
-            centre unseen.
-
-    Returns:
-        float32 (size, size): the confidences (``conf`` unchanged unless every cell is read
-        empty).
-    """
-    n = len(grid)
-    out = np.array(conf, np.float32)
-    if any(ch != "." for row in grid for ch in row) or np.asarray(unseen, bool).any():
-        return out
-    return np.maximum(out, out[n // 2, n // 2]).astype(np.float32)
 
 
 def board_facts(grid: list[str], profile: Profile) -> list[str]:

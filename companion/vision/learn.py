@@ -211,7 +211,7 @@ def _reader_cells(job) -> tuple[np.ndarray, ...]:
 
     path, recipe, seed, index, fonts = job
     profile, ren = _render(seed, index, fonts)
-    grid, conf, ev, _ = read_cells(ren.warp, profile, _net(path, recipe))
+    grid, conf, ev, _ = read_cells(ren.warp, profile, _net(path, recipe), photo_cell_px=ren.cell_px)
     truth = ren.rows(profile.coloured_ink)
     wrong = np.array([list(r) for r in grid]) != np.array([list(r) for r in truth])
     counted_wrong = counted_differently(grid, truth)

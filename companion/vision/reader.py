@@ -33,6 +33,7 @@ from companion.vision.warp import (
     cells_off_photo,
     check_cell_size,
     check_corners,
+    photo_cell_px,
     shift_corners,
     warp_board,
 )
@@ -241,7 +242,9 @@ def read_board(
     t2 = time.perf_counter()
     timings["locate"] = t1 - t0
     timings["warp"] = t2 - t1
-    grid, conf, ev, crops = cells.read_cells(warp, profile, net, timings)
+    grid, conf, ev, crops = cells.read_cells(
+        warp, profile, net, timings, photo_cell_px(pts, profile)
+    )
     problems: list[str] = []
     notes: list[str] = []
     by_markers = how == "markers" or (tracker is not None and tracker.how == "markers")
@@ -257,7 +260,9 @@ def read_board(
             if tracker is not None:
                 tracker.corners = pts
             warp = warp_board(image, pts, profile)
-            grid, conf, ev, crops = cells.read_cells(warp, profile, net, timings)
+            grid, conf, ev, crops = cells.read_cells(
+                warp, profile, net, timings, photo_cell_px(pts, profile)
+            )
             notes.append(
                 f"the board is turned {90 * turn} degrees clockwise in the photo: read the way "
                 "its letters stand"
@@ -278,7 +283,9 @@ def read_board(
         if moved:
             pts = shift_corners(pts, profile.size, -best[0], -best[1])
             warp = warp_board(image, pts, profile)
-            grid, conf, ev, crops = cells.read_cells(warp, profile, net, timings)
+            grid, conf, ev, crops = cells.read_cells(
+                warp, profile, net, timings, photo_cell_px(pts, profile)
+            )
             notes.append(f"grid moved {-best[0]:+d} row(s), {-best[1]:+d} column(s)")
             here = ev.premium.get((0, 0), -np.inf)
         # moved, does the layout fit as well? Judged where the two layouts differ: the board's
@@ -308,7 +315,15 @@ def read_board(
         problems.append(f"glare hides {glared} cell(s)")
     kept = 0
     same = np.zeros_like(cut)
-    if last is not None and last.trusted and last.warp is not None and last.profile == profile:
+    # the last reading's cells are compared only with the board warped the same way round: a
+    # board read turned (its corners in another order) is another warp altogether
+    if (
+        last is not None
+        and last.trusted
+        and last.warp is not None
+        and last.profile == profile
+        and np.abs(np.float32(last.corners) - pts).max() < photo_cell_px(pts, profile)
+    ):
         same = cells.unchanged_cells(last.warp, warp, profile) & ~cut
         if same.any():
             rows = [list(r) for r in grid]
@@ -325,14 +340,6 @@ def read_board(
             "joined): a blank tile taken for a bare square, or the other way round"
         )
     problems += cells.board_facts(grid, profile)
-    unseen = cut if ev.hidden is None else cut | ev.hidden
-    surer = cells.with_empty_board(grid, conf, unseen)
-    if (surer > conf).any():
-        notes.append(
-            "no tile read: every square is as sure as the centre (a game's tiles lie in the "
-            "group that covers it)"
-        )
-    conf = surer
     if known is not None:
         conf, differ = cells.with_known_board(grid, conf, known, profile, ev.probabilities)
         problems += differ

@@ -137,18 +137,11 @@ def random_grid(
     bag = [bag[int(i)] for i in rng.permutation(len(bag))]
     while placed < target and tries < 400:
         tries += 1
-        length = int(rng.integers(2, 8))
-        across = bool(rng.integers(0, 2))
-        laid = [(r, c) for r in range(n) for c in range(n) if cells[r][c] != "."]
-        # through a tile already laid (the first word through the centre)
-        ar, ac = laid[int(rng.integers(0, len(laid)))] if laid else (n // 2, n // 2)
-        k0 = int(rng.integers(0, length))
-        r, c = (ar, ac - k0) if across else (ar - k0, ac)
-        if r < 0 or c < 0 or (across and c + length > n) or (not across and r + length > n):
+        squares = _word_squares(rng, cells)
+        if squares is None:
             continue
         blue = bool(rng.integers(0, 2)) or not profile.coloured_ink
-        for k in range(length):
-            rr, cc = (r, c + k) if across else (r + k, c)
+        for rr, cc in squares:
             if cells[rr][cc] != ".":
                 continue  # the crossing tile stays
             if counts and not bag:
@@ -172,8 +165,9 @@ def iago_game(rng: np.random.Generator, moves: int = 10, n: int = 11) -> list[li
 
     Blue moves first and the players take turns (the rulebook's "The Move"). A move enters a
     word of 2-7 letters in the mover's colour, the first through the centre and each next one
-    through a tile already laid (its crossing tile stays as it is), as :func:`random_grid`
-    lays them; or, on a third of the moves once the opponent has a word, steals one
+    through a tile already laid (the cross-link letter turned to the mover's colour: "Cross-Link
+    Letters"), as :func:`random_grid` lays them; or, on a third of the moves once the opponent
+    has a word, steals one
     ("Stealing"): a row's or column's run of two or more tiles holding the opponent's colour
     gets a letter added at a free end, or one letter substituted, and every letter of the run
     turned over to the mover's colour. Letters are drawn evenly from A-Z; no lexicon is asked
@@ -234,9 +228,9 @@ def _steal(rng, cells, blue: bool, paint) -> bool:
     return True
 
 
-def _enter_word(rng, cells, paint) -> bool:
-    """Enter a word through a tile laid, or the centre (:func:`iago_game`); False when the
-    word drawn does not fit."""
+def _word_squares(rng, cells) -> list[tuple[int, int]] | None:
+    """The squares of a word of 2-7 letters drawn across or down through a tile laid (the first
+    word through the centre), as play lays them; None when it runs off the board."""
     n = len(cells)
     length = int(rng.integers(2, 8))
     across = bool(rng.integers(0, 2))
@@ -245,13 +239,20 @@ def _enter_word(rng, cells, paint) -> bool:
     k0 = int(rng.integers(0, length))
     r, c = (ar, ac - k0) if across else (ar - k0, ac)
     if r < 0 or c < 0 or (across and c + length > n) or (not across and r + length > n):
-        return False
-    squares = [(r, c + k) if across else (r + k, c) for k in range(length)]
-    if all(cells[rr][cc] != "." for rr, cc in squares):
-        return False  # nothing new to lay
+        return None
+    return [(r, c + k) if across else (r + k, c) for k in range(length)]
+
+
+def _enter_word(rng, cells, paint) -> bool:
+    """Enter a word through a tile laid, or the centre (:func:`iago_game`); False when the
+    word drawn does not fit."""
+    squares = _word_squares(rng, cells)
+    if squares is None or all(cells[rr][cc] != "." for rr, cc in squares):
+        return False  # off the board, or nothing new to lay
     for rr, cc in squares:
-        if cells[rr][cc] == ".":
-            cells[rr][cc] = paint(LETTERS[int(rng.integers(0, 26))])
+        # a cross-link letter is turned to the mover's colour too
+        letter = cells[rr][cc] if cells[rr][cc] != "." else LETTERS[int(rng.integers(0, 26))]
+        cells[rr][cc] = paint(letter)
     return True
 
 

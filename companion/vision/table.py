@@ -140,12 +140,15 @@ class BoardCamera:
         camera: anything with ``capture() -> uint8 (H, W, 3) BGR`` (companion.devices.camera).
         profile: ``iago`` (default) or ``scrabble``.
         corners: fixed grid corners in the camera's pixels (from set-up), or None to find them.
+        net: the cell model (:class:`~companion.vision.cellnet.CellNet`), or None for the
+            shipped one.
     """
 
-    def __init__(self, camera, profile: str = "iago", corners=None):
+    def __init__(self, camera, profile: str = "iago", corners=None, net=None):
         from companion.vision.localise import BoardTracker
 
         self.camera = camera
+        self.net = net
         self.profile = get_profile(profile)
         self.corners = corners
         self.tracker = BoardTracker(self.profile)
@@ -203,6 +206,7 @@ class BoardCamera:
                 self.profile,
                 corners=self.corners,
                 tracker=None if self.corners is not None else self.tracker,
+                net=self.net,
                 last=self.last,
                 known=known,
             )
@@ -213,7 +217,7 @@ class BoardCamera:
             if self.corners is not None and _grid_moved(reading):
                 # the camera was bumped after its corners were set: find the board again
                 try:
-                    again = read_board(frame, self.profile, known=known)
+                    again = read_board(frame, self.profile, net=self.net, known=known)
                 except CompanionError:
                     again = None
                 if again is not None and again.trusted:

@@ -78,6 +78,14 @@ def check_corners(corners, image_shape: tuple[int, ...] | None = None) -> np.nda
 MIN_CELL_PX = 10.0
 
 
+def photo_cell_px(corners: np.ndarray, profile: Profile) -> float:
+    """Pixels a cell in the photo along the grid's shortest side (``corners`` float32 (4, 2),
+    the grid's outer corners in the photo, pixels): how finely the photo shows the cells."""
+    pts = np.float32(corners)
+    side = min(float(np.linalg.norm(pts[i] - pts[(i + 1) % 4])) for i in range(4))
+    return side / profile.size
+
+
 def check_cell_size(corners: np.ndarray, profile: Profile, given: bool) -> None:
     """Refuse a grid whose cells are smaller than ``MIN_CELL_PX`` in the photo.
 
@@ -91,8 +99,7 @@ def check_cell_size(corners: np.ndarray, profile: Profile, given: bool) -> None:
         BoardNotFoundError: the grid found does (a photo too small to read).
     """
     pts = np.float32(corners)
-    side = min(float(np.linalg.norm(pts[i] - pts[(i + 1) % 4])) for i in range(4))
-    cell = side / profile.size
+    cell = photo_cell_px(pts, profile)
     if cell >= MIN_CELL_PX:
         return
     what = (
