@@ -20,10 +20,10 @@ EMPTY = ["." * 11] * 11
 
 
 def test_a_game_is_read_from_its_empty_board_move_by_move(tmp_path):
-    """One camera's frames of a game's first three moves (the empty board first), read by a
+    """One camera's frames of a game's first four moves (the empty board first), read by a
     BoardCamera over a file camera: the empty board is trusted, and each move's board is
     read right and trusted with the cells unchanged since the last trusted one kept."""
-    boards = iago_game(np.random.default_rng(88100), moves=3)
+    boards = iago_game(np.random.default_rng(88100), moves=4)
     frames = np.random.default_rng(88101)
     for k, grid in enumerate(boards):
         photo = render_photo("iago", seed=88100, size=(1200, 900), grid=grid, tile_seed=88100)

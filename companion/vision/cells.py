@@ -391,9 +391,9 @@ def read_cells(
         net: the cell network (default the shipped one).
         timings: where to add the seconds spent (``cells``: cutting and the network).
         photo_cell_px: pixels a cell in the photo the board was warped from
-            (:func:`companion.vision.warp.photo_cell_px`), or None: under the network's own
+            (:func:`companion.vision.warp.photo_cell_px`). Under the network's own
             (``CellNet.native_cell_px``, 21.3) every cell is read again moved
-            (:func:`read_unsure_again`), not only the unsure ones.
+            (:func:`read_unsure_again`); over it, or None, only the unsure ones are.
 
     Returns:
         (grid, confidence, evidence, crops): rows of ``.``, letters (Iago's case from the ink)
