@@ -8,7 +8,8 @@
   serif and sans, small in the frame (``ren iago bold small``); the Scrabble renders read
   as a move, with the board before it (:func:`last_moves`, up to 3 a render); and Iago games
   read move by move as the table reads them (:func:`game_readings`: 10 moves a game, seeds
-  63000 on at 20 px a cell in those faces, 63500 on in full photos).
+  63000 on at 20 px a cell in those faces, 63500 on in full photos, 63600 on with the board
+  turned half round after every move).
 
 For each: cells right, boards perfect, boards trusted, wrong boards trusted (must be 0) and the
 share of perfect boards trusted.
@@ -34,7 +35,7 @@ SEEDS = {"iago": 60000, "scrabble": 61000}
 SMALL_IAGO_SEED = 62000
 MOVES_A_RENDER = 3
 MOVES_A_GAME = 10
-GAME_SEEDS = {"small": 63000, "full": 63500}
+GAME_SEEDS = {"small": 63000, "full": 63500, "turned": 63600}
 SMALL_IAGO_FONTS = (
     "urw-base35/P052-Bold.otf",
     "freefont/FreeSansBold.ttf",
@@ -127,7 +128,9 @@ def _read(image, profile, corners, net=None, known=None, last=None, tracker=None
     return r
 
 
-def game_readings(seed: int, games: int, size: tuple[int, int], fonts, net=None):
+def game_readings(
+    seed: int, games: int, size: tuple[int, int], fonts, net=None, turned: bool = False
+):
     """Iago games read move by move as the table reads them: each game's boards
     (:func:`companion.vision.synth.iago_game`, :data:`MOVES_A_GAME` moves from the empty
     board) photographed by one still camera (one ``seed`` for the board, the light and the
@@ -137,7 +140,8 @@ def game_readings(seed: int, games: int, size: tuple[int, int], fonts, net=None)
     reading) for each move's board (the empty board read first is not yielded); ``reading``
     None where the reader refuses it. ``size`` is the photos' (width, height) in pixels;
     ``fonts`` are cycled game by game (None: the renders' default face); ``net`` a CellNet
-    (default the shipped one)."""
+    (default the shipped one); ``turned``: the board turned half round after every move, as
+    the rulebook has the players do (``render_photo(..., turned=)``)."""
     from companion.errors import CompanionError
     from companion.vision.synth import another_frame, iago_game, render_photo
     from companion.vision.table import BoardCamera
@@ -149,7 +153,7 @@ def game_readings(seed: int, games: int, size: tuple[int, int], fonts, net=None)
         for k, grid in enumerate(boards):
             photo = render_photo(
                 "iago", seed=seed + g, size=size, grid=grid, font=fonts[g % len(fonts)],
-                tile_seed=seed + g,
+                tile_seed=seed + g, turned=turned and k % 2 == 1,
             )  # fmt: skip
             image = another_frame(photo.image, frames)
             for how, corners in (("given", photo.corners), ("found", None)):
@@ -294,13 +298,17 @@ def renders(count: int) -> None:
     for name, games, size, fonts in (
         ("small", 2 * count, (340, 256), SMALL_IAGO_FONTS),
         ("full", count, (1600, 1200), (None,)),
+        ("turned", count, (1600, 1200), (None,)),
     ):
         tallies: dict = {}
-        for how, grid, r in game_readings(GAME_SEEDS[name], games, size, fonts):
+        turned = name == "turned"  # the board turned half round after every move (rulebook)
+        for how, grid, r in game_readings(GAME_SEEDS[name], games, size, fonts, turned=turned):
             t, c = tallies.setdefault(how, (Tally(), CountTally()))
             t.add(grid, r.grid if r else ["#" * 11] * 11, bool(r and r.trusted))
             c.add(grid, r)
-        label = "iago games, 20 px, bold" if name == "small" else "iago games, plain"
+        label = {"small": "iago games, 20 px, bold", "full": "iago games, plain"}.get(
+            name, "iago games, turned"
+        )
         for how, (t, c) in tallies.items():
             print(t.line(f"{label}, {how}"))
             print(c.line(f"{label}, {how}, the count"))

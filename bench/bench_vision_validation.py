@@ -18,7 +18,9 @@ data, only reported. The sets:
 - ``iagogames``: Iago games read move by move as the table reads them, each frame with the
   game's last trusted reading (:func:`bench.bench_vision_trust.game_readings`): 48 games at
   about 20 px a cell in the held-out bold faces (seeds 84000 on; 15-22 px) and 6 in full
-  photos (84500 on), 10 moves each, given and found.
+  photos (84500 on), 10 moves each, given and found;
+- ``iagoturned``: 6 Iago games in full photos (seeds 84600 on) whose board is turned half round
+  after every move under the same camera, as the rulebook has the players do.
 
 Each line: cells right, boards perfect, trusted, wrong boards trusted (must be 0), the share
 of perfect boards trusted, the cells under the reading's trust level, and what holds back the
@@ -55,8 +57,8 @@ from companion.vision.reader import UNSURE_CELLS
 SCRABBLE_SEED = 81000
 IAGO_SMALL_SEED = 83000
 IAGO_KINDS_SEED = 83500
-IAGO_GAME_SEEDS = {"small": 84000, "full": 84500}
-SETS = ("real", "scrabble", "iago20", "iagokinds", "realmoves", "iagogames")
+IAGO_GAME_SEEDS = {"small": 84000, "full": 84500, "turned": 84600}
+SETS = ("real", "scrabble", "iago20", "iagokinds", "realmoves", "iagogames", "iagoturned")
 MOVES_A_PHOTO = 8
 
 
@@ -145,6 +147,10 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
             seed = IAGO_GAME_SEEDS["small" if name == "20 px" else "full"]
             for how, grid, reading in game_readings(seed, games, size, fonts, net):
                 _tally(out, f"iago games {name}, {how}", grid, reading, level)
+    if "iagoturned" in sets:
+        seed = IAGO_GAME_SEEDS["turned"]
+        for how, grid, reading in game_readings(seed, 6, (1600, 1200), (None,), net, turned=True):
+            _tally(out, f"iago games turned, {how}", grid, reading, level)
     return out
 
 

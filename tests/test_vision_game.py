@@ -124,3 +124,19 @@ def test_a_board_read_turned_keeps_nothing_of_the_last_reading():
     turned = dataclasses.replace(trusted, corners=np.roll(trusted.corners, -2, axis=0))
     fresh = read_board(photo.image, "iago", corners=photo.corners, last=turned)
     assert fresh.kept == 0 and fresh.grid == first.grid
+
+
+def test_a_board_turned_half_round_under_the_same_camera_is_read_the_way_its_letters_stand():
+    """``render_photo(..., turned=True)``: the same camera and light, the board turned half round
+    (as Iago's players turn it after every move): its grid's corners lie where they did, and
+    the reader, turning the board by its letters, reads it as they stand."""
+    grid = list(EMPTY)
+    grid[5] = "...CABIN..."
+    grid[6] = "...a......."
+    upright = render_photo("iago", seed=88700, size=(1200, 900), grid=grid, hand=False)
+    turned = render_photo("iago", seed=88700, size=(1200, 900), grid=grid, hand=False, turned=True)
+    np.testing.assert_allclose(turned.corners, upright.corners)
+    assert not np.array_equal(turned.image, upright.image)
+    reading = read_board(turned.image, "iago", corners=turned.corners)
+    assert reading.grid == grid and reading.turn == 2, reading.notes
+    assert any("turned 180 degrees" in n for n in reading.notes)

@@ -585,6 +585,7 @@ def render_photo(
     blanks: tuple[int, int] = SET_BLANKS,
     font: str | None = None,
     tile_seed: int | None = None,
+    turned: bool = False,
 ) -> SyntheticPhoto:
     """One synthetic photo of a random (or the given) board, with its truth. Deterministic for a
     seed. ``size`` is (width, height) in pixels; 1600x1200 is about 2 megapixels. ``kind`` is one
@@ -594,7 +595,10 @@ def render_photo(
     model never learns from). ``tile_seed``: each tile drawn on its own (:func:`render_board`),
     so that the photos of one ``seed`` and ``tile_seed`` with a move's grids between them are
     one camera's frames of a game (alike but for the move's tiles; they share the sensor's
-    noise too, which a game's frames do not: add a frame's own).
+    noise too, which a game's frames do not: add a frame's own). ``turned``: the board lies
+    turned half round under the same camera (Iago's players turn it towards the opponent after
+    every move: rulebook, "The Move"); ``grid`` is still the board as its letters stand, and
+    ``corners`` are in the photo's order (top-left as the camera sees it first).
 
     Raises:
         VisionError: an unknown kind.
@@ -616,6 +620,9 @@ def render_photo(
         font=font,
         tile_seed=tile_seed,
     )
+    if turned:
+        # the square board turned in place: its grid's corners lie where they did
+        board = np.ascontiguousarray(board[::-1, ::-1])
     image, truth = photograph(
         board, corners, rng, size=size, hand=hand, look=kind, cells=profile.size
     )
