@@ -41,6 +41,14 @@ SMALL_IAGO_FONTS = (
     "freefont/FreeSansBold.ttf",
     "croscore/Tinos-Bold.ttf",
 )
+# the games read (:func:`game_readings`): photos' (width, height) in pixels, the letters' faces
+# (cycled game by game; None the renders' default), and whether the board is turned half round
+# after every move, as the rulebook has the players do (``render_photo(..., turned=)``)
+GAME_KINDS = {
+    "small": ((340, 256), SMALL_IAGO_FONTS, False),  # about 20 px a cell, held-out bold faces
+    "full": ((1600, 1200), (None,), False),
+    "turned": ((1600, 1200), (None,), True),
+}
 
 
 class Tally:
@@ -111,41 +119,34 @@ def _truth(rows: list[str], profile: str) -> list[str]:
     return rows
 
 
-def _read(image, profile, corners, net=None, known=None, last=None, tracker=None):
+def _read(image, profile, corners, net=None, known=None):
     """The reading of ``image`` (None when the reader refuses it), by ``net`` (a CellNet;
-    default the shipped model), with the board the game holds before the move (``known``),
-    the game's last trusted reading (``last``) and a fixed camera's tracker (``tracker``,
-    when the corners are not given)."""
+    default the shipped model), with the board the game holds before the move (``known``)."""
     from companion.vision.errors import VisionError
     from companion.vision.reader import read_board
 
     try:
-        r = read_board(
-            image, profile, corners=corners, net=net, known=known, last=last, tracker=tracker
-        )
+        r = read_board(image, profile, corners=corners, net=net, known=known)
     except VisionError:
         return None
     return r
 
 
-def game_readings(
-    seed: int, games: int, size: tuple[int, int], fonts, net=None, turned: bool = False
-):
+def game_readings(seed: int, games: int, kind: str, net=None):
     """Iago games read move by move as the table reads them: each game's boards
     (:func:`companion.vision.synth.iago_game`, :data:`MOVES_A_GAME` moves from the empty
     board) photographed by one still camera (one ``seed`` for the board, the light and the
     pose, each frame its own noise: :func:`companion.vision.synth.another_frame`), each frame
     read by a :class:`companion.vision.table.BoardCamera` as at the table (with the game's last
-    trusted reading), corners given and found. Yields (how, truth,
-    reading) for each move's board (the empty board read first is not yielded); ``reading``
-    None where the reader refuses it. ``size`` is the photos' (width, height) in pixels;
-    ``fonts`` are cycled game by game (None: the renders' default face); ``net`` a CellNet
-    (default the shipped one); ``turned``: the board turned half round after every move, as
-    the rulebook has the players do (``render_photo(..., turned=)``)."""
+    trusted reading), corners given and found. Yields (how, truth, reading) for each move's
+    board (the empty board read first is not yielded); ``reading`` None where the reader
+    refuses it. ``kind`` is one of :data:`GAME_KINDS`; ``net`` a CellNet (default the shipped
+    one)."""
     from companion.errors import CompanionError
     from companion.vision.synth import another_frame, iago_game, render_photo
     from companion.vision.table import BoardCamera
 
+    size, fonts, turned = GAME_KINDS[kind]
     for g in range(games):
         boards = iago_game(np.random.default_rng(seed + g), MOVES_A_GAME)
         frames = np.random.default_rng([seed + g, 1])
@@ -295,14 +296,9 @@ def renders(count: int) -> None:
     print(move_given.line("scrabble, every kind, as a move, given"))
     print(move_found.line("scrabble, every kind, as a move, found"))
     # Iago games read move by move, as the table reads them (the last trusted reading kept)
-    for name, games, size, fonts in (
-        ("small", 2 * count, (340, 256), SMALL_IAGO_FONTS),
-        ("full", count, (1600, 1200), (None,)),
-        ("turned", count, (1600, 1200), (None,)),
-    ):
+    for name, games in (("small", 2 * count), ("full", count), ("turned", count)):
         tallies: dict = {}
-        turned = name == "turned"  # the board turned half round after every move (rulebook)
-        for how, grid, r in game_readings(GAME_SEEDS[name], games, size, fonts, turned=turned):
+        for how, grid, r in game_readings(GAME_SEEDS[name], games, name):
             t, c = tallies.setdefault(how, (Tally(), CountTally()))
             t.add(grid, r.grid if r else ["#" * 11] * 11, bool(r and r.trusted))
             c.add(grid, r)

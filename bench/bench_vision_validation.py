@@ -139,18 +139,14 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
             for before in last_moves(rows)[:MOVES_A_PHOTO]:
                 reading = _read(image, "scrabble", corners, net, known=before)
                 _tally(out, f"real photos, moves, {how}", truth, reading, level)
+    games = []
     if "iagogames" in sets:
-        for name, games, size, fonts in (
-            ("20 px", 48, (340, 256), SMALL_IAGO_FONTS),
-            ("plain", 6, (1600, 1200), (None,)),
-        ):
-            seed = IAGO_GAME_SEEDS["small" if name == "20 px" else "full"]
-            for how, grid, reading in game_readings(seed, games, size, fonts, net):
-                _tally(out, f"iago games {name}, {how}", grid, reading, level)
+        games += [("small", 48, "20 px"), ("full", 6, "plain")]
     if "iagoturned" in sets:
-        seed = IAGO_GAME_SEEDS["turned"]
-        for how, grid, reading in game_readings(seed, 6, (1600, 1200), (None,), net, turned=True):
-            _tally(out, f"iago games turned, {how}", grid, reading, level)
+        games += [("turned", 6, "turned")]
+    for kind, count, name in games:
+        for how, grid, reading in game_readings(IAGO_GAME_SEEDS[kind], count, kind, net):
+            _tally(out, f"iago games {name}, {how}", grid, reading, level)
     return out
 
 

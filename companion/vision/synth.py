@@ -186,28 +186,14 @@ def iago_game(rng: np.random.Generator, moves: int = 10, n: int = 11) -> list[li
     return boards
 
 
-def _runs(cells: list[list[str]]) -> list[list[tuple[int, int]]]:
-    """Every run of two or more tiles across or down (a word on the board), as its squares."""
-    n = len(cells)
-    out = []
-    for across in (True, False):
-        for a in range(n):
-            run: list[tuple[int, int]] = []
-            for b in range(n + 1):
-                sq = (a, b) if across else (b, a)
-                if b < n and cells[sq[0]][sq[1]] != ".":
-                    run.append(sq)
-                    continue
-                if len(run) >= 2:
-                    out.append(run)
-                run = []
-    return out
-
-
 def _steal(rng, cells, blue: bool, paint) -> bool:
     """Steal a word of the opponent's (:func:`iago_game`); False when none can be."""
+    from companion.games.iago.board import Board
+
     n = len(cells)
-    theirs = [run for run in _runs(cells) if any(cells[r][c].isupper() != blue for r, c in run)]
+    words = Board.from_rows(["".join(row) for row in cells]).words()
+    runs = [list(w.cells) for w in words]
+    theirs = [run for run in runs if any(cells[r][c].isupper() != blue for r, c in run)]
     if not theirs:
         return False
     run = theirs[int(rng.integers(0, len(theirs)))]
@@ -407,12 +393,12 @@ def render_board(
             )  # fmt: skip
         img[y0 : y0 + p - 2 * lw, x0 : x0 + p - 2 * lw] = sq
     tile = int(0.9 * p)
+    own = tile_seed is not None
     for r in range(n):
         for c in range(n):
             ch = grid[r][c]
             if ch == ".":
                 continue
-            own = tile_seed is not None
             rng_tile = np.random.default_rng([tile_seed, r, c, ord(ch)]) if own else rng
             if profile.coloured_ink:
                 red = ch.islower()
