@@ -9,7 +9,7 @@
   as a move, with the board before it (:func:`last_moves`, up to 3 a render); and Iago games
   read move by move as the table reads them (:func:`game_readings`: 10 moves a game, seeds
   63000 on at 20 px a cell in those faces, 63500 on in full photos, 63600 on with the board
-  turned half round after every move).
+  turned half round after every move, 63700 on turned and at 20 px).
 
 For each: cells right, boards perfect, boards trusted, wrong boards trusted (must be 0) and the
 share of perfect boards trusted.
@@ -35,7 +35,7 @@ SEEDS = {"iago": 60000, "scrabble": 61000}
 SMALL_IAGO_SEED = 62000
 MOVES_A_RENDER = 3
 MOVES_A_GAME = 10
-GAME_SEEDS = {"small": 63000, "full": 63500, "turned": 63600}
+GAME_SEEDS = {"small": 63000, "full": 63500, "turned": 63600, "smallturned": 63700}
 SMALL_IAGO_FONTS = (
     "urw-base35/P052-Bold.otf",
     "freefont/FreeSansBold.ttf",
@@ -48,6 +48,7 @@ GAME_KINDS = {
     "small": ((340, 256), SMALL_IAGO_FONTS, False),  # about 20 px a cell, held-out bold faces
     "full": ((1600, 1200), (None,), False),
     "turned": ((1600, 1200), (None,), True),
+    "smallturned": ((340, 256), SMALL_IAGO_FONTS, True),
 }
 
 
@@ -296,15 +297,19 @@ def renders(count: int) -> None:
     print(move_given.line("scrabble, every kind, as a move, given"))
     print(move_found.line("scrabble, every kind, as a move, found"))
     # Iago games read move by move, as the table reads them (the last trusted reading kept)
-    for name, games in (("small", 2 * count), ("full", count), ("turned", count)):
+    kinds = (("small", 2 * count), ("full", count), ("turned", count), ("smallturned", 2 * count))
+    for name, games in kinds:
         tallies: dict = {}
         for how, grid, r in game_readings(GAME_SEEDS[name], games, name):
             t, c = tallies.setdefault(how, (Tally(), CountTally()))
             t.add(grid, r.grid if r else ["#" * 11] * 11, bool(r and r.trusted))
             c.add(grid, r)
-        label = {"small": "iago games, 20 px, bold", "full": "iago games, plain"}.get(
-            name, "iago games, turned"
-        )
+        label = {
+            "small": "iago games, 20 px, bold",
+            "full": "iago games, plain",
+            "turned": "iago games, turned",
+            "smallturned": "iago games, turned, 20 px, bold",
+        }[name]
         for how, (t, c) in tallies.items():
             print(t.line(f"{label}, {how}"))
             print(c.line(f"{label}, {how}, the count"))

@@ -19,8 +19,9 @@ data, only reported. The sets:
   game's last trusted reading (:func:`bench.bench_vision_trust.game_readings`): 48 games at
   about 20 px a cell in the held-out bold faces (seeds 84000 on; 15-22 px) and 6 in full
   photos (84500 on), 10 moves each, given and found;
-- ``iagoturned``: 6 Iago games in full photos (seeds 84600 on) whose board is turned half round
-  after every move under the same camera, as the rulebook has the players do.
+- ``iagoturned``: Iago games whose board is turned half round after every move under the same
+  camera, as the rulebook has the players do: 6 in full photos (seeds 84600 on) and 12 at
+  about 20 px a cell in the held-out bold faces (84700 on).
 
 Each line: cells right, boards perfect, trusted, wrong boards trusted (must be 0), the share
 of perfect boards trusted, the cells under the reading's trust level, and what holds back the
@@ -57,7 +58,7 @@ from companion.vision.reader import UNSURE_CELLS
 SCRABBLE_SEED = 81000
 IAGO_SMALL_SEED = 83000
 IAGO_KINDS_SEED = 83500
-IAGO_GAME_SEEDS = {"small": 84000, "full": 84500, "turned": 84600}
+IAGO_GAME_SEEDS = {"small": 84000, "full": 84500, "turned": 84600, "smallturned": 84700}
 SETS = ("real", "scrabble", "iago20", "iagokinds", "realmoves", "iagogames", "iagoturned")
 MOVES_A_PHOTO = 8
 
@@ -143,7 +144,7 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
     if "iagogames" in sets:
         games += [("small", 48, "20 px"), ("full", 6, "plain")]
     if "iagoturned" in sets:
-        games += [("turned", 6, "turned")]
+        games += [("turned", 6, "turned"), ("smallturned", 12, "turned 20 px")]
     for kind, count, name in games:
         for how, grid, reading in game_readings(IAGO_GAME_SEEDS[kind], count, kind, net):
             _tally(out, f"iago games {name}, {how}", grid, reading, level)

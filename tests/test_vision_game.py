@@ -1,7 +1,7 @@
 """An Iago game read move by move, as the table reads it: one still camera's frames of a
 game's boards (``synth.iago_game``, ``render_photo(..., tile_seed=)``, ``synth.another_frame``),
 each read with the game's last trusted reading (``read_board(..., last=)``). Renders: seeds 88000
-on, none of the bench's (60000-63599, 81000-84599) nor the model's (20261206-20261208).
+on, none of the bench's (60000-63799, 81000-84799) nor the model's (20261206-20261208).
 """
 
 from __future__ import annotations
@@ -112,17 +112,27 @@ def test_a_photo_showing_cells_smaller_than_the_networks_input_is_read_every_cel
     assert large[0] == plain[0]
 
 
-def test_a_board_read_turned_keeps_nothing_of_the_last_reading():
+def test_a_board_read_turned_keeps_the_last_readings_cells_only_when_its_tiles_say_how():
     """The last trusted reading's cells are kept only for a board warped the same way round:
-    with its corners in another order (the board read turned), no cell is kept, however alike
-    the two warps' empty squares look."""
+    its tiles say how the board stands now (``turn_since``), and the cells are kept whatever
+    order its corners were taken in; with no tile to say it (the empty board) only corners in
+    the same order keep them, however alike the two warps' empty squares look."""
     photo = render_photo("iago", seed=88500, size=(1200, 900), hand=False)
     first = read_board(photo.image, "iago", corners=photo.corners)
+    assert any(ch != "." for row in first.grid for ch in row)
     trusted = dataclasses.replace(first, problems=[])
     again = read_board(photo.image, "iago", corners=photo.corners, last=trusted)
     assert again.kept == 121
-    turned = dataclasses.replace(trusted, corners=np.roll(trusted.corners, -2, axis=0))
-    fresh = read_board(photo.image, "iago", corners=photo.corners, last=turned)
+    rolled = np.roll(trusted.corners, -2, axis=0)
+    by_tiles = read_board(
+        photo.image,
+        "iago",
+        corners=photo.corners,
+        last=dataclasses.replace(trusted, corners=rolled),
+    )
+    assert by_tiles.kept == 121 and by_tiles.grid == first.grid and by_tiles.turn == 0
+    bare = dataclasses.replace(trusted, corners=rolled, grid=list(EMPTY))
+    fresh = read_board(photo.image, "iago", corners=photo.corners, last=bare)
     assert fresh.kept == 0 and fresh.grid == first.grid
 
 
@@ -140,3 +150,145 @@ def test_a_board_turned_half_round_under_the_same_camera_is_read_the_way_its_let
     reading = read_board(turned.image, "iago", corners=turned.corners)
     assert reading.grid == grid and reading.turn == 2, reading.notes
     assert any("turned 180 degrees" in n for n in reading.notes)
+
+
+def test_the_letters_say_the_turn_when_there_are_four_or_more():
+    """``upright_turn`` on the network's best-letter probabilities under each quarter turn
+    (float (4, letters)), worked by hand: the turn whose mean is highest; none judged under 4
+    letters, however sure one turn's letters are."""
+    from companion.vision.cells import upright_turn
+
+    three = np.array([[0.5] * 3, [0.1] * 3, [0.99] * 3, [0.2] * 3])
+    assert upright_turn(three) == 0  # too few letters to judge
+    four = np.array([[0.9, 0.9, 0.2, 0.9], [0.1] * 4, [0.7] * 4, [0.3] * 4])
+    assert upright_turn(four) == 0  # mean 0.725 against 0.7
+    four[2, 0] = 0.9
+    assert upright_turn(four) == 2  # 0.75
+    assert upright_turn(np.zeros((4, 0))) == 0
+
+
+def test_a_last_reading_read_the_wrong_way_round_is_not_followed_silently():
+    """A last trusted reading whose letters are this board's read upside down (as a board of
+    letters that read as others turned can be): its letters say the board turned half round,
+    the board's own five letters say not; the reading says they disagree, and is not
+    trusted."""
+    from companion.vision.cells import read_cells
+    from companion.vision.profiles import get_profile
+    from companion.vision.warp import warp_board
+
+    grid = list(EMPTY)
+    grid[5] = "...CABIN..."
+    grid[6] = "...a......."
+    photo = render_photo("iago", seed=88700, size=(1200, 900), grid=grid, hand=False)
+    first = read_board(photo.image, "iago", corners=photo.corners)
+    assert first.grid == grid and first.trusted
+    warp = warp_board(photo.image, photo.corners, get_profile("iago"))
+    upside_down = read_cells(np.ascontiguousarray(np.rot90(warp, 2)), get_profile("iago"))[0]
+    assert sum(ch.isalpha() for row in upside_down for ch in row) >= 3
+    wrong = dataclasses.replace(first, grid=upside_down)
+    reading = read_board(photo.image, "iago", corners=photo.corners, last=wrong)
+    assert not reading.trusted
+    assert "the board's letters and the last reading's disagree on which way it stands" in (
+        reading.problems
+    )
+
+
+def _turned_game(seed: int, moves: int, turned_every_move: bool = True):
+    """(boards, frames, corners): one still camera's frames of an Iago game (full photos), the
+    board turned half round after every move when ``turned_every_move``."""
+    boards = iago_game(np.random.default_rng(seed), moves=moves)
+    noise = np.random.default_rng([seed, 1])
+    shots = [
+        render_photo(
+            "iago",
+            seed=seed,
+            size=(1200, 900),
+            grid=grid,
+            tile_seed=seed,
+            turned=turned_every_move and k % 2 == 1,
+        )  # fmt: skip
+        for k, grid in enumerate(boards)
+    ]
+    return boards, [another_frame(s.image, noise) for s in shots], shots[0].corners
+
+
+def test_the_last_readings_tiles_say_how_far_the_board_turned():
+    """``turn_since``: under the same camera, a board turned half round since the last trusted
+    reading is found turned 2 quarters by its tiles' pixels, one not turned 0; with no tile on
+    the last board nothing is said (None)."""
+    from companion.vision.cells import turn_since
+    from companion.vision.profiles import get_profile
+    from companion.vision.warp import warp_board
+
+    profile = get_profile("iago")
+    net = cellnet.load_cellnet()
+    grid = list(EMPTY)
+    grid[5] = "...VAN....."
+    grid[6] = "....z......"
+    shots = [
+        render_photo("iago", seed=88800, size=(1200, 900), grid=grid, hand=False, turned=t)
+        for t in (False, True)
+    ]
+    last = read_board(shots[0].image, "iago", corners=shots[0].corners)
+    assert last.grid == grid and last.turn == 0
+    for shot, turn in zip(shots, (0, 2), strict=True):
+        assert turn_since(net, last, warp_board(shot.image, shot.corners, profile), profile) == turn
+    bare = dataclasses.replace(last, grid=list(EMPTY))
+    assert (
+        turn_since(net, bare, warp_board(shots[1].image, shots[1].corners, profile), profile)
+        is None
+    )
+
+
+def test_a_game_turned_after_every_move_is_read_by_its_last_readings_letters(tmp_path):
+    """A game whose board is turned half round after every move (the rulebook, "The Move"),
+    one camera, corners set up once: after a trusted board whose way round its letters said
+    (``way_known``: 4 letters or more), every board is read the way the last trusted
+    reading's letters stand, right, with the unchanged cells kept."""
+    boards, frames, corners = _turned_game(88900, moves=5)
+    cam = BoardCamera(None, "iago", corners=corners)
+    followed, last_k = 0, None
+    for k, (grid, frame) in enumerate(zip(boards, frames, strict=True)):
+        last = cam.last
+        followed_by = (
+            last is not None and last.way_known and any(c.isalpha() for c in "".join(last.grid))
+        )
+        reading = cam.read(frame=frame)
+        assert reading.grid == grid or not reading.trusted, (k, reading.grid)
+        if followed_by:
+            # turned half round since the last trusted board when an odd number of moves ago
+            turn = 2 * ((k - last_k) % 2)
+            assert reading.trusted and reading.kept and reading.turn == turn, (k, reading.problems)
+            said = [n for n in reading.notes if "the last reading's letters now stand" in n]
+            assert bool(said) == bool(turn), (k, reading.notes)
+            followed += 1
+        if reading.trusted:
+            last_k = k
+    assert followed >= 3
+
+
+def test_a_word_of_three_letters_leaves_the_way_round_unknown():
+    """Under 4 letters the board is taken as it lies (``upright_turn``), and the reading says
+    its way round is not known: the next reading does not follow its letters to the way
+    round, however sure, and reads the board's own. Five letters say it, and a board turned
+    since is read by theirs."""
+    grid = list(EMPTY)
+    grid[5] = "....CAT...."
+    photo = render_photo(
+        "iago", seed=88600, size=(1200, 900), grid=grid, hand=False, tile_seed=88600
+    )
+    first = read_board(photo.image, "iago", corners=photo.corners)
+    assert first.grid == grid and first.trusted and not first.way_known
+    grid[6] = "....o......"
+    grid[7] = "....w......"
+    photo = render_photo(
+        "iago", seed=88600, size=(1200, 900), grid=grid, hand=False, tile_seed=88600
+    )
+    again = read_board(photo.image, "iago", corners=photo.corners, last=first)
+    assert again.grid == grid and again.way_known
+    turned = render_photo(
+        "iago", seed=88600, size=(1200, 900), grid=grid, hand=False, tile_seed=88600, turned=True
+    )
+    for last, said in ((first, False), (again, True)):
+        reading = read_board(turned.image, "iago", corners=photo.corners, last=last)
+        assert any("the last reading's letters" in n for n in reading.notes) == said

@@ -348,31 +348,70 @@ def with_ink_colour(ink: np.ndarray, log_odds: np.ndarray) -> np.ndarray:
     return np.stack([1.0 - red, red], axis=-1)
 
 
-def upright_turn(net: CellNet, crops: np.ndarray, classes: np.ndarray) -> int:
-    """Quarter turns (0-3, clockwise) the board lies turned in the photo, by its letters: the
-    turn under which the network reads the most letters, the sum (as the mean) of the best
-    letter's probability over the cells it read as letters. ``crops`` and ``classes`` are what
-    :func:`read_cells` gave (its input to the network, and the class probabilities float
-    (size, size, 29) it read): the letters are taken from them, not read again. Returns 0 with
-    under 4 letters.
+def turn_scores(net: CellNet, crops: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """How surely the cells read as letters are letters under each quarter turn of the board:
+    float64 (4, letters), the best letter's probability of each such cell with the board taken
+    as turned k (0-3) quarters clockwise in the photo (each crop turned back). ``crops`` and
+    ``classes`` are what :func:`read_cells` gave (its input to the network, float (cells, 3,
+    px, px), and the class probabilities float (size, size, 29)); the letters are taken from
+    them, not read again. (4, 0) when no cell reads as a letter."""
+    tiles = crops[_read_as_letters(classes)]
+    out = np.zeros((4, len(tiles)))
+    if not len(tiles):
+        return out
+    for k in range(4):
+        turned = np.ascontiguousarray(np.rot90(tiles, k=k, axes=(2, 3)))
+        logits = net.logits(turned)[:, :N_CLASSES]
+        out[k] = softmax(logits, net.temperature)[:, 2:HIDDEN].max(-1)
+    return out
+
+
+def upright_turn(scores: np.ndarray) -> int:
+    """Quarter turns (0-3, clockwise) the board lies turned in the photo, by its letters
+    (:func:`turn_scores`, float (4, letters)): the turn under which the network reads the most
+    letters, the sum (as the mean) of the best letter's probability over the cells it read as
+    letters. Returns 0 with under 4 letters: the network reads a turned letter surely as another
+    (a turned A as V, a turned Y as A at 0.9999), and with few letters every turn may read as
+    surely.
 
     Not the mean log: read sideways, a few bare squares and premium labels pass for letters,
     and upright the network gives them almost nothing as letters; their logs outweighed every
     letter standing upright, and a real board photographed from its side (board_001 of
     ../shared/data, turned 90 degrees either way) was read turned half round. The mean of the
     probabilities counts those cells as the few they are."""
-    lettered = _read_as_letters(classes)
-    if lettered.sum() < 4:
+    if scores.shape[1] < 4:
         return 0
-    tiles = crops[lettered]
-    best, best_score = 0, -np.inf
+    return int(np.argmax(scores.mean(axis=1)))
+
+
+def turn_since(net: CellNet, last, warp: np.ndarray, profile: Profile) -> int | None:
+    """Quarter turns (0-3, clockwise) the board has been turned under the camera since the
+    last trusted reading ``last`` (a BoardReading), by the letters it read: the turn k under
+    which this frame's warp (uint8 (board_px, board_px, 3), warped at the same corners in any
+    order) turned back (``np.rot90(warp, k)``) shows more of the last reading's letters where
+    they were than every other turn does, and most of them. None when no turn does (no letter
+    on the last board, letters that read alike turned, a move that changed most of them): the
+    board's letters alone must say.
+
+    Iago's players turn the board towards the opponent after every move (the rulebook, "The
+    Move"). A move changes a few cells, so the letters that were there say which way it now
+    stands, where the letters alone may not: a board of two or three letters, or letters that
+    read as others upside down (a turned V as A). Not the pixels: turned under the camera, a
+    tile's light and shadow change, and no tile of a turned board's warp matched the last's
+    (:func:`unchanged_cells`)."""
+    n = profile.size
+    letters = [(r * n + c, ch) for r, row in enumerate(last.grid) for c, ch in enumerate(row)]
+    letters = [(i, CLASSES.index(ch.upper())) for i, ch in letters if ch.isalpha()]
+    if not letters:
+        return None
+    where, want = (np.array(v) for v in zip(*letters, strict=True))
+    shown = []
     for k in range(4):
-        # the board turned k quarters clockwise in the photo: each crop is turned back
-        turned = np.ascontiguousarray(np.rot90(tiles, k=k, axes=(2, 3)))
-        logits = net.logits(turned)[:, :N_CLASSES]
-        score = float(softmax(logits, net.temperature)[:, 2:HIDDEN].max(-1).mean())
-        if score > best_score:
-            best, best_score = k, score
+        crops = cell_crops(np.ascontiguousarray(np.rot90(warp, k)), n, profile.cell_px, only=where)
+        shown.append(int((net.logits(crops)[:, :N_CLASSES].argmax(-1) == want).sum()))
+    best = int(np.argmax(shown))
+    if 2 * shown[best] <= len(want) or sorted(shown)[-2] == shown[best]:
+        return None
     return best
 
 

@@ -79,7 +79,12 @@ class BoardReading:
             squares; the board read turned, the way its letters stand).
         evidence: what the reader measured besides the cells (:class:`CellEvidence`), or None.
         turn: quarter turns (0-3, clockwise) the board lies turned in the photo, the corners
-            taken in that order (:func:`companion.vision.cells.upright_turn`).
+            taken in that order (:func:`companion.vision.cells.turn_since`,
+            :func:`companion.vision.cells.upright_turn`).
+        way_known: the board's way round was said, not taken as it lies: by markers, by 4 or
+            more letters (:func:`companion.vision.cells.upright_turn`), or by the letters of a
+            last reading whose way round was known (:func:`companion.vision.cells.turn_since`).
+            Only such a reading's letters say the next one's.
         warp: uint8 (board_px, board_px, 3) BGR: the top-down board read (for the next frame's
             game reading), or None.
         kept: cells whose reading was kept from the last trusted reading of the game, unchanged
@@ -101,6 +106,7 @@ class BoardReading:
     notes: list[str] = field(default_factory=list)
     evidence: CellEvidence | None = None
     turn: int = 0
+    way_known: bool = False
     warp: np.ndarray | None = None
     kept: int = 0
     count_problems: list[str] | None = None
@@ -200,8 +206,12 @@ def read_board(
             (:func:`companion.vision.cells.with_known_board`).
 
     Unless ArUco markers say which corner is which, a board whose letters stand turned in the
-    photo (taken from its side, or from across it) is read the way they stand
-    (:func:`companion.vision.cells.upright_turn`), and a note says so.
+    photo (taken from its side, or from across it, or turned towards the opponent after an
+    Iago move) is read the way they stand, and a note says so: the way the last trusted
+    reading's letters now stand when it had some and they say it
+    (:func:`companion.vision.cells.turn_since`), else the way the board's own letters read
+    best (:func:`companion.vision.cells.upright_turn`); when both say, and disagree, a problem
+    says so.
 
     Returns:
         A :class:`BoardReading` whose ``problems`` list what is in doubt and whose ``trusted``
@@ -248,12 +258,37 @@ def read_board(
     problems: list[str] = []
     notes: list[str] = []
     by_markers = how == "markers" or (tracker is not None and tracker.how == "markers")
-    turn = 0
+    # the last trusted reading of this camera's board: the same grid in the photo, its corners
+    # in any order (Iago's board is turned towards the opponent after every move); its letters
+    # say the way round only when its own was known (a first word of three letters, taken as
+    # it lies, says nothing of the next)
+    follows = (
+        last is not None
+        and last.trusted
+        and last.warp is not None
+        and last.profile == profile
+        and min(np.abs(np.roll(np.float32(last.corners), j, axis=0) - pts).max() for j in range(4))
+        < photo_cell_px(pts, profile)
+    )
+    turn, by_tiles, doubt, way_known = 0, None, [], by_markers
     if not by_markers:
-        # photographed from another side of the board (markers say which corner is which):
-        # the letters say how it stands, and it is read their way
+        # photographed from another side of the board (markers say which corner is which), or
+        # turned since the last reading: the last reading's letters say how it stands, else the
+        # board's own, and it is read their way
         t_turn = time.perf_counter()
-        turn = cells.upright_turn(net, crops, ev.probabilities)
+        if follows and last.way_known:
+            by_tiles = cells.turn_since(net, last, warp, profile)
+        scores = cells.turn_scores(net, crops, ev.probabilities)
+        turn = cells.upright_turn(scores)
+        if by_tiles is not None:
+            # the last reading's letters say it; where the board's own letters say otherwise,
+            # one of them is wrong (the last reading, or the turn a few letters seem to say)
+            if scores.shape[1] >= 4 and turn != by_tiles:
+                doubt.append(
+                    "the board's letters and the last reading's disagree on which way it stands"
+                )
+            turn = by_tiles
+        way_known = by_tiles is not None or scores.shape[1] >= 4
         timings["turn"] = time.perf_counter() - t_turn
         if turn:
             pts = np.roll(pts, -turn, axis=0)
@@ -265,7 +300,11 @@ def read_board(
             )
             notes.append(
                 f"the board is turned {90 * turn} degrees clockwise in the photo: read the way "
-                "its letters stand"
+                + (
+                    "its letters stand"
+                    if by_tiles is None
+                    else "the last reading's letters now stand"
+                )
             )
     colourless = ev.chroma < trust.GREY_CHROMA
     if colourless:
@@ -274,6 +313,7 @@ def read_board(
         problems.append(
             f"the photo has no colour (a black-and-white camera or setting?): {told} cannot be told"
         )
+    problems += doubt
     placed = False  # the premium squares put the grid where it is beyond doubt
     if profile.premium and ev.premium and not colourless:
         # the coloured squares say where the grid is: one row or column off is put right
@@ -315,14 +355,11 @@ def read_board(
         problems.append(f"glare hides {glared} cell(s)")
     kept = 0
     same = np.zeros_like(cut)
-    # the last reading's cells are compared only with the board warped the same way round: a
-    # board read turned (its corners in another order) is another warp altogether
-    if (
-        last is not None
-        and last.trusted
-        and last.warp is not None
-        and last.profile == profile
-        and np.abs(np.float32(last.corners) - pts).max() < photo_cell_px(pts, profile)
+    # the last reading's cells are compared only with the board warped the same way round: by
+    # its tiles (turned since), or at the same corners in the same order
+    if follows and (
+        by_tiles is not None
+        or np.abs(np.float32(last.corners) - pts).max() < photo_cell_px(pts, profile)
     ):
         same = cells.unchanged_cells(last.warp, warp, profile) & ~cut
         if same.any():
@@ -365,6 +402,7 @@ def read_board(
     reading.notes = notes
     reading.evidence = ev
     reading.turn = turn
+    reading.way_known = way_known
     reading.warp = warp
     reading.kept = kept
     return reading
