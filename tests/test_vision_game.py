@@ -171,7 +171,7 @@ def test_a_last_reading_read_the_wrong_way_round_is_not_followed_silently():
     """A last trusted reading whose letters are this board's read upside down (as a board of
     letters that read as others turned can be): its letters say the board turned half round,
     the board's own five letters say not; the reading says they disagree, and is not
-    trusted."""
+    trusted, and the table's camera forgets the last reading."""
     from companion.vision.cells import read_cells
     from companion.vision.profiles import get_profile
     from companion.vision.warp import warp_board
@@ -191,6 +191,13 @@ def test_a_last_reading_read_the_wrong_way_round_is_not_followed_silently():
     assert "the board's letters and the last reading's disagree on which way it stands" in (
         reading.problems
     )
+    # at the table the camera forgets the disputed reading: the next frame is read afresh
+    cam = BoardCamera(None, "iago", corners=photo.corners)
+    cam.last = wrong
+    assert not cam.read(frame=photo.image).trusted and cam.last is None
+    assert cam.problem and "disagree on which way it stands" in cam.problem
+    again = cam.read(frame=photo.image)
+    assert again.trusted and again.grid == grid and cam.last is again
 
 
 def _turned_game(seed: int, moves: int, turned_every_move: bool = True):

@@ -58,6 +58,9 @@ COLOURS = ("blue", "red")
 UNSURE_CELLS = "cell(s) read with a confidence under what a trusted reading needs"
 # the count's: cells whose tile, or the colour it shows, is read under the level
 UNSURE_OF_TILES = "cell(s) whose tile, or the colour it shows, is read unsurely"
+# said when the board's own letters (4 or more) and the last trusted reading's say it stands
+# different ways round: one of them is wrong, and the table forgets the last reading
+WAY_DISPUTED = "the board's letters and the last reading's disagree on which way it stands"
 
 
 @dataclass
@@ -284,9 +287,7 @@ def read_board(
             # the last reading's letters say it; where the board's own letters say otherwise,
             # one of them is wrong (the last reading, or the turn a few letters seem to say)
             if scores.shape[1] >= 4 and turn != by_tiles:
-                doubt.append(
-                    "the board's letters and the last reading's disagree on which way it stands"
-                )
+                doubt.append(WAY_DISPUTED)
             turn = by_tiles
         way_known = by_tiles is not None or scores.shape[1] >= 4
         timings["turn"] = time.perf_counter() - t_turn

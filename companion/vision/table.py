@@ -196,7 +196,7 @@ class BoardCamera:
             CompanionError: the camera gives no frame (see :meth:`capture`) or the board is not
                 found (BoardNotFoundError); ``problem`` keeps the message.
         """
-        from companion.vision.reader import read_board
+        from companion.vision.reader import WAY_DISPUTED, read_board
 
         if frame is None:
             frame = self.capture()
@@ -229,6 +229,10 @@ class BoardCamera:
         self.problem = None if reading.trusted else unsure_text(reading)
         if reading.trusted:
             self.last = reading
+        elif WAY_DISPUTED in reading.problems:
+            # the last reading was read the wrong way round, or this board's letters are: the
+            # next frame is read afresh rather than held to a reading that may be wrong
+            self.last = None
         return reading
 
     def board_now(self) -> str | None:
