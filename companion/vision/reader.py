@@ -273,23 +273,22 @@ def read_board(
         and min(np.abs(np.roll(np.float32(last.corners), j, axis=0) - pts).max() for j in range(4))
         < photo_cell_px(pts, profile)
     )
-    turn, by_tiles, doubt, way_known = 0, None, [], by_markers
+    turn, by_last, disputed, way_known = 0, None, False, by_markers
     if not by_markers:
         # photographed from another side of the board (markers say which corner is which), or
         # turned since the last reading: the last reading's letters say how it stands, else the
         # board's own, and it is read their way
         t_turn = time.perf_counter()
         if follows and last.way_known:
-            by_tiles = cells.turn_since(net, last, warp, profile)
+            by_last = cells.turn_since(net, last, warp, profile)
         scores = cells.turn_scores(net, crops, ev.probabilities)
         turn = cells.upright_turn(scores)
-        if by_tiles is not None:
+        if by_last is not None:
             # the last reading's letters say it; where the board's own letters say otherwise,
             # one of them is wrong (the last reading, or the turn a few letters seem to say)
-            if scores.shape[1] >= 4 and turn != by_tiles:
-                doubt.append(WAY_DISPUTED)
-            turn = by_tiles
-        way_known = by_tiles is not None or scores.shape[1] >= 4
+            disputed = scores.shape[1] >= 4 and turn != by_last
+            turn = by_last
+        way_known = by_last is not None or scores.shape[1] >= 4
         timings["turn"] = time.perf_counter() - t_turn
         if turn:
             pts = np.roll(pts, -turn, axis=0)
@@ -303,7 +302,7 @@ def read_board(
                 f"the board is turned {90 * turn} degrees clockwise in the photo: read the way "
                 + (
                     "its letters stand"
-                    if by_tiles is None
+                    if by_last is None
                     else "the last reading's letters now stand"
                 )
             )
@@ -314,7 +313,8 @@ def read_board(
         problems.append(
             f"the photo has no colour (a black-and-white camera or setting?): {told} cannot be told"
         )
-    problems += doubt
+    if disputed:
+        problems.append(WAY_DISPUTED)
     placed = False  # the premium squares put the grid where it is beyond doubt
     if profile.premium and ev.premium and not colourless:
         # the coloured squares say where the grid is: one row or column off is put right
@@ -357,9 +357,9 @@ def read_board(
     kept = 0
     same = np.zeros_like(cut)
     # the last reading's cells are compared only with the board warped the same way round: by
-    # its tiles (turned since), or at the same corners in the same order
+    # its letters (turned since), or at the same corners in the same order
     if follows and (
-        by_tiles is not None
+        by_last is not None
         or np.abs(np.float32(last.corners) - pts).max() < photo_cell_px(pts, profile)
     ):
         same = cells.unchanged_cells(last.warp, warp, profile) & ~cut
