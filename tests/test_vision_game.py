@@ -12,7 +12,7 @@ import numpy as np
 
 from companion.devices.camera import FileCamera
 from companion.vision import cellnet
-from companion.vision.reader import read_board
+from companion.vision.reader import WAY_UNKNOWN, read_board
 from companion.vision.synth import another_frame, iago_game, render_photo
 from companion.vision.table import BoardCamera
 
@@ -22,7 +22,10 @@ EMPTY = ["." * 11] * 11
 def test_a_game_is_read_from_its_empty_board_move_by_move(tmp_path):
     """One camera's frames of a game's first four moves (the empty board first), read by a
     BoardCamera over a file camera: the empty board is trusted, and each move's board is
-    read right and trusted with the cells unchanged since the last trusted one kept."""
+    read right and trusted with the cells unchanged since the last trusted one kept. The first
+    word, AZ, is read right but not trusted: its two letters read as surely turned half round
+    (a turned A as V, Z as itself), so they cannot say which way the board lies (``WAY_UNKNOWN``);
+    its count stands, and the next move is kept against the empty board."""
     boards = iago_game(np.random.default_rng(88100), moves=4)
     frames = np.random.default_rng(88101)
     for k, grid in enumerate(boards):
@@ -35,6 +38,10 @@ def test_a_game_is_read_from_its_empty_board_move_by_move(tmp_path):
     cam = BoardCamera(FileCamera(tmp_path), "iago", corners=corners)
     for k, grid in enumerate(boards):
         reading = cam.read()
+        if k == 1:
+            assert grid[5] == ".....AZ...." and reading.grid == grid
+            assert reading.problems == [WAY_UNKNOWN] and reading.count_trusted
+            continue
         assert reading.grid == grid and reading.trusted, (k, reading.problems)
         if k:
             moved = sum(a != b for a, b in zip("".join(boards[k - 1]), "".join(grid), strict=True))
@@ -272,6 +279,25 @@ def test_a_game_turned_after_every_move_is_read_by_its_last_readings_letters(tmp
         if reading.trusted:
             last_k = k
     assert followed >= 3
+
+
+def test_a_first_word_turned_half_round_is_read_as_it_lies_and_not_trusted():
+    """A board turned half round before its first photo (Iago's players turn it after every
+    move) holding a word of two or three letters: read as it lies, DOT is LOG and VA is VA a
+    cell off, every letter surely (a turned T reads as L, D as G; a turned V as A and A as V).
+    Those letters read as surely under the other turn, so they cannot say which way the board
+    lies: the one problem is ``WAY_UNKNOWN``, and no such board is trusted wrong."""
+    for word, as_it_lies in (("DOT", "...LOG....."), ("VA", "....VA.....")):
+        grid = list(EMPTY)
+        grid[5] = "....." + word + "." * (6 - len(word))
+        photo = render_photo(
+            "iago", seed=88950, size=(1200, 900), grid=grid, hand=False, tile_seed=88950,
+            turned=True,
+        )  # fmt: skip
+        reading = read_board(photo.image, "iago", corners=photo.corners)
+        assert reading.grid[5] == as_it_lies and reading.grid != grid
+        assert reading.problems == [WAY_UNKNOWN] and not reading.trusted
+        assert not reading.way_known
 
 
 def test_a_word_of_three_letters_leaves_the_way_round_unknown():

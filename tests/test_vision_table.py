@@ -17,7 +17,7 @@ from companion.daemon import overlays, screen
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
 from companion.daemon.sim import parse_sim_script
-from companion.devices.camera import CameraError
+from companion.devices.camera import CameraError, FileCamera
 from companion.vision import cellnet
 from companion.vision.notation import parse_board
 from companion.vision.table import BoardCamera
@@ -28,6 +28,12 @@ EMPTY = "..........."
 CAT = [EMPTY] * 5 + ["....CAT...."] + [EMPTY] * 5  # blue's CAT across the centre
 CAT_DOG = CAT[:9] + [".DOG......."] + CAT[10:]  # and blue's DOG, touching nothing
 CAT_D = CAT[:9] + [".D........."] + CAT[10:]  # and a lone D, touching nothing
+# a first word of 4 letters: its letters say which way round the board lies (under 4, a board
+# whose letters read as surely turned is not trusted, and a move is checked only between two
+# trusted boards)
+CATS = [EMPTY] * 5 + ["....CATS..."] + [EMPTY] * 5
+CATS_DOG = CATS[:9] + [".DOG......."] + CATS[10:]
+CATS_D = CATS[:9] + [".D........."] + CATS[10:]
 TABLE = TableConfig(minute_seconds=10.0)
 
 
@@ -132,10 +138,10 @@ def test_board_camera_calls_any_driver_failure_a_camera_error():
 
 
 def test_an_illegal_move_read_by_the_camera_is_warned_on_the_oled(tmp_path, classifier):
-    """Blue lays DOG away from CAT (rulebook, "The Move": not connected); when blue presses, the
+    """Blue lays DOG away from CATS (rulebook, "The Move": not connected); when blue presses, the
     box beeps twice and the OLED asks ILLEGAL MOVE? with the rule, over the clock; the clock is
     exactly as without a camera, and the banner goes at the next input."""
-    shoot(tmp_path / "camera", CAT, CAT_DOG)
+    shoot(tmp_path / "camera", CATS, CATS_DOG)
     s = table(tmp_path, tmp_path / "camera")
     twin = table(tmp_path, name="twin.jsonl")  # no camera
     moves = ("0 press red", "1 press blue")
@@ -153,7 +159,7 @@ def test_an_illegal_move_read_by_the_camera_is_warned_on_the_oled(tmp_path, clas
     # the board after each move, as read, journaled as the service's own record (for the
     # game's record and the director's pages; the replay skips it)
     boards = [(parse_board(r["board"]), r["trusted"]) for r in records if r["kind"] == "_board"]
-    assert boards == [(CAT, True), (CAT_DOG, True)]
+    assert boards == [(CATS, True), (CATS_DOG, True)]
 
     pub = run(s, "2 press challenge")  # the next input that does something: the banner goes
     assert pub.banner == ""
@@ -164,13 +170,43 @@ def test_a_lone_tile_laid_apart_is_warned_too(tmp_path, classifier):
     """A single tile laid apart breaks the same rule as a word laid apart; the reader keeps such
     a board trusted on Iago (no blanks: a lone tile read surely is the move, not a tile missed
     beside it), so the table warns."""
-    shoot(tmp_path / "camera", CAT, CAT_D, seed=63)
+    shoot(tmp_path / "camera", CATS, CATS_D, seed=63)
     s = table(tmp_path, tmp_path / "camera")
     pub = run(s, "0 press red", "1 press blue")
     assert pub.banner == str(overlays.Banner("ILLEGAL MOVE?", "BLUE: disconnected"))
     records = s.service.journal.records
     boards = [(parse_board(r["board"]), r["trusted"]) for r in records if r["kind"] == "_board"]
-    assert boards == [(CAT, True), (CAT_D, True)]
+    assert boards == [(CATS, True), (CATS_D, True)]
+
+
+def test_a_first_word_whose_letters_read_turned_too_is_not_trusted_but_counted(
+    tmp_path, classifier
+):
+    """Iago's board is turned towards the opponent after every move (rulebook, "The Move"), so
+    the camera may see the first word either way round. CAT's three letters read as surely
+    turned half round, so they cannot say which way the board lies: the reading is journaled
+    as not trusted (no warning for the move it starts: a move is checked between two trusted
+    boards), the count still stands (tiles and colours do not depend on it), and the clock is
+    as without a camera."""
+    from companion.vision.reader import WAY_UNKNOWN
+
+    folder = tmp_path / "camera"
+    shoot(folder, CAT, CAT_DOG)
+    cam = BoardCamera(FileCamera(folder), "iago", net=classifier)
+    first = cam.read()
+    assert first.grid == CAT and first.problems == [WAY_UNKNOWN] and first.count_trusted
+    assert not first.trusted and not first.way_known
+    s = table(tmp_path, folder)
+    twin = table(tmp_path, name="twin.jsonl")
+    run(twin, "0 press red", "1 press blue", "7 sleep")
+    pub = run(s, "0 press red", "1 press blue")
+    records = s.service.journal.records
+    boards = [(parse_board(r["board"]), r["trusted"]) for r in records if r["kind"] == "_board"]
+    assert boards == [(CAT, False), (CAT_DOG, True)]
+    assert pub.banner == "" and pub.beeps == twin.service.published.beeps  # no warning
+    pub = run(s, "7 count")
+    assert pub.banner == str(overlays.Banner("BLUE 6  RED 0", "BLUE LEADS BY 6"))
+    assert clock_of(s) == clock_of(twin)
 
 
 def test_a_count_on_request_shows_both_colours_for_a_few_seconds(tmp_path, classifier):

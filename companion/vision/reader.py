@@ -61,6 +61,9 @@ UNSURE_OF_TILES = "cell(s) whose tile, or the colour it shows, is read unsurely"
 # said when the board's own letters (4 or more) and the last trusted reading's say it stands
 # different ways round: one of them is wrong, and the table forgets the last reading
 WAY_DISPUTED = "the board's letters and the last reading's disagree on which way it stands"
+# said when the board's own letters chose its way round but read as surely under another turn:
+# the letters are read, the board's tiles and their colours are not in doubt (the count stands)
+WAY_UNKNOWN = "too few letters to tell which way round the board lies (they read turned too)"
 
 
 @dataclass
@@ -274,6 +277,7 @@ def read_board(
         < photo_cell_px(pts, profile)
     )
     turn, by_last, disputed, way_known = 0, None, False, by_markers
+    doubted = False
     if not by_markers:
         # photographed from another side of the board (markers say which corner is which), or
         # turned since the last reading: the last reading's letters say how it stands, else the
@@ -289,6 +293,11 @@ def read_board(
             disputed = scores.shape[1] >= 4 and turn != by_last
             turn = by_last
         way_known = by_last is not None or scores.shape[1] >= 4
+        if not way_known and scores.shape[1]:
+            # under 4 letters the board is taken as it lies; where its letters read, every one
+            # of them, as surely as a trusted reading needs under another turn too, they cannot
+            # say it lies that way (a turned V reads as A and a turned A as V, surely)
+            doubted = any(scores[k].min() >= net.reader_trust_level for k in range(1, 4))
         timings["turn"] = time.perf_counter() - t_turn
         if turn:
             pts = np.roll(pts, -turn, axis=0)
@@ -389,6 +398,8 @@ def read_board(
     counted = np.where(cut, 0.0, np.maximum(counted, conf)).astype(np.float32)
     level = net.reader_trust_level
     count_problems = list(problems)
+    if doubted:
+        problems.append(WAY_UNKNOWN)
     unsure = (conf < level) & ~cut
     if unsure.any():
         problems.append(f"{int(unsure.sum())} {UNSURE_CELLS} ({trust.level_text(level)})")
