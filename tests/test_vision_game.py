@@ -325,3 +325,27 @@ def test_a_word_of_three_letters_leaves_the_way_round_unknown():
     for last, said in ((first, False), (again, True)):
         reading = read_board(turned.image, "iago", corners=photo.corners, last=last)
         assert any("the last reading's letters" in n for n in reading.notes) == said
+
+
+def test_two_tiles_laid_on_a_board_of_few_are_the_only_cells_changed():
+    """One camera's renders (``tile_seed``, no hand) of CAT and then of COW laid down from its
+    C: the two cells laid are the only ones changed, whatever the board's bright tenth does.
+    With each board brought to its own bright tenth, two tiles more on a dark board of three
+    moved it by half, and every cell read as changed at 88964 (116 kept at 88965)."""
+    from companion.vision.cells import unchanged_cells
+    from companion.vision.profiles import get_profile
+    from companion.vision.reader import warp_board
+
+    profile = get_profile("iago")
+    cat = list(EMPTY)
+    cat[5] = "....CAT...."
+    cow = list(cat)
+    cow[6], cow[7] = "....o......", "....w......"
+    for seed in (88964, 88965):
+        shots = [
+            render_photo("iago", seed=seed, size=(1200, 900), grid=g, hand=False, tile_seed=seed)
+            for g in (cat, cow)
+        ]
+        warps = [warp_board(s.image, shots[0].corners, profile) for s in shots]
+        same = unchanged_cells(warps[0], warps[1], profile)
+        assert np.argwhere(~same).tolist() == [[6, 4], [7, 4]], seed

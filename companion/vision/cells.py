@@ -564,7 +564,7 @@ def counted_differently(grid: list[str], truth: list[str]) -> np.ndarray:
 
 # 8-bit: a cell has changed when a twentieth or more of its middle's pixels differ from the last
 # trusted frame's by this much or more in some colour channel, both boards first brought to one
-# exposure (cellnet.board_scale). A tile laid or lifted changes most of its cell; a tile turned
+# exposure (the last's, cellnet.board_scale, by the frames' gain). A tile laid or lifted changes most of its cell; a tile turned
 # over (Iago) changes its ink's pixels, a tenth or more of the middle, by 60 or more; a frame's
 # noise, its JPEG and the exposure settling move a still cell's pixels by under 20 at the 95th
 # percentile (tests/test_vision_model.py measures both on renders)
@@ -577,7 +577,12 @@ def unchanged_cells(before: np.ndarray, after: np.ndarray, profile: Profile) -> 
     board_px, 3) BGR each, warped at the same corners): bool (size, size), true where under
     :data:`CHANGED_SHARE` of the cell's middle (its inner half, clear of a neighbour's tile set
     off its square) differs by :data:`CHANGED` or more in a colour channel, both boards first
-    brought to one exposure.
+    brought to one exposure: ``before``'s (:func:`companion.vision.cellnet.board_scale`), and
+    ``after`` brought to it by the two frames' gain, the median ratio of their grey pixels over
+    the grid (a move changes few of them).
+
+    Not each board's own bright tenth: with few tiles on a dark board, two tiles more moved it
+    by half (level 69 to 105 in a render of CAT and COW), every cell differed and none was kept.
 
     Raises:
         VisionError: the boards are not of the profile's warped shape.
@@ -592,9 +597,15 @@ def unchanged_cells(before: np.ndarray, after: np.ndarray, profile: Profile) -> 
             raise VisionError(
                 f"{name}: expected a warped board of shape ({side}, {side}, 3), got {board.shape}"
             )
-    scaled = [b.astype(np.float32) * (board_scale(b, n, c) * 255.0) for b in (before, after)]
-    diff = np.abs(scaled[1] - scaled[0]).max(axis=2)
     lo, q = c // 2, c // 4
+    grey = [
+        cv2.cvtColor(b[lo : lo + n * c, lo : lo + n * c], cv2.COLOR_BGR2GRAY)[::2, ::2]
+        for b in (before, after)
+    ]
+    gain = float(np.median((grey[1].astype(np.float32) + 1.0) / (grey[0].astype(np.float32) + 1.0)))
+    scale = board_scale(before, n, c) * 255.0
+    diff = np.abs(after.astype(np.float32) * (scale / gain) - before.astype(np.float32) * scale)
+    diff = diff.max(axis=2)
     middles = diff[lo : lo + n * c, lo : lo + n * c].reshape(n, c, n, c)[:, q : c - q, :, q : c - q]
     share = (middles >= CHANGED).mean(axis=(1, 3))
     return share < CHANGED_SHARE
