@@ -564,10 +564,11 @@ def counted_differently(grid: list[str], truth: list[str]) -> np.ndarray:
 
 # 8-bit: a cell has changed when a twentieth or more of its middle's pixels differ from the last
 # trusted frame's by this much or more in some colour channel, both boards first brought to one
-# exposure (the last's, cellnet.board_scale, by the frames' gain). A tile laid or lifted changes most of its cell; a tile turned
-# over (Iago) changes its ink's pixels, a tenth or more of the middle, by 60 or more; a frame's
-# noise, its JPEG and the exposure settling move a still cell's pixels by under 20 at the 95th
-# percentile (tests/test_vision_model.py measures both on renders)
+# exposure (the last's, cellnet.board_scale, the new frame by the frames' gain). A tile laid or
+# lifted changes most of its cell; a tile turned over (Iago) changes its ink's pixels, a tenth or
+# more of the middle, by 60 or more; a frame's noise, its JPEG and the exposure settling move a
+# still cell's pixels by under 20 at the 95th percentile (tests/test_vision_model.py measures
+# both on renders)
 CHANGED = 40.0
 CHANGED_SHARE = 0.05
 

@@ -61,8 +61,8 @@ UNSURE_OF_TILES = "cell(s) whose tile, or the colour it shows, is read unsurely"
 # said when the board's own letters (4 or more) and the last trusted reading's say it stands
 # different ways round: one of them is wrong, and the table forgets the last reading
 WAY_DISPUTED = "the board's letters and the last reading's disagree on which way it stands"
-# said when the board's own letters chose its way round but read as surely under another turn:
-# the letters are read, the board's tiles and their colours are not in doubt (the count stands)
+# said when a board of under 4 letters, taken as it lies, reads as surely under another turn:
+# its letters are in doubt, its tiles and their colours are not (the count stands)
 WAY_UNKNOWN = "too few letters to tell which way round the board lies (they read turned too)"
 
 
