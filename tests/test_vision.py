@@ -717,7 +717,7 @@ def test_board_camera_gives_the_challenged_words_from_image_files(tmp_path, clas
     from companion.devices.camera import FileCamera
     from companion.vision.table import BoardCamera
 
-    # a start board of 4 letters: under 4, letters that read as surely turned half round
+    # a start board of 4 letters: under 4, letters that read as surely under another turn
     # cannot say which way the board lies, and such a board is not trusted
     before = ["..........."] * 5 + ["....CATS..."] + ["..........."] * 5
     after = list(before)

@@ -23,9 +23,9 @@ def test_a_game_is_read_from_its_empty_board_move_by_move(tmp_path):
     """One camera's frames of a game's first four moves (the empty board first), read by a
     BoardCamera over a file camera: the empty board is trusted, and each move's board is
     read right and trusted with the cells unchanged since the last trusted one kept. The first
-    word, AZ, is read right but not trusted: its two letters read as surely turned half round
-    (a turned A as V, Z as itself), so they cannot say which way the board lies (``WAY_UNKNOWN``);
-    its count stands, and the next move is kept against the empty board."""
+    word, AZ, is read right but not trusted: its two letters read as surely under another turn
+    (half round: a turned A as V, Z as itself), so they cannot say which way the board lies
+    (``WAY_UNKNOWN``); its count stands, and the next move is kept against the empty board."""
     boards = iago_game(np.random.default_rng(88100), moves=4)
     frames = np.random.default_rng(88101)
     for k, grid in enumerate(boards):
@@ -36,16 +36,19 @@ def test_a_game_is_read_from_its_empty_board_move_by_move(tmp_path):
     for extra in tmp_path.glob("*.json"):
         extra.unlink()
     cam = BoardCamera(FileCamera(tmp_path), "iago", corners=corners)
+    last = None  # the last trusted board, which the camera keeps cells from
     for k, grid in enumerate(boards):
         reading = cam.read()
         if k == 1:
             assert grid[5] == ".....AZ...." and reading.grid == grid
             assert reading.problems == [WAY_UNKNOWN] and reading.count_trusted
+            assert cam.last is not reading
             continue
         assert reading.grid == grid and reading.trusted, (k, reading.problems)
         if k:
-            moved = sum(a != b for a, b in zip("".join(boards[k - 1]), "".join(grid), strict=True))
-            assert 0 < reading.kept <= 121 - moved  # what the move changed is read anew
+            moved = sum(a != b for a, b in zip("".join(last), "".join(grid), strict=True))
+            assert 0 < reading.kept <= 121 - moved  # what changed since is read anew
+        last = grid
 
 
 def test_a_games_frames_differ_only_where_the_move_laid_or_turned_tiles():

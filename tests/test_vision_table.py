@@ -184,10 +184,10 @@ def test_a_first_word_whose_letters_read_turned_too_is_not_trusted_but_counted(
 ):
     """Iago's board is turned towards the opponent after every move (rulebook, "The Move"), so
     the camera may see the first word either way round. CAT's three letters read as surely
-    turned half round, so they cannot say which way the board lies: the reading is journaled
+    under another turn, so they cannot say which way the board lies: the reading is journaled
     as not trusted (no warning for the move it starts: a move is checked between two trusted
-    boards), the count still stands (tiles and colours do not depend on it), and the clock is
-    as without a camera."""
+    boards), the count of that board still stands (tiles and colours do not depend on it), and
+    the clock is as without a camera."""
     from companion.vision.reader import WAY_UNKNOWN
 
     folder = tmp_path / "camera"
@@ -204,20 +204,25 @@ def test_a_first_word_whose_letters_read_turned_too_is_not_trusted_but_counted(
     boards = [(parse_board(r["board"]), r["trusted"]) for r in records if r["kind"] == "_board"]
     assert boards == [(CAT, False), (CAT_DOG, True)]
     assert pub.banner == "" and pub.beeps == twin.service.published.beeps  # no warning
-    pub = run(s, "7 count")
-    assert pub.banner == str(overlays.Banner("BLUE 6  RED 0", "BLUE LEADS BY 6"))
+    run(s, "7 sleep")
     assert clock_of(s) == clock_of(twin)
+    alone = tmp_path / "alone"  # the count asked while CAT is the board the camera sees
+    shoot(alone, CAT)
+    s = table(tmp_path, alone, name="alone.jsonl")
+    run(s, "0 press red")
+    pub = run(s, "7 count")
+    assert pub.banner == str(overlays.Banner("BLUE 3  RED 0", "BLUE LEADS BY 3"))
 
 
 def test_a_count_on_request_shows_both_colours_for_a_few_seconds(tmp_path, classifier):
-    """After blue's move the board holds CAT and DOG in blue: 6 blue, 0 red."""
-    shoot(tmp_path / "camera", CAT, CAT_DOG)
+    """After blue's move the board holds CATS and DOG in blue: 7 blue, 0 red."""
+    shoot(tmp_path / "camera", CATS, CATS_DOG)
     s = table(tmp_path, tmp_path / "camera")
     twin = table(tmp_path, name="twin.jsonl")
     run(twin, "0 press red", "1 press blue", "7 sleep", "14 sleep")
     run(s, "0 press red", "1 press blue")
     pub = run(s, "7 count")  # the warning's banner is over; the count replaces it
-    expected = overlays.Banner("BLUE 6  RED 0", "BLUE LEADS BY 6")
+    expected = overlays.Banner("BLUE 7  RED 0", "BLUE LEADS BY 7")
     assert pub.banner == str(expected)
     assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
     pub = run(s, "14 sleep")  # BANNER_SECONDS later the clock's own frame is back
@@ -261,7 +266,7 @@ def test_a_black_and_white_camera_is_said_on_the_count_and_the_clock_goes_on(tmp
     import cv2
 
     folder = tmp_path / "camera"
-    shoot(folder, CAT, CAT_DOG)
+    shoot(folder, CATS, CATS_DOG)
     grey = cv2.cvtColor(cv2.imread(str(folder / "02.png")), cv2.COLOR_BGR2GRAY)
     cv2.imwrite(str(folder / "02.png"), grey)  # a one-channel PNG, as such a camera's
     s = table(tmp_path, folder)
@@ -273,7 +278,7 @@ def test_a_black_and_white_camera_is_said_on_the_count_and_the_clock_goes_on(tmp
     assert pub.banner == str(expected)
     assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
     assert "no colour" in s.service.message and "red ink from blue" in s.service.message
-    assert pub.beeps == twin.service.published.beeps  # DOG is away from CAT: no warning
+    assert pub.beeps == twin.service.published.beeps  # DOG is away from CATS: no warning
     assert clock_of(s) == clock_of(twin)
     assert pub.status == "running"
 

@@ -42,6 +42,8 @@ __all__ = [
     "MIN_CELL_PX",
     "UNSURE_CELLS",
     "UNSURE_OF_TILES",
+    "WAY_DISPUTED",
+    "WAY_UNKNOWN",
     "BoardReading",
     "CellEvidence",
     "board_homography",
@@ -96,7 +98,8 @@ class BoardReading:
         kept: cells whose reading was kept from the last trusted reading of the game, unchanged
             in the photo since (:func:`companion.vision.cells.unchanged_cells`).
         count_problems: what puts the count of the lead in doubt (:attr:`count_trusted`): the
-            same as ``problems`` but for the cells' letters, or None (then ``problems``).
+            same as ``problems`` but for the cells' letters (their confidence, and
+            :data:`WAY_UNKNOWN`), or None (then ``problems``).
         count_confidence: float32 (size, size), 0-1: how sure the reader is that each cell holds
             a tile or none as read, and which colour a lettered tile shows
             (:func:`companion.vision.cells.presence_confidence`), or None.
@@ -217,7 +220,10 @@ def read_board(
     reading's letters now stand when it had some and they say it
     (:func:`companion.vision.cells.turn_since`), else the way the board's own letters read
     best (:func:`companion.vision.cells.upright_turn`); when both say, and disagree, a problem
-    says so.
+    says so (:data:`WAY_DISPUTED`). Under 4 letters, with no such last reading, the board is
+    taken as it lies, and where its letters read, every one, at the reading's trust level under
+    another quarter turn too, they cannot say its way round: :data:`WAY_UNKNOWN` (decided
+    frame by frame, on the letters' first reading).
 
     Returns:
         A :class:`BoardReading` whose ``problems`` list what is in doubt and whose ``trusted``
