@@ -401,7 +401,7 @@ def turn_since(net: CellNet, last, warp: np.ndarray, profile: Profile) -> int | 
     (:func:`unchanged_cells`)."""
     n = profile.size
     letters = [(r * n + c, ch) for r, row in enumerate(last.grid) for c, ch in enumerate(row)]
-    letters = [(i, CLASSES.index(ch.upper())) for i, ch in letters if ch.isalpha()]
+    letters = [(i, _class_of(ch)) for i, ch in letters if ch.isalpha()]
     if not letters:
         return None
     where, want = (np.array(v) for v in zip(*letters, strict=True))
