@@ -448,6 +448,96 @@ def test_mending_never_breaks_more_rules_nor_the_sets_counts(seed):
         assert conf2[r, c] == pytest.approx(probs[r, c, _class_of(grid[r][c])], rel=1e-5)
 
 
+# -- a bare square in doubt only of a cover, which the rules say holds no tile ------------------
+
+LEVEL = 0.982  # a reading's trust level, as a recipe gives it
+
+
+def _cover_doubt(rows, cells, bare=0.88, cover=0.106, letter=None):
+    """``_sure(rows)`` with each of ``cells`` read bare at ``bare``, covered at ``cover`` (and
+    ``letter`` = (class, probability) beside them), the rest of its probability spread."""
+    probs, _ = _sure(rows)
+    for r, c in cells:
+        probs[r, c] = 0.0005
+        probs[r, c, wide.EMPTY] = bare
+        probs[r, c, wide.HIDDEN] = cover
+        if letter is not None:
+            probs[r, c, letter[0]] = letter[1]
+    conf = np.take_along_axis(probs, probs.argmax(-1)[..., None], -1)[..., 0]
+    return probs, conf.astype(np.float32)
+
+
+def test_a_bare_square_in_doubt_only_of_a_cover_holds_no_tile_when_its_neighbours_are_bare():
+    """A bare square read at 0.88, its other 0.106 that something covers it, its four
+    neighbours surely bare: a tile there would stand alone, so it holds none, with the
+    probability of the two together (0.986); a corner square has two neighbours, the board's
+    edge the others. Beside a tile (QUIZ's U) the same square could hold a tile that lengthens
+    a word, and keeps its 0.88."""
+    from companion.vision.cells import bare_by_facts
+
+    rows = ["." * 15] * 15
+    rows[7] = "....QUIZ......."
+    far, corner, beside = (2, 9), (0, 0), (6, 5)
+    probs, conf = _cover_doubt(rows, [far, corner, beside])
+    raised, n = bare_by_facts(rows, conf, probs, LEVEL)
+    assert n == 2
+    assert raised[far] == pytest.approx(0.986) and raised[corner] == pytest.approx(0.986)
+    assert raised[beside] == pytest.approx(0.88)
+    unchanged = np.ones((15, 15), bool)
+    unchanged[far] = unchanged[corner] = False
+    assert (raised[unchanged] == conf[unchanged]).all()
+
+
+def test_a_square_that_shows_a_tile_or_has_a_neighbour_in_doubt_keeps_its_confidence():
+    """The rules fill in only what the camera cannot see: a square with a letter's probability
+    too (0.02 of A: bare or covered 0.966, under the level) keeps its own, so a lone tile laid
+    (an illegal move) is still read as what it shows. Two squares side by side, both in doubt,
+    could hide a two-letter word: neither is raised. A cell read as covered, or off the photo,
+    is not judged, and its neighbour is not surely bare."""
+    from companion.vision.cells import bare_by_facts
+
+    rows = ["." * 15] * 15
+    rows[7] = "....QUIZ......."
+    probs, conf = _cover_doubt(rows, [(2, 9)], bare=0.86, letter=(wide.CLASSES.index("A"), 0.02))
+    assert bare_by_facts(rows, conf, probs, LEVEL)[1] == 0
+    probs, conf = _cover_doubt(rows, [(2, 9), (2, 10)])
+    assert bare_by_facts(rows, conf, probs, LEVEL)[1] == 0
+    probs, conf = _cover_doubt(rows, [(2, 9), (12, 3)])
+    covered = np.zeros((15, 15), bool)
+    covered[2, 9] = True  # read as covered: not raised
+    covered[11, 3] = True  # above (12, 3): that neighbour is not surely bare
+    raised, n = bare_by_facts(rows, conf, probs, LEVEL, covered)
+    assert n == 0 and (raised == conf).all()
+    assert bare_by_facts(rows, conf, None, LEVEL) == (conf, 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_rules_never_lower_a_confidence_nor_raise_a_tile_or_a_square_beside_one(seed):
+    """Whatever the probabilities: no confidence falls; only squares read bare rise, each to
+    its bare and covered probabilities together, at the level or over it, and only where its
+    four neighbours are read bare at the level or over it."""
+    from companion.vision.cells import bare_by_facts
+
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(0, 2, (15, 15, 29))
+    logits[..., wide.EMPTY] += rng.uniform(3, 8)
+    logits[..., wide.HIDDEN] += rng.uniform(0, 4)
+    probs = cellnet.softmax(logits)
+    best = probs.argmax(-1)
+    rows = ["".join("." if k in (wide.EMPTY, wide.HIDDEN) else "A" for k in r) for r in best]
+    conf = np.take_along_axis(probs, best[..., None], -1)[..., 0].astype(np.float32)
+    raised, n = bare_by_facts(rows, conf, probs, LEVEL)
+    rose = raised != conf
+    assert (raised >= conf).all() and rose.sum() == n
+    sure = np.array([[ch == "." for ch in r] for r in rows]) & (conf >= LEVEL)
+    for r, c in zip(*np.nonzero(rose), strict=True):
+        assert rows[r][c] == "." and raised[r, c] >= LEVEL
+        assert raised[r, c] == pytest.approx(probs[r, c, wide.EMPTY] + probs[r, c, wide.HIDDEN])
+        for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            assert not (0 <= a < 15 and 0 <= b < 15) or sure[a, b]
+
+
 # -- a tile's colour, against the board's own tiles and bare squares ----------------------------
 
 

@@ -117,6 +117,35 @@ def test_a_good_photo_is_trusted(good):
     assert reading.to_json()["trusted"] is True
 
 
+def test_bare_squares_in_doubt_only_of_a_cover_are_trusted_bare_where_no_tile_can_lie():
+    """A game's second move at about 20 px a cell, in a bold face the model never learnt
+    from: a few bare squares far from the tiles read bare under the trust level, the rest of
+    their probability that something covers them. No tile can lie there (it would stand
+    alone), so each is as sure as its bare and covered probabilities together, and the reading,
+    right, is trusted; each of them alone was under the level."""
+    from companion.vision.cellnet import load_cellnet
+    from companion.vision.synth import iago_game
+    from companion.vision.wide import EMPTY, HIDDEN
+
+    grid = iago_game(np.random.default_rng(88984), 2)[2]
+    photo = render_photo(
+        "iago", seed=88984, size=(340, 256), grid=grid, font="urw-base35/P052-Bold.otf",
+        tile_seed=88984,
+    )  # fmt: skip
+    reading = read_board(photo.image, "iago", corners=photo.corners)
+    assert reading.grid == list(grid)
+    assert reading.trusted, reading.problems
+    p = reading.evidence.probabilities
+    level = load_cellnet().reader_trust_level
+    raised = (p[..., EMPTY] < level) & (p[..., EMPTY] + p[..., HIDDEN] >= level)
+    raised &= np.array([[ch == "." for ch in row] for row in grid])
+    assert raised.any()
+    assert (reading.confidence[raised] >= level).all()
+    assert f"{int(raised.sum())} cell(s) read bare, in doubt only of being covered" in " ".join(
+        reading.notes
+    )
+
+
 def test_no_wrong_board_is_trusted_whatever_the_kind_of_photo():
     """One small photo of every kind (the profiles in turn), read with its corners and found:
     a reading that is not exactly the truth is never trusted. Some of them are read wrong (a

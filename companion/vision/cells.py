@@ -752,6 +752,57 @@ def mend_by_facts(
     return ["".join(row) for row in rows], conf, int(changed.sum())
 
 
+def bare_by_facts(
+    grid: list[str],
+    confidence: np.ndarray,
+    probabilities: np.ndarray | None,
+    level: float,
+    covered: np.ndarray | None = None,
+) -> tuple[np.ndarray, int]:
+    """Cells read bare and in doubt only of being covered, which the rules say hold no tile.
+
+    The network gives a bare square some probability of ``hidden`` (a hand or a thing over
+    it): on a dark board in a noisy frame, a bare square looks like a sleeve of its colour.
+    Whether covered or not, no tile can lie on a square whose four neighbours are surely bare:
+    it would stand alone, and every tile lies in a word of two letters or more joined to the
+    others (Iago's rulebook, "The Move": "all subsequent words must be connected", and rule
+    (1); Scrabble's rules). So the probability that such a cell holds no tile is that of a bare
+    square and of a covered one together, and it is that cell's confidence. Only what the
+    camera cannot see is filled in by the rules: a cell with any visible tile's probability
+    (the two together under ``level``) keeps its own, so a lone tile laid, an illegal move the
+    table warns of, is still read as what it shows.
+
+    Args:
+        grid: the reading, rows of ``.``, letters and ``?``.
+        confidence: float32 (size, size), each cell's calibrated probability.
+        probabilities: float (size, size, 29): each class's calibrated probability
+            (:attr:`CellEvidence.probabilities`); None leaves the confidence as it is.
+        level: the reading's trust level (``CellNet.reader_trust_level``): a neighbour is surely
+            bare when read ``.`` at it or over it; a cell is taken for bare when its bare and
+            covered probabilities together reach it.
+        covered: bool (size, size): cells not to be judged (read as covered, or off the photo);
+            they are not surely bare either.
+
+    Returns:
+        (confidence float32 (size, size), how many cells it raised).
+    """
+    if probabilities is None:
+        return confidence, 0
+    p = np.asarray(probabilities, np.float64)
+    read_bare = np.array([[ch == "." for ch in row] for row in grid])
+    if covered is not None:
+        read_bare &= ~np.asarray(covered, bool)
+    sure = read_bare & (confidence >= level)
+    # off the board counts as bare: a square on the edge has fewer neighbours
+    pad = np.pad(sure, 1, constant_values=True)
+    neighbours_bare = pad[:-2, 1:-1] & pad[2:, 1:-1] & pad[1:-1, :-2] & pad[1:-1, 2:]
+    no_tile = p[..., EMPTY] + p[..., HIDDEN]
+    raise_ = read_bare & ~sure & neighbours_bare & (no_tile >= level)
+    if not raise_.any():
+        return confidence, 0
+    return np.where(raise_, no_tile, confidence).astype(np.float32), int(raise_.sum())
+
+
 def _known_rows(known, profile: Profile) -> list[str]:
     """``known`` checked: ``profile.size`` rows, each a string of ``profile.size`` cells of
     ``.`` and letters A-Z (either case).

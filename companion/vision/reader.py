@@ -392,6 +392,13 @@ def read_board(
             f"{mended} cell(s) read again under the rules (every tile in a word, the tiles "
             "joined): a blank tile taken for a bare square, or the other way round"
         )
+    covered = cut if ev.hidden is None else cut | ev.hidden
+    conf, bare = cells.bare_by_facts(grid, conf, ev.probabilities, net.reader_trust_level, covered)
+    if bare:
+        notes.append(
+            f"{bare} cell(s) read bare, in doubt only of being covered, hold no tile by the "
+            "rules (their neighbours are bare, and every tile lies in a word)"
+        )
     problems += cells.board_facts(grid, profile)
     if known is not None:
         conf, differ = cells.with_known_board(grid, conf, known, profile, ev.probabilities)
