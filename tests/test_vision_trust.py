@@ -141,7 +141,7 @@ def test_bare_squares_in_doubt_only_of_a_cover_are_trusted_bare_where_no_tile_ca
     raised &= np.array([[ch == "." for ch in row] for row in grid])
     assert raised.any()
     assert (reading.confidence[raised] >= level).all()
-    assert f"{int(raised.sum())} cell(s) read bare, in doubt only of being covered" in " ".join(
+    assert f"{int(raised.sum())} cell(s) read bare, in doubt of nothing but a cover" in " ".join(
         reading.notes
     )
 

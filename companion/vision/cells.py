@@ -757,20 +757,23 @@ def bare_by_facts(
     confidence: np.ndarray,
     probabilities: np.ndarray | None,
     level: float,
-    covered: np.ndarray | None = None,
+    covered: np.ndarray,
 ) -> tuple[np.ndarray, int]:
-    """Cells read bare and in doubt only of being covered, which the rules say hold no tile.
+    """Cells read bare, in doubt of nothing but a cover, which the rules say hold no tile.
 
     The network gives a bare square some probability of ``hidden`` (a hand or a thing over
     it): on a dark board in a noisy frame, a bare square looks like a sleeve of its colour.
-    Whether covered or not, no tile can lie on a square whose four neighbours are surely bare:
-    it would stand alone, and every tile lies in a word of two letters or more joined to the
-    others (Iago's rulebook, "The Move": "all subsequent words must be connected", and rule
-    (1); Scrabble's rules). So the probability that such a cell holds no tile is that of a bare
-    square and of a covered one together, and it is that cell's confidence. Only what the
-    camera cannot see is filled in by the rules: a cell with any visible tile's probability
-    (the two together under ``level``) keeps its own, so a lone tile laid, an illegal move the
-    table warns of, is still read as what it shows.
+    Whether covered or not, no tile lies on a square whose four neighbours are surely bare in a
+    game's position: it would stand alone, and every tile lies in a word of two letters or more
+    joined to the others (Iago's rulebook, "The Move": "all subsequent words must be
+    connected", and rule (1); Scrabble's rules). So such a cell's confidence is its bare and
+    covered probabilities together, when they reach ``level``: its tile classes hold no more
+    than ``1 - level``, as little as a sure cell's. A cell whose tiles hold more keeps its own,
+    so a lone tile laid in view (an illegal move the table warns of) is read as it shows. What
+    this cannot see: a lone tile laid under a hand that looks bare (mid-move), read bare.
+
+    The level was chosen on the network's confidences (``learn.reader_trust_level``); a cell
+    raised here rests on the rule as well as on them.
 
     Args:
         grid: the reading, rows of ``.``, letters and ``?``.
@@ -784,23 +787,21 @@ def bare_by_facts(
             they are not surely bare either.
 
     Returns:
-        (confidence float32 (size, size), how many cells it raised).
+        (confidence float32 (size, size), a new array; how many cells it raised).
     """
+    conf = np.asarray(confidence, np.float32).copy()
     if probabilities is None:
-        return confidence, 0
+        return conf, 0
     p = np.asarray(probabilities, np.float64)
-    read_bare = np.array([[ch == "." for ch in row] for row in grid])
-    if covered is not None:
-        read_bare &= ~np.asarray(covered, bool)
-    sure = read_bare & (confidence >= level)
+    read_bare = np.array([[ch == "." for ch in row] for row in grid]) & ~np.asarray(covered, bool)
+    sure = read_bare & (conf >= level)
     # off the board counts as bare: a square on the edge has fewer neighbours
     pad = np.pad(sure, 1, constant_values=True)
     neighbours_bare = pad[:-2, 1:-1] & pad[2:, 1:-1] & pad[1:-1, :-2] & pad[1:-1, 2:]
     no_tile = p[..., EMPTY] + p[..., HIDDEN]
     raise_ = read_bare & ~sure & neighbours_bare & (no_tile >= level)
-    if not raise_.any():
-        return confidence, 0
-    return np.where(raise_, no_tile, confidence).astype(np.float32), int(raise_.sum())
+    conf[raise_] = no_tile[raise_]
+    return conf, int(raise_.sum())
 
 
 def _known_rows(known, profile: Profile) -> list[str]:

@@ -83,8 +83,11 @@ class BoardReading:
         timings: seconds spent in each stage (``locate``, ``warp``, ``cells``, ``turn``,
             ``check``).
         problems: what puts the reading in doubt, in words (empty: ``trusted``).
-        notes: what the reader put right (the grid moved one row or column to fit the premium
-            squares; the board read turned, the way its letters stand).
+        notes: what the reader put right or took from elsewhere (the grid moved one row or
+            column to fit the premium squares; the board read turned, the way its letters stand;
+            cells kept from the last trusted reading; cells mended, or held bare, by the rules:
+            :func:`companion.vision.cells.mend_by_facts`,
+            :func:`companion.vision.cells.bare_by_facts`).
         evidence: what the reader measured besides the cells (:class:`CellEvidence`), or None.
         turn: quarter turns (0-3, clockwise) the board lies turned in the photo, the corners
             taken in that order (:func:`companion.vision.cells.turn_since`,
@@ -396,7 +399,7 @@ def read_board(
     conf, bare = cells.bare_by_facts(grid, conf, ev.probabilities, net.reader_trust_level, covered)
     if bare:
         notes.append(
-            f"{bare} cell(s) read bare, in doubt only of being covered, hold no tile by the "
+            f"{bare} cell(s) read bare, in doubt of nothing but a cover, hold no tile by the "
             "rules (their neighbours are bare, and every tile lies in a word)"
         )
     problems += cells.board_facts(grid, profile)
