@@ -795,9 +795,9 @@ def bare_by_facts(
     p = np.asarray(probabilities, np.float64)
     read_bare = np.array([[ch == "." for ch in row] for row in grid]) & ~np.asarray(covered, bool)
     sure = read_bare & (conf >= level)
-    # off the board counts as bare: a square on the edge has fewer neighbours
-    pad = np.pad(sure, 1, constant_values=True)
-    neighbours_bare = pad[:-2, 1:-1] & pad[2:, 1:-1] & pad[1:-1, :-2] & pad[1:-1, 2:]
+    # no neighbour that is not surely bare (off the board counts as bare: an edge square has
+    # fewer neighbours)
+    neighbours_bare = ~_beside(~sure)
     no_tile = p[..., EMPTY] + p[..., HIDDEN]
     raise_ = read_bare & ~sure & neighbours_bare & (no_tile >= level)
     conf[raise_] = no_tile[raise_]
