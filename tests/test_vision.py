@@ -717,9 +717,9 @@ def test_board_camera_gives_the_challenged_words_from_image_files(tmp_path, clas
     from companion.devices.camera import FileCamera
     from companion.vision.table import BoardCamera
 
-    # a start board of 4 letters: under 4, letters that read as surely under another turn
-    # cannot say which way the board lies, and such a board is not trusted
-    before = ["..........."] * 5 + ["....CATS..."] + ["..........."] * 5
+    # a start board of 4 letters that say which way it lies: letters that read as surely
+    # under another turn cannot (under 4, or CATS), and such a board is not trusted
+    before = ["..........."] * 5 + ["....CAFE..."] + ["..........."] * 5
     after = list(before)
     after[6], after[7] = "....o......", "....w......"
     render_photo("iago", seed=46, size=SMALL, grid=before).save(tmp_path / "1")
@@ -728,7 +728,7 @@ def test_board_camera_gives_the_challenged_words_from_image_files(tmp_path, clas
         extra.unlink()
     cam = BoardCamera(FileCamera(tmp_path))
     start = cam.board_now()
-    assert start == "11/11/11/11/11/4CATS3/11/11/11/11/11"
+    assert start == "11/11/11/11/11/4CAFE3/11/11/11/11/11"
     answer = cam.challenged_words(start, "red")
     assert answer.words == ["COW"]
     assert cam.counts() == {"blue": 4, "red": 2}
@@ -886,7 +886,7 @@ def test_calibrate_reset_removes_the_calibration(capsys):
 
 
 def test_a_challenge_in_the_simulator_takes_its_words_from_image_files(tmp_path, classifier):
-    """Blue lays O and W under the C of CATS (COW); red challenges; the words come from the
+    """Blue lays O and W under the C of CAFE (COW); red challenges; the words come from the
     camera (a folder of images standing in for it) and the judge rules on COW."""
     import dataclasses
 
@@ -895,8 +895,8 @@ def test_a_challenge_in_the_simulator_takes_its_words_from_image_files(tmp_path,
     from companion.daemon.sim import ScriptedTable
     from companion.devices.pinmap import load_pinmap
 
-    # 4 letters: they say which way round the board lies (under 4 they may not)
-    before = ["..........."] * 5 + ["....CATS..."] + ["..........."] * 5
+    # 4 letters that say which way round the board lies (CATS's read as surely turned)
+    before = ["..........."] * 5 + ["....CAFE..."] + ["..........."] * 5
     after = list(before)
     after[6], after[7] = "....O......", "....W......"
     shots = tmp_path / "camera"
@@ -925,19 +925,19 @@ def test_a_challenge_in_the_simulator_takes_its_words_from_image_files(tmp_path,
     watcher.wait()  # the camera's words are submitted as a typed line
     s.at(13)
     rec = s.service.mode.challenge_rec
-    assert watcher.start_boards["blue"] == "11/11/11/11/11/4CATS3/11/11/11/11/11"
+    assert watcher.start_boards["blue"] == "11/11/11/11/11/4CAFE3/11/11/11/11/11"
     assert rec.words == ["COW"]
     assert rec.verdict == "sustained"  # COW is not in this judge's word list
 
 
 def test_watcher_warns_when_the_move_read_breaks_a_rule(tmp_path, classifier):
-    """Blue's move lays DOG away from CATS: not connected (rulebook, "The Move")."""
+    """Blue's move lays DOG away from CAFE: not connected (rulebook, "The Move")."""
     from types import SimpleNamespace
 
     from companion.devices.camera import FileCamera
     from companion.vision.table import BoardCamera, ChallengeWatcher
 
-    before = ["..........."] * 5 + ["....CATS..."] + ["..........."] * 5
+    before = ["..........."] * 5 + ["....CAFE..."] + ["..........."] * 5
     after = list(before)
     after[9] = ".DOG......."
     render_photo("iago", seed=51, size=SMALL, grid=before).save(tmp_path / "1")

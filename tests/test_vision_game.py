@@ -187,11 +187,11 @@ def test_a_last_reading_read_the_wrong_way_round_is_not_followed_silently():
     from companion.vision.warp import warp_board
 
     grid = list(EMPTY)
-    grid[5] = "...CABIN..."
+    grid[5] = "...FREAK..."  # F, R, E, K read unsurely turned (CABIN reads surely)
     grid[6] = "...a......."
     photo = render_photo("iago", seed=88700, size=(1200, 900), grid=grid, hand=False)
     first = read_board(photo.image, "iago", corners=photo.corners)
-    assert first.grid == grid and first.trusted
+    assert first.grid == grid and first.trusted and first.way_known
     warp = warp_board(photo.image, photo.corners, get_profile("iago"))
     upside_down = read_cells(np.ascontiguousarray(np.rot90(warp, 2)), get_profile("iago"))[0]
     assert sum(ch.isalpha() for row in upside_down for ch in row) >= 3
@@ -301,6 +301,26 @@ def test_a_first_word_turned_half_round_is_read_as_it_lies_and_not_trusted():
         assert reading.grid[5] == as_it_lies and reading.grid != grid
         assert reading.problems == [WAY_UNKNOWN] and not reading.trusted
         assert not reading.way_known
+
+
+def test_four_letters_that_read_as_surely_turned_half_round_cannot_say_the_way_round():
+    """Four letters are not enough when they read as surely under another turn: N, O, S, H
+    read as themselves turned half round (NOSH turned is HSON as it lies), and a turned Y
+    reads as A and a turned G as D (YXSG turned, DSXA). Upright or turned, such a first word
+    is read, not trusted (``WAY_UNKNOWN``) and its way round is not known, so the next
+    reading does not follow its letters; its tiles and their colours are counted."""
+    for word, turned in (("NOSH", True), ("NOSH", False), ("YXSG", False), ("YXSG", True)):
+        grid = list(EMPTY)
+        grid[5] = "...." + word + "..."
+        photo = render_photo(
+            "iago", seed=88991, size=(1200, 900), grid=grid, hand=False, tile_seed=88991,
+            turned=turned,
+        )  # fmt: skip
+        reading = read_board(photo.image, "iago", corners=photo.corners)
+        assert reading.problems == [WAY_UNKNOWN], (word, turned, reading.problems)
+        assert not reading.trusted and not reading.way_known and reading.count_trusted
+        # read either way round: its 4 tiles, on the row they lie on
+        assert [row.count(".") for row in reading.grid] == [11] * 5 + [7] + [11] * 5
 
 
 def test_a_word_of_three_letters_leaves_the_way_round_unknown():

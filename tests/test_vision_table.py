@@ -28,12 +28,12 @@ EMPTY = "..........."
 CAT = [EMPTY] * 5 + ["....CAT...."] + [EMPTY] * 5  # blue's CAT across the centre
 CAT_DOG = CAT[:9] + [".DOG......."] + CAT[10:]  # and blue's DOG, touching nothing
 CAT_D = CAT[:9] + [".D........."] + CAT[10:]  # and a lone D, touching nothing
-# a first word of 4 letters: its letters say which way round the board lies (under 4, a board
-# whose letters read as surely turned is not trusted, and a move is checked only between two
-# trusted boards)
-CATS = [EMPTY] * 5 + ["....CATS..."] + [EMPTY] * 5
-CATS_DOG = CATS[:9] + [".DOG......."] + CATS[10:]
-CATS_D = CATS[:9] + [".D........."] + CATS[10:]
+# a first word of 4 letters that say which way round the board lies (a board whose letters read
+# as surely turned, under 4 or as CATS's do, is not trusted, and a move is checked only between
+# two trusted boards)
+CAFE = [EMPTY] * 5 + ["....CAFE..."] + [EMPTY] * 5
+CAFE_DOG = CAFE[:9] + [".DOG......."] + CAFE[10:]
+CAFE_D = CAFE[:9] + [".D........."] + CAFE[10:]
 TABLE = TableConfig(minute_seconds=10.0)
 
 
@@ -138,10 +138,10 @@ def test_board_camera_calls_any_driver_failure_a_camera_error():
 
 
 def test_an_illegal_move_read_by_the_camera_is_warned_on_the_oled(tmp_path, classifier):
-    """Blue lays DOG away from CATS (rulebook, "The Move": not connected); when blue presses, the
+    """Blue lays DOG away from CAFE (rulebook, "The Move": not connected); when blue presses, the
     box beeps twice and the OLED asks ILLEGAL MOVE? with the rule, over the clock; the clock is
     exactly as without a camera, and the banner goes at the next input."""
-    shoot(tmp_path / "camera", CATS, CATS_DOG)
+    shoot(tmp_path / "camera", CAFE, CAFE_DOG)
     s = table(tmp_path, tmp_path / "camera")
     twin = table(tmp_path, name="twin.jsonl")  # no camera
     moves = ("0 press red", "1 press blue")
@@ -159,7 +159,7 @@ def test_an_illegal_move_read_by_the_camera_is_warned_on_the_oled(tmp_path, clas
     # the board after each move, as read, journaled as the service's own record (for the
     # game's record and the director's pages; the replay skips it)
     boards = [(parse_board(r["board"]), r["trusted"]) for r in records if r["kind"] == "_board"]
-    assert boards == [(CATS, True), (CATS_DOG, True)]
+    assert boards == [(CAFE, True), (CAFE_DOG, True)]
 
     pub = run(s, "2 press challenge")  # the next input that does something: the banner goes
     assert pub.banner == ""
@@ -170,13 +170,13 @@ def test_a_lone_tile_laid_apart_is_warned_too(tmp_path, classifier):
     """A single tile laid apart breaks the same rule as a word laid apart; the reader keeps such
     a board trusted on Iago (no blanks: a lone tile read surely is the move, not a tile missed
     beside it), so the table warns."""
-    shoot(tmp_path / "camera", CATS, CATS_D, seed=63)
+    shoot(tmp_path / "camera", CAFE, CAFE_D, seed=63)
     s = table(tmp_path, tmp_path / "camera")
     pub = run(s, "0 press red", "1 press blue")
     assert pub.banner == str(overlays.Banner("ILLEGAL MOVE?", "BLUE: disconnected"))
     records = s.service.journal.records
     boards = [(parse_board(r["board"]), r["trusted"]) for r in records if r["kind"] == "_board"]
-    assert boards == [(CATS, True), (CATS_D, True)]
+    assert boards == [(CAFE, True), (CAFE_D, True)]
 
 
 def test_a_first_word_whose_letters_read_turned_too_is_not_trusted_but_counted(
@@ -215,8 +215,8 @@ def test_a_first_word_whose_letters_read_turned_too_is_not_trusted_but_counted(
 
 
 def test_a_count_on_request_shows_both_colours_for_a_few_seconds(tmp_path, classifier):
-    """After blue's move the board holds CATS and DOG in blue: 7 blue, 0 red."""
-    shoot(tmp_path / "camera", CATS, CATS_DOG)
+    """After blue's move the board holds CAFE and DOG in blue: 7 blue, 0 red."""
+    shoot(tmp_path / "camera", CAFE, CAFE_DOG)
     s = table(tmp_path, tmp_path / "camera")
     twin = table(tmp_path, name="twin.jsonl")
     run(twin, "0 press red", "1 press blue", "7 sleep", "14 sleep")
@@ -266,7 +266,7 @@ def test_a_black_and_white_camera_is_said_on_the_count_and_the_clock_goes_on(tmp
     import cv2
 
     folder = tmp_path / "camera"
-    shoot(folder, CATS, CATS_DOG)
+    shoot(folder, CAFE, CAFE_DOG)
     grey = cv2.cvtColor(cv2.imread(str(folder / "02.png")), cv2.COLOR_BGR2GRAY)
     cv2.imwrite(str(folder / "02.png"), grey)  # a one-channel PNG, as such a camera's
     s = table(tmp_path, folder)
@@ -278,7 +278,7 @@ def test_a_black_and_white_camera_is_said_on_the_count_and_the_clock_goes_on(tmp
     assert pub.banner == str(expected)
     assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
     assert "no colour" in s.service.message and "red ink from blue" in s.service.message
-    assert pub.beeps == twin.service.published.beeps  # DOG is away from CATS: no warning
+    assert pub.beeps == twin.service.published.beeps  # DOG is away from CAFE: no warning
     assert clock_of(s) == clock_of(twin)
     assert pub.status == "running"
 

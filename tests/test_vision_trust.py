@@ -29,16 +29,16 @@ if not REAL.is_dir():
     REAL = Path("/work/shared/data/real-scrabble-photos")
 
 SMALL = (800, 600)
-# 4 letters: they say which way round the board lies (under 4, letters that read as surely
-# turned cannot, and the reading is not trusted)
-CATS = ["..........."] * 5 + ["....CATS..."] + ["..........."] * 5
-DOG_AWAY = list(CATS)
-DOG_AWAY[9] = ".DOG......."  # not connected to CATS: an illegal move (rulebook, "The Move")
+# 4 letters that say which way round the board lies (letters that read as surely turned, as
+# CATS's do, cannot say it, and the reading is not trusted)
+CAFE = ["..........."] * 5 + ["....CAFE..."] + ["..........."] * 5
+DOG_AWAY = list(CAFE)
+DOG_AWAY[9] = ".DOG......."  # not connected to CAFE: an illegal move (rulebook, "The Move")
 
 
 @pytest.fixture(scope="session")
 def good():
-    return render_photo("iago", seed=61, size=SMALL, grid=CATS)
+    return render_photo("iago", seed=61, size=SMALL, grid=CAFE)
 
 
 @pytest.fixture(scope="session")
@@ -112,7 +112,7 @@ def test_a_real_board_photographed_from_any_side_is_read_the_way_its_letters_sta
 
 def test_a_good_photo_is_trusted(good):
     reading = read_board(good.image, "iago", corners=good.corners)
-    assert reading.grid == CATS
+    assert reading.grid == CAFE
     assert reading.trusted, reading.problems
     assert reading.to_json()["trusted"] is True
 
@@ -250,7 +250,7 @@ def test_a_grid_one_line_off_into_the_label_band_is_refused_and_not_found():
 
 
 def test_a_camera_bumped_after_its_corners_were_set_is_not_trusted():
-    photo = render_photo("iago", seed=63, size=SMALL, grid=CATS, kind="bumped")
+    photo = render_photo("iago", seed=63, size=SMALL, grid=CAFE, kind="bumped")
     reading = read_board(photo.image, "iago", corners=photo.corners)
     assert not reading.trusted
     assert any("corners" in p for p in reading.problems)
@@ -259,7 +259,7 @@ def test_a_camera_bumped_after_its_corners_were_set_is_not_trusted():
 def test_a_dim_frame_is_brightened_and_a_dark_one_refused(good):
     dim = (good.image * 0.3).astype(np.uint8)
     reading = read_board(dim, "iago", corners=good.corners)
-    assert reading.grid == CATS and reading.evidence.gain > 2
+    assert reading.grid == CAFE and reading.evidence.gain > 2
     dark = (good.image * 0.08).astype(np.uint8)
     reading = read_board(dark, "iago", corners=good.corners)
     assert not reading.trusted
@@ -290,7 +290,7 @@ def test_a_black_and_white_photo_is_refused_first_for_its_colour(good, scrabble_
 
 def test_glare_over_a_tile_is_not_trusted(good):
     image = good.image.copy()
-    centre = good.corners.mean(0).astype(int)  # the middle of the board: the A of CATS
+    centre = good.corners.mean(0).astype(int)  # the middle of the board: the A of CAFE
     cv2.circle(image, (int(centre[0]), int(centre[1])), 14, (255, 255, 255), -1)
     reading = read_board(image, "iago", corners=good.corners)
     assert not reading.trusted
@@ -336,7 +336,7 @@ def test_cli_read_json_carries_trusted_and_the_problems(tmp_path, good, capsys):
 
 def test_eval_reports_each_kind_trust_and_calibration(tmp_path, good):
     good.save(tmp_path / "a_good")
-    dark = render_photo("iago", seed=64, size=SMALL, grid=CATS, kind="dark")
+    dark = render_photo("iago", seed=64, size=SMALL, grid=CAFE, kind="dark")
     dark.save(tmp_path / "b_dark")
     (report,) = evaluate(tmp_path, modes=("given",))
     figures = report.to_json()
@@ -376,8 +376,8 @@ def test_the_table_never_warns_nor_gives_words_from_an_untrusted_read(tmp_path, 
     mode.timer.mover = "red"
     watcher.observe({"kind": "press"}, mode)  # blue's move ends: photo 2, glared
     watcher.wait()
-    assert watcher.start_boards == {"blue": "11/11/11/11/11/4CATS3/11/11/11/11/11"}
-    assert warnings == []  # DOG away from CATS is illegal, but the read is not trusted
+    assert watcher.start_boards == {"blue": "11/11/11/11/11/4CAFE3/11/11/11/11/11"}
+    assert warnings == []  # DOG away from CAFE is illegal, but the read is not trusted
     assert "unsure" in (watcher.problem or "")
     rec = SimpleNamespace(started_at=1.0, challenged="blue")
     watcher.observe({"kind": "challenge"}, SimpleNamespace(timer=mode.timer, phase="words",

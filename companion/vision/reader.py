@@ -63,9 +63,10 @@ UNSURE_OF_TILES = "cell(s) whose tile, or the colour it shows, is read unsurely"
 # said when the board's own letters (4 or more) and the last trusted reading's say it stands
 # different ways round: one of them is wrong, and the table forgets the last reading
 WAY_DISPUTED = "the board's letters and the last reading's disagree on which way it stands"
-# said when a board of under 4 letters, taken as it lies, reads as surely under another turn:
-# its letters are in doubt, its tiles and their colours are not (the count stands)
-WAY_UNKNOWN = "too few letters to tell which way round the board lies (they read turned too)"
+# said when a board's letters (under 4: taken as it lies) read as surely under another turn,
+# with no last reading to say: its letters are in doubt, its tiles and their colours are not
+# (the count stands)
+WAY_UNKNOWN = "its letters cannot tell which way round the board lies (they read turned too)"
 
 
 @dataclass
@@ -93,7 +94,8 @@ class BoardReading:
             taken in that order (:func:`companion.vision.cells.turn_since`,
             :func:`companion.vision.cells.upright_turn`).
         way_known: the board's way round was said, not taken as it lies: by markers, by 4 or
-            more letters (:func:`companion.vision.cells.upright_turn`), or by the letters of a
+            more letters that no other quarter turn reads as surely as a trusted reading needs
+            (:func:`companion.vision.cells.upright_turn`), or by the letters of a
             last reading whose way round was known (:func:`companion.vision.cells.turn_since`).
             Only such a reading's letters say the next one's.
         warp: uint8 (board_px, board_px, 3) BGR: the top-down board read (for the next frame's
@@ -224,9 +226,10 @@ def read_board(
     (:func:`companion.vision.cells.turn_since`), else the way the board's own letters read
     best (:func:`companion.vision.cells.upright_turn`); when both say, and disagree, a problem
     says so (:data:`WAY_DISPUTED`). Under 4 letters, with no such last reading, the board is
-    taken as it lies, and where its letters read, every one, at the reading's trust level under
-    another quarter turn too, they cannot say its way round: :data:`WAY_UNKNOWN` (decided
-    frame by frame, on the letters' first reading).
+    taken as it lies. With no such last reading, where the board's letters read, every one, at
+    the reading's trust level under another quarter turn than the one taken too, they cannot say
+    its way round, however many they are: :data:`WAY_UNKNOWN` (decided frame by frame, on the
+    letters' first reading).
 
     Returns:
         A :class:`BoardReading` whose ``problems`` list what is in doubt and whose ``trusted``
@@ -301,12 +304,13 @@ def read_board(
             # one of them is wrong (the last reading, or the turn a few letters seem to say)
             disputed = scores.shape[1] >= 4 and turn != by_last
             turn = by_last
-        way_known = by_last is not None or scores.shape[1] >= 4
-        if not way_known and scores.shape[1]:
-            # under 4 letters the board is taken as it lies; where its letters read, every one
-            # of them, as surely as a trusted reading needs under another turn too, they cannot
-            # say it lies that way (a turned V reads as A and a turned A as V, surely)
-            doubted = any(scores[k].min() >= net.reader_trust_level for k in range(1, 4))
+        if by_last is None and scores.shape[1]:
+            # where the board's letters read, every one of them, as surely as a trusted reading
+            # needs under another turn too, they cannot say it lies the way they read best (a
+            # turned V reads as A and a turned A as V, surely; S, X, O, H, I, N, Z read as
+            # themselves turned half round, and a turned Y as A, G as D: YXSG turned, DSXA)
+            doubted = any(scores[k].min() >= net.reader_trust_level for k in range(4) if k != turn)
+        way_known = by_last is not None or (scores.shape[1] >= 4 and not doubted)
         timings["turn"] = time.perf_counter() - t_turn
         if turn:
             pts = np.roll(pts, -turn, axis=0)
