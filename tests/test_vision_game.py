@@ -260,7 +260,8 @@ def test_the_last_readings_tiles_say_how_far_the_board_turned():
 def test_a_game_turned_after_every_move_is_read_by_its_last_readings_letters(tmp_path):
     """A game whose board is turned half round after every move (the rulebook, "The Move"),
     one camera, corners set up once: after a trusted board whose way round its letters said
-    (``way_known``: 4 letters or more), every board is read the way the last trusted
+    (``way_known``: 4 letters or more that no other turn reads surely), every board is read the
+    way the last trusted
     reading's letters stand, right, with the unchanged cells kept."""
     boards, frames, corners = _turned_game(88900, moves=5)
     cam = BoardCamera(None, "iago", corners=corners)
@@ -323,11 +324,30 @@ def test_four_letters_that_read_as_surely_turned_half_round_cannot_say_the_way_r
         assert [row.count(".") for row in reading.grid] == [11] * 5 + [7] + [11] * 5
 
 
+def test_four_letters_read_the_wrong_way_round_surely_are_not_trusted():
+    """YXSG and SAGY turned half round (seed 88992) are read as they lie, DSXA and ADVS, every
+    letter surely (a turned Y as A, G as D, A as V): each was trusted, wrong, when 4 letters
+    were taken to say the way round (as in a test render's game, whose moves 3 and 4 were
+    trusted wrong). Read under the turn that is right, every letter is as sure: not trusted
+    (``WAY_UNKNOWN``), the count standing (a half turn keeps the tiles and their colours)."""
+    for word, as_it_lies in (("YXSG", "...DSXA...."), ("SAGY", "...ADVS....")):
+        grid = list(EMPTY)
+        grid[5] = "...." + word + "..."
+        photo = render_photo(
+            "iago", seed=88992, size=(1200, 900), grid=grid, hand=False, tile_seed=88992,
+            turned=True,
+        )  # fmt: skip
+        reading = read_board(photo.image, "iago", corners=photo.corners)
+        assert reading.grid[5] == as_it_lies and reading.grid != grid
+        assert reading.problems == [WAY_UNKNOWN] and not reading.trusted
+        assert not reading.way_known and reading.count_trusted
+
+
 def test_a_word_of_three_letters_leaves_the_way_round_unknown():
     """Under 4 letters the board is taken as it lies (``upright_turn``), and the reading says
     its way round is not known: the next reading does not follow its letters to the way
-    round, however sure, and reads the board's own. Five letters say it, and a board turned
-    since is read by theirs."""
+    round, however sure, and reads the board's own. These five letters (COW down from CAT's
+    C) say it, and a board turned since is read by theirs."""
     grid = list(EMPTY)
     grid[5] = "....CAT...."
     photo = render_photo(

@@ -372,7 +372,9 @@ def upright_turn(scores: np.ndarray) -> int:
     letters, the sum (as the mean) of the best letter's probability over the cells it read as
     letters. Returns 0 with under 4 letters: the network reads a turned letter surely as another
     (a turned A as V, a turned Y as A at 0.9999), and with few letters every turn may read as
-    surely.
+    surely. Four or more may too (YXSG turned reads as DSXA): where another turn reads every
+    letter at the trust level, :func:`companion.vision.reader.read_board` says the way round is
+    not known.
 
     Not the mean log: read sideways, a few bare squares and premium labels pass for letters,
     and upright the network gives them almost nothing as letters; their logs outweighed every
