@@ -573,7 +573,7 @@ def render(
     Raises:
         FileNotFoundError: a font is not installed.
     """
-    from companion.vision.reader import warp_board
+    from companion.vision.warp import warp_board
 
     profile = get_profile(profile)
     n = profile.size
