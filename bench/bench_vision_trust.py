@@ -174,7 +174,7 @@ def last_moves(rows: list[str]) -> list[list[str]]:
     rows): a word's tiles that no word across them holds, taken off, when they are at most a
     rack's 7 and the tiles left are one group (Scrabble's rules: a move lays one word's tiles,
     joined to the board). In the order of the words, across then down."""
-    from companion.vision.cells import _groups
+    from companion.vision.facts import _groups
 
     n = len(rows)
     tiles = np.array([[ch != "." for ch in row] for row in rows])

@@ -80,7 +80,7 @@ def test_an_iago_game_keeps_the_rules_shape():
     """The boards of a random game: the empty board first, one more a move; each move adds or
     turns over tiles in the mover's colour only (blue first), tiles are never taken off, and
     every board's tiles are one group through the centre."""
-    from companion.vision.cells import _groups
+    from companion.vision.facts import _groups
 
     for seed in range(88300, 88310):
         boards = iago_game(np.random.default_rng(seed), moves=8)

@@ -16,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.vision import cellnet, wide
-from companion.vision.cells import board_facts, read_cells
+from companion.vision.cells import read_cells
 from companion.vision.errors import VisionError
+from companion.vision.facts import board_facts
 from companion.vision.profiles import SCRABBLE_TILES, get_profile
 
 FLOORS = Path(__file__).parent / "data" / "vision_model_floors.json"
@@ -356,12 +357,12 @@ def _sure(rows: list[str], p: float = 0.999, doubt=None) -> tuple[np.ndarray, np
     """(class probabilities float (15, 15, 29), the confidence of each cell's most probable
     class float (15, 15)) that read ``rows`` with probability ``p`` a cell, but the cell
     ``doubt`` = ((row, column), {class: probability, ...}) split between those classes."""
-    from companion.vision.cells import _class_of
+    from companion.vision.facts import class_of
 
     probs = np.full((15, 15, 29), (1 - p) / 28)
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
-            probs[r, c, _class_of(ch)] = p
+            probs[r, c, class_of(ch)] = p
     if doubt is not None:
         (r, c), shares = doubt
         probs[r, c] = 0.0005
@@ -375,7 +376,7 @@ def test_a_blank_read_as_a_bare_square_between_two_words_is_mended():
     """CAT and DOG with the cell between them read empty, a blank its second most probable
     class: the tiles break the rules (two groups one tile would join), so that cell is read a
     blank, which keeps the network's probability (0.3): a board mended is not trusted."""
-    from companion.vision.cells import mend_by_facts
+    from companion.vision.facts import mend_by_facts
 
     rows = ["." * 15] * 15
     rows[7] = "....CAT.DOG...."
@@ -388,7 +389,7 @@ def test_a_blank_read_as_a_bare_square_between_two_words_is_mended():
 
 
 def test_a_bare_square_read_as_a_lone_blank_is_emptied():
-    from companion.vision.cells import mend_by_facts
+    from companion.vision.facts import mend_by_facts
 
     rows = ["." * 15] * 15
     rows[7] = "....QUIZ......."
@@ -399,7 +400,7 @@ def test_a_bare_square_read_as_a_lone_blank_is_emptied():
 
 
 def test_a_game_position_and_a_game_without_blanks_are_left_as_read():
-    from companion.vision.cells import mend_by_facts
+    from companion.vision.facts import mend_by_facts
 
     rows = ["." * 15] * 15
     rows[7] = "....QUIZ......."
@@ -422,7 +423,8 @@ def test_mending_never_breaks_more_rules_nor_the_sets_counts(seed):
     """Whatever the probabilities, the mended board breaks no more of the rules than the one
     read, holds no more of a kind than the set, and every cell changed keeps the network's
     probability of what it now reads."""
-    from companion.vision.cells import _class_of, _faults, decode_with_counts, mend_by_facts
+    from companion.vision.cells import decode_with_counts
+    from companion.vision.facts import _faults, class_of, mend_by_facts
 
     rng = np.random.default_rng(seed)
     logits = rng.normal(0, 2, (15, 15, 29))
@@ -445,7 +447,7 @@ def test_mending_never_breaks_more_rules_nor_the_sets_counts(seed):
     )
     assert changed.sum() == mended
     for r, c in zip(*np.nonzero(changed), strict=True):
-        assert conf2[r, c] == pytest.approx(probs[r, c, _class_of(grid[r][c])], rel=1e-5)
+        assert conf2[r, c] == pytest.approx(probs[r, c, class_of(grid[r][c])], rel=1e-5)
 
 
 # -- a bare square in doubt only of a cover, which the rules say holds no tile ------------------
@@ -474,7 +476,7 @@ def test_a_bare_square_in_doubt_only_of_a_cover_holds_no_tile_when_its_neighbour
     probability of the two together (0.986); a corner square has two neighbours, the board's
     edge the others. Beside a tile (QUIZ's U) the same square could hold a tile that lengthens
     a word, and keeps its 0.88."""
-    from companion.vision.cells import bare_by_facts
+    from companion.vision.facts import bare_by_facts
 
     rows = ["." * 15] * 15
     rows[7] = "....QUIZ......."
@@ -495,7 +497,7 @@ def test_a_square_whose_tiles_hold_more_or_with_a_neighbour_in_doubt_keeps_its_c
     laid in view (an illegal move) is still read as what it shows. Two squares side by side, both in doubt,
     could hide a two-letter word: neither is raised. A cell read as covered, or off the photo,
     is not judged, and its neighbour is not surely bare."""
-    from companion.vision.cells import bare_by_facts
+    from companion.vision.facts import bare_by_facts
 
     rows = ["." * 15] * 15
     rows[7] = "....QUIZ......."
@@ -522,7 +524,7 @@ def test_a_bare_square_rises_exactly_when_the_rules_and_its_probabilities_say_so
     probabilities together at the level or over it, and its four neighbours (the board's edge
     counting as bare) read bare at the level, not covered; it rises to those two together, and
     no other cell changes."""
-    from companion.vision.cells import bare_by_facts
+    from companion.vision.facts import bare_by_facts
 
     rng = np.random.default_rng(seed)
     n = 15
@@ -706,7 +708,7 @@ def test_the_games_tiles_are_sure_and_an_empty_square_is_weighed_with_the_rack()
     """The board before the move is known: its tiles read where they lie are sure (1), an
     empty square read empty at 0.98 is empty with the probability Bayes gives when a move lays
     at most 7 tiles on the 213 empty squares, and a tile newly read keeps its confidence."""
-    from companion.vision.cells import with_known_board
+    from companion.vision.facts import with_known_board
 
     profile = get_profile("scrabble")
     known = ["." * 15] * 15
@@ -725,7 +727,7 @@ def test_the_games_tiles_are_sure_and_an_empty_square_is_weighed_with_the_rack()
 
 
 def test_a_tile_of_the_game_read_otherwise_is_said_and_not_trusted():
-    from companion.vision.cells import with_known_board
+    from companion.vision.facts import with_known_board
 
     profile = get_profile("scrabble")
     known = ["." * 15] * 15
@@ -816,7 +818,7 @@ def test_a_square_a_move_could_take_keeps_the_networks_doubt():
     through the move's tiles read, along their line (both lines for one tile), or, with no
     tile read new, beside any tile, and the centre; a square no move could reach without
     another missed tile is weighed with the rack's bound."""
-    from companion.vision.cells import with_known_board
+    from companion.vision.facts import with_known_board
 
     profile = get_profile("scrabble")
     known = ["." * 15] * 15
@@ -842,7 +844,7 @@ def test_a_move_read_in_one_line_leaves_doubt_only_where_its_missed_tiles_could_
     keep their doubt, squares beside the board's tiles but off the move's column are weighed.
     Its A missed instead (a gap between the new tiles), or new tiles read in no one line, say
     nothing of the move's line: every square beside a tile keeps its doubt."""
-    from companion.vision.cells import move_squares, with_known_board
+    from companion.vision.facts import move_squares, with_known_board
 
     profile = get_profile("scrabble")
     known = ["." * 15] * 15
@@ -881,7 +883,7 @@ def test_a_class_the_record_has_used_up_is_no_longer_a_cells_doubt():
     square read empty whose doubt was a blank is sure, a new tile whose doubt was a Q is sure
     of its letter; with one blank left the blank's share stays. Iago's record (lower case a
     face, not a blank) uses up nothing."""
-    from companion.vision.cells import spent_classes, with_known_board
+    from companion.vision.facts import spent_classes, with_known_board
 
     profile = get_profile("scrabble")
     known = ["." * 15] * 15
@@ -921,7 +923,7 @@ def test_weighing_with_the_used_up_classes_never_lowers_nor_lifts_a_spent_readin
     """Whatever the record and the probabilities: no confidence falls, none passes 1, a tile
     of the record keeps what the record says, and a cell read as a class the record used up is
     left as it was (a reading the set cannot hold, which the counts say)."""
-    from companion.vision.cells import spent_classes, with_known_board
+    from companion.vision.facts import spent_classes, with_known_board
 
     profile = dataclasses.replace(get_profile("scrabble"), rack_tiles=0)  # the counts alone
     known = ["".join(cells[r * 15 : r * 15 + 15]).replace("?", ".") for r in range(15)]
@@ -960,7 +962,7 @@ def test_a_missed_tile_of_a_move_in_one_line_always_keeps_a_square_in_doubt(
     """Whatever the board and however many of a move's tiles the network missed (one read at
     least), one missed tile lies on a square the move could have taken: its doubt is kept, so
     a move read short is never trusted for want of doubt."""
-    from companion.vision.cells import _beside, move_squares
+    from companion.vision.facts import _beside, move_squares
 
     held = np.zeros((15, 15), bool)
     for r, c in board:
@@ -990,7 +992,7 @@ def test_a_missed_tile_of_a_move_in_one_line_always_keeps_a_square_in_doubt(
 
 
 def test_a_known_board_is_checked_and_iagos_lower_case_is_the_red_face():
-    from companion.vision.cells import with_known_board
+    from companion.vision.facts import with_known_board
 
     profile = get_profile("scrabble")
     rows = ["." * 15] * 15
@@ -1019,7 +1021,7 @@ def test_an_image_without_pixels_is_refused_by_name(shape):
 
 
 def test_the_cells_beside_a_group_are_its_neighbours_across_and_down():
-    from companion.vision.cells import _beside
+    from companion.vision.facts import _beside
 
     tiles = np.zeros((5, 5), bool)
     tiles[0, 0] = tiles[2, 2] = tiles[2, 3] = True

@@ -87,8 +87,8 @@ class BoardReading:
         notes: what the reader put right or took from elsewhere (the grid moved one row or
             column to fit the premium squares; the board read turned, the way its letters stand;
             cells kept from the last trusted reading; cells mended, or held bare, by the rules:
-            :func:`companion.vision.cells.mend_by_facts`,
-            :func:`companion.vision.cells.bare_by_facts`).
+            :func:`companion.vision.facts.mend_by_facts`,
+            :func:`companion.vision.facts.bare_by_facts`).
         evidence: what the reader measured besides the cells (:class:`CellEvidence`), or None.
         turn: quarter turns (0-3, clockwise) the board lies turned in the photo, the corners
             taken in that order (:func:`companion.vision.cells.turn_since`,
@@ -217,7 +217,7 @@ def read_board(
         known: the board the game holds before this move (rows of ``.`` and letters, a blank
             in lower case), or None: its tiles must be read where they lie, and an empty square
             read empty is weighed with the rules' bound on the tiles a move lays
-            (:func:`companion.vision.cells.with_known_board`).
+            (:func:`companion.vision.facts.with_known_board`).
 
     Unless ArUco markers say which corner is which, a board whose letters stand turned in the
     photo (taken from its side, or from across it, or turned towards the opponent after an
@@ -242,7 +242,7 @@ def read_board(
             bad.
         BoardNotFoundError: no corners given and the board cannot be found.
     """
-    from companion.vision import cells, localise, trust
+    from companion.vision import cells, facts, localise, trust
     from companion.vision.cellnet import load_cellnet
 
     profile = get_profile(profile)
@@ -393,22 +393,22 @@ def read_board(
             conf = np.where(same, last.confidence, conf).astype(np.float32)
             kept = int(same.sum())
             notes.append(f"{kept} cell(s) unchanged since the last trusted reading kept it")
-    grid, conf, mended = cells.mend_by_facts(grid, conf, ev.probabilities, profile)
+    grid, conf, mended = facts.mend_by_facts(grid, conf, ev.probabilities, profile)
     if mended:
         notes.append(
             f"{mended} cell(s) read again under the rules (every tile in a word, the tiles "
             "joined): a blank tile taken for a bare square, or the other way round"
         )
     covered = cut if ev.hidden is None else cut | ev.hidden
-    conf, bare = cells.bare_by_facts(grid, conf, ev.probabilities, net.reader_trust_level, covered)
+    conf, bare = facts.bare_by_facts(grid, conf, ev.probabilities, net.reader_trust_level, covered)
     if bare:
         notes.append(
             f"{bare} cell(s) read bare, in doubt of nothing but a cover, hold no tile by the "
             "rules (their neighbours are bare, and every tile lies in a word)"
         )
-    problems += cells.board_facts(grid, profile)
+    problems += facts.board_facts(grid, profile)
     if known is not None:
-        conf, differ = cells.with_known_board(grid, conf, known, profile, ev.probabilities)
+        conf, differ = facts.with_known_board(grid, conf, known, profile, ev.probabilities)
         problems += differ
     # the count needs less than the letters: which cells hold tiles, and the colour each shows
     counted = cells.presence_confidence(grid, ev)

@@ -190,7 +190,7 @@ class BoardCamera:
         """Read a frame (a BoardReading): ``frame`` (uint8 (H, W, 3) BGR, taken earlier by
         :meth:`take`), or one captured now when None. ``known``, the board the game holds
         before this move (rows, a blank in lower case), weighs the reading with it
-        (:func:`companion.vision.cells.with_known_board`), or None.
+        (:func:`companion.vision.facts.with_known_board`), or None.
 
         Raises:
             CompanionError: the camera gives no frame (see :meth:`capture`) or the board is not

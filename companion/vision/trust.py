@@ -1,7 +1,7 @@
 """How far a reading can be trusted (DESIGN.md, "The board reader's trust"): the photo's checks.
 
 A reading is ``trusted`` only when nothing about the photo or the grid is in doubt, the board's
-facts hold (:func:`companion.vision.cells.board_facts`) and every cell's calibrated probability
+facts hold (:func:`companion.vision.facts.board_facts`) and every cell's calibrated probability
 is at least the cell model's trust level (chosen on the validation renders:
 :mod:`companion.vision.learn`). What this module measures puts a reading in doubt (each becomes
 a ``problems`` entry, in words a player understands):
