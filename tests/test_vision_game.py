@@ -285,6 +285,18 @@ def test_a_game_turned_after_every_move_is_read_by_its_last_readings_letters(tmp
     assert followed >= 3
 
 
+def _first_word(word: str, at: int, seed: int, turned: bool):
+    """(grid, reading): a board holding only ``word`` across the middle row from column ``at``,
+    photographed (one camera, no hand, 1200 x 900), turned half round or not, and read with the
+    corners given."""
+    grid = list(EMPTY)
+    grid[5] = "." * at + word + "." * (11 - at - len(word))
+    photo = render_photo(
+        "iago", seed=seed, size=(1200, 900), grid=grid, hand=False, tile_seed=seed, turned=turned
+    )
+    return grid, read_board(photo.image, "iago", corners=photo.corners)
+
+
 def test_a_first_word_turned_half_round_is_read_as_it_lies_and_not_trusted():
     """A board turned half round before its first photo (Iago's players turn it after every
     move) holding a word of two or three letters: read as it lies, DOT is LOG and VA is VA a
@@ -292,13 +304,7 @@ def test_a_first_word_turned_half_round_is_read_as_it_lies_and_not_trusted():
     Those letters read as surely under the other turn, so they cannot say which way the board
     lies: the one problem is ``WAY_UNKNOWN``, and no such board is trusted wrong."""
     for word, as_it_lies in (("DOT", "...LOG....."), ("VA", "....VA.....")):
-        grid = list(EMPTY)
-        grid[5] = "....." + word + "." * (6 - len(word))
-        photo = render_photo(
-            "iago", seed=88950, size=(1200, 900), grid=grid, hand=False, tile_seed=88950,
-            turned=True,
-        )  # fmt: skip
-        reading = read_board(photo.image, "iago", corners=photo.corners)
+        grid, reading = _first_word(word, 5, seed=88950, turned=True)
         assert reading.grid[5] == as_it_lies and reading.grid != grid
         assert reading.problems == [WAY_UNKNOWN] and not reading.trusted
         assert not reading.way_known
@@ -311,13 +317,7 @@ def test_four_letters_that_read_as_surely_turned_half_round_cannot_say_the_way_r
     is read, not trusted (``WAY_UNKNOWN``) and its way round is not known, so the next
     reading does not follow its letters; its tiles and their colours are counted."""
     for word, turned in (("NOSH", True), ("NOSH", False), ("YXSG", False), ("YXSG", True)):
-        grid = list(EMPTY)
-        grid[5] = "...." + word + "..."
-        photo = render_photo(
-            "iago", seed=88991, size=(1200, 900), grid=grid, hand=False, tile_seed=88991,
-            turned=turned,
-        )  # fmt: skip
-        reading = read_board(photo.image, "iago", corners=photo.corners)
+        _, reading = _first_word(word, 4, seed=88991, turned=turned)
         assert reading.problems == [WAY_UNKNOWN], (word, turned, reading.problems)
         assert not reading.trusted and not reading.way_known and reading.count_trusted
         # read either way round: its 4 tiles, on the row they lie on
@@ -331,13 +331,7 @@ def test_four_letters_read_the_wrong_way_round_surely_are_not_trusted():
     trusted wrong). Read under the turn that is right, every letter is as sure: not trusted
     (``WAY_UNKNOWN``), the count standing (a half turn keeps the tiles and their colours)."""
     for word, as_it_lies in (("YXSG", "...DSXA...."), ("SAGY", "...ADVS....")):
-        grid = list(EMPTY)
-        grid[5] = "...." + word + "..."
-        photo = render_photo(
-            "iago", seed=88992, size=(1200, 900), grid=grid, hand=False, tile_seed=88992,
-            turned=True,
-        )  # fmt: skip
-        reading = read_board(photo.image, "iago", corners=photo.corners)
+        grid, reading = _first_word(word, 4, seed=88992, turned=True)
         assert reading.grid[5] == as_it_lies and reading.grid != grid
         assert reading.problems == [WAY_UNKNOWN] and not reading.trusted
         assert not reading.way_known and reading.count_trusted
