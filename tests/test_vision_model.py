@@ -1119,3 +1119,86 @@ def test_an_ink_s_colour_is_its_hue_whether_the_letter_is_thin_or_bold():
     want = (red_ink - face)[1:] / (face - red_ink)[0]
     np.testing.assert_allclose(got[0, 0], want, rtol=1e-4)
     np.testing.assert_allclose(got[0, 1], want, rtol=1e-4)
+
+
+def _first_word_inks(red_ink_at):
+    """A first word of three letters on an 11 x 11 board, as :func:`inks_unlike_their_colour`
+    takes it: two read blue, their inks' colours (a, b per unit of lightness) (-0.035, -0.112)
+    and (-0.008, -0.062), and one read red whose ink's colour is ``red_ink_at`` (validation
+    game 84038's first move, its C read red at 0.9988). Returns (inks, classes, ink)."""
+    inks = np.zeros((11, 11, 2), np.float32)
+    probs = np.zeros((11, 11, cellnet.N_CLASSES))
+    probs[..., 0] = 1.0
+    ink = np.full((11, 11, 2), 0.5)
+    for row, at, red, letter in (
+        (3, red_ink_at, True, "C"),
+        (4, (-0.035, -0.112), False, "T"),
+        (5, (-0.008, -0.062), False, "D"),
+    ):
+        probs[row, 5] = 0.0
+        probs[row, 5, wide.CLASSES.index(letter)] = 1.0
+        inks[row, 5] = at
+        ink[row, 5] = (0.0012, 0.9988) if red else (0.99, 0.01)
+    return inks, probs, ink
+
+
+def test_a_lone_ink_whose_colour_lies_among_the_other_colour_s_is_in_doubt():
+    """Worked by hand: the red C's ink colour (0.016, -0.054) lies 0.025 from the blue D's,
+    nearer than the two blue inks lie to each other (0.057): its colour is in doubt. A red ink
+    the colour of red ink (0.2, 0.08) lies 0.28 away: not in doubt. Nothing is said where the
+    board weighs both colours (more than INK_NEIGHBOURS inks of each: ``ink_colour_odds``
+    does), nor against a colour of one ink (no spread to lie within)."""
+    from companion.vision.cells import INK_NEIGHBOURS, inks_unlike_their_colour
+
+    inks, probs, ink = _first_word_inks((0.016, -0.054))
+    want = np.zeros((11, 11), bool)
+    want[3, 5] = True
+    np.testing.assert_array_equal(inks_unlike_their_colour(inks, probs, ink), want)
+    inks, probs, ink = _first_word_inks((0.2, 0.08))
+    assert not inks_unlike_their_colour(inks, probs, ink).any()
+    inks, probs, ink = _first_word_inks((0.016, -0.054))
+    for row in range(6, 7 + INK_NEIGHBOURS):  # more inks of each than the board needs to weigh
+        red = row < 6 + INK_NEIGHBOURS
+        probs[row, 5] = probs[3, 5]
+        inks[row, 5] = (0.2, 0.08 + row / 100) if red else (-0.02, -0.09)
+        ink[row, 5] = (0.01, 0.99) if red else (0.99, 0.01)
+    assert not inks_unlike_their_colour(inks, probs, ink).any()
+    inks, probs, ink = _first_word_inks((0.016, -0.054))
+    probs[5, 5] = 0.0
+    probs[5, 5, 0] = 1.0  # the D gone: one blue ink
+    assert not inks_unlike_their_colour(inks, probs, ink).any()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.booleans(), st.floats(-1, 1), st.floats(-1, 1)), min_size=0, max_size=12),
+    st.tuples(st.floats(-30, 30), st.floats(-30, 30)),
+    st.floats(0.2, 5.0),
+)
+def test_only_the_letters_of_a_colour_the_board_cannot_weigh_are_put_in_doubt(letters, cast, gain):
+    """Any board of letters, each read red or blue with any ink colour: a cell in doubt is a
+    letter read as a colour of INK_NEIGHBOURS inks or fewer, the other colour having two or
+    more; and the same cells are in doubt under any light's cast or saturation (the inks are
+    told against one another)."""
+    from companion.vision.cells import INK_NEIGHBOURS, inks_unlike_their_colour
+
+    inks = np.zeros((11, 11, 2), np.float32)
+    probs = np.zeros((11, 11, cellnet.N_CLASSES))
+    probs[..., 0] = 1.0
+    ink = np.full((11, 11, 2), 0.5)
+    for i, (red, a, b) in enumerate(letters):
+        r, c = divmod(7 * i, 11)
+        probs[r, c] = 0.0
+        probs[r, c, 2 + i] = 1.0
+        inks[r, c] = (a, b)
+        ink[r, c] = (0.1, 0.9) if red else (0.9, 0.1)
+    doubt = inks_unlike_their_colour(inks, probs, ink)
+    red = ink[..., 1] > 0.5
+    letter = probs[..., 0] < 0.5
+    for colour in (red, ~red):
+        mine, other = letter & colour, letter & ~colour
+        if doubt[mine].any():
+            assert mine.sum() <= INK_NEIGHBOURS and other.sum() >= 2
+    assert not doubt[~letter].any()
+    moved = (inks + np.float32(cast)) * np.float32(gain)
+    np.testing.assert_array_equal(inks_unlike_their_colour(moved, probs, ink), doubt)

@@ -56,6 +56,8 @@ class CellEvidence:
         hidden: bool (size, size): cells the model sees something over (a hand), or None.
         ink: float64 (size, size, 2): each cell's calibrated probability of blue and red ink,
             the board's inks weighed in (games with coloured ink), or None.
+        ink_unlike: bool (size, size): letters whose ink is read as a colour the board's other
+            inks say it is not (:func:`inks_unlike_their_colour`), or None (no coloured ink).
     """
 
     raw: np.ndarray
@@ -71,6 +73,7 @@ class CellEvidence:
     probabilities: np.ndarray | None = None
     hidden: np.ndarray | None = None
     ink: np.ndarray | None = None
+    ink_unlike: np.ndarray | None = None
 
 
 def _classes(probs: np.ndarray, profile: Profile) -> np.ndarray:
@@ -332,6 +335,40 @@ def ink_colour_odds(inks: np.ndarray, classes: np.ndarray, ink: np.ndarray) -> n
     return _log_density_ratio(red.sum(), d_red, blue.sum(), d_blue, 2).reshape(n, n)
 
 
+def inks_unlike_their_colour(inks: np.ndarray, classes: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """bool (size, size): the letters whose ink is read as a colour the board cannot weigh
+    (:data:`INK_NEIGHBOURS` inks of it or fewer: :func:`ink_colour_odds` says nothing), and
+    whose ink's colour lies among the other colour's inks: no farther from the nearest of them
+    than the farthest of those lies from its own nearest (two of them at least).
+
+    On a board of few tiles (a first word) the network's ink head is all that tells red from
+    blue, and a face tinted warm can make it read a blue ink red, surely (a C of a first word at
+    0.9988 red, its ink's colour beside its two blue neighbours'; validation game 84038). Told
+    against the board's other inks, as :func:`ink_colour_odds` tells them, such a letter's
+    colour is in doubt; nothing is fitted.
+
+    Args:
+        inks: float32 (size, size, 2), each cell's ink colour against its face
+            (:func:`companion.vision.trust.ink_colours`).
+        classes: float (size, size, 29) class probabilities (:data:`wide.CLASSES`).
+        ink: float (size, size, 2) the ink probabilities (blue, red) as read.
+    """
+    n = classes.shape[0]
+    letter = _read_as_letters(classes)
+    p = np.asarray(ink).reshape(-1, 2)
+    red = letter & (p[:, 1] > p[:, 0])
+    out = np.zeros(n * n, bool)
+    dist = None
+    for mine, other in ((red, letter & ~red), (letter & ~red, red)):
+        if not 0 < mine.sum() <= INK_NEIGHBOURS or other.sum() < 2:
+            continue
+        if dist is None:
+            dist = _colour_distances(np.reshape(inks, (-1, 2)))
+        spread = dist[np.ix_(other, other)].min(axis=1).max()
+        out[mine] = dist[np.ix_(mine, other)].min(axis=1) <= spread
+    return out.reshape(n, n)
+
+
 def with_ink_colour(ink: np.ndarray, log_odds: np.ndarray) -> np.ndarray:
     """The ink probabilities (float (size, size, 2): blue, red) with the ink colour's evidence
     (:func:`ink_colour_odds`, log likelihood ratio red:blue, float (size, size)) weighed in by
@@ -448,10 +485,12 @@ def read_cells(
     # a blank has no letter to read: its face's colour, against the board's tiles and bare
     # squares, says it is a tile
     classes = with_tile_colour(classes, tile_colour_odds(colours, classes, profile))
+    unlike = None
     if profile.coloured_ink:
         # Iago's inks: a letter's ink, against the board's other inks, says which it is
         inks = trust.ink_colours(lab, n, c)
         ink = with_ink_colour(ink, ink_colour_odds(inks, classes, ink))
+        unlike = inks_unlike_their_colour(inks, classes, ink)
     best = decode_with_counts(classes, profile)
     conf = np.take_along_axis(classes, best[..., None], axis=-1)[..., 0]
     grid = []
@@ -498,6 +537,7 @@ def read_cells(
     ev.probabilities = classes
     ev.hidden = hidden
     ev.ink = ink if profile.coloured_ink else None
+    ev.ink_unlike = unlike
     if profile.premium:
         is_empty = kind == KIND_EMPTY
         ev.premium = trust.premium_fit(colours, is_empty, profile.premium)

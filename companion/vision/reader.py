@@ -40,6 +40,7 @@ from companion.vision.warp import (
 
 __all__ = [
     "MIN_CELL_PX",
+    "INK_UNLIKE",
     "UNSURE_CELLS",
     "UNSURE_OF_TILES",
     "WAY_DISPUTED",
@@ -60,6 +61,9 @@ COLOURS = ("blue", "red")
 UNSURE_CELLS = "cell(s) read with a confidence under what a trusted reading needs"
 # the count's: cells whose tile, or the colour it shows, is read under the level
 UNSURE_OF_TILES = "cell(s) whose tile, or the colour it shows, is read unsurely"
+# letters read as a colour their ink looks unlike, beside the board's other inks (the count's
+# problem too): :func:`companion.vision.cells.inks_unlike_their_colour`
+INK_UNLIKE = "letter(s) whose colour is in doubt: its ink looks like the board's other colour"
 # said when the board's own letters (4 or more) and the last trusted reading's say it stands
 # different ways round: one of them is wrong, and the table forgets the last reading
 WAY_DISPUTED = "the board's letters and the last reading's disagree on which way it stands"
@@ -407,6 +411,9 @@ def read_board(
             "rules (their neighbours are bare, and every tile lies in a word)"
         )
     problems += facts.board_facts(grid, profile)
+    unlike = np.zeros_like(cut) if ev.ink_unlike is None else ev.ink_unlike & ~same & ~cut
+    if unlike.any():
+        problems.append(f"{int(unlike.sum())} {INK_UNLIKE}")
     if known is not None:
         conf, differ = facts.with_known_board(grid, conf, known, profile, ev.probabilities)
         problems += differ
