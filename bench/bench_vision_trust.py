@@ -49,6 +49,9 @@ GAME_KINDS = {
     "full": ((1600, 1200), (None,), False),
     "turned": ((1600, 1200), (None,), True),
     "smallturned": ((340, 256), SMALL_IAGO_FONTS, True),
+    # the same games in each of their two other faces (game g in face g + 1, then g + 2)
+    "small+1": ((340, 256), SMALL_IAGO_FONTS[1:] + SMALL_IAGO_FONTS[:1], False),
+    "small+2": ((340, 256), SMALL_IAGO_FONTS[2:] + SMALL_IAGO_FONTS[:2], False),
 }
 
 

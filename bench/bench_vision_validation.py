@@ -21,7 +21,9 @@ data, only reported. The sets:
   photos (84500 on), 10 moves each, given and found;
 - ``iagoturned``: Iago games whose board is turned half round after every move under the same
   camera, as the rulebook has the players do: 6 in full photos (seeds 84600 on) and 12 at
-  about 20 px a cell in the held-out bold faces (84700 on).
+  about 20 px a cell in the held-out bold faces (84700 on);
+- ``iagofaces``: the 48 games of ``iagogames`` at about 20 px a cell, each read again in its
+  two other held-out faces (seeds 84000 on).
 
 Each line: cells right, boards perfect, trusted, wrong boards trusted (must be 0), the share
 of perfect boards trusted, the cells under the reading's trust level, and what holds back the
@@ -58,8 +60,13 @@ from companion.vision.reader import UNSURE_CELLS
 SCRABBLE_SEED = 81000
 IAGO_SMALL_SEED = 83000
 IAGO_KINDS_SEED = 83500
-IAGO_GAME_SEEDS = {"small": 84000, "full": 84500, "turned": 84600, "smallturned": 84700}
-SETS = ("real", "scrabble", "iago20", "iagokinds", "realmoves", "iagogames", "iagoturned")
+IAGO_GAME_SEEDS = {
+    "small": 84000, "full": 84500, "turned": 84600, "smallturned": 84700,
+    "small+1": 84000, "small+2": 84000,
+}  # fmt: skip
+SETS = (
+    "real", "scrabble", "iago20", "iagokinds", "realmoves", "iagogames", "iagoturned", "iagofaces",
+)  # fmt: skip
 MOVES_A_PHOTO = 8
 
 
@@ -145,6 +152,8 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
         games += [("small", 48, "20 px"), ("full", 6, "plain")]
     if "iagoturned" in sets:
         games += [("turned", 6, "turned"), ("smallturned", 12, "turned 20 px")]
+    if "iagofaces" in sets:
+        games += [("small+1", 48, "20 px, next face"), ("small+2", 48, "20 px, third face")]
     for kind, count, name in games:
         for how, grid, reading in game_readings(IAGO_GAME_SEEDS[kind], count, kind, net):
             _tally(out, f"iago games {name}, {how}", grid, reading, level)
