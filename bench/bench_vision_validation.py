@@ -153,7 +153,7 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
     if "iagoturned" in sets:
         games += [("turned", 6, "turned"), ("smallturned", 12, "turned 20 px")]
     if "iagofaces" in sets:
-        games += [("small+1", 48, "20 px, next face"), ("small+2", 48, "20 px, third face")]
+        games += [("small+1", 48, "20 px next face"), ("small+2", 48, "20 px third face")]
     for kind, count, name in games:
         for how, grid, reading in game_readings(IAGO_GAME_SEEDS[kind], count, kind, net):
             _tally(out, f"iago games {name}, {how}", grid, reading, level)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import cv2
 import numpy as np
 
 from companion.devices.camera import FileCamera
@@ -386,3 +387,38 @@ def test_two_tiles_laid_on_a_board_of_few_are_the_only_cells_changed():
         warps = [warp_board(s.image, shots[0].corners, profile) for s in shots]
         same = unchanged_cells(warps[0], warps[1], profile)
         assert np.argwhere(~same).tolist() == [[6, 4], [7, 4]], seed
+
+
+def test_a_letter_whose_colour_is_in_doubt_holds_back_the_reading_and_the_count(monkeypatch):
+    """The reader says how many letters read in this frame have a colour their ink puts in
+    doubt (``cells.inks_unlike_their_colour``, here made to doubt every letter): FREAK read
+    first, then DOG laid under it, read with FREAK's reading as the last: FREAK's 5 cells are
+    kept from it, so the 3 of DOG alone are said; neither the reading nor the count is trusted.
+    A black-and-white frame says no colour instead, and a Scrabble board, no ink at all."""
+    from companion.vision import cells
+    from companion.vision.reader import INK_UNLIKE
+
+    first_grid, first = _first_word("FREAK", 3, seed=88993, turned=False)
+    assert first.trusted and first.evidence.ink_unlike is not None
+
+    def every_letter(inks, classes, ink):
+        return cells._read_as_letters(classes).reshape(classes.shape[:2])
+
+    monkeypatch.setattr(cells, "inks_unlike_their_colour", every_letter)
+    grid = list(first_grid)
+    grid[7] = "...DOG....."
+    photo = render_photo(
+        "iago", seed=88993, size=(1200, 900), grid=grid, hand=False, tile_seed=88993
+    )
+    reading = read_board(photo.image, "iago", corners=photo.corners, last=first)
+    assert reading.grid == grid and reading.kept
+    assert f"3 {INK_UNLIKE}" in reading.problems
+    assert f"3 {INK_UNLIKE}" in reading.count_problems
+    assert not reading.trusted and not reading.count_trusted
+    grey = cv2.cvtColor(cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    colourless = read_board(grey, "iago", corners=photo.corners)
+    assert not any(INK_UNLIKE in p for p in colourless.problems)
+    scrabble = render_photo("scrabble", seed=88993, size=(1000, 750), hand=False)
+    reading = read_board(scrabble.image, "scrabble", corners=scrabble.corners)
+    assert reading.evidence.ink_unlike is None
+    assert not any(INK_UNLIKE in p for p in reading.problems)

@@ -1145,7 +1145,7 @@ def _first_word_inks(red_ink_at):
 def test_a_lone_ink_whose_colour_lies_among_the_other_colour_s_is_in_doubt():
     """Worked by hand: the red C's ink colour (0.016, -0.054) lies 0.025 from the blue D's,
     nearer than the two blue inks lie to each other (0.057): its colour is in doubt. A red ink
-    the colour of red ink (0.2, 0.08) lies 0.28 away: not in doubt. Nothing is said where the
+    the colour of red ink (0.2, 0.08) lies 0.25 away: not in doubt. Nothing is said where the
     board weighs both colours (more than INK_NEIGHBOURS inks of each: ``ink_colour_odds``
     does), nor against a colour of one ink (no spread to lie within)."""
     from companion.vision.cells import INK_NEIGHBOURS, inks_unlike_their_colour
@@ -1169,17 +1169,63 @@ def test_a_lone_ink_whose_colour_lies_among_the_other_colour_s_is_in_doubt():
     assert not inks_unlike_their_colour(inks, probs, ink).any()
 
 
+def _inks_in_a_row(red_at, blue_at):
+    """A board whose letters lie along the top rows, read red with ink colours (a, 0) for each
+    a of ``red_at`` and blue for ``blue_at``: (inks, classes, ink), and the cells in order."""
+    inks = np.zeros((11, 11, 2), np.float32)
+    probs = np.zeros((11, 11, cellnet.N_CLASSES))
+    probs[..., 0] = 1.0
+    ink = np.full((11, 11, 2), 0.5)
+    cells = []
+    for i, (red, a) in enumerate([(True, a) for a in red_at] + [(False, a) for a in blue_at]):
+        r, c = divmod(i, 11)
+        probs[r, c] = 0.0
+        probs[r, c, 2 + i] = 1.0
+        inks[r, c] = (a, 0.0)
+        ink[r, c] = (0.1, 0.9) if red else (0.9, 0.1)
+        cells.append((r, c))
+    return inks, probs, ink, cells
+
+
+def test_the_other_colour_s_spread_is_its_farthest_ink_from_its_own_nearest():
+    """Worked by hand, inks along one line: blues at 0, 0.01 and 0.1 lie 0.01, 0.01 and 0.09
+    from their nearest: a red at 0.15 (0.05 from the nearest blue) is in doubt, at 0.2 (0.1)
+    not. Two reds at 0.03 and 0.04 between blues at 0 and 0.05 are both in doubt, and so is a
+    lone blue at 0.03 between reds at 0 and 0.05: either colour is told so. A red at 2 beside
+    blues at 0 and 1 lies exactly as far as they lie apart: in doubt."""
+    from companion.vision.cells import inks_unlike_their_colour
+
+    for red_at, blue_at, want in (
+        ((0.15,), (0.0, 0.01, 0.1), [True, False, False, False]),
+        ((0.2,), (0.0, 0.01, 0.1), [False] * 4),
+        ((0.03, 0.04), (0.0, 0.05), [True, True, False, False]),
+        ((0.0, 0.05), (0.03,), [False, False, True]),
+        ((2.0,), (0.0, 1.0), [True, False, False]),
+    ):
+        inks, probs, ink, cells = _inks_in_a_row(red_at, blue_at)
+        doubt = inks_unlike_their_colour(inks, probs, ink)
+        assert [bool(doubt[rc]) for rc in cells] == want, (red_at, blue_at)
+        assert doubt.sum() == sum(want)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.tuples(st.booleans(), st.floats(-1, 1), st.floats(-1, 1)), min_size=0, max_size=12),
-    st.tuples(st.floats(-30, 30), st.floats(-30, 30)),
-    st.floats(0.2, 5.0),
+    st.lists(
+        st.tuples(st.booleans(), st.integers(-64, 64), st.integers(-64, 64)),
+        min_size=0,
+        max_size=12,
+    ),
+    st.tuples(st.integers(-30, 30), st.integers(-30, 30)),
+    st.sampled_from([0.25, 0.5, 1.0, 2.0, 4.0]),
 )
-def test_only_the_letters_of_a_colour_the_board_cannot_weigh_are_put_in_doubt(letters, cast, gain):
-    """Any board of letters, each read red or blue with any ink colour: a cell in doubt is a
-    letter read as a colour of INK_NEIGHBOURS inks or fewer, the other colour having two or
-    more; and the same cells are in doubt under any light's cast or saturation (the inks are
-    told against one another)."""
+def test_a_letter_is_in_doubt_exactly_when_its_ink_lies_within_the_other_colour_s_spread(
+    letters, cast, gain
+):
+    """Any board of letters, each read red or blue with any ink colour (on a grid of 1/64, so
+    that a cast and a saturation of a power of two move every distance exactly): a letter is in
+    doubt exactly when it is read as a colour of 1 to INK_NEIGHBOURS inks, the other colour
+    has 2 or more, and its ink lies no farther from the nearest of those than the farthest of
+    them lies from its own nearest; and the same cells under any light's cast or saturation."""
     from companion.vision.cells import INK_NEIGHBOURS, inks_unlike_their_colour
 
     inks = np.zeros((11, 11, 2), np.float32)
@@ -1190,15 +1236,26 @@ def test_only_the_letters_of_a_colour_the_board_cannot_weigh_are_put_in_doubt(le
         r, c = divmod(7 * i, 11)
         probs[r, c] = 0.0
         probs[r, c, 2 + i] = 1.0
-        inks[r, c] = (a, b)
+        inks[r, c] = (a / 64, b / 64)
         ink[r, c] = (0.1, 0.9) if red else (0.9, 0.1)
     doubt = inks_unlike_their_colour(inks, probs, ink)
     red = ink[..., 1] > 0.5
     letter = probs[..., 0] < 0.5
+    want = np.zeros((11, 11), bool)
+
+    def far(p, q):
+        d = inks[tuple(p)].astype(np.float64) - inks[tuple(q)]
+        return float(np.sqrt(d @ d))  # as exact as the board's own distances (squares of 1/64)
+
     for colour in (red, ~red):
-        mine, other = letter & colour, letter & ~colour
-        if doubt[mine].any():
-            assert mine.sum() <= INK_NEIGHBOURS and other.sum() >= 2
-    assert not doubt[~letter].any()
+        mine, other = np.argwhere(letter & colour), np.argwhere(letter & ~colour)
+        if not 1 <= len(mine) <= INK_NEIGHBOURS or len(other) < 2:
+            continue
+        spread = max(
+            min(far(p, q) for j, q in enumerate(other) if j != i) for i, p in enumerate(other)
+        )
+        for p in mine:
+            want[tuple(p)] = min(far(p, q) for q in other) <= spread
+    np.testing.assert_array_equal(doubt, want)
     moved = (inks + np.float32(cast)) * np.float32(gain)
     np.testing.assert_array_equal(inks_unlike_their_colour(moved, probs, ink), doubt)

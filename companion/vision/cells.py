@@ -56,8 +56,8 @@ class CellEvidence:
         hidden: bool (size, size): cells the model sees something over (a hand), or None.
         ink: float64 (size, size, 2): each cell's calibrated probability of blue and red ink,
             the board's inks weighed in (games with coloured ink), or None.
-        ink_unlike: bool (size, size): letters whose ink is read as a colour the board's other
-            inks say it is not (:func:`inks_unlike_their_colour`), or None (no coloured ink).
+        ink_unlike: bool (size, size): letters whose colour the board's other inks put in
+            doubt (:func:`inks_unlike_their_colour`), or None (no coloured ink).
     """
 
     raw: np.ndarray

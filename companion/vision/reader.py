@@ -11,8 +11,9 @@
    its letters stand, and the grid moved to fit the premium squares when they say it is a row
    or a column off;
 4. trust: the cells' calibrated probabilities, the board's facts (the set's letter counts,
-   every tile in a word, the tiles joined), the photo (dark, soft, glared, cut by its edge) and
-   the grid (:mod:`companion.vision.checks`).
+   every tile in a word, the tiles joined: :mod:`companion.vision.facts`), a letter's colour
+   its ink does not bear out, the photo (dark, soft, glared, cut by its edge) and the grid
+   (:mod:`companion.vision.checks`).
 """
 
 from __future__ import annotations
@@ -39,8 +40,8 @@ from companion.vision.warp import (
 )
 
 __all__ = [
-    "MIN_CELL_PX",
     "INK_UNLIKE",
+    "MIN_CELL_PX",
     "UNSURE_CELLS",
     "UNSURE_OF_TILES",
     "WAY_DISPUTED",
@@ -63,7 +64,7 @@ UNSURE_CELLS = "cell(s) read with a confidence under what a trusted reading need
 UNSURE_OF_TILES = "cell(s) whose tile, or the colour it shows, is read unsurely"
 # letters read as a colour their ink looks unlike, beside the board's other inks (the count's
 # problem too): :func:`companion.vision.cells.inks_unlike_their_colour`
-INK_UNLIKE = "letter(s) whose colour is in doubt: its ink looks like the board's other colour"
+INK_UNLIKE = "letter(s) whose colour is in doubt (their ink looks like the other colour's)"
 # said when the board's own letters (4 or more) and the last trusted reading's say it stands
 # different ways round: one of them is wrong, and the table forgets the last reading
 WAY_DISPUTED = "the board's letters and the last reading's disagree on which way it stands"
@@ -411,7 +412,10 @@ def read_board(
             "rules (their neighbours are bare, and every tile lies in a word)"
         )
     problems += facts.board_facts(grid, profile)
-    unlike = np.zeros_like(cut) if ev.ink_unlike is None else ev.ink_unlike & ~same & ~cut
+    # a black-and-white photo's inks have no colour to tell (said first, as "no colour")
+    unlike = np.zeros_like(cut)
+    if ev.ink_unlike is not None and not colourless:
+        unlike = ev.ink_unlike & ~same & ~cut
     if unlike.any():
         problems.append(f"{int(unlike.sum())} {INK_UNLIKE}")
     if known is not None:
