@@ -286,15 +286,21 @@ def test_a_game_turned_after_every_move_is_read_by_its_last_readings_letters(tmp
     assert followed >= 3
 
 
-def _first_word(word: str, at: int, seed: int, turned: bool):
-    """(grid, reading): a board holding only ``word`` across the middle row from column ``at``,
-    photographed (one camera, no hand, 1200 x 900), turned half round or not, and read with the
-    corners given."""
-    grid = list(EMPTY)
-    grid[5] = "." * at + word + "." * (11 - at - len(word))
-    photo = render_photo(
+def _still_photo(grid: list[str], seed: int, turned: bool = False):
+    """A photo of ``grid`` by one still camera (``seed``, the tiles' too), no hand, 1200 x 900,
+    the board turned half round or not."""
+    return render_photo(
         "iago", seed=seed, size=(1200, 900), grid=grid, hand=False, tile_seed=seed, turned=turned
     )
+
+
+def _first_word(word: str, at: int, seed: int, turned: bool):
+    """(grid, reading): a board holding only ``word`` across the middle row from column ``at``,
+    photographed by :func:`_still_photo`, turned half round or not, and read with the corners
+    given."""
+    grid = list(EMPTY)
+    grid[5] = "." * at + word + "." * (11 - at - len(word))
+    photo = _still_photo(grid, seed, turned)
     return grid, read_board(photo.image, "iago", corners=photo.corners)
 
 
@@ -345,21 +351,15 @@ def test_a_word_of_three_letters_leaves_the_way_round_unknown():
     C) say it, and a board turned since is read by theirs."""
     grid = list(EMPTY)
     grid[5] = "....CAT...."
-    photo = render_photo(
-        "iago", seed=88600, size=(1200, 900), grid=grid, hand=False, tile_seed=88600
-    )
+    photo = _still_photo(grid, 88600)
     first = read_board(photo.image, "iago", corners=photo.corners)
     assert first.grid == grid and first.trusted and not first.way_known
     grid[6] = "....o......"
     grid[7] = "....w......"
-    photo = render_photo(
-        "iago", seed=88600, size=(1200, 900), grid=grid, hand=False, tile_seed=88600
-    )
+    photo = _still_photo(grid, 88600)
     again = read_board(photo.image, "iago", corners=photo.corners, last=first)
     assert again.grid == grid and again.way_known
-    turned = render_photo(
-        "iago", seed=88600, size=(1200, 900), grid=grid, hand=False, tile_seed=88600, turned=True
-    )
+    turned = _still_photo(grid, 88600, turned=True)
     for last, said in ((first, False), (again, True)):
         reading = read_board(turned.image, "iago", corners=photo.corners, last=last)
         assert any("the last reading's letters" in n for n in reading.notes) == said
@@ -380,10 +380,7 @@ def test_two_tiles_laid_on_a_board_of_few_are_the_only_cells_changed():
     cow = list(cat)
     cow[6], cow[7] = "....o......", "....w......"
     for seed in (88964, 88965):
-        shots = [
-            render_photo("iago", seed=seed, size=(1200, 900), grid=g, hand=False, tile_seed=seed)
-            for g in (cat, cow)
-        ]
+        shots = [_still_photo(g, seed) for g in (cat, cow)]
         warps = [warp_board(s.image, shots[0].corners, profile) for s in shots]
         same = unchanged_cells(warps[0], warps[1], profile)
         assert np.argwhere(~same).tolist() == [[6, 4], [7, 4]], seed
@@ -407,9 +404,7 @@ def test_a_letter_whose_colour_is_in_doubt_holds_back_the_reading_and_the_count(
     monkeypatch.setattr(cells, "inks_unlike_their_colour", every_letter)
     grid = list(first_grid)
     grid[7] = "...DOG....."
-    photo = render_photo(
-        "iago", seed=88993, size=(1200, 900), grid=grid, hand=False, tile_seed=88993
-    )
+    photo = _still_photo(grid, 88993)
     reading = read_board(photo.image, "iago", corners=photo.corners, last=first)
     assert reading.grid == grid and reading.kept
     assert f"3 {INK_UNLIKE}" in reading.problems

@@ -1121,25 +1121,35 @@ def test_an_ink_s_colour_is_its_hue_whether_the_letter_is_thin_or_bold():
     np.testing.assert_allclose(got[0, 1], want, rtol=1e-4)
 
 
+def _board_of_letters(letters):
+    """An 11 x 11 board, empty but for ``letters``: (cell (row, column), class index, ink colour
+    (a, b per unit of lightness), ink probabilities (blue, red)) each. Returns (inks float32
+    (11, 11, 2), classes (11, 11, 29), ink (11, 11, 2)), as
+    :func:`inks_unlike_their_colour` takes them."""
+    inks = np.zeros((11, 11, 2), np.float32)
+    probs = np.zeros((11, 11, cellnet.N_CLASSES))
+    probs[..., 0] = 1.0
+    ink = np.full((11, 11, 2), 0.5)
+    for cell, k, at, read in letters:
+        probs[cell] = 0.0
+        probs[cell + (k,)] = 1.0
+        inks[cell] = at
+        ink[cell] = read
+    return inks, probs, ink
+
+
 def _first_word_inks(red_ink_at):
     """A first word of three letters on an 11 x 11 board, as :func:`inks_unlike_their_colour`
     takes it: two read blue, their inks' colours (a, b per unit of lightness) (-0.035, -0.112)
     and (-0.008, -0.062), and one read red whose ink's colour is ``red_ink_at`` (validation
     game 84038's first move, its C read red at 0.9988). Returns (inks, classes, ink)."""
-    inks = np.zeros((11, 11, 2), np.float32)
-    probs = np.zeros((11, 11, cellnet.N_CLASSES))
-    probs[..., 0] = 1.0
-    ink = np.full((11, 11, 2), 0.5)
-    for row, at, red, letter in (
-        (3, red_ink_at, True, "C"),
-        (4, (-0.035, -0.112), False, "T"),
-        (5, (-0.008, -0.062), False, "D"),
-    ):
-        probs[row, 5] = 0.0
-        probs[row, 5, wide.CLASSES.index(letter)] = 1.0
-        inks[row, 5] = at
-        ink[row, 5] = (0.0012, 0.9988) if red else (0.99, 0.01)
-    return inks, probs, ink
+    return _board_of_letters(
+        [
+            ((3, 5), wide.CLASSES.index("C"), red_ink_at, (0.0012, 0.9988)),
+            ((4, 5), wide.CLASSES.index("T"), (-0.035, -0.112), (0.99, 0.01)),
+            ((5, 5), wide.CLASSES.index("D"), (-0.008, -0.062), (0.99, 0.01)),
+        ]
+    )
 
 
 def test_a_lone_ink_whose_colour_lies_among_the_other_colour_s_is_in_doubt():
@@ -1172,19 +1182,13 @@ def test_a_lone_ink_whose_colour_lies_among_the_other_colour_s_is_in_doubt():
 def _inks_in_a_row(red_at, blue_at):
     """A board whose letters lie along the top rows, read red with ink colours (a, 0) for each
     a of ``red_at`` and blue for ``blue_at``: (inks, classes, ink), and the cells in order."""
-    inks = np.zeros((11, 11, 2), np.float32)
-    probs = np.zeros((11, 11, cellnet.N_CLASSES))
-    probs[..., 0] = 1.0
-    ink = np.full((11, 11, 2), 0.5)
-    cells = []
-    for i, (red, a) in enumerate([(True, a) for a in red_at] + [(False, a) for a in blue_at]):
-        r, c = divmod(i, 11)
-        probs[r, c] = 0.0
-        probs[r, c, 2 + i] = 1.0
-        inks[r, c] = (a, 0.0)
-        ink[r, c] = (0.1, 0.9) if red else (0.9, 0.1)
-        cells.append((r, c))
-    return inks, probs, ink, cells
+    read = [(True, a) for a in red_at] + [(False, a) for a in blue_at]
+    cells = [divmod(i, 11) for i in range(len(read))]
+    letters = [
+        (cell, 2 + i, (a, 0.0), (0.1, 0.9) if red else (0.9, 0.1))
+        for i, (cell, (red, a)) in enumerate(zip(cells, read, strict=True))
+    ]
+    return *_board_of_letters(letters), cells
 
 
 def test_the_other_colour_s_spread_is_its_farthest_ink_from_its_own_nearest():
@@ -1228,16 +1232,10 @@ def test_a_letter_is_in_doubt_exactly_when_its_ink_lies_within_the_other_colour_
     them lies from its own nearest; and the same cells under any light's cast or saturation."""
     from companion.vision.cells import INK_NEIGHBOURS, inks_unlike_their_colour
 
-    inks = np.zeros((11, 11, 2), np.float32)
-    probs = np.zeros((11, 11, cellnet.N_CLASSES))
-    probs[..., 0] = 1.0
-    ink = np.full((11, 11, 2), 0.5)
-    for i, (red, a, b) in enumerate(letters):
-        r, c = divmod(7 * i, 11)
-        probs[r, c] = 0.0
-        probs[r, c, 2 + i] = 1.0
-        inks[r, c] = (a / 64, b / 64)
-        ink[r, c] = (0.1, 0.9) if red else (0.9, 0.1)
+    inks, probs, ink = _board_of_letters(
+        (divmod(7 * i, 11), 2 + i, (a / 64, b / 64), (0.1, 0.9) if red else (0.9, 0.1))
+        for i, (red, a, b) in enumerate(letters)
+    )
     doubt = inks_unlike_their_colour(inks, probs, ink)
     red = ink[..., 1] > 0.5
     letter = probs[..., 0] < 0.5

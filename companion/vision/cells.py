@@ -300,6 +300,15 @@ def with_tile_colour(classes: np.ndarray, odds: np.ndarray) -> np.ndarray:
 INK_NEIGHBOURS = 2
 
 
+def _letters_by_ink(classes: np.ndarray, ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(red, blue): bool (cells,) each, the cells read as letters (:func:`_read_as_letters`)
+    whose ink (float (size, size, 2): blue, red) is read red, and blue."""
+    letter = _read_as_letters(classes)
+    p = np.asarray(ink).reshape(-1, 2)
+    red = letter & (p[:, 1] > p[:, 0])
+    return red, letter & ~red
+
+
 def ink_colour_odds(inks: np.ndarray, classes: np.ndarray, ink: np.ndarray) -> np.ndarray:
     """How much likelier each cell's ink colour is red than blue on this board: the likelihood
     ratio's log, float64 (size, size); 0 where nothing can be said (fewer than
@@ -324,10 +333,7 @@ def ink_colour_odds(inks: np.ndarray, classes: np.ndarray, ink: np.ndarray) -> n
     """
     n = classes.shape[0]
     k = INK_NEIGHBOURS
-    letter = _read_as_letters(classes)
-    p = np.asarray(ink).reshape(-1, 2)
-    red = letter & (p[:, 1] > p[:, 0])
-    blue = letter & ~red
+    red, blue = _letters_by_ink(classes, ink)
     if red.sum() <= k or blue.sum() <= k:
         return np.zeros((n, n))
     dist = _colour_distances(np.reshape(inks, (-1, 2)))
@@ -354,18 +360,16 @@ def inks_unlike_their_colour(inks: np.ndarray, classes: np.ndarray, ink: np.ndar
         ink: float (size, size, 2) the ink probabilities (blue, red) as read.
     """
     n = classes.shape[0]
-    letter = _read_as_letters(classes)
-    p = np.asarray(ink).reshape(-1, 2)
-    red = letter & (p[:, 1] > p[:, 0])
+    red, blue = _letters_by_ink(classes, ink)
     out = np.zeros(n * n, bool)
     dist = None
-    for mine, other in ((red, letter & ~red), (letter & ~red, red)):
+    for mine, other in ((red, blue), (blue, red)):
         if not 0 < mine.sum() <= INK_NEIGHBOURS or other.sum() < 2:
             continue
         if dist is None:
             dist = _colour_distances(np.reshape(inks, (-1, 2)))
-        spread = dist[np.ix_(other, other)].min(axis=1).max()
-        out[mine] = dist[np.ix_(mine, other)].min(axis=1) <= spread
+        nearest = _kth_nearest(dist, other, 1)  # the diagonal is infinite: not itself
+        out[mine] = nearest[mine] <= nearest[other].max()
     return out.reshape(n, n)
 
 

@@ -413,11 +413,10 @@ def read_board(
         )
     problems += facts.board_facts(grid, profile)
     # a black-and-white photo's inks have no colour to tell (said first, as "no colour")
-    unlike = np.zeros_like(cut)
     if ev.ink_unlike is not None and not colourless:
-        unlike = ev.ink_unlike & ~same & ~cut
-    if unlike.any():
-        problems.append(f"{int(unlike.sum())} {INK_UNLIKE}")
+        unlike = int((ev.ink_unlike & ~same & ~cut).sum())
+        if unlike:
+            problems.append(f"{unlike} {INK_UNLIKE}")
     if known is not None:
         conf, differ = facts.with_known_board(grid, conf, known, profile, ev.probabilities)
         problems += differ
