@@ -35,6 +35,8 @@ SEEDS = {"iago": 60000, "scrabble": 61000}
 SMALL_IAGO_SEED = 62000
 MOVES_A_RENDER = 3
 MOVES_A_GAME = 10
+# the mover of a game's board k (k >= 1, after move k - 1): blue moves first (synth.iago_game)
+MOVERS = ("red", "blue")
 GAME_SEEDS = {"small": 63000, "full": 63500, "turned": 63600, "smallturned": 63700}
 SMALL_IAGO_FONTS = (
     "urw-base35/P052-Bold.otf",
@@ -95,14 +97,20 @@ class CountTally:
     def __init__(self) -> None:
         self.readings = self.right = self.trusted = self.wrong_trusted = self.right_trusted = 0
 
-    def add(self, truth: list[str], reading) -> None:
+    def add(self, truth: list[str], reading, start=None) -> None:
+        """Tally ``reading`` of ``truth``; ``start``, a game's (board when the move began as the
+        table holds it or None, mover), counts it as the table does (a tile laid in the other
+        player's colour withholds the count: :func:`companion.vision.table.laid_in_other_colour`)."""
         self.readings += 1
         if reading is None:
             return
         from companion.vision.cells import counted_differently
+        from companion.vision.table import laid_in_other_colour
 
         right = not counted_differently(reading.grid, truth).any()
         counted = reading.count_trusted
+        if counted and start is not None and start[0] is not None:
+            counted = not laid_in_other_colour(start[0], reading, start[1])
         self.right += right
         self.trusted += counted
         self.wrong_trusted += counted and not right
@@ -142,9 +150,11 @@ def game_readings(seed: int, games: int, kind: str, net=None):
     board) photographed by one still camera (one ``seed`` for the board, the light and the
     pose, each frame its own noise: :func:`companion.vision.synth.another_frame`), each frame
     read by a :class:`companion.vision.table.BoardCamera` as at the table (with the game's last
-    trusted reading), corners given and found. Yields (how, truth, reading) for each move's
-    board (the empty board read first is not yielded); ``reading`` None where the reader
-    refuses it. ``kind`` is one of :data:`GAME_KINDS`; ``net`` a CellNet (default the shipped
+    trusted reading), corners given and found. Yields (how, truth, reading, start) for each
+    move's board (the empty board read first is not yielded); ``reading`` None where the reader
+    refuses it; ``start`` (board, mover) as the table holds them for the count: the reading of
+    the board when the move began if it was trusted (else None) and the mover (blue moves
+    first). ``kind`` is one of :data:`GAME_KINDS`; ``net`` a CellNet (default the shipped
     one)."""
     from companion.errors import CompanionError
     from companion.vision.synth import another_frame, iago_game, render_photo
@@ -155,6 +165,7 @@ def game_readings(seed: int, games: int, kind: str, net=None):
         boards = iago_game(np.random.default_rng(seed + g), MOVES_A_GAME)
         frames = np.random.default_rng([seed + g, 1])
         cams: dict = {}
+        last: dict = {}  # how -> the reading of the board before (the move's start board)
         for k, grid in enumerate(boards):
             photo = render_photo(
                 "iago", seed=seed + g, size=size, grid=grid, font=fonts[g % len(fonts)],
@@ -169,7 +180,10 @@ def game_readings(seed: int, games: int, kind: str, net=None):
                 except CompanionError:
                     r = None
                 if k:
-                    yield how, grid, r
+                    before = last.get(how)
+                    start = (before.grid if before and before.trusted else None, MOVERS[k % 2])
+                    yield how, grid, r, start
+                last[how] = r
 
 
 def last_moves(rows: list[str]) -> list[list[str]]:
@@ -303,10 +317,10 @@ def renders(count: int) -> None:
     kinds = (("small", 2 * count), ("full", count), ("turned", count), ("smallturned", 2 * count))
     for name, games in kinds:
         tallies: dict = {}
-        for how, grid, r in game_readings(GAME_SEEDS[name], games, name):
+        for how, grid, r, start in game_readings(GAME_SEEDS[name], games, name):
             t, c = tallies.setdefault(how, (Tally(), CountTally()))
             t.add(grid, r.grid if r else ["#" * 11] * 11, bool(r and r.trusted))
-            c.add(grid, r)
+            c.add(grid, r, start)
         label = {
             "small": "iago games, 20 px, bold",
             "full": "iago games, plain",

@@ -96,7 +96,7 @@ class Doubt:
         )
 
 
-def _tally(tallies: dict, label: str, truth: list[str], reading, level: float) -> None:
+def _tally(tallies: dict, label: str, truth: list[str], reading, level: float, start=None) -> None:
     t, d = tallies.setdefault(label, (Tally(), Doubt()))
     n = len(truth)
     perfect = t.add(
@@ -107,7 +107,7 @@ def _tally(tallies: dict, label: str, truth: list[str], reading, level: float) -
         # the count of the lead, which asks only the tiles and their colours
         counted = label.split(",")[0] + ", the count"
         c, _ = tallies.setdefault(counted, (CountTally(), None))
-        c.add(truth, reading)
+        c.add(truth, reading, start)
 
 
 def read_sets(net, sets: tuple[str, ...]) -> dict:
@@ -155,8 +155,8 @@ def read_sets(net, sets: tuple[str, ...]) -> dict:
     if "iagofaces" in sets:
         games += [("small+1", 48, "20 px next face"), ("small+2", 48, "20 px third face")]
     for kind, count, name in games:
-        for how, grid, reading in game_readings(IAGO_GAME_SEEDS[kind], count, kind, net):
-            _tally(out, f"iago games {name}, {how}", grid, reading, level)
+        for how, grid, reading, start in game_readings(IAGO_GAME_SEEDS[kind], count, kind, net):
+            _tally(out, f"iago games {name}, {how}", grid, reading, level, start)
     return out
 
 

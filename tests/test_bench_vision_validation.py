@@ -62,3 +62,20 @@ def test_the_last_moves_of_a_board_are_one_words_tiles_joined_to_the_rest():
     without_i, without_o = list(bridged), list(bridged)
     without_i[5], without_o[9] = "...H" + "." * 11, "...H" + "." * 11
     assert bench_vision_validation.last_moves(bridged) == [without_i, without_o]
+
+
+def test_a_games_count_is_tallied_as_the_table_counts():
+    """With the board the move began on and its mover, a reading whose tile laid since shows the
+    other colour is not counted (the table withholds it); without them, as the reader says."""
+    from types import SimpleNamespace
+
+    from bench.bench_vision_trust import CountTally
+
+    truth = ["AB.", "c..", "..."]
+    reading = SimpleNamespace(grid=["Ab.", "c..", "..."], count_trusted=True)  # B read red
+    tally = CountTally()
+    tally.add(truth, reading)
+    tally.add(truth, reading, (["A..", "c..", "..."], "blue"))  # blue laid B: it shows red
+    tally.add(truth, reading, (["A..", "c..", "..."], "red"))  # red's b: counted (and wrong)
+    tally.add(truth, reading, (None, "blue"))  # no trusted start board: as the reader says
+    assert (tally.readings, tally.trusted, tally.wrong_trusted) == (4, 3, 3)

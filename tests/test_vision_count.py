@@ -220,3 +220,74 @@ def test_boards_differ_for_the_count_only_by_tiles_and_their_colours():
     read = ["Lb.", "C.E", "?.."]
     expected = [[False, False, False], [True, True, True], [False, False, False]]
     assert counted_differently(read, truth).tolist() == expected
+
+
+# the rulebook ("The Move"): a player enters words "with your colour up"; steals, cross-link
+# letters, a challenge's penalty and a restored board only turn or take off tiles already there
+BEFORE = ["....", ".Ab.", "....", "...."]
+
+
+def test_a_tile_laid_this_move_shows_the_movers_colour():
+    """Blue's move lays C (blue) and d (red) beside Ab and steals b (now B): only the d, a tile
+    that was not on the board when the move began and shows red, breaks the rule; a turned
+    tile (b to B) and a tile taken off are no tile laid."""
+    from companion.vision.table import laid_in_other_colour
+
+    after = ["..C.", ".AB.", "...d", "...."]
+    assert laid_in_other_colour(BEFORE, after, "blue") == [(2, 3)]
+    assert laid_in_other_colour(BEFORE, after, "red") == [(0, 2)]
+    assert laid_in_other_colour(BEFORE, ["....", ".ab.", "....", "...."], "blue") == []
+    assert laid_in_other_colour(BEFORE, ["....", "....", "....", "...."], "red") == []
+    # notation and a BoardReading's grid are read alike
+    assert laid_in_other_colour("4/1Ab1/4/4", "2C1/1AB1/3d/4", "blue") == [(2, 3)]
+
+
+@given(
+    st.lists(st.sampled_from(".Aa"), min_size=16, max_size=16),
+    st.lists(st.sampled_from(".Bb"), min_size=16, max_size=16),
+    st.sampled_from(["blue", "red"]),
+)
+def test_a_tile_is_named_exactly_when_it_is_new_and_of_the_other_colour(b0, b1, mover):
+    from companion.vision.table import laid_in_other_colour
+
+    rows = lambda cells: ["".join(cells[i : i + 4]) for i in range(0, 16, 4)]  # noqa: E731
+    other = str.islower if mover == "blue" else str.isupper
+    expected = [divmod(i, 4) for i in range(16) if b0[i] == "." and b1[i] != "." and other(b1[i])]
+    assert laid_in_other_colour(rows(b0), rows(b1), mover) == expected
+
+
+def test_a_mover_or_boards_the_rule_cannot_weigh_are_named():
+    from companion.games.iago.move import MoveInputError
+    from companion.vision.table import laid_in_other_colour
+
+    with pytest.raises(MoveInputError, match="'green' is not a colour; accepted: 'blue', 'red'"):
+        laid_in_other_colour(BEFORE, BEFORE, "green")
+    with pytest.raises(MoveInputError, match="different sizes"):
+        laid_in_other_colour(BEFORE, BEFORE[:3], "blue")
+    with pytest.raises(MoveInputError, match="different sizes"):
+        laid_in_other_colour(BEFORE, [*BEFORE[:3], "....."], "blue")
+
+
+def test_a_count_whose_new_tile_shows_the_other_colour_is_withheld(tmp_path, classifier):
+    """Blue's first word CAFE read surely, then a D laid beside it that shows red (misread, or
+    laid the wrong face up): given the board when blue's move began, the count is withheld and
+    says where; the same photo is counted for red's move (a red tile is red's to lay), and
+    without the move's start board as before."""
+    from companion.devices.camera import FileCamera
+    from tests import camera_support
+
+    empty = ["..........."] * 11
+    cafe = empty[:5] + ["....CAFE..."] + empty[6:]
+    cafe_d = cafe[:6] + ["....d......"] + cafe[7:]
+    camera_support.shoot(tmp_path, [cafe_d], "iago", 60, size=(800, 600))
+    cam = BoardCamera(FileCamera(tmp_path), "iago", net=classifier)
+    assert cam.read().count_trusted  # the tiles and their colours are read surely
+    with pytest.raises(UnsureReading) as err:
+        cam.counts(before=cafe, mover="blue")
+    said = str(err.value)
+    assert "1 tile(s) laid this move show red, not blue" in said and "row 7 column 5" in said
+    assert cam.problem == said
+    assert cam.counts(before=cafe, mover="red") == {"blue": 4, "red": 1}
+    assert cam.counts() == {"blue": 4, "red": 1}  # no board from the move's start: no rule
+    with pytest.raises(UnsureReading, match=r"4 tile\(s\) laid this move show blue, not red"):
+        cam.counts(before=empty, mover="red")

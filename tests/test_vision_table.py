@@ -232,6 +232,32 @@ def test_a_count_on_request_shows_both_colours_for_a_few_seconds(tmp_path, class
     assert clock_of(s) == clock_of(twin)
 
 
+def test_a_count_whose_new_tile_shows_the_other_colour_says_so_and_the_clock_goes_on(
+    tmp_path, classifier
+):
+    """Blue's move began on CAFE; a D laid since shows red (rulebook, "The Move": words are
+    entered "with your colour up"), misread or laid the wrong face up. The count asked during
+    blue's move is withheld and the OLED asks the players to look at the new tiles; the same
+    move with the D blue is counted; the clock is as without a camera."""
+    cafe_d_red = CAFE[:9] + [".d........."] + CAFE[10:]
+    shoot(tmp_path / "camera", CAFE, cafe_d_red)
+    s = table(tmp_path, tmp_path / "camera")
+    twin = table(tmp_path, name="twin.jsonl")
+    run(twin, "0 press red", "7 sleep")
+    run(s, "0 press red")
+    pub = run(s, "7 count")
+    expected = overlays.Banner("NO COUNT", "check new tiles' colour")
+    assert pub.banner == str(expected)
+    assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
+    assert "1 tile(s) laid this move show red, not blue" in s.service.message
+    assert pub.beeps == twin.service.published.beeps
+    assert clock_of(s) == clock_of(twin)
+    shoot(tmp_path / "blue", CAFE, CAFE_D)
+    s = table(tmp_path, tmp_path / "blue", name="blue.jsonl")
+    run(s, "0 press red")
+    assert run(s, "7 count").banner == str(overlays.Banner("BLUE 5  RED 0", "BLUE LEADS BY 5"))
+
+
 def test_a_board_unsure_of_a_letter_is_still_counted(tmp_path, classifier):
     """The count asks only the tiles and their colours (the rulebook's count): a board small in
     the frame (about 20 px a cell, a bold face the model never learnt) whose letters are read

@@ -74,6 +74,9 @@ NO_COUNT_REASONS = (
     ("too dark", "board too dark to read"),
     ("glare", "glare on the board"),
     ("too soft", "photo out of focus"),
+    # a tile laid this move read in the other player's colour (vision.table.laid_text): misread,
+    # or laid the wrong way up; the players look
+    ("laid this move", "check new tiles' colour"),
 )
 
 
@@ -81,7 +84,8 @@ def no_count_banner(why: str | None) -> Banner:
     """``NO COUNT`` and why, when the camera works but its reading of the board is not sure
     enough to count (``why``: the reader's problems, ``camera unsure of the board: ...``): the
     photo's own fault when it is one a player can mend (no colour, too dark, glare, out of
-    focus), else ``board not read: try again`` (a hand over the board, a tile in doubt)."""
+    focus), a tile of the move in the other player's colour (the players look at the new
+    tiles), else ``board not read: try again`` (a hand over the board, a tile in doubt)."""
     for phrase, detail in NO_COUNT_REASONS:
         if phrase in (why or ""):
             return Banner("NO COUNT", detail)

@@ -61,6 +61,46 @@ def move_words(before, after, mover: str) -> list[str]:
     return list(rule_move(b0, b1, mover).challengeable)
 
 
+def laid_in_other_colour(before, after, mover: str) -> list[tuple[int, int]]:
+    """The tiles of ``mover``'s move that show the other player's colour: cells (row, column,
+    0-based, rows top first) empty in ``before`` that hold a tile in ``after`` of the other
+    colour (upper case blue, lower case red).
+
+    The rulebook ("The Move"): a player enters words "with your colour up". A steal and a
+    cross-link letter turn tiles already on the board to the mover's colour, a challenge's
+    penalty turns three tiles already on the board, and a board restored after a challenge
+    only takes tiles off or turns them back: none of them lays a tile. So every tile that was
+    not on the board when the move began shows the mover's colour, and one that reads
+    otherwise was read wrong (or laid wrong): the count of such a reading is not the board's.
+
+    Args:
+        before: the board when the move began (notation, rows, a BoardReading or an Iago Board).
+        after: the board now, in any of the same forms.
+        mover: ``blue`` or ``red``.
+
+    Raises:
+        VisionError: a board that is not board notation.
+        MoveInputError: ``mover`` is not a colour, or the boards differ in size.
+    """
+    from companion.games.iago.move import COLOURS, MoveInputError
+
+    if mover not in COLOURS:
+        raise MoveInputError(f"mover {mover!r} is not a colour; accepted: 'blue', 'red'")
+    rows0, rows1 = _rows(before), _rows(after)
+    shapes = {(len(rows), *sorted({len(row) for row in rows})) for rows in (rows0, rows1)}
+    if len(shapes) != 1:
+        raise MoveInputError(
+            f"the boards have different sizes {sorted(shapes)}; every board of a game has one size"
+        )
+    theirs = str.islower if mover == "blue" else str.isupper
+    return [
+        (r, c)
+        for r, (row0, row1) in enumerate(zip(rows0, rows1, strict=True))
+        for c, (a, b) in enumerate(zip(row0, row1, strict=True))
+        if a == "." and b != "." and theirs(b)
+    ]
+
+
 def colour_counts(board) -> dict[str, int]:
     """Tiles showing each colour: ``{"blue": n, "red": n}`` (upper case blue, lower case red)."""
     rows = _rows(board)
@@ -87,6 +127,18 @@ def unsure_text(reading, problems: list[str] | None = None) -> str:
     ...`` with the first two of ``problems`` (default the reading's; :func:`unsure_why`)."""
     said = reading.problems if problems is None else problems
     return f"camera unsure of the board: {unsure_why(said)}"
+
+
+def laid_text(cells: list[tuple[int, int]], mover: str) -> str:
+    """What :func:`laid_in_other_colour` found, in words: ``1 tile(s) laid this move show red,
+    not blue (a move's tiles are laid with the mover's colour up): row 6 column 5`` (1-based)."""
+    other = "red" if mover == "blue" else "blue"
+    where = ", ".join(f"row {r + 1} column {c + 1}" for r, c in cells[:3])
+    more = f" and {len(cells) - 3} more" if len(cells) > 3 else ""
+    return (
+        f"{len(cells)} tile(s) laid this move show {other}, not {mover} (a move's tiles are "
+        f"laid with the mover's colour up): {where}{more}"
+    )
 
 
 @dataclass
@@ -263,23 +315,31 @@ class BoardCamera:
             tuple(reading.problems),
         )
 
-    def counts(self, frame=None) -> dict[str, int]:
+    def counts(self, frame=None, before=None, mover: str | None = None) -> dict[str, int]:
         """Tiles showing each colour now (or in ``frame``, captured at the request), ``{"blue":
         n, "red": n}``.
 
         The count asks only which cells hold tiles and the colour each shows: a board read
         surely but for a letter or two (an I that might be an L) is counted
-        (:attr:`~companion.vision.reader.BoardReading.count_trusted`).
+        (:attr:`~companion.vision.reader.BoardReading.count_trusted`). Given the board when
+        ``mover``'s move began (``before``, read trusted), a tile laid since that reads in the
+        other player's colour withholds the count (:func:`laid_in_other_colour`).
 
         Raises:
             CompanionError: the camera or the reading failed.
             UnsureReading: the board's tiles or their colours were not read surely.
+            MoveInputError: ``mover`` is not a colour, or ``before`` is of another size.
         """
         reading = self.read(frame=frame)
         if not reading.count_trusted:
             # what withholds the count, not the board (a letter in doubt does not)
             self.problem = unsure_text(reading, reading.count_problems)
             raise UnsureReading(self.problem)
+        if before is not None and mover is not None:
+            odd = laid_in_other_colour(before, reading, mover)
+            if odd:
+                self.problem = unsure_text(reading, [laid_text(odd, mover)])
+                raise UnsureReading(self.problem)
         return reading.counts()
 
 
@@ -438,7 +498,9 @@ class ChallengeWatcher:
         """Ask for the colour count (rulebook, "The Move" (2): a count on request): the board is
         read in the background and ``on_count(counts, None)`` or ``on_count(None, problem)`` is
         called. The clock is not touched."""
-        self._jobs.put(("count", ""))
+        # the mover when the count is asked for: the board when that move began says which
+        # tiles it laid (the jobs are read in order, so that board is the one kept by then)
+        self._jobs.put(("count", self._mover or ""))
 
     def wait(self) -> None:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
@@ -491,7 +553,8 @@ class ChallengeWatcher:
         frame = shot.frame
         if kind == "count":
             try:
-                counts = self.board_camera.counts(frame=frame)
+                before = self.start_boards.get(colour) if colour else None
+                counts = self.board_camera.counts(frame=frame, before=before, mover=colour or None)
             except CompanionError as exc:
                 problem = self.board_camera.problem or f"camera: {exc}"
                 if self.on_count is not None:
