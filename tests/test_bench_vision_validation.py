@@ -3,6 +3,8 @@ are, before it reads anything; and it counts what held back each board read righ
 trusted."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bench import bench_vision_validation
 
@@ -79,3 +81,27 @@ def test_a_games_count_is_tallied_as_the_table_counts():
     tally.add(truth, reading, (["A..", "c..", "..."], "red"))  # red's b: counted (and wrong)
     tally.add(truth, reading, (None, "blue"))  # no trusted start board: as the reader says
     assert (tally.readings, tally.trusted, tally.wrong_trusted) == (4, 3, 3)
+
+
+@given(st.integers(0, 2**32 - 1))
+@settings(max_examples=40, deadline=None)
+def test_the_games_movers_lay_their_own_colour(seed):
+    """The benches' games (synth.iago_game: blue first, turns taken, steals and cross-link letters
+    turned) never lay a tile in the other player's colour, so the count's rule withholds only a
+    reading's mistakes there; the mover of board k is ``MOVERS[k % 2]``."""
+    import numpy as np
+
+    from bench.bench_vision_trust import MOVERS
+    from companion.vision.synth import iago_game
+    from companion.vision.table import laid_in_other_colour
+
+    boards = iago_game(np.random.default_rng(seed), 10)
+    for k in range(1, len(boards)):
+        assert laid_in_other_colour(boards[k - 1], boards[k], MOVERS[k % 2]) == []
+        laid = [
+            (r, c)
+            for r, (a, b) in enumerate(zip(boards[k - 1], boards[k], strict=True))
+            for c, (x, y) in enumerate(zip(a, b, strict=True))
+            if x == "." and y != "."
+        ]
+        assert laid_in_other_colour(boards[k - 1], boards[k], MOVERS[(k + 1) % 2]) == laid

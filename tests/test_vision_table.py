@@ -470,3 +470,64 @@ def test_a_count_whose_frame_the_camera_did_not_give_says_so_even_while_a_readin
     assert counts == [(None, "camera unavailable: unplugged")]
     assert states == ["camera unavailable: unplugged", None]
     assert "blue" not in watcher.start_boards and "red" not in watcher.start_boards
+
+
+CAFE_D_RED = CAFE[:9] + [".d........."] + CAFE[10:]  # CAFE and a lone d showing red
+
+
+def _watcher(folder, classifier, *grids):
+    """A ChallengeWatcher over a files camera showing ``grids`` in capture order, its counts."""
+    from companion.devices.camera import FileCamera
+    from companion.vision.table import ChallengeWatcher
+
+    shoot(folder, *grids)
+    watcher = ChallengeWatcher(BoardCamera(FileCamera(folder), net=classifier), print)
+    counts = []
+    watcher.on_count = lambda c, problem: counts.append((c, problem))
+    return watcher, counts
+
+
+def test_a_new_game_counts_against_its_own_start_board_not_the_last_games(tmp_path, classifier):
+    """The last game's blue move began on CAFE and a red d; a new game (another ``game_id``)
+    begins with blue's move too, on the empty board, and blue lays the same tiles: the d, laid
+    this move, shows red, and the count is withheld (not counted against the last game's board,
+    where the d already lay); the last game's start boards are gone."""
+    from types import SimpleNamespace
+
+    watcher, counts = _watcher(tmp_path, classifier, CAFE_D_RED, [EMPTY] * 11, CAFE_D_RED)
+    blue = SimpleNamespace(timer=SimpleNamespace(mover="blue"), phase=None, challenge_rec=None)
+    watcher.game_id = "last"
+    watcher.observe({}, blue)  # the last game: blue's move begins on CAFE and d
+    watcher.wait()
+    assert watcher.start_boards == {"blue": "11/11/11/11/11/4CAFE3/11/11/11/1d9/11"}
+    watcher.game_id = "new"
+    watcher.observe({}, blue)  # the new game: blue's move begins on the empty board
+    watcher.request_count()  # blue has laid CAFE and a red d
+    watcher.wait()
+    assert watcher.start_boards == {"blue": "11/11/11/11/11/11/11/11/11/11/11"}
+    assert counts[0][0] is None and "1 tile(s) laid this move show red" in counts[0][1]
+
+
+def test_a_count_in_a_move_challenged_is_not_held_to_the_movers_colour(tmp_path, classifier):
+    """A sustained challenge's penalty turns three of the mover's letters, which may be a word
+    laid earlier in the same move (rulebook, "Challenge"): after a challenge in blue's move, the
+    count is not withheld by a tile of the move showing red; red's own move may lay red tiles,
+    and a blue tile laid in it is withheld."""
+    from types import SimpleNamespace
+
+    mode = SimpleNamespace(timer=SimpleNamespace(mover="blue"), phase=None, challenge_rec=None)
+    watcher, counts = _watcher(tmp_path / "a", classifier, CAFE, CAFE_D_RED, CAFE_D_RED)
+    watcher.observe({}, mode)  # blue's move begins on CAFE
+    mode.phase, mode.challenge_rec = "words", SimpleNamespace(started_at=1.0, challenged="blue")
+    watcher.observe({}, mode)  # red challenges blue's word (its words read from photo 2)
+    watcher.request_count()
+    watcher.wait()
+    assert counts == [({"blue": 4, "red": 1}, None)]
+    mode = SimpleNamespace(timer=SimpleNamespace(mover="red"), phase=None, challenge_rec=None)
+    watcher, counts = _watcher(tmp_path / "b", classifier, CAFE, CAFE_D_RED, CAFE_D)
+    watcher.observe({}, mode)  # red's move begins on CAFE
+    watcher.request_count()  # red has laid a red d: counted
+    watcher.request_count()  # the d shows blue now: withheld
+    watcher.wait()
+    assert counts[0] == ({"blue": 4, "red": 1}, None)
+    assert counts[1][0] is None and "1 tile(s) laid this move show blue, not red" in counts[1][1]

@@ -67,11 +67,13 @@ def laid_in_other_colour(before, after, mover: str) -> list[tuple[int, int]]:
     colour (upper case blue, lower case red).
 
     The rulebook ("The Move"): a player enters words "with your colour up". A steal and a
-    cross-link letter turn tiles already on the board to the mover's colour, a challenge's
-    penalty turns three tiles already on the board, and a board restored after a challenge
-    only takes tiles off or turns them back: none of them lays a tile. So every tile that was
-    not on the board when the move began shows the mover's colour, and one that reads
-    otherwise was read wrong (or laid wrong): the count of such a reading is not the board's.
+    cross-link letter turn tiles already on the board to the mover's colour, and a board
+    restored after a challenge only takes tiles off or turns them back: none of them lays a
+    tile. So, in a move with no challenge, every tile that was not on the board when it began
+    shows the mover's colour, and one that reads otherwise was read wrong (or laid wrong): the
+    count of such a reading is not the board's. A challenge's penalty ("Challenge": three of
+    the player's letters turned over) may turn a word laid earlier in the same move, so the
+    table does not hold a challenged move to it (:class:`ChallengeWatcher`).
 
     Args:
         before: the board when the move began (notation, rows, a BoardReading or an Iago Board).
@@ -452,7 +454,11 @@ class ChallengeWatcher:
     and the director's pages. When a move ends, it is checked by the Iago rules (without the
     lexicon): a broken rule is kept in ``warning`` (``warning_mover``, ``warning_codes``) and
     passed to ``on_warning`` if the table sets one. :meth:`request_count` reads the board and
-    passes the colour count to ``on_count``. Whenever the camera stops or starts giving frames,
+    passes the colour count to ``on_count`` (withheld when a tile laid since the mover's move
+    began shows the other colour, :func:`laid_in_other_colour`, unless a challenge was made in
+    that move: a sustained one's penalty may turn the move's own first word over). A new game
+    (``game_id``, set by the service before each :meth:`observe`) starts with no start board
+    and no mover from the last. Whenever the camera stops or starts giving frames,
     ``on_camera`` is called with the problem's text or None. The camera's work runs on two
     background threads (:class:`CameraJobs`: one captures, one reads), never on the clock's;
     the callbacks are called on the reading one.
@@ -474,7 +480,11 @@ class ChallengeWatcher:
         self.on_camera = None  # called with the camera's problem, or None when it is back
         self.on_board = None  # called with (notation, trusted) for each board read after a move
         self.start_boards: dict[str, str] = {}
+        self.game_id: str | None = None  # the game in progress (the service sets it)
+        self._game: str | None = None  # the game of the jobs queued (observe's thread)
+        self._game_read: str | None = None  # the game of the jobs read (the reading thread)
         self._mover: str | None = None
+        self._move_challenged = False  # a challenge was made in the mover's move
         self._challenge_seen: float | None = None
         self._jobs = CameraJobs(board_camera, self._work, "board-camera", self._camera_state)
 
@@ -482,25 +492,31 @@ class ChallengeWatcher:
         """Look at an applied event and the mode's state after it (the Iago timer's ``timer``,
         ``phase`` and ``challenge_rec``); queue a board reading when a move begins or a
         challenge waits for its words."""
+        if self.game_id != self._game:  # a new game: nothing of the last one's moves holds
+            self._game, self._mover, self._challenge_seen = self.game_id, None, None
         timer = getattr(mode, "timer", None)
         mover = getattr(timer, "mover", None)
         mover = getattr(mover, "value", mover)
         if mover is not None and mover != self._mover:
-            self._mover = str(mover)
-            self._jobs.put(("start", self._mover))
+            # the move's start board is queued before the mover is said (a count asked for in
+            # between is still the last mover's, read against that move's start board)
+            self._jobs.put(("start", str(mover), self._game))
+            self._mover, self._move_challenged = str(mover), False
         rec = getattr(mode, "challenge_rec", None)
         waiting = getattr(mode, "phase", None) == "words" and rec is not None
         if waiting and rec.started_at != self._challenge_seen and rec.challenged:
-            self._challenge_seen = rec.started_at
-            self._jobs.put(("challenge", str(rec.challenged)))
+            self._challenge_seen, self._move_challenged = rec.started_at, True
+            self._jobs.put(("challenge", str(rec.challenged), self._game))
 
     def request_count(self) -> None:
         """Ask for the colour count (rulebook, "The Move" (2): a count on request): the board is
         read in the background and ``on_count(counts, None)`` or ``on_count(None, problem)`` is
         called. The clock is not touched."""
         # the mover when the count is asked for: the board when that move began says which
-        # tiles it laid (the jobs are read in order, so that board is the one kept by then)
-        self._jobs.put(("count", self._mover or ""))
+        # tiles it laid (the jobs are read in order, so that board is the one kept by then);
+        # none after a challenge in the move (a penalty may have turned its own tiles over)
+        mover = "" if self._move_challenged else (self._mover or "")
+        self._jobs.put(("count", mover, self._game))
 
     def wait(self) -> None:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
@@ -527,7 +543,11 @@ class ChallengeWatcher:
     def _work(self, job: tuple[str, str], shot: Captured) -> None:
         """One job on the reading thread (:class:`CameraJobs`): ``job`` is (kind, colour),
         ``shot`` the board when it was asked for (or the camera's failure then)."""
-        kind, colour = job
+        kind, colour, game = job
+        if game != self._game_read:  # a new game: no start board or warning of the last
+            self._game_read = game
+            self.start_boards.clear()
+            self.warning, self.warning_mover, self.warning_codes = None, None, ()
         try:
             self._do(kind, colour, shot)
         except CompanionError as exc:
