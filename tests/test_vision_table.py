@@ -531,3 +531,20 @@ def test_a_count_in_a_move_challenged_is_not_held_to_the_movers_colour(tmp_path,
     watcher.wait()
     assert counts[0] == ({"blue": 4, "red": 1}, None)
     assert counts[1][0] is None and "1 tile(s) laid this move show blue, not red" in counts[1][1]
+
+
+def test_a_new_game_is_not_warned_of_against_the_last_games_board(tmp_path, classifier):
+    """The last game: blue laid CAFE, then red's move began, and the game was abandoned. The
+    new game's blue move begins on the empty board: no move of the last game is checked
+    against it (red's CAFE-to-empty would break every rule), so no warning and no beep; the
+    clock is as without a camera."""
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, [EMPTY] * 11)
+    s = table(tmp_path, tmp_path / "camera")
+    twin = table(tmp_path, name="twin.jsonl")
+    script = ("0 press red", "1 press blue", "2 abandon", "3 abandon", "4 press red", "9 sleep")
+    run(twin, *script)
+    pub = run(s, *script)
+    assert s.service.camera_watcher.start_boards == {"blue": "11/11/11/11/11/11/11/11/11/11/11"}
+    assert s.service.camera_watcher.warning is None
+    assert pub.banner == "" and pub.beeps == twin.service.published.beeps
+    assert clock_of(s) == clock_of(twin)
