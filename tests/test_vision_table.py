@@ -246,7 +246,7 @@ def test_a_count_whose_new_tile_shows_the_other_colour_says_so_and_the_clock_goe
     run(twin, "0 press red", "7 sleep")
     run(s, "0 press red")
     pub = run(s, "7 count")
-    expected = overlays.Banner("NO COUNT", "check new tiles' colour")
+    expected = overlays.Banner("NO COUNT", "look at new tiles")
     assert pub.banner == str(expected)
     assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
     assert "1 tile(s) laid this move show red, not blue" in s.service.message
@@ -547,4 +547,29 @@ def test_a_new_game_is_not_warned_of_against_the_last_games_board(tmp_path, clas
     assert s.service.camera_watcher.start_boards == {"blue": "11/11/11/11/11/11/11/11/11/11/11"}
     assert s.service.camera_watcher.warning is None
     assert pub.banner == "" and pub.beeps == twin.service.published.beeps
+    assert clock_of(s) == clock_of(twin)
+
+
+def test_a_move_given_back_by_a_sustained_challenge_is_not_warned_of(tmp_path, classifier):
+    """Blue lays CAFE, red challenges it and the challenge is sustained (CAFE is not in the
+    word list: rulebook, "Challenge"): the move goes back to blue, who takes CAFE off and lays
+    DOGE. Red made no move, and the board at the ruling (CAFE still on it) is no move's start:
+    no ILLEGAL MOVE? warning at the ruling ("no-lead") nor at blue's press (DOGE against CAFE,
+    "too-many-substitutions"); the beeps and the clock are as without a camera."""
+    from companion.daemon.challenge import set_judge
+
+    doge = [EMPTY] * 5 + ["....DOGE..."] + [EMPTY] * 5
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, CAFE, CAFE, doge, doge)
+    judge = set_judge({"FACE", "DOGE", "OX"})
+    s = camera_support.camera_table(TABLE, judge, tmp_path / "j.jsonl", tmp_path / "camera")
+    twin = camera_support.camera_table(TABLE, judge, tmp_path / "twin.jsonl")
+    script = (
+        "0 press red", "2 press blue", "3 press challenge", "3.5 press red", "5 confirm",
+        "8 press blue", "9 sleep",
+    )  # fmt: skip
+    run(twin, *script[:4], "4 type CAFE", *script[4:])  # without a camera the words are typed
+    pub = run(s, *script)
+    watcher = s.service.camera_watcher
+    assert watcher.warning is None and "ILLEGAL" not in pub.banner
+    assert pub.beeps == twin.service.published.beeps
     assert clock_of(s) == clock_of(twin)

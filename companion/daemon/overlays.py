@@ -76,7 +76,7 @@ NO_COUNT_REASONS = (
     ("too soft", "photo out of focus"),
     # a tile laid this move read in the other player's colour (vision.table.laid_text): misread,
     # or laid the wrong way up; the players look
-    ("laid this move", "check new tiles' colour"),
+    ("laid this move", "look at new tiles"),
 )
 
 

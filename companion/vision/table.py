@@ -339,8 +339,8 @@ class BoardCamera:
             raise UnsureReading(self.problem)
         if before is not None and mover is not None:
             odd = laid_in_other_colour(before, reading, mover)
-            if odd:
-                self.problem = unsure_text(reading, [laid_text(odd, mover)])
+            if odd:  # the reading is sure: the board or its reading breaks the rule
+                self.problem = laid_text(odd, mover)
                 raise UnsureReading(self.problem)
         return reading.counts()
 
@@ -456,7 +456,10 @@ class ChallengeWatcher:
     passed to ``on_warning`` if the table sets one. :meth:`request_count` reads the board and
     passes the colour count to ``on_count`` (withheld when a tile laid since the mover's move
     began shows the other colour, :func:`laid_in_other_colour`, unless a challenge was made in
-    that move: a sustained one's penalty may turn the move's own first word over). A new game
+    that move: a sustained one's penalty may turn the move's own first word over). A move
+    given back to its player by a challenge's ruling (the mover changes with no press) has no
+    start board: the board then still holds the tiles to be taken off, so no move is checked
+    against it and its count is not held to the rule. A new game
     (``game_id``, set by the service before each :meth:`observe`) starts with no start board
     and no mover from the last. Whenever the camera stops or starts giving frames,
     ``on_camera`` is called with the problem's text or None. The camera's work runs on two
@@ -498,9 +501,15 @@ class ChallengeWatcher:
         mover = getattr(timer, "mover", None)
         mover = getattr(mover, "value", mover)
         if mover is not None and mover != self._mover:
-            # the move's start board is queued before the mover is said (a count asked for in
-            # between is still the last mover's, read against that move's start board)
-            self._jobs.put(("start", str(mover), self._game))
+            # a move ends when its player presses (the first press starts the game); the move
+            # given back to its player by a challenge's ruling has begun already: the board
+            # then is no move's start (its tiles are still to be taken off), so it is not kept
+            # and no move is checked against it
+            ended = event.get("kind") == "press" and event.get("role") == self._mover
+            kind = "start" if ended or self._mover is None else "given back"
+            # queued before the mover is said (a count asked for in between is still the last
+            # mover's, read against that move's start board)
+            self._jobs.put((kind, str(mover), self._game))
             self._mover, self._move_challenged = str(mover), False
         rec = getattr(mode, "challenge_rec", None)
         waiting = getattr(mode, "phase", None) == "words" and rec is not None
@@ -567,8 +576,11 @@ class ChallengeWatcher:
             self.problem = shot.problem
             if kind == "count" and self.on_count is not None:
                 self.on_count(None, shot.problem)
-            elif kind == "start":
+            elif kind in ("start", "given back"):
                 self.start_boards.pop(colour, None)
+            return
+        if kind == "given back":
+            self.start_boards.pop(colour, None)
             return
         frame = shot.frame
         if kind == "count":
