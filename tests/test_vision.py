@@ -948,9 +948,9 @@ def test_watcher_warns_when_the_move_read_breaks_a_rule(tmp_path, classifier):
     watcher = ChallengeWatcher(BoardCamera(FileCamera(tmp_path)), submit_line=print)
     watcher.on_warning = warnings.append
     mode = SimpleNamespace(timer=SimpleNamespace(mover="blue"), phase=None, challenge_rec=None)
-    watcher.observe({"kind": "press"}, mode)  # blue's move begins
+    watcher.observe({"kind": "press", "role": "red"}, mode)  # blue's move begins
     mode.timer.mover = "red"
-    watcher.observe({"kind": "press"}, mode)  # blue's move ends: red's begins
+    watcher.observe({"kind": "press", "role": "blue"}, mode)  # blue's move ends: red's begins
     watcher.wait()
     assert watcher.problem is None
     assert warnings == ["blue's move may break a rule: disconnected"]

@@ -372,9 +372,9 @@ def test_the_table_never_warns_nor_gives_words_from_an_untrusted_read(tmp_path, 
     watcher = ChallengeWatcher(BoardCamera(FileCamera(tmp_path)), submit_line=lines.append)
     watcher.on_warning = warnings.append
     mode = SimpleNamespace(timer=SimpleNamespace(mover="blue"), phase=None, challenge_rec=None)
-    watcher.observe({"kind": "press"}, mode)  # blue's move begins: photo 1, trusted
+    watcher.observe({"kind": "press", "role": "red"}, mode)  # blue's move begins: photo 1, trusted
     mode.timer.mover = "red"
-    watcher.observe({"kind": "press"}, mode)  # blue's move ends: photo 2, glared
+    watcher.observe({"kind": "press", "role": "blue"}, mode)  # blue's move ends: photo 2, glared
     watcher.wait()
     assert watcher.start_boards == {"blue": "11/11/11/11/11/4CAFE3/11/11/11/11/11"}
     assert warnings == []  # DOG away from CAFE is illegal, but the read is not trusted
