@@ -84,7 +84,8 @@ def laid_in_other_colour(before, after, mover: str) -> list[tuple[int, int]]:
         VisionError: a board that is not board notation.
         MoveInputError: ``mover`` is not a colour, or the boards differ in size.
     """
-    from companion.games.iago.move import COLOURS, MoveInputError
+    from companion.games.iago.board import colour_of
+    from companion.games.iago.move import COLOURS, MoveInputError, other
 
     if mover not in COLOURS:
         raise MoveInputError(f"mover {mover!r} is not a colour; accepted: 'blue', 'red'")
@@ -94,12 +95,12 @@ def laid_in_other_colour(before, after, mover: str) -> list[tuple[int, int]]:
         raise MoveInputError(
             f"the boards have different sizes {sorted(shapes)}; every board of a game has one size"
         )
-    theirs = str.islower if mover == "blue" else str.isupper
+    theirs = other(mover)
     return [
         (r, c)
         for r, (row0, row1) in enumerate(zip(rows0, rows1, strict=True))
         for c, (a, b) in enumerate(zip(row0, row1, strict=True))
-        if a == "." and b != "." and theirs(b)
+        if a == "." and b != "." and colour_of(b) == theirs
     ]
 
 
@@ -134,11 +135,12 @@ def unsure_text(reading, problems: list[str] | None = None) -> str:
 def laid_text(cells: list[tuple[int, int]], mover: str) -> str:
     """What :func:`laid_in_other_colour` found, in words: ``1 tile(s) laid this move show red,
     not blue (a move's tiles are laid with the mover's colour up): row 6 column 5`` (1-based)."""
-    other = "red" if mover == "blue" else "blue"
+    from companion.games.iago.move import other
+
     where = ", ".join(f"row {r + 1} column {c + 1}" for r, c in cells[:3])
     more = f" and {len(cells) - 3} more" if len(cells) > 3 else ""
     return (
-        f"{len(cells)} tile(s) laid this move show {other}, not {mover} (a move's tiles are "
+        f"{len(cells)} tile(s) laid this move show {other(mover)}, not {mover} (a move's tiles are "
         f"laid with the mover's colour up): {where}{more}"
     )
 
@@ -549,9 +551,10 @@ class ChallengeWatcher:
         if self.on_warning is not None:
             self.on_warning(self.warning)
 
-    def _work(self, job: tuple[str, str], shot: Captured) -> None:
-        """One job on the reading thread (:class:`CameraJobs`): ``job`` is (kind, colour),
-        ``shot`` the board when it was asked for (or the camera's failure then)."""
+    def _work(self, job: tuple[str, str, str | None], shot: Captured) -> None:
+        """One job on the reading thread (:class:`CameraJobs`): ``job`` is (kind, colour, the
+        game it was asked in), ``shot`` the board when it was asked for (or the camera's failure
+        then)."""
         kind, colour, game = job
         if game != self._game_read:  # a new game: no start board or warning of the last
             self._game_read = game
