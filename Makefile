@@ -91,6 +91,7 @@ bench: $(STAMP)
 vision-model: $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[$(PIP_EXTRAS),train]"
 	$(BIN)/companion vision train --output companion/vision/data/cellnet.onnx
+	@git diff --quiet -- companion/vision/data/cellnet.onnx 2>/dev/null; [ $$? -ne 1 ] || echo "cellnet.onnx differs from the one committed: a new model; measure it (.venv/bin/python -m bench vision_validation: no wrong board trusted) before committing it (docs/vision.md, 'Rebuilding it')"
 
 # flash the Pico timer head (firmware/) with mpremote; PORT=/dev/ttyACM0 overrides [head] port
 firmware: $(STAMP)
