@@ -85,16 +85,11 @@ def laid_in_other_colour(before, after, mover: str) -> list[tuple[int, int]]:
         MoveInputError: ``mover`` is not a colour, or the boards differ in size.
     """
     from companion.games.iago.board import colour_of
-    from companion.games.iago.move import COLOURS, MoveInputError, other
+    from companion.games.iago.move import other, require_colour, require_one_size
 
-    if mover not in COLOURS:
-        raise MoveInputError(f"mover {mover!r} is not a colour; accepted: 'blue', 'red'")
+    require_colour(mover)
     rows0, rows1 = _rows(before), _rows(after)
-    shapes = {(len(rows), *sorted({len(row) for row in rows})) for rows in (rows0, rows1)}
-    if len(shapes) != 1:
-        raise MoveInputError(
-            f"the boards have different sizes {sorted(shapes)}; every board of a game has one size"
-        )
+    require_one_size({(len(rows), *sorted({len(row) for row in rows})) for rows in (rows0, rows1)})
     theirs = other(mover)
     return [
         (r, c)

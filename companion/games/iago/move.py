@@ -60,6 +60,29 @@ class MoveInputError(CompanionError, ValueError):
     """Boards or a mover that cannot be ruled on (different sizes, unknown colour)."""
 
 
+def require_colour(mover: str) -> None:
+    """Check that ``mover`` is a player's colour.
+
+    Raises:
+        MoveInputError: ``mover`` is not ``blue`` or ``red``.
+    """
+    if mover not in COLOURS:
+        raise MoveInputError(f"mover {mover!r} is not a colour; accepted: 'blue', 'red'")
+
+
+def require_one_size(sizes: set) -> None:
+    """Check that the boards of a move have one size (``sizes``: each board's size, in any
+    hashable form: a side in cells, or rows and row lengths).
+
+    Raises:
+        MoveInputError: ``sizes`` holds more than one size.
+    """
+    if len(sizes) != 1:
+        raise MoveInputError(
+            f"the boards have different sizes {sorted(sizes)}; every board of a game has one size"
+        )
+
+
 def substitution_allowance(length: int) -> int:
     """How many letters may be substituted to steal a word of ``length`` letters.
 
@@ -377,8 +400,7 @@ def rule_move(
     Raises:
         MoveInputError: ``mover`` is not a colour, or the boards differ in size.
     """
-    if mover not in COLOURS:
-        raise MoveInputError(f"mover {mover!r} is not a colour; accepted: 'blue', 'red'")
+    require_colour(mover)
     if isinstance(history, GameHistory):
         if history.latest is not None and history.latest.letters() != before.letters():
             history = GameHistory([*history.boards, before])
@@ -386,11 +408,7 @@ def rule_move(
     else:
         past = [*history, before]
     boards = [*past, after]
-    sizes = {b.size for b in boards}
-    if len(sizes) != 1:
-        raise MoveInputError(
-            f"the boards have different sizes {sorted(sizes)}; every board of a game has one size"
-        )
+    require_one_size({b.size for b in boards})
     inflected = is_inflection or _never_inflection
     opp = other(mover)
     n = before.size
