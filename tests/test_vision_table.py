@@ -439,6 +439,69 @@ def test_camera_jobs_capture_at_once_read_in_order_and_hold_few_frames():
     assert all(h[4] is None for h in handled if h[2] is None)
 
 
+def test_camera_jobs_with_no_frame_keep_their_place_and_take_no_frame():
+    """A job queued with no frame is handled in its place among the others, with no shot; the
+    camera is not asked for a frame for it, and it tells nothing of the camera's state (the
+    camera failing at the job before is still said as failing until a job's frame says it is
+    back)."""
+    from companion.vision.table import CameraJobs
+
+    class Camera:
+        name, problem = "test", None
+
+        def __init__(self):
+            self.taken = 0
+
+        def capture(self):
+            self.taken += 1
+            if self.taken == 1:
+                raise CameraError("unplugged")
+            return np.full((4, 4, 3), self.taken, np.uint8)
+
+    camera, handled, told = Camera(), [], []
+
+    def handle(job, shot):
+        handled.append((job, None if shot is None else shot.frame is not None))
+
+    jobs = CameraJobs(BoardCamera(camera), handle, "test-camera", told.append)
+    jobs.put("failed")
+    jobs.put("no frame", frame=False)
+    jobs.put("framed")
+    jobs.wait()
+    assert handled == [("failed", False), ("no frame", None), ("framed", True)]
+    assert camera.taken == 2
+    assert told == ["camera unavailable: unplugged", None]
+
+
+def test_a_move_given_back_takes_no_frame_and_forgets_its_start_board():
+    """A move given back to its player by a challenge's ruling (the mover changes with no
+    press) asks the camera for no frame: the board then still holds the tiles to be taken off,
+    is no move's start and is not read; the player's start board is forgotten, so a count in
+    the move is not held to it."""
+    from types import SimpleNamespace
+
+    from companion.vision.table import ChallengeWatcher
+
+    class Camera:
+        name, problem = "test", None
+
+        def __init__(self):
+            self.taken = 0
+
+        def capture(self):
+            self.taken += 1
+            return np.full((480, 640, 3), 128, np.uint8)  # no board in it
+
+    camera = Camera()
+    watcher = ChallengeWatcher(BoardCamera(camera), submit_line=lambda _: None)
+    watcher.start_boards["blue"] = "11/11/11/11/11/4CAFE3/11/11/11/11/11"  # kept before the ruling
+    watcher.observe({}, SimpleNamespace(timer=SimpleNamespace(mover="red")))  # red's move: read
+    watcher.observe({}, SimpleNamespace(timer=SimpleNamespace(mover="blue")))  # given back
+    watcher.wait()
+    assert camera.taken == 1
+    assert "blue" not in watcher.start_boards
+
+
 def test_a_count_whose_frame_the_camera_did_not_give_says_so_even_while_a_reading_fails():
     """The camera's failure is said by the job it befell: a count asked for while an earlier
     reading is still failing (no board in its frame) says the camera is unavailable, not the
@@ -465,7 +528,8 @@ def test_a_count_whose_frame_the_camera_did_not_give_says_so_even_while_a_readin
     watcher.on_camera = states.append
     watcher.observe({}, SimpleNamespace(timer=SimpleNamespace(mover="blue")))
     watcher.request_count()
-    watcher.observe({}, SimpleNamespace(timer=SimpleNamespace(mover="red")))
+    blue_presses = {"kind": "press", "role": "blue"}  # red's move begins: a frame (no board)
+    watcher.observe(blue_presses, SimpleNamespace(timer=SimpleNamespace(mover="red")))
     watcher.wait()
     assert counts == [(None, "camera unavailable: unplugged")]
     assert states == ["camera unavailable: unplugged", None]
@@ -559,7 +623,7 @@ def test_a_move_given_back_by_a_sustained_challenge_is_not_warned_of(tmp_path, c
     from companion.daemon.challenge import set_judge
 
     doge = [EMPTY] * 5 + ["....DOGE..."] + [EMPTY] * 5
-    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, CAFE, CAFE, doge, doge)
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, CAFE, doge)  # no frame at the ruling
     judge = set_judge({"FACE", "DOGE", "OX"})
     s = camera_support.camera_table(TABLE, judge, tmp_path / "j.jsonl", tmp_path / "camera")
     twin = camera_support.camera_table(TABLE, judge, tmp_path / "twin.jsonl")

@@ -365,12 +365,14 @@ class CameraJobs:
         board_camera: a :class:`BoardCamera`.
         handle: called on the reading thread as ``handle(job, shot)``, ``shot`` the
             :class:`Captured` frame of ``job`` (or the camera's failure, and its state, when
-            it was taken). What it raises is logged (the watchers catch their own faults).
+            it was taken), or None for a job queued with no frame (:meth:`put`). What it
+            raises is logged (the watchers catch their own faults).
         name: the threads' names (``NAME-capture``, ``NAME``).
         on_state: called on the reading thread, after a job is handled, with the camera's
             state when that job's frame was taken (its problem, or None when it gave a frame)
             whenever it differs from the job before's: the camera stopped or started giving
-            frames, told job by job in order. None: not told.
+            frames, told job by job in order (a job with no frame tells nothing). None: not
+            told.
     """
 
     def __init__(self, board_camera: BoardCamera, handle, name: str, on_state=None) -> None:
@@ -387,10 +389,12 @@ class CameraJobs:
         for target, label in ((self._capture, f"{name}-capture"), (self._read, name)):
             threading.Thread(target=target, name=label, daemon=True).start()
 
-    def put(self, job) -> None:
+    def put(self, job, frame: bool = True) -> None:
         """Queue ``job``: a frame is captured for it at once (not on the caller's thread), one
-        frame a job, in the order the jobs come."""
-        self._captures.put(job)
+        frame a job, in the order the jobs come. ``frame`` False: the job needs no frame (it
+        only keeps its place in the order); none is captured or held for it and it is handled
+        with ``shot`` None."""
+        self._captures.put((job, frame))
 
     def wait(self) -> None:
         """Return once every job queued so far is captured and handled."""
@@ -399,7 +403,11 @@ class CameraJobs:
 
     def _capture(self) -> None:
         while True:
-            job = self._captures.get()
+            job, frame = self._captures.get()
+            if not frame:  # in order behind the frames before it, holding none
+                self._reads.put((job, None))
+                self._captures.task_done()
+                continue
             if not self._room.acquire(blocking=False):
                 _log.warning(
                     "camera: %d frames wait to be read; job %r's is taken once one is read",
@@ -417,12 +425,15 @@ class CameraJobs:
                 try:
                     self.handle(job, shot)
                 finally:
-                    self._tell_state(shot.camera_problem)
+                    if shot is not None:
+                        self._tell_state(shot.camera_problem)
             except Exception:  # noqa: BLE001 - the handlers say their faults; this is a bug's
                 _log.exception("camera job %r failed", job)
             finally:
+                held = shot is not None  # a frame held (a job with none holds no room)
                 del shot
-                self._room.release()
+                if held:
+                    self._room.release()
                 self._reads.task_done()
 
     def _tell_state(self, now: str | None) -> None:
@@ -505,8 +516,8 @@ class ChallengeWatcher:
             ended = event.get("kind") == "press" and event.get("role") == self._mover
             kind = "start" if ended or self._mover is None else "given back"
             # queued before the mover is said (a count asked for in between is still the last
-            # mover's, read against that move's start board)
-            self._jobs.put((kind, str(mover), self._game))
+            # mover's, read against that move's start board); a move given back needs no frame
+            self._jobs.put((kind, str(mover), self._game), frame=kind == "start")
             self._mover, self._move_challenged = str(mover), False
         rec = getattr(mode, "challenge_rec", None)
         waiting = getattr(mode, "phase", None) == "words" and rec is not None
@@ -546,10 +557,10 @@ class ChallengeWatcher:
         if self.on_warning is not None:
             self.on_warning(self.warning)
 
-    def _work(self, job: tuple[str, str, str | None], shot: Captured) -> None:
+    def _work(self, job: tuple[str, str, str | None], shot: Captured | None) -> None:
         """One job on the reading thread (:class:`CameraJobs`): ``job`` is (kind, colour, the
         game it was asked in), ``shot`` the board when it was asked for (or the camera's failure
-        then)."""
+        then), None for a move given back (queued with no frame)."""
         kind, colour, game = job
         if game != self._game_read:  # a new game: no start board or warning of the last
             self._game_read = game
@@ -568,17 +579,17 @@ class ChallengeWatcher:
         if self.on_camera is not None:
             self.on_camera(now)
 
-    def _do(self, kind: str, colour: str, shot: Captured) -> None:
+    def _do(self, kind: str, colour: str, shot: Captured | None) -> None:
+        if kind == "given back":  # queued with no frame: the board now is no move's start
+            self.start_boards.pop(colour, None)
+            return
         if shot.error is not None:
             # no frame: said as the camera said it when the job was asked for
             self.problem = shot.problem
             if kind == "count" and self.on_count is not None:
                 self.on_count(None, shot.problem)
-            elif kind in ("start", "given back"):
+            elif kind == "start":
                 self.start_boards.pop(colour, None)
-            return
-        if kind == "given back":
-            self.start_boards.pop(colour, None)
             return
         frame = shot.frame
         if kind == "count":
