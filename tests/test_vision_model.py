@@ -744,6 +744,30 @@ def test_a_tile_of_the_game_read_otherwise_is_said_and_not_trusted():
         with_known_board(read, np.ones((15, 15)), known[:14], profile)
 
 
+@pytest.mark.parametrize("laid", [7, 8, 20])
+def test_more_tiles_read_off_the_record_than_a_move_lays_are_said(laid):
+    """One move lays at most the rack's 7 tiles (Scrabble's rules): a reading with more tiles
+    where the board before held none is a problem (that board is not the one before this move,
+    or tiles are misread), and no empty square is then weighed with the bound; 7 are a move."""
+    from companion.vision.facts import with_known_board
+
+    profile = get_profile("scrabble")
+    known = ["." * 15] * 15
+    known[7] = "...QUIRKED....."
+    read = list(known)
+    cells = [(r, c) for r in (8, 9) for c in range(15)][:laid]
+    for r, c in cells:
+        read[r] = read[r][:c] + "E" + read[r][c + 1 :]
+    conf = np.full((15, 15), 0.98, np.float32)
+    out, problems = with_known_board(read, conf, known, profile)
+    if laid <= 7:
+        assert problems == [] and out[0, 0] > 0.999
+    else:
+        assert len(problems) == 1 and f"{laid} tiles read where the board before" in problems[0]
+        assert "at most 7" in problems[0]
+        assert out[0, 0] == pytest.approx(0.98)  # the bound does not hold: read as read
+
+
 def test_a_move_read_with_the_board_the_game_holds_is_trusted_and_right():
     """Renders of a game, each photo drawn afresh (light, camera): read with the board before
     the move, every reading is right, and a reading right is trusted; one that says the move's

@@ -12,6 +12,7 @@ lettered tile, of its ink being blue or red (Iago). The network is taught by
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from pathlib import Path
 
@@ -31,6 +32,8 @@ NORMAL_LEAST = 20.0  # 8-bit: the bright tenth of a board darker than this is sc
 # the least calibrated probability a cell of a trusted reading may have, when the recipe does not
 # give the level chosen on the validation renders (learn.choose_trust_level)
 TRUST_LEVEL = 0.99
+
+_log = logging.getLogger(__name__)
 
 MODEL_DIR = Path(__file__).resolve().parent / "data"
 SHIPPED_MODEL = MODEL_DIR / "cellnet.onnx"
@@ -146,6 +149,13 @@ class CellNet:
             raise VisionError(f"cell model {self.path}: OpenCV cannot read it ({exc})") from None
         self._lock = threading.Lock()
         self.head: tuple[np.ndarray, np.ndarray] | None = None
+        self.calibration: Path | None = None  # the file of the adapted layer read with
+        self.calibration_problem: str | None = None  # why a calibration made is not used
+
+    @property
+    def feature_size(self) -> int:
+        """F, the width of the network's last hidden layer (the class layer's input)."""
+        return int(self.outputs(np.zeros((1, 3, INPUT_PX, INPUT_PX), np.float32))[1].shape[1])
 
     def outputs(self, crops: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
         """(logits float32 (N, 31), features float32 (N, F)) for crops float32 (N, 3,
@@ -173,7 +183,23 @@ class CellNet:
 
     def adapt(self, head: tuple[np.ndarray, np.ndarray] | None) -> None:
         """Read with an adapted class layer (weights float32 (29, F), bias float32 (29,)) from
-        a calibration to the user's set, or with the network's own (None)."""
+        a calibration to the user's set, or with the network's own (None).
+
+        Raises:
+            VisionError: the layer's shapes are not (29, F) and (29,), or it holds a value that
+                is not a finite number.
+        """
+        if head is not None:
+            weights, bias = (np.asarray(a, np.float32) for a in head)
+            features = self.feature_size
+            if weights.shape != (N_CLASSES, features) or bias.shape != (N_CLASSES,):
+                raise VisionError(
+                    f"adapted class layer: shapes {weights.shape} and {bias.shape}, expected "
+                    f"({N_CLASSES}, {features}) and ({N_CLASSES},)"
+                )
+            if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
+                raise VisionError("adapted class layer: holds values that are not numbers")
+            head = (weights, bias)
         self.head = head
 
 
@@ -191,17 +217,44 @@ def calibration_path(profile_name: str) -> Path:
     )
 
 
-def load_head(profile_name: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """The adapted class layer of a profile (weights float32 (29, F), bias float32 (29,)), or
-    None when there is none or it cannot be read (a damaged file reads as no calibration)."""
+def read_head(
+    profile_name: str, features: int | None = None
+) -> tuple[tuple[np.ndarray, np.ndarray] | None, str | None]:
+    """The adapted class layer of a profile and what is wrong with its file: ((weights float32
+    (29, F), bias float32 (29,)), None); (None, None) when there is no calibration; (None, the
+    fault in words) when the file cannot be read or holds no usable layer: not an ``.npz`` of
+    ``weights`` and ``bias``, shapes other than (29, F) and (29,) (``features``: the network's
+    F, when given: a file made for another network), or a value that is not a finite number.
+    Raises nothing."""
     path = calibration_path(profile_name)
     if not path.is_file():
-        return None
+        return None, None
     try:
         with np.load(path) as f:
-            return np.asarray(f["weights"], np.float32), np.asarray(f["bias"], np.float32)
-    except (OSError, ValueError, KeyError):
-        return None
+            weights = np.asarray(f["weights"], np.float32)
+            bias = np.asarray(f["bias"], np.float32)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return None, f"{path} cannot be read ({type(exc).__name__}: {exc})"
+    want = f"(29, {features if features is not None else 'F'})"
+    if (
+        weights.ndim != 2
+        or weights.shape[0] != N_CLASSES
+        or (features is not None and weights.shape[1] != features)
+        or bias.shape != (N_CLASSES,)
+    ):
+        return None, (
+            f"{path} holds a class layer of {weights.shape} and {bias.shape}, not {want} and "
+            "(29,): made for another cell model"
+        )
+    if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
+        return None, f"{path} holds values that are not numbers"
+    return (weights, bias), None
+
+
+def load_head(profile_name: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """The adapted class layer of a profile (weights float32 (29, F), bias float32 (29,)), or
+    None when there is none or it cannot be used (:func:`read_head` says why)."""
+    return read_head(profile_name)[0]
 
 
 _CACHE: dict[str, CellNet] = {}
@@ -211,17 +264,23 @@ _CACHE_LOCK = threading.Lock()
 def load_cellnet(path: Path | str | None = None, profile: str | None = None) -> CellNet:
     """The cell network at ``path`` (default the shipped one), loaded once per process, reading
     with ``profile``'s calibration to the user's set when ``companion vision calibrate`` made
-    one (:func:`companion.vision.calibrate.load_head`; looked at on every call, so a calibration
-    made or reset takes effect at once)."""
-    stamp = None
+    one (:func:`read_head`; looked at on every call, so a calibration made or reset takes effect
+    at once). A calibration file that cannot be used is not read with, and the network's
+    ``calibration_problem`` says why (the reader notes it); ``calibration`` is the file read
+    with, or None."""
+    stamp = cal = None
     if profile is not None and path is None:
         cal = calibration_path(profile)
         stamp = cal.stat().st_mtime_ns if cal.is_file() else None
-    key = f"{path or SHIPPED_MODEL}|{profile if stamp is not None else ''}|{stamp}"
+    key = f"{path or SHIPPED_MODEL}|{cal if stamp is not None else ''}|{stamp}"
     with _CACHE_LOCK:
         if key not in _CACHE:
             net = CellNet(path)
             if stamp is not None:
-                net.adapt(load_head(profile))
+                head, net.calibration_problem = read_head(profile, net.feature_size)
+                if net.calibration_problem:
+                    _log.warning("read without the calibration: %s", net.calibration_problem)
+                net.adapt(head)
+                net.calibration = calibration_path(profile) if head is not None else None
             _CACHE[key] = net
         return _CACHE[key]

@@ -340,7 +340,9 @@ def with_known_board(
 
     Returns:
         (confidence float32 (size, size), problems): a tile of the game read as something else
-        (taken off, moved, or misread) is a problem, in words, and its cell's confidence 0.
+        (taken off, moved, or misread) is a problem, in words, and its cell's confidence 0;
+        so are more tiles read off the record than one move lays (then no square is weighed
+        with the bound).
 
     Raises:
         VisionError: ``known`` is not a board of the profile's size, or holds something other
@@ -357,6 +359,16 @@ def with_known_board(
     beside[n // 2, n // 2] = True  # the first move's square
     empty_left = int((~held).sum())
     pi = min(profile.rack_tiles / empty_left, 1.0) if empty_left else 1.0
+    laid = int((tiles & ~held).sum())
+    bound = profile.rack_tiles and laid <= profile.rack_tiles
+    if profile.rack_tiles and not bound:
+        # more than a move lays: the board given is not the one before this move (or tiles
+        # are misread), so the rules' bound on the squares read empty does not hold either
+        problems.append(
+            f"{laid} tiles read where the board before held none; one move lays at most "
+            f"{profile.rack_tiles}: the board before given is not the one before this move, "
+            "or tiles are misread"
+        )
     out = _without_spent(out, grid, held, known, profile, probabilities)
     for r in range(n):
         for c in range(n):
@@ -369,7 +381,7 @@ def with_known_board(
                 else:
                     out[r, c] = 0.0
                     differ.append(f"row {r + 1} column {c + 1} ({want} read as {got})")
-            elif got == "." and profile.rack_tiles and not beside[r, c]:
+            elif got == "." and bound and not beside[r, c]:
                 p = float(out[r, c])
                 out[r, c] = p * (1 - pi) / max(p * (1 - pi) + (1 - p) * pi, 1e-12)
     if differ:

@@ -280,6 +280,11 @@ def read_board(
     )
     problems: list[str] = []
     notes: list[str] = []
+    if getattr(net, "calibration_problem", None):
+        notes.append(
+            f"read without your set's calibration: {net.calibration_problem}; 'companion "
+            "vision calibrate' makes it again"
+        )
     by_markers = how == "markers" or (tracker is not None and tracker.how == "markers")
     # the last trusted reading of this camera's board: the same grid in the photo, its corners
     # in any order (Iago's board is turned towards the opponent after every move); its letters
@@ -430,10 +435,11 @@ def read_board(
     count_problems = list(problems)
     if doubted:
         problems.append(WAY_UNKNOWN)
-    unsure = (conf < level) & ~cut
+    # (not "under the level" but "not at or over it": a confidence that is no number is unsure)
+    unsure = ~(conf >= level) & ~cut
     if unsure.any():
         problems.append(f"{int(unsure.sum())} {UNSURE_CELLS} ({trust.level_text(level)})")
-    unsure = (counted < net.count_trust_level) & (conf < level) & ~cut
+    unsure = ~(counted >= net.count_trust_level) & ~(conf >= level) & ~cut
     if unsure.any():
         told = trust.level_text(net.count_trust_level)
         count_problems.append(f"{int(unsure.sum())} {UNSURE_OF_TILES} ({told})")

@@ -1,0 +1,88 @@
+"""A calibration file the reader cannot use: damaged, made for another network, or holding values
+that are no numbers. The reader reads without it, says so, and never trusts what such a layer
+would read (docs/vision.md, "Calibrating to your set")."""
+
+import numpy as np
+import pytest
+
+from companion.vision import cellnet
+from companion.vision.errors import VisionError
+from companion.vision.reader import read_board
+from companion.vision.synth import render_photo
+
+
+@pytest.fixture
+def photo():
+    return render_photo("iago", seed=31, size=(1000, 750), hand=False)
+
+
+@pytest.fixture
+def calibration_file(tmp_path, monkeypatch):
+    """The Iago calibration's path in a data directory of the test's own."""
+    monkeypatch.setenv("COMPANION_DATA_DIR", str(tmp_path / "data"))
+    path = cellnet.calibration_path("iago")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+BAD_LAYERS = {
+    "no numbers": (np.full((29, 128), np.nan, np.float32), np.zeros(29, np.float32)),
+    "infinite bias": (np.zeros((29, 128), np.float32), np.full(29, np.inf, np.float32)),
+    "another network's": (np.zeros((29, 64), np.float32), np.zeros(29, np.float32)),
+    "too few classes": (np.zeros((3, 3), np.float32), np.zeros(3, np.float32)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_LAYERS))
+def test_a_calibration_the_network_cannot_use_is_not_read_with_and_is_said(
+    kind, calibration_file, photo
+):
+    """The reading is the network's own (as with no calibration), a note says the calibration
+    was not used and why, and nothing raises."""
+    weights, bias = BAD_LAYERS[kind]
+    np.savez(calibration_file, weights=weights, bias=bias)
+    net = cellnet.load_cellnet(profile="iago")
+    assert net.head is None and net.calibration is None
+    assert str(calibration_file) in net.calibration_problem
+    reading = read_board(photo.image, "iago", corners=photo.corners)
+    own = read_board(photo.image, "iago", corners=photo.corners, net=cellnet.load_cellnet())
+    assert reading.grid == own.grid == photo.grid
+    assert reading.trusted == own.trusted
+    assert any("without your set's calibration" in n for n in reading.notes)
+    assert not any("calibration" in n for n in own.notes)
+
+
+def test_a_calibration_file_that_is_no_npz_is_said(calibration_file, photo):
+    calibration_file.write_bytes(b"not a numpy archive")
+    net = cellnet.load_cellnet(profile="iago")
+    assert net.head is None and "cannot be read" in net.calibration_problem
+    reading = read_board(photo.image, "iago", corners=photo.corners)
+    assert reading.grid == photo.grid
+    assert any("cannot be read" in n for n in reading.notes)
+
+
+def test_a_usable_calibration_is_named(calibration_file):
+    net = cellnet.load_cellnet()
+    weights = np.zeros((29, net.feature_size), np.float32)
+    np.savez(calibration_file, weights=weights, bias=np.zeros(29, np.float32))
+    calibrated = cellnet.load_cellnet(profile="iago")
+    assert calibrated.calibration == calibration_file and calibrated.calibration_problem is None
+    assert calibrated.head is not None
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_LAYERS))
+def test_adapting_to_a_layer_of_the_wrong_shape_or_no_numbers_is_refused(kind):
+    net = cellnet.CellNet()
+    with pytest.raises(VisionError, match="adapted class layer"):
+        net.adapt(BAD_LAYERS[kind])
+    assert net.head is None
+
+
+def test_a_cell_read_with_no_number_for_its_confidence_is_never_trusted(photo):
+    """Whatever gives the network's outputs no number (a class layer set by hand, bypassing the
+    checks), the reading is not trusted: a confidence that is no number is not at the level."""
+    net = cellnet.CellNet()
+    net.head = BAD_LAYERS["no numbers"]
+    reading = read_board(photo.image, "iago", corners=photo.corners, net=net)
+    assert not reading.trusted
+    assert not reading.count_trusted
