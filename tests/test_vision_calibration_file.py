@@ -86,3 +86,35 @@ def test_a_cell_read_with_no_number_for_its_confidence_is_never_trusted(photo):
     reading = read_board(photo.image, "iago", corners=photo.corners, net=net)
     assert not reading.trusted
     assert not reading.count_trusted
+
+
+def test_vision_read_says_a_calibration_it_cannot_use(calibration_file, photo, tmp_path, capsys):
+    import cv2
+
+    from companion.cli import main
+
+    np.savez(calibration_file, weights=np.zeros((3, 3)), bias=np.zeros(3))
+    path = tmp_path / "board.png"
+    assert cv2.imwrite(str(path), photo.image)
+    corners = ",".join(f"{v:.1f}" for v in np.asarray(photo.corners).reshape(-1))
+    assert main(["vision", "read", str(path), f"--corners={corners}"]) == 0
+    out, err = capsys.readouterr()
+    assert "read without your set's calibration" in err and str(calibration_file) in err
+    assert "read with the calibration" not in err
+
+
+def test_adding_to_a_calibration_made_for_another_network_starts_from_the_shipped_layer(
+    calibration_file,
+):
+    """``calibrate --add`` teaches on from the earlier layer; one the network cannot use (made
+    for another network) is not taught on: the calibration starts from the shipped layer and
+    replaces it with one the network reads with."""
+    from companion.vision.calibrate import calibrate, default_layout
+
+    np.savez(calibration_file, weights=np.zeros((29, 64)), bias=np.zeros(29))
+    layout = default_layout("iago")
+    shot = render_photo("iago", seed=31, size=(1000, 750), grid=layout, hand=False)
+    result = calibrate([shot.image], "iago", layout, corners=shot.corners, replace=False)
+    assert result.right_after >= result.right_before
+    net = cellnet.load_cellnet(profile="iago")
+    assert net.calibration == calibration_file and net.calibration_problem is None

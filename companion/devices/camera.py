@@ -21,7 +21,10 @@ nothing here ever stops the clock.
 
 from __future__ import annotations
 
+import io
+import stat
 import threading
+import warnings
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -89,29 +92,129 @@ def image_data_problem(data: bytes) -> str | None:
     return None
 
 
+# the most pixels an image file may declare, checked from its header before decoding: a small
+# PNG or JPEG of one flat colour can declare 30000x30000 pixels (a "decompression bomb", 1 MB that
+# took 17 s and 5.3 GB to decode). The Camera Module 3 gives 12 MP, phones 12 MP by default and 50
+# or 64 MP at full size (8160x6144, 9248x6936), so 100 MP passes any real photo of a board but a
+# phone's 108 or 200 MP mode. Reading costs about 6.4 bytes a pixel at its peak (the BGR frame, its
+# grey copy, the reduced copies: `vision read` peaks at 125 MB for 12 MP, 350 MB for 50 MP, 640 MB
+# for 100 MP), so a Zero 2 W (512 MB) reads up to about 50 MP: scale a bigger photo down for it.
+MAX_IMAGE_PIXELS = 100_000_000
+
+
+def declared_size(data: bytes) -> tuple[int, int] | None:
+    """The (width, height) in pixels an image file's header declares, read by Pillow without
+    decoding the image, or None if Pillow does not know the format or the header is cut short.
+
+    Args:
+        data: the file's bytes.
+
+    Raises:
+        PIL.Image.DecompressionBombError: Pillow refuses a header past twice its own limit
+            (``PIL.Image.MAX_IMAGE_PIXELS``, 89 MP) without saying the size.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():  # its DecompressionBombWarning, "Corrupt EXIF data"...
+            warnings.simplefilter("ignore")
+            with Image.open(io.BytesIO(data)) as image:
+                return image.size
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        return None
+
+
+def image_size_problem(data: bytes) -> str | None:
+    """What is wrong with the size an image file's header declares (:func:`declared_size`), or
+    None: more pixels than :data:`MAX_IMAGE_PIXELS`.
+
+    Args:
+        data: the file's bytes.
+    """
+    from PIL import Image
+
+    why = "a decompression bomb? a photo that large should be scaled down first"
+    limit = f"the most read is {MAX_IMAGE_PIXELS // 1_000_000} megapixels ({why})"
+    try:
+        size = declared_size(data)
+    except Image.DecompressionBombError:
+        over = 2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6
+        return f"declares more than {over:.0f} megapixels in its header; {limit}"
+    if size is None or size[0] * size[1] <= MAX_IMAGE_PIXELS:
+        return None
+    width, height = size
+    megapixels = width * height / 1e6
+    return f"declares {width}x{height} pixels ({megapixels:.0f} megapixels) in its header; {limit}"
+
+
+_TIFF_MAGIC = (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+")
+
+
+def _not_a_regular_file(mode: int) -> str:
+    kinds = (
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    kind = next((name for test, name in kinds if test(mode)), "not a regular file")
+    return f"is {kind}, not an image file"
+
+
+def _imread_quietly(path: Path):
+    # OpenCV's decoders log their own errors on stderr ("[ERROR:0@0.2] global grfmt_tiff.cpp:117
+    # TIFF_Error ...") before imread returns None, and the caller says what is wrong; at the
+    # default level (WARNING) they are silenced for the call, and a level set higher to see them
+    # (OPENCV_LOG_LEVEL=INFO or DEBUG) is kept. libjpeg's own warnings ("Corrupt JPEG data")
+    # are not OpenCV's log and still show.
+    import cv2
+
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    if level <= logging.LOG_LEVEL_WARNING:
+        logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        return cv2.imread(str(path), cv2.IMREAD_COLOR)
+    finally:
+        logging.setLogLevel(level)
+
+
 def read_image_file(path: str | Path) -> tuple[np.ndarray | None, str | None]:
-    """Decode an image file as uint8 (H, W, 3) BGR, checking it first (:func:`image_data_problem`).
+    """Decode an image file as uint8 (H, W, 3) BGR, checking it first: a regular file, not cut
+    short (:func:`image_data_problem`), of at most :data:`MAX_IMAGE_PIXELS` pixels by its header
+    (:func:`image_size_problem`), so that a decompression bomb is refused before it is decoded.
 
     Returns:
         (image, None), or (None, problem): what is wrong, a phrase to follow the file's name
-        ("does not exist", "is a directory...", "is truncated: ...", "is not an image...").
+        ("does not exist", "is a directory...", "is a character device...", "is truncated: ...",
+        "declares 30000x30000 pixels...", "is not an image...").
     """
     import cv2
 
     path = Path(path)
-    if path.is_dir():
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if path.is_symlink():
+            return None, "is a symbolic link to a file that does not exist"
+        return None, "does not exist"
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror})"
+    if stat.S_ISDIR(mode):
         return None, "is a directory, not an image file"
+    if not stat.S_ISREG(mode):  # /dev/null reads as empty, /dev/zero and a pipe never end
+        return None, _not_a_regular_file(mode)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         return None, "does not exist"
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror})"
-    problem = image_data_problem(data)
+    problem = image_data_problem(data) or image_size_problem(data)
     if problem:
         return None, problem
     try:
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        frame = _imread_quietly(path)
     except cv2.error as exc:
         # OpenCV refuses, with an exception, a header that declares more pixels than it
         # decodes (2**30 by default: a decompression bomb, or a panorama far past any camera's)
@@ -119,6 +222,8 @@ def read_image_file(path: str | Path) -> tuple[np.ndarray | None, str | None]:
             return None, "declares more pixels than OpenCV reads (2**30: a photo that large?)"
         return None, f"is not an image OpenCV can read (JPEG, PNG, BMP, TIFF...): {exc.err}"
     if frame is None:
+        if data[:4] in _TIFF_MAGIC:
+            return None, "is a TIFF OpenCV cannot decode (cut short or damaged?)"
         return None, "is not an image OpenCV can read (JPEG, PNG, BMP, TIFF...)"
     return frame, None
 

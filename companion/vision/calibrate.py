@@ -1,11 +1,11 @@
 """Adapting the cell model to the user's own set (``companion vision calibrate``).
 
 Lay the tiles out as the calibration layout says (``companion vision calibrate --print-layout``
-writes it as text and as a picture to print), take one or two photos, and calibrate: every cell of
-the layout is cut as the reader cuts it, the network's last hidden layer is taken for each
-(:meth:`companion.vision.cellnet.CellNet.outputs`), and the class layer is taught again on them,
-held near the shipped layer (:func:`adapt_head`). The adapted layer is kept in
-``data_dir()/vision/cellnet-calibration-<profile>.npz`` and read with from then on. Any known
+writes it as text and as a picture to print), take one photo or more (one or two are enough),
+and calibrate: every cell of the layout is cut as the reader cuts it, the network's last hidden
+layer is taken for each (:meth:`companion.vision.cellnet.CellNet.outputs`), and the class layer is
+taught again on them, held near the shipped layer (:func:`adapt_head`). The adapted layer is kept
+in ``data_dir()/vision/cellnet-calibration-<profile>.npz`` and read with from then on. Any known
 layout works too, given as a truth file (a lower-case letter there is a blank tile).
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.cellnet import calibration_path, load_head
+from companion.vision.cellnet import calibration_path, read_head
 from companion.vision.errors import VisionError
 from companion.vision.glyphs import LETTERS
 from companion.vision.profiles import Profile, get_profile
@@ -208,6 +208,7 @@ def calibrate(
     layout: list[str] | None = None,
     corners: list | None = None,
     replace: bool = True,
+    names: list[str] | None = None,
 ) -> Calibration:
     """Adapt the cell model to the user's set from photos of a known layout.
 
@@ -223,11 +224,15 @@ def calibrate(
         corners: the grid's corners in the photos (all taken from one fixed camera), or None to
             find the board.
         replace: drop an earlier calibration of this profile (else teach on from it).
+        names: what the messages call each photo (its file's path), or None: "photo 1",
+            "photo 2"...
 
     Raises:
         VisionError: the layout does not fit the profile, or no tile of it was seen.
         LayoutMismatchError: a photo does not show the layout (nothing saved).
         BoardNotFoundError: the board cannot be found in a photo.
+
+    Each error about one photo names it (``names``, else its number).
     """
     from companion.vision import localise
     from companion.vision.cellnet import N_CLASSES, CellNet, cell_crops
@@ -254,10 +259,14 @@ def calibrate(
     net = CellNet()  # the shipped layer, whatever calibration the reader now uses
     feats, labels, missing, stray, right_before = [], [], [], [], 0
     for k, image in enumerate(photos, 1):
-        if corners is not None:
-            pts = check_corners(corners, image.shape)
-        else:
-            pts, _ = localise.find_board(image, profile)
+        said = f"calibration photo {names[k - 1] if names and k <= len(names) else k}"
+        try:
+            if corners is not None:
+                pts = check_corners(corners, image.shape)
+            else:
+                pts, _ = localise.find_board(image, profile)
+        except VisionError as err:
+            raise type(err)(f"{said}: {err}") from err
         warp = warp_board(image, pts, profile)
         logits, feat = net.outputs(cell_crops(warp, n, profile.cell_px))
         pred = logits[:, :N_CLASSES].argmax(1)
@@ -267,7 +276,7 @@ def calibrate(
         allowed = int(MAX_STRAY * empties)
         if seen < need or len(photo_stray) > allowed:
             raise LayoutMismatchError(
-                f"calibration photo {k} does not look like the layout: a tile was seen at "
+                f"{said} does not look like the layout: a tile was seen at "
                 f"{seen} of its {tiles} tile cells (at least {need} needed) and at "
                 f"{len(photo_stray)} of the {empties} cells it leaves empty (at most {allowed}); "
                 f"{advice}. Nothing was saved."
@@ -292,7 +301,8 @@ def calibrate(
             f"{MIN_CONSISTENT:.0%} needed); {advice}. Nothing was saved."
         )
     path = calibration_path(profile.name)
-    old = None if replace else load_head(profile.name)
+    # (an earlier layer the network cannot use, made for another one, is not taught on)
+    old = None if replace else read_head(profile.name, features.shape[1])[0]
     start = old if old is not None else (weights, bias)
     allowed_classes = np.ones(N_CLASSES, bool)
     allowed_classes[BLANK] = profile.blank_tiles

@@ -111,7 +111,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "train",
         help="build the cell model from wide renders (needs the train extra: PyTorch)",
         description=(
-            "Without --output: print the cell model the reader uses and its recipe. --output "
+            "Without --output: print the cell model the reader uses as one JSON object: its "
+            "recipe, its file and each profile's calibration to your set (or null). --output "
             "FILE.onnx renders the training, validation and test sets, trains the network, "
             "calibrates it and writes FILE.onnx with its recipe FILE.json (make vision-model "
             "writes the shipped one). Needs PyTorch: pip install -e '.[train]'."
@@ -130,13 +131,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "calibrate",
         help="adapt the cell model to your tiles from photos of a known layout",
         description=(
-            "Lay out the tiles as --print-layout shows, photograph them (one or two photos), "
-            "then run calibrate with the photos. --truth gives another known layout. A photo "
-            "that does not show the layout is refused and nothing is saved. --reset removes "
-            "the calibration."
+            "Lay out the tiles as --print-layout shows, photograph them (one photo or more; one "
+            "or two are enough), then run calibrate with the photos. --truth gives another "
+            "known layout. A photo that does not show the layout is refused and nothing is "
+            "saved. --reset removes the calibration (and takes no other option)."
         ),
     )
-    p.add_argument("images", nargs="*", help="photos of the layout")
+    p.add_argument(
+        "images", nargs="*", help="photos of the layout (one or more; one or two are enough)"
+    )
     p.add_argument("--profile", choices=PROFILE_NAMES, default="iago")
     p.add_argument(
         "--truth", help="the layout laid out (a truth file, or board notation), if not ours"
@@ -152,7 +155,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--print-layout",
         metavar="PNG",
-        help="print the layout to lay out and write it as a picture to PNG ('-': text only)",
+        help="print the layout to lay out and write it as a picture to PNG ('-': text only); "
+        "takes no photos",
     )
     p.set_defaults(func=_calibrate)
 
@@ -183,6 +187,7 @@ line ends is 2,550 bytes; anything far larger is no board, and is not read whole
 def board_argument(option: str, text: str, size: int, blank: bool = True) -> list[str]:
     """The board an option gives (``--truth``, ``--known``): a file of it (a truth file's lines
     of ``.`` and letters, or board notation) or board notation itself (rows joined by ``/``).
+    A byte-order mark at the start (Windows Notepad saves one) is not part of the board.
 
     Args:
         option: the option's name, for the messages.
@@ -196,8 +201,9 @@ def board_argument(option: str, text: str, size: int, blank: bool = True) -> lis
 
     Raises:
         VisionError: one line naming the option and what it was given: a folder, a file over
-            :data:`BOARD_FILE_MAX` bytes or not text, or neither a file nor a board of ``size``
-            x ``size`` cells (the first row or cell that is not), and what is accepted.
+            :data:`BOARD_FILE_MAX` bytes or not text, a file's name (:func:`_names_a_file`)
+            with no such file, or neither a file nor a board of ``size`` x ``size`` cells (the
+            first row or cell that is not, and why), and what is accepted.
     """
     path = Path(text)
     said = f"{option} {shown(text)}"
@@ -210,11 +216,41 @@ def board_argument(option: str, text: str, size: int, blank: bool = True) -> lis
             size_bytes = path.stat().st_size
             if size_bytes > BOARD_FILE_MAX:
                 raise VisionError(f"{said}: a file of {size_bytes} bytes is no board")
-            body = path.read_text(encoding="utf-8")
+            body = path.read_text(encoding="utf-8-sig")  # (a byte-order mark left out)
         except (OSError, UnicodeDecodeError) as exc:
             raise VisionError(f"{said}: not a board file ({exc})") from None
         return _board_rows(f"{said}: the file is not a board", body, size, blank)
-    return _board_rows(f"{said}: no such file, nor a board", text, size, blank)
+    try:
+        return _board_rows(f"{said}: no such file, nor a board", text, size, blank)
+    except VisionError:
+        if not _names_a_file(text, size):
+            raise
+    folder = path.parent  # (a file's name shown whole, up to a long path's length)
+    where = "" if _is(folder.is_dir) else f" (there is no folder {shown(str(folder), 240)})"
+    raise VisionError(
+        f"{option} {shown(text, 240)}: no such file{where}; give a board file, or the board "
+        "itself in board notation (rows joined by '/')"
+    ) from None
+
+
+_FILE_END = re.compile(r"[^./\\]\.[A-Za-z][A-Za-z0-9]{0,4}$")
+"""A file's extension at the end of a text (``x.txt``, ``before.json``); a board's row of
+``.`` and letters (``....CAT``) has a ``.`` before its letters."""
+
+
+def _names_a_file(text: str, size: int) -> bool:
+    """Whether ``text``, neither a file nor a board, was meant as a file's name rather than a
+    board: it starts as a path does (``/``, ``~``, ``./``, ``../``), holds ``\\``, ``:``,
+    ``_`` or ``-`` (which no board holds), or ends in an extension (``.txt``); but never a text
+    of ``size`` rows joined by ``/``, a board mistyped."""
+    t = text.strip()
+    if len(t.split("/")) == size:
+        return False
+    return (
+        t.startswith(("/", "~", "./", "../"))
+        or any(ch in t for ch in "\\:_-")
+        or _FILE_END.search(t) is not None
+    )
 
 
 def _is(test) -> bool:
@@ -226,16 +262,24 @@ def _is(test) -> bool:
         return False
 
 
+BOM = "\ufeff"
+"""The byte-order mark some editors (Windows Notepad) write at the start of a UTF-8 file."""
+
+
 def _board_rows(said: str, body: str, size: int, blank: bool) -> list[str]:
-    """The rows written in ``body`` (:func:`companion.games.iago.board.parse_rows`), or one
-    line: ``said``, the first thing wrong, and what a board of ``size`` accepts."""
+    """The rows written in ``body`` (:func:`companion.games.iago.board.parse_rows`; a leading
+    byte-order mark left out), or one line: ``said``, the first thing wrong, and what a board
+    of ``size`` accepts."""
     from companion.games.iago.board import BoardNotationError, parse_rows
 
     accepted = (
         f"accepted: {size} rows of {size} cells, top row first, joined by '/' or one a line; a "
-        "cell is '.' (or a number, that many empty cells) or a letter (Iago: lower case a red "
-        "tile; Scrabble: lower case a blank's letter" + (", '?' a blank)" if blank else ")")
+        "cell is a letter (Iago: lower case a red tile; Scrabble: lower case a blank's letter"
+        + (", '?' a blank)" if blank else ")")
+        + " or '.', an empty cell; a number is that many empty cells, in a row that writes "
+        "no '.'"
     )
+    body = body.removeprefix(BOM)
     try:
         return parse_rows(body, size, blank="?" if blank else None)
     except BoardNotationError as err:
@@ -246,8 +290,8 @@ def _board_rows(said: str, body: str, size: int, blank: bool) -> list[str]:
             what = f"{first.cells} row" + ("s" if first.cells != 1 else "")
         elif first.cells is not None:
             what = f"row {first.row} has {first.cells} cells"
-        else:
-            what = f"{first}: not a cell"
+        else:  # the parser's own words: what the cell is, and why it is none
+            what = first.why or f"{first}: not a cell"
         raise VisionError(f"{said} ({what}); {accepted}") from None
 
 
@@ -257,8 +301,14 @@ def parse_corners(text: str) -> list[float]:
     ``vision render``'s).
 
     Raises:
-        VisionError: not eight numbers; a corners file missing, not JSON, or not four pairs.
+        VisionError: not eight numbers; a folder; a corners file missing, not JSON, or not
+            four pairs.
     """
+    if text.strip() and _is(Path(text.strip()).is_dir):
+        raise VisionError(
+            f"--corners {shown(text)}: a folder, not a corners file; give a NAME.corners.json "
+            "file or 8 numbers X,Y,X,Y,X,Y,X,Y"
+        )
     if text.strip().lower().endswith(".json"):
         return _corners_file(text.strip())
     parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
@@ -267,7 +317,7 @@ def parse_corners(text: str) -> list[float]:
         raise VisionError(
             f"--corners {shown(text)}: expected 8 numbers X,Y,X,Y,X,Y,X,Y (top-left, top-right, "
             f"bottom-right, bottom-left, pixels from -{MAX_PIXELS} to {MAX_PIXELS}, written "
-            "with the digits 0-9, e.g. 120.5)"
+            "with the digits 0-9, e.g. 120.5) or a NAME.corners.json file"
         )
     return values
 
@@ -322,15 +372,13 @@ def load_image(path: str):
 WRITE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 
-def _write_image(path: str, image, what: str) -> None:
-    """Write a picture to ``path`` (the extension chooses the format).
+def _check_image_path(path: str, what: str) -> Path:
+    """``path`` as a picture may be written to it (before anything is done).
 
     Raises:
-        VisionError: ``path`` is a directory, its folder does not exist, its extension is not an
-            image format OpenCV writes, or the write failed.
+        VisionError: ``path`` is a directory, its extension is not an image format OpenCV
+            writes, or its folder does not exist.
     """
-    import cv2
-
     p = Path(path)
     accepted = ", ".join(WRITE_SUFFIXES)
     if p.is_dir():
@@ -342,6 +390,18 @@ def _write_image(path: str, image, what: str) -> None:
         )
     if not p.parent.is_dir():
         raise VisionError(f"{what} {path}: folder {p.parent} does not exist")
+    return p
+
+
+def _write_image(path: str, image, what: str) -> None:
+    """Write a picture to ``path`` (the extension chooses the format).
+
+    Raises:
+        VisionError: ``path`` is refused by :func:`_check_image_path`, or the write failed.
+    """
+    import cv2
+
+    p = _check_image_path(path, what)
     try:
         ok = cv2.imwrite(str(p), image)
     except cv2.error as exc:
@@ -371,10 +431,18 @@ def _read(args: argparse.Namespace) -> int:
             raise VisionError(
                 f"image {args.image}: the board in the photo has {theirs} x {theirs} cells, not "
                 f"the {mine} x {mine} of the {reading.profile.name} profile; accepted here: a "
-                f"{mine} x {mine} board. Read it with --profile {other.name}"
+                f"board of {mine} x {mine} cells. Read it with --profile {other.name}"
             )
+    calibration = _calibration_used(reading.profile.name)
+    if calibration is not None:
+        print(f"companion vision read: {_calibration_note(reading.profile.name)}", file=sys.stderr)
+    for note in reading.notes:
+        if "calibration" in note:  # one made that cannot be used: said, not passed over
+            print(f"companion vision read: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps(reading.to_json()))
+        out = reading.to_json()
+        out["calibration"] = str(calibration) if calibration is not None else None
+        print(json.dumps(out))
     else:
         print(reading.notation)
         if reading.blanks:
@@ -401,6 +469,39 @@ def _read(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
     return 0
+
+
+def _calibration_used(profile_name: str) -> Path | None:
+    """The file of the calibration to the user's set the reader reads ``profile_name`` with
+    (``companion vision calibrate``), or None: none made, or one that cannot be used
+    (:func:`companion.vision.cellnet.load_cellnet` reads without it, and the reading's notes
+    say why)."""
+    from companion.vision import cellnet
+
+    return cellnet.load_cellnet(profile=profile_name).calibration
+
+
+def _calibration_note(profile_name: str) -> str:
+    """One line: the reader reads ``profile_name`` with the calibration to the user's set (its
+    file, when it was made, and how to forget it); called when :func:`_calibration_used`."""
+    import datetime
+
+    from companion.vision import cellnet
+
+    path = cellnet.calibration_path(profile_name)
+    try:
+        made = datetime.datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
+    except OSError:
+        made = "at an unknown time"
+    return (
+        f"read with the calibration to your set ({path}, made {made}; 'companion vision "
+        f"calibrate{_profile_option(profile_name)} --reset' forgets it)"
+    )
+
+
+def _profile_option(profile_name: str) -> str:
+    """`` --profile NAME`` for a command line, or nothing for the default profile (iago)."""
+    return "" if profile_name == "iago" else f" --profile {profile_name}"
 
 
 LARGER_GRID_CLARITY = 3.0
@@ -546,13 +647,8 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    from companion.vision import cellnet
-
     if not args.output:
-        recipe = cellnet.SHIPPED_RECIPE
-        print(cellnet.SHIPPED_MODEL)
-        if recipe.is_file():
-            print(recipe.read_text(encoding="utf-8").rstrip())
+        _print_model()
         return 0
     output = Path(args.output)
     if output.suffix.lower() != ".onnx":
@@ -577,6 +673,37 @@ def _train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_model() -> None:
+    """Print the cell model the reader uses as one JSON object: its recipe, with ``file`` (the
+    model's path) and ``calibration`` (each profile's calibration to the user's set read with,
+    a path, or null); each calibration in use is said on standard error too."""
+    from companion.textformats import loads_json
+    from companion.vision import cellnet
+
+    out: dict = {"file": str(cellnet.SHIPPED_MODEL)}
+    recipe = cellnet.SHIPPED_RECIPE
+    try:
+        data = loads_json(recipe.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        data = None
+        print(f"companion vision train: no recipe file {recipe}", file=sys.stderr)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise VisionError(f"cell model recipe {recipe}: cannot be read ({exc})") from None
+    if isinstance(data, dict):
+        out.update(data)
+        out["file"] = str(cellnet.SHIPPED_MODEL)
+    elif data is not None:
+        out["recipe"] = data
+    out["calibration"] = {}
+    for name in PROFILE_NAMES:
+        used = _calibration_used(name)
+        out["calibration"][name] = str(used) if used is not None else None
+        if used is not None:
+            note = _calibration_note(name).replace("read with", f"{name} boards are read with", 1)
+            print(f"companion vision train: {note}", file=sys.stderr)
+    print(json.dumps(out, indent=2))
+
+
 def _calibrate(args: argparse.Namespace) -> int:
     from companion.vision.calibrate import (
         calibrate,
@@ -584,35 +711,80 @@ def _calibrate(args: argparse.Namespace) -> int:
         layout_picture,
         reset_calibration,
     )
+    from companion.vision.cellnet import calibration_path, load_head
     from companion.vision.notation import format_board
     from companion.vision.profiles import get_profile
 
     profile = get_profile(args.profile)
     if args.reset:
-        if args.images:
-            raise VisionError("calibrate --reset takes no photos (reset first, then calibrate)")
+        given = [
+            name
+            for name, there in (
+                (f"photos ({', '.join(args.images)})", bool(args.images)),
+                ("--print-layout", args.print_layout is not None),
+                ("--add", args.add),
+                ("--truth", args.truth is not None),
+                ("--corners", args.corners is not None),
+            )
+            if there
+        ]
+        if given:
+            raise VisionError(
+                f"calibrate --reset takes no {', '.join(given)}: it only removes the "
+                f"{profile.name} calibration (reset first, then calibrate)"
+            )
         removed = reset_calibration(profile)
         if removed is None:
             print(f"calibrate: no calibration for {profile.name} to remove")
         else:
             print(f"calibrate: removed the {profile.name} calibration {removed}")
         return 0
+    if args.print_layout is not None:
+        given = [
+            name
+            for name, there in (
+                (f"photos ({', '.join(args.images)})", bool(args.images)),
+                ("--add", args.add),
+                ("--corners", args.corners is not None),
+            )
+            if there
+        ]
+        if given:
+            raise VisionError(
+                f"calibrate --print-layout takes no {', '.join(given)}: print the layout first "
+                "(--print-layout, with --truth for a layout of your own), lay the tiles out as "
+                "it shows and photograph them, then calibrate with the photos"
+            )
+    if args.print_layout is not None and args.print_layout != "-":
+        _check_image_path(args.print_layout, "--print-layout")
     if args.truth:
         layout = board_argument("--truth", args.truth, profile.size)
     else:
         layout = default_layout(profile)
-    if args.print_layout:
-        print("\n".join(layout))
-        print(format_board(layout))
+    if args.print_layout is None and not args.images:
+        raise VisionError(
+            "calibrate: give one or more photos of the layout (one or two are enough), or "
+            "--print-layout to see the layout"
+        )
+    if args.print_layout is not None:
         if args.print_layout != "-":
             _write_image(args.print_layout, layout_picture(layout), "--print-layout")
-        if not args.images:
-            return 0
-    if not args.images:
-        raise VisionError("calibrate: give one or two photos of the layout (or --print-layout)")
+        print("\n".join(layout))
+        print(format_board(layout))
+        return 0
+    corners = parse_corners(args.corners) if args.corners is not None else None
     photos = [load_image(p) for p in args.images]
-    corners = parse_corners(args.corners) if args.corners else None
-    result = calibrate(photos, profile, layout, corners, replace=not args.add)
+    if args.add and load_head(profile.name) is None:
+        earlier = calibration_path(profile.name)
+        why = "cannot be read" if earlier.exists() else "none was made"
+        print(
+            f"calibrate --add: no earlier {profile.name} calibration to add to ({earlier}: "
+            f"{why}); calibrating from the shipped model",
+            file=sys.stderr,
+        )
+    result = calibrate(
+        photos, profile, layout, corners, replace=not args.add, names=list(args.images)
+    )
     print(
         json.dumps(
             {
@@ -636,7 +808,8 @@ def _calibrate(args: argparse.Namespace) -> int:
             f"calibrate: before calibrating, the reader named only {result.right_before} of "
             f"{result.samples} cells as the layout says; expected if your tiles' letters are in "
             "an unusual font, otherwise check that the tiles are in the layout's order "
-            "('companion vision calibrate --reset' undoes this calibration)",
+            f"('companion vision calibrate{_profile_option(profile.name)} --reset' undoes this "
+            "calibration)",
             file=sys.stderr,
         )
     return 0

@@ -58,7 +58,8 @@ def reduce(image: np.ndarray, long_side: int = FIND_PX) -> tuple[np.ndarray, flo
     f = min(1.0, long_side / max(h, w))
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     if f < 1.0:
-        size = (round(w * f), round(h * f))
+        # at least a pixel a side: a 30000x5 strip's short side would round to 0 (cv2.resize fails)
+        size = (max(1, round(w * f)), max(1, round(h * f)))
         while min(grey.shape[0], grey.shape[1]) >= 2 * min(size[1], size[0]) + 2:
             grey = cv2.pyrDown(grey)
         rest = size[0] / grey.shape[1]

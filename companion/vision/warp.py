@@ -49,8 +49,9 @@ def check_corners(corners, image_shape: tuple[int, ...] | None = None) -> np.nda
         ]
         if bad:
             raise VisionError(
-                f"corners: corner {bad[0] + 1} {pts[bad[0]].tolist()} lies outside the "
-                f"{w}x{h} photo"
+                f"corners: corner {bad[0] + 1} {pts[bad[0]].tolist()} lies more than "
+                f"{slack:.0f} px beyond the edge of the {w}x{h} photo; corners up to "
+                f"{slack:.0f} px outside it (a quarter of its longer side) are accepted"
             )
     cross = []
     for i in range(4):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from companion.errors import CompanionError
@@ -40,13 +40,15 @@ class NotationProblem:
     row goes wrong (None: the row as a whole); ``cells`` how many cells the row has (or how many
     rows the board has) when that is what is wrong, else None; ``expected`` how many are needed.
     ``str()`` reads ``"row 2 column 3"``, ``"row 2 has 4 cells: expected 3"`` or
-    ``"has 10 rows: expected 11"``.
+    ``"has 10 rows: expected 11"``; ``why`` is the parser's whole sentence for it (what the
+    cell is and why it is none: ``"row 2, column 3: '#' is not a letter..."``), or empty.
     """
 
     row: int | None
     column: int | None = None
     cells: int | None = None
     expected: int | None = None
+    why: str = field(default="", compare=False)  # the parser's own words for this row's fault
 
     def __str__(self) -> str:
         if self.row is None:
@@ -366,7 +368,7 @@ def parse_rows(text: str, size: int | None = IAGO_SIZE, *, blank: str | None = N
         row_cells, problem = _parse_row(row, r, n, blank)
         if problem:
             errors.append(problem[0])
-            problems.append(problem[1])
+            problems.append(replace(problem[1], why=problem[0]))
         cells.append("".join(row_cells))
     if errors:
         raise BoardNotationError(
