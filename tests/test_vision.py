@@ -602,7 +602,9 @@ def test_cli_read_names_the_blanks_that_board_notation_cannot_write(tmp_path, ca
 
 def test_cli_bad_input_exits_2(tmp_path, capsys):
     assert main(["vision", "read", str(tmp_path / "none.jpg")]) == 2
-    assert "no such file" in capsys.readouterr().err
+    assert "none.jpg: does not exist" in capsys.readouterr().err
+    assert main(["vision", "read", "/dev/null"]) == 2  # a device, not a missing file
+    assert "/dev/null: is a character device, not an image file" in capsys.readouterr().err
     (tmp_path / "t.txt").write_text("not an image")
     assert main(["vision", "read", str(tmp_path / "t.txt")]) == 2
     assert main(["vision", "read", str(tmp_path / "t.txt"), "--corners", "1,2,3"]) == 2

@@ -358,12 +358,7 @@ def load_image(path: str):
     """
     from companion.devices.camera import read_image_file
 
-    p = Path(path)
-    if p.is_dir():
-        raise VisionError(f"image {path}: is a directory, not a photo (JPEG, PNG...)")
-    if not p.is_file():
-        raise VisionError(f"image {path}: no such file")
-    image, problem = read_image_file(p)
+    image, problem = read_image_file(Path(path))  # (a folder, a device, none: each said)
     if problem:
         raise VisionError(f"image {path}: {problem}")
     return image
