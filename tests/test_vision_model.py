@@ -345,7 +345,8 @@ def test_vision_read_takes_the_board_before_the_move(tmp_path, capsys):
     blank = "/".join(["15"] * 14 + ["?14"])  # a blank as '?': its letter is the record's
     assert main(["vision", "read", image, "--profile", "scrabble", "--known", blank]) == 2
     err = capsys.readouterr().err
-    assert "--known" in err and "row 15 column 1: not a cell" in err and "\n" not in err.strip()
+    assert "--known" in err and "row 15, column 1: '?' is not a letter" in err
+    assert "\n" not in err.strip()
     assert main(["vision", "read", image, "--profile", "scrabble", "--known", str(tmp_path)]) == 2
     assert "a folder, not a board file" in capsys.readouterr().err
 
