@@ -439,6 +439,22 @@ def test_camera_jobs_capture_at_once_read_in_order_and_hold_few_frames():
     assert all(h[4] is None for h in handled if h[2] is None)
 
 
+class CountingCamera:
+    """A camera that counts its captures and fails (unplugged) at those numbered in ``fail``;
+    its frames are grey, no board in them."""
+
+    name, problem = "test", None
+
+    def __init__(self, fail=()):
+        self.taken, self.fail = 0, set(fail)
+
+    def capture(self):
+        self.taken += 1
+        if self.taken in self.fail:
+            raise CameraError("unplugged")
+        return np.full((480, 640, 3), 128, np.uint8)
+
+
 def test_camera_jobs_with_no_frame_keep_their_place_and_take_no_frame():
     """A job queued with no frame is handled in its place among the others, with no shot; the
     camera is not asked for a frame for it, and it tells nothing of the camera's state (the
@@ -446,19 +462,7 @@ def test_camera_jobs_with_no_frame_keep_their_place_and_take_no_frame():
     back)."""
     from companion.vision.table import CameraJobs
 
-    class Camera:
-        name, problem = "test", None
-
-        def __init__(self):
-            self.taken = 0
-
-        def capture(self):
-            self.taken += 1
-            if self.taken == 1:
-                raise CameraError("unplugged")
-            return np.full((4, 4, 3), self.taken, np.uint8)
-
-    camera, handled, told = Camera(), [], []
+    camera, handled, told = CountingCamera(fail={1}), [], []
 
     def handle(job, shot):
         handled.append((job, None if shot is None else shot.frame is not None))
@@ -482,17 +486,7 @@ def test_a_move_given_back_takes_no_frame_and_forgets_its_start_board():
 
     from companion.vision.table import ChallengeWatcher
 
-    class Camera:
-        name, problem = "test", None
-
-        def __init__(self):
-            self.taken = 0
-
-        def capture(self):
-            self.taken += 1
-            return np.full((480, 640, 3), 128, np.uint8)  # no board in it
-
-    camera = Camera()
+    camera = CountingCamera()
     watcher = ChallengeWatcher(BoardCamera(camera), submit_line=lambda _: None)
     watcher.start_boards["blue"] = "11/11/11/11/11/4CAFE3/11/11/11/11/11"  # kept before the ruling
     watcher.observe({}, SimpleNamespace(timer=SimpleNamespace(mover="red")))  # red's move: read
@@ -510,19 +504,7 @@ def test_a_count_whose_frame_the_camera_did_not_give_says_so_even_while_a_readin
 
     from companion.vision.table import ChallengeWatcher
 
-    class Camera:
-        name, problem = "test", None
-
-        def __init__(self):
-            self.taken = 0
-
-        def capture(self):
-            self.taken += 1
-            if self.taken == 2:
-                raise CameraError("unplugged")
-            return np.full((480, 640, 3), 128, np.uint8)  # no board in it
-
-    watcher = ChallengeWatcher(BoardCamera(Camera()), submit_line=lambda _: None)
+    watcher = ChallengeWatcher(BoardCamera(CountingCamera(fail={2})), submit_line=lambda _: None)
     counts, states = [], []
     watcher.on_count = lambda c, problem: counts.append((c, problem))
     watcher.on_camera = states.append
