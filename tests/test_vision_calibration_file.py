@@ -118,3 +118,60 @@ def test_adding_to_a_calibration_made_for_another_network_starts_from_the_shippe
     assert result.right_after >= result.right_before
     net = cellnet.load_cellnet(profile="iago")
     assert net.calibration == calibration_file and net.calibration_problem is None
+
+
+@pytest.mark.parametrize(
+    "damage", ["empty", "cut", "zip header", "garbage", "folder"], ids=lambda d: d.replace(" ", "-")
+)
+def test_a_damaged_calibration_file_is_said_and_nothing_raises(damage, calibration_file, photo):
+    """Whatever np.load raises on a damaged file (EOFError, a bad zip, a pickle refused), or a
+    folder where the file should be: the reader reads without it and says so, and calibrating
+    again or resetting says what is wrong instead of raising anything else."""
+    from companion.vision.calibrate import calibrate, default_layout, reset_calibration
+
+    net = cellnet.load_cellnet()
+    np.savez(calibration_file, weights=np.zeros((29, net.feature_size)), bias=np.zeros(29))
+    good = calibration_file.read_bytes()
+    calibration_file.unlink()
+    if damage == "folder":
+        calibration_file.mkdir()
+    else:
+        calibration_file.write_bytes(
+            {
+                "empty": b"",
+                "cut": good[: len(good) // 2],
+                "zip header": b"PK\x03\x04" + bytes(40),
+            }.get(damage, b"\x93NUMPY garbage")
+        )
+    used = cellnet.load_cellnet(profile="iago")
+    assert used.head is None and str(calibration_file) in used.calibration_problem
+    assert "--profile iago" in used.calibration_problem
+    reading = read_board(photo.image, "iago", corners=photo.corners)
+    assert reading.grid == photo.grid
+    if damage == "folder":
+        layout = default_layout("iago")
+        shot = render_photo("iago", seed=31, size=(1000, 750), grid=layout, hand=False)
+        with pytest.raises(VisionError, match="cannot save the calibration"):
+            calibrate([shot.image], "iago", layout, corners=shot.corners)
+        with pytest.raises(VisionError, match="cannot remove the calibration"):
+            reset_calibration("iago")
+    else:
+        assert reset_calibration("iago") == calibration_file and not calibration_file.exists()
+
+
+def test_the_table_logs_an_unusable_calibration_once(calibration_file, photo, tmp_path, caplog):
+    """At the table the camera reads on: the set's calibration it cannot use is logged (the
+    service's log), once, not at every frame."""
+    import cv2
+
+    from companion.devices.camera import FileCamera
+    from companion.vision.table import BoardCamera
+
+    np.savez(calibration_file, weights=np.zeros((3, 3)), bias=np.zeros(3))
+    assert cv2.imwrite(str(tmp_path / "board.png"), photo.image)
+    board_camera = BoardCamera(FileCamera(tmp_path / "board.png"), corners=photo.corners)
+    with caplog.at_level("WARNING", logger="companion.vision"):
+        for _ in range(2):
+            assert board_camera.read().grid == photo.grid
+    told = [r.getMessage() for r in caplog.records if "calibration" in r.getMessage()]
+    assert len(told) == 1 and str(calibration_file) in told[0]

@@ -283,3 +283,21 @@ def test_a_larger_board_read_with_a_smaller_profile_is_refused_in_good_english(t
     assert main(["vision", "read", str(image)]) == 2
     err = capsys.readouterr().err
     assert "accepted here: a board of 11 x 11 cells" in err and "a 11" not in err
+
+
+def test_a_mistyped_board_ending_like_a_file_name_is_said_a_board():
+    """``...A.CAT`` ends as ``x.txt`` does, but rows joined by '/' are a board mistyped."""
+    rows = ["15"] * 12 + ["...........A.CAT"]
+    with pytest.raises(VisionError, match=r"nor a board \(13 rows\)"):
+        board_argument("--known", "/".join(rows), 15, False)
+
+
+def test_a_corners_file_with_a_byte_order_mark_and_an_empty_photo_name(tmp_path, capsys):
+    from companion.cli import main
+    from companion.vision.cli import parse_corners
+
+    path = tmp_path / "b.corners.json"
+    path.write_bytes(b"\xef\xbb\xbf[[1, 2], [30, 2], [30, 40], [1, 40]]")
+    assert parse_corners(str(path)) == [1, 2, 30, 2, 30, 40, 1, 40]
+    assert main(["vision", "read", ""]) == 2
+    assert "no file named (an empty name)" in capsys.readouterr().err

@@ -102,52 +102,59 @@ def image_data_problem(data: bytes) -> str | None:
 MAX_IMAGE_PIXELS = 100_000_000
 
 
-def declared_size(data: bytes) -> tuple[int, int] | None:
+def declared_size(data: bytes) -> tuple[int, int]:
     """The (width, height) in pixels an image file's header declares, read by Pillow without
-    decoding the image, or None if Pillow does not know the format or the header is cut short.
+    decoding the image.
 
     Args:
         data: the file's bytes.
 
     Raises:
+        PIL.UnidentifiedImageError: not an image format Pillow knows.
         PIL.Image.DecompressionBombError: Pillow refuses a header past twice its own limit
             (``PIL.Image.MAX_IMAGE_PIXELS``, 89 MP) without saying the size.
+        Exception: the header is cut short or damaged (each format's plugin raises its own:
+            OSError, SyntaxError, struct.error, NotImplementedError...).
     """
-    from PIL import Image, UnidentifiedImageError
+    from PIL import Image
 
-    try:
-        with warnings.catch_warnings():  # its DecompressionBombWarning, "Corrupt EXIF data"...
-            warnings.simplefilter("ignore")
-            with Image.open(io.BytesIO(data)) as image:
-                return image.size
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
-        return None
+    with warnings.catch_warnings():  # its DecompressionBombWarning, "Corrupt EXIF data"...
+        warnings.simplefilter("ignore")
+        with Image.open(io.BytesIO(data)) as image:
+            return image.size
 
 
 def image_size_problem(data: bytes) -> str | None:
     """What is wrong with the size an image file's header declares (:func:`declared_size`), or
-    None: more pixels than :data:`MAX_IMAGE_PIXELS`.
+    None: more pixels than :data:`MAX_IMAGE_PIXELS`, or no size to read (not an image Pillow
+    knows, or a header cut short or damaged): OpenCV would decode such a file up to a gigapixel
+    unchecked.
 
     Args:
         data: the file's bytes.
     """
-    from PIL import Image
+    from PIL import Image, UnidentifiedImageError
 
     why = "a decompression bomb? a photo that large should be scaled down first"
     limit = f"the most read is {MAX_IMAGE_PIXELS // 1_000_000} megapixels ({why})"
     try:
-        size = declared_size(data)
+        width, height = declared_size(data)
     except Image.DecompressionBombError:
         over = 2 * (Image.MAX_IMAGE_PIXELS or 0) / 1e6
         return f"declares more than {over:.0f} megapixels in its header; {limit}"
-    if size is None or size[0] * size[1] <= MAX_IMAGE_PIXELS:
+    except Exception as exc:  # noqa: BLE001 - each format's plugin raises its own on a damaged
+        # header, and Pillow says of one it gave up on that it knows no such image
+        if isinstance(exc, UnidentifiedImageError) and not data.startswith(_IMAGE_MAGIC):
+            return "is not an image read here; accepted: JPEG, PNG, BMP, TIFF, WebP photos"
+        return "has a header whose size cannot be read (cut short or damaged)"
+    if width * height <= MAX_IMAGE_PIXELS:
         return None
-    width, height = size
-    megapixels = width * height / 1e6
-    return f"declares {width}x{height} pixels ({megapixels:.0f} megapixels) in its header; {limit}"
+    return f"declares {width}x{height} pixels in its header, over the limit; {limit}"
 
 
 _TIFF_MAGIC = (b"II*\x00", b"MM\x00*", b"II+\x00", b"MM\x00+")
+# how the files of the formats read here begin: JPEG, PNG, BMP, WebP (RIFF), TIFF
+_IMAGE_MAGIC = (b"\xff\xd8", b"\x89PNG", b"BM", b"RIFF", *_TIFF_MAGIC)
 
 
 def _not_a_regular_file(mode: int) -> str:
@@ -171,7 +178,7 @@ def _imread_quietly(path: Path):
 
     logging = cv2.utils.logging
     level = logging.getLogLevel()
-    if level <= logging.LOG_LEVEL_WARNING:
+    if level == logging.LOG_LEVEL_WARNING:  # the default: a level set otherwise is kept
         logging.setLogLevel(logging.LOG_LEVEL_SILENT)
     try:
         return cv2.imread(str(path), cv2.IMREAD_COLOR)

@@ -140,11 +140,18 @@ def self_consistency(feats: np.ndarray, labels: np.ndarray) -> float:
 
 def reset_calibration(profile: Profile | str) -> Path | None:
     """Remove the calibration of ``profile``; returns the file removed, or None if there was
-    none. The reader then reads with the shipped model's own class layer."""
+    none. The reader then reads with the shipped model's own class layer.
+
+    Raises:
+        VisionError: it cannot be removed (a folder in its place, no permission).
+    """
     path = calibration_path(get_profile(profile).name)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return None
-    path.unlink()
+    try:
+        path.unlink()
+    except OSError as exc:  # a folder where the file should be, or no permission
+        raise VisionError(f"cannot remove the calibration {path}: {exc.strerror}") from None
     return path
 
 
@@ -228,7 +235,8 @@ def calibrate(
             "photo 2"...
 
     Raises:
-        VisionError: the layout does not fit the profile, or no tile of it was seen.
+        VisionError: the layout does not fit the profile, no tile of it was seen, or the
+            calibration cannot be saved (nothing saved).
         LayoutMismatchError: a photo does not show the layout (nothing saved).
         BoardNotFoundError: the board cannot be found in a photo.
 
@@ -309,10 +317,14 @@ def calibrate(
     head = adapt_head(features, labels_all, *start, allowed=allowed_classes)
     after = (features @ head[0].T + head[1]).argmax(1)
     right_after = int((after == labels_all).sum())
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, weights=head[0], bias=head[1])
-    tmp.replace(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(tmp, weights=head[0], bias=head[1])
+        tmp.replace(path)
+    except OSError as exc:  # a folder where the file should be, a full card, no permission
+        tmp.unlink(missing_ok=True)
+        raise VisionError(f"cannot save the calibration to {path}: {exc.strerror}") from None
     return Calibration(
         len(labels_all), missing, right_before, path, consistent, stray, right_after
     )  # fmt: skip

@@ -12,7 +12,6 @@ lettered tile, of its ink being blue or red (Iago). The network is taught by
 from __future__ import annotations
 
 import json
-import logging
 import threading
 from pathlib import Path
 
@@ -32,8 +31,6 @@ NORMAL_LEAST = 20.0  # 8-bit: the bright tenth of a board darker than this is sc
 # the least calibrated probability a cell of a trusted reading may have, when the recipe does not
 # give the level chosen on the validation renders (learn.choose_trust_level)
 TRUST_LEVEL = 0.99
-
-_log = logging.getLogger(__name__)
 
 MODEL_DIR = Path(__file__).resolve().parent / "data"
 SHIPPED_MODEL = MODEL_DIR / "cellnet.onnx"
@@ -227,14 +224,17 @@ def read_head(
     F, when given: a file made for another network), or a value that is not a finite number.
     Raises nothing."""
     path = calibration_path(profile_name)
-    if not path.is_file():
+    if not path.exists():
         return None, None
+    if not path.is_file():
+        return None, f"{path} is not a file"
     try:
         with np.load(path) as f:
             weights = np.asarray(f["weights"], np.float32)
             bias = np.asarray(f["bias"], np.float32)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        return None, f"{path} cannot be read ({type(exc).__name__}: {exc})"
+    except Exception as exc:  # noqa: BLE001 - np.load of a damaged file raises many kinds
+        # (EOFError, zipfile.BadZipFile, ValueError...): none stops the reading
+        return None, f"{path} cannot be read (not a calibration file: {type(exc).__name__})"
     want = f"(29, {features if features is not None else 'F'})"
     if (
         weights.ndim != 2
@@ -266,20 +266,23 @@ def load_cellnet(path: Path | str | None = None, profile: str | None = None) -> 
     with ``profile``'s calibration to the user's set when ``companion vision calibrate`` made
     one (:func:`read_head`; looked at on every call, so a calibration made or reset takes effect
     at once). A calibration file that cannot be used is not read with, and the network's
-    ``calibration_problem`` says why (the reader notes it); ``calibration`` is the file read
-    with, or None."""
+    ``calibration_problem`` says why (the reader notes it, ``vision read`` says it, the table
+    logs it); ``calibration`` is the file read with, or None."""
     stamp = cal = None
     if profile is not None and path is None:
         cal = calibration_path(profile)
-        stamp = cal.stat().st_mtime_ns if cal.is_file() else None
+        stamp = cal.stat().st_mtime_ns if cal.exists() else None
     key = f"{path or SHIPPED_MODEL}|{cal if stamp is not None else ''}|{stamp}"
     with _CACHE_LOCK:
         if key not in _CACHE:
             net = CellNet(path)
             if stamp is not None:
-                head, net.calibration_problem = read_head(profile, net.feature_size)
-                if net.calibration_problem:
-                    _log.warning("read without the calibration: %s", net.calibration_problem)
+                head, problem = read_head(profile, net.feature_size)
+                if problem:
+                    net.calibration_problem = (
+                        f"{problem}; 'companion vision calibrate --profile {profile}' makes it "
+                        "again"
+                    )
                 net.adapt(head)
                 net.calibration = calibration_path(profile) if head is not None else None
             _CACHE[key] = net

@@ -242,9 +242,10 @@ def _names_a_file(text: str, size: int) -> bool:
     """Whether ``text``, neither a file nor a board, was meant as a file's name rather than a
     board: it starts as a path does (``/``, ``~``, ``./``, ``../``), holds ``\\``, ``:``,
     ``_`` or ``-`` (which no board holds), or ends in an extension (``.txt``); but never a text
-    of ``size`` rows joined by ``/``, a board mistyped."""
+    of rows joined by ``/`` that does not start as a path, a board mistyped (``A.CAT`` ends
+    like a file's name: both say "no such file, nor a board" then)."""
     t = text.strip()
-    if len(t.split("/")) == size:
+    if len(t.split("/")) == size or (t.count("/") >= 2 and not t.startswith(("/", "~", "."))):
         return False
     return (
         t.startswith(("/", "~", "./", "../"))
@@ -330,7 +331,7 @@ def _corners_file(path: str) -> list[float]:
     if not p.is_file():
         raise VisionError(f"--corners {shown(path)}: no such corners file")
     try:
-        data = loads_json(p.read_text(encoding="utf-8"))
+        data = loads_json(p.read_text(encoding="utf-8-sig"))  # (a byte-order mark left out)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise VisionError(f"--corners {shown(path)}: not a JSON corners file ({exc})") from None
     flat = (
@@ -358,6 +359,8 @@ def load_image(path: str):
     """
     from companion.devices.camera import read_image_file
 
+    if not str(path).strip():
+        raise VisionError("image: no file named (an empty name); give a photo's file name")
     image, problem = read_image_file(Path(path))  # (a folder, a device, none: each said)
     if problem:
         raise VisionError(f"image {path}: {problem}")
@@ -407,7 +410,7 @@ def _write_image(path: str, image, what: str) -> None:
 
 def _read(args: argparse.Namespace) -> int:
     from companion.vision.profiles import get_profile
-    from companion.vision.reader import read_board
+    from companion.vision.reader import CALIBRATION_UNUSED, read_board
 
     corners = parse_corners(args.corners) if args.corners is not None else None
     known = None
@@ -432,7 +435,7 @@ def _read(args: argparse.Namespace) -> int:
     if calibration is not None:
         print(f"companion vision read: {_calibration_note(reading.profile.name)}", file=sys.stderr)
     for note in reading.notes:
-        if "calibration" in note:  # one made that cannot be used: said, not passed over
+        if note.startswith(CALIBRATION_UNUSED):  # one made that cannot be used: said
             print(f"companion vision read: {note}", file=sys.stderr)
     if args.json:
         out = reading.to_json()

@@ -44,6 +44,7 @@ __all__ = [
     "MIN_CELL_PX",
     "UNSURE_CELLS",
     "UNSURE_OF_TILES",
+    "CALIBRATION_UNUSED",
     "WAY_DISPUTED",
     "WAY_UNKNOWN",
     "BoardReading",
@@ -67,6 +68,7 @@ UNSURE_OF_TILES = "cell(s) whose tile, or the colour it shows, is read unsurely"
 INK_UNLIKE = "letter(s) whose colour is in doubt (their ink looks like the other colour's)"
 # said when the board's own letters (4 or more) and the last trusted reading's say it stands
 # different ways round: one of them is wrong, and the table forgets the last reading
+CALIBRATION_UNUSED = "read without your set's calibration"
 WAY_DISPUTED = "the board's letters and the last reading's disagree on which way it stands"
 # said when a board's letters (under 4: taken as it lies) read as surely under another turn,
 # with no last reading to say: its letters are in doubt, its tiles and their colours are not
@@ -281,10 +283,7 @@ def read_board(
     problems: list[str] = []
     notes: list[str] = []
     if getattr(net, "calibration_problem", None):
-        notes.append(
-            f"read without your set's calibration: {net.calibration_problem}; 'companion "
-            "vision calibrate' makes it again"
-        )
+        notes.append(f"{CALIBRATION_UNUSED}: {net.calibration_problem}")
     by_markers = how == "markers" or (tracker is not None and tracker.how == "markers")
     # the last trusted reading of this camera's board: the same grid in the photo, its corners
     # in any order (Iago's board is turned towards the opponent after every move); its letters

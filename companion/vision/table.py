@@ -206,6 +206,7 @@ class BoardCamera:
         self.problem: str | None = None
         self.camera_problem: str | None = None  # set while the camera gives no frame
         self.last = None  # the last trusted reading (BoardReading), the game read so far
+        self._calibration_told: str | None = None  # the unusable calibration last logged
 
     def take(self) -> Captured:
         """A frame from the camera now, or why there is none, as a :class:`Captured`; never
@@ -247,7 +248,7 @@ class BoardCamera:
             CompanionError: the camera gives no frame (see :meth:`capture`) or the board is not
                 found (BoardNotFoundError); ``problem`` keeps the message.
         """
-        from companion.vision.reader import WAY_DISPUTED, read_board
+        from companion.vision.reader import CALIBRATION_UNUSED, WAY_DISPUTED, read_board
 
         if frame is None:
             frame = self.capture()
@@ -278,6 +279,10 @@ class BoardCamera:
             self.problem = f"camera: {exc}"
             raise
         self.problem = None if reading.trusted else unsure_text(reading)
+        for note in reading.notes:
+            if note.startswith(CALIBRATION_UNUSED) and note != self._calibration_told:
+                _log.warning("camera: %s", note)  # the set's calibration made, not read with
+                self._calibration_told = note
         if reading.trusted:
             self.last = reading
         elif WAY_DISPUTED in reading.problems:
