@@ -709,7 +709,7 @@ def _calibrate(args: argparse.Namespace) -> int:
         layout_picture,
         reset_calibration,
     )
-    from companion.vision.cellnet import calibration_path, load_head
+    from companion.vision.cellnet import load_cellnet, read_head
     from companion.vision.notation import format_board
     from companion.vision.profiles import get_profile
 
@@ -772,14 +772,14 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 0
     corners = parse_corners(args.corners) if args.corners is not None else None
     photos = [load_image(p) for p in args.images]
-    if args.add and load_head(profile.name) is None:
-        earlier = calibration_path(profile.name)
-        why = "cannot be read" if earlier.exists() else "none was made"
-        print(
-            f"calibrate --add: no earlier {profile.name} calibration to add to ({earlier}: "
-            f"{why}); calibrating from the shipped model",
-            file=sys.stderr,
-        )
+    if args.add:
+        earlier, why = read_head(profile.name, load_cellnet().feature_size)
+        if earlier is None:
+            print(
+                f"calibrate --add: no earlier {profile.name} calibration to add to "
+                f"({why or 'none was made'}); calibrating from the shipped model",
+                file=sys.stderr,
+            )
     result = calibrate(
         photos, profile, layout, corners, replace=not args.add, names=list(args.images)
     )
