@@ -64,10 +64,37 @@ def test_a_calibration_file_that_is_no_npz_is_said(calibration_file, photo):
 def test_a_usable_calibration_is_named(calibration_file):
     net = cellnet.load_cellnet()
     weights = np.zeros((29, net.feature_size), np.float32)
-    np.savez(calibration_file, weights=weights, bias=np.zeros(29, np.float32))
+    np.savez(calibration_file, weights=weights, bias=np.zeros(29), model=np.array(net.model_id))
     calibrated = cellnet.load_cellnet(profile="iago")
     assert calibrated.calibration == calibration_file and calibrated.calibration_problem is None
     assert calibrated.head is not None
+
+
+@pytest.mark.parametrize("model", [None, "0123456789abcdef"], ids=["none named", "another"])
+def test_a_calibration_made_for_another_model_is_not_read_with(model, calibration_file, photo):
+    """A model updated with the product keeps its width: a calibration made for the model
+    before (or before calibrations named theirs) would read the new network's features with
+    the old one's layer. It is not read with, and said: calibrate again."""
+    net = cellnet.load_cellnet()
+    named = {} if model is None else {"model": np.array(model)}
+    layer = {"weights": np.zeros((29, net.feature_size)), "bias": np.zeros(29)}
+    np.savez(calibration_file, **layer, **named)
+    used = cellnet.load_cellnet(profile="iago")
+    assert used.head is None and "calibrate again" in used.calibration_problem
+    assert ("names no model" if model is None else model) in used.calibration_problem
+    reading = read_board(photo.image, "iago", corners=photo.corners)
+    assert reading.grid == photo.grid
+
+
+def test_calibrate_names_the_model_it_was_made_for(calibration_file):
+    from companion.vision.calibrate import calibrate, default_layout
+
+    layout = default_layout("iago")
+    shot = render_photo("iago", seed=31, size=(1000, 750), grid=layout, hand=False)
+    calibrate([shot.image], "iago", layout, corners=shot.corners)
+    with np.load(calibration_file) as f:
+        assert str(f["model"]) == cellnet.load_cellnet().model_id
+    assert cellnet.load_cellnet(profile="iago").calibration == calibration_file
 
 
 @pytest.mark.parametrize("kind", sorted(BAD_LAYERS))
@@ -130,7 +157,8 @@ def test_a_damaged_calibration_file_is_said_and_nothing_raises(damage, calibrati
     from companion.vision.calibrate import calibrate, default_layout, reset_calibration
 
     net = cellnet.load_cellnet()
-    np.savez(calibration_file, weights=np.zeros((29, net.feature_size)), bias=np.zeros(29))
+    layer = {"weights": np.zeros((29, net.feature_size)), "bias": np.zeros(29)}
+    np.savez(calibration_file, **layer, model=np.array(net.model_id))
     good = calibration_file.read_bytes()
     calibration_file.unlink()
     if damage == "folder":

@@ -310,7 +310,7 @@ def calibrate(
         )
     path = calibration_path(profile.name)
     # (an earlier layer the network cannot use, made for another one, is not taught on)
-    old = None if replace else read_head(profile.name, features.shape[1])[0]
+    old = None if replace else read_head(profile.name, net)[0]
     start = old if old is not None else (weights, bias)
     allowed_classes = np.ones(N_CLASSES, bool)
     allowed_classes[BLANK] = profile.blank_tiles
@@ -320,7 +320,7 @@ def calibrate(
     tmp = path.with_suffix(".tmp.npz")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(tmp, weights=head[0], bias=head[1])
+        np.savez_compressed(tmp, weights=head[0], bias=head[1], model=np.array(net.model_id))
         tmp.replace(path)
     except OSError as exc:  # a folder where the file should be, a full card, no permission
         tmp.unlink(missing_ok=True)

@@ -11,6 +11,7 @@ lettered tile, of its ink being blue or red (Iago). The network is taught by
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from pathlib import Path
@@ -119,6 +120,9 @@ class CellNet:
             chosen on the same cells by the same rule for a tile or none and its colour (a
             reading's when absent).
 
+    ``model_id`` is the model's identity, the first 16 hex digits of its file's SHA-256: a
+    calibration to the user's set names it and is read only with that model (:func:`read_head`).
+
     Raises:
         VisionError: the file is missing or is not a network OpenCV can run.
     """
@@ -144,6 +148,9 @@ class CellNet:
             self.net = cv2.dnn.readNetFromONNX(str(self.path))
         except cv2.error as exc:
             raise VisionError(f"cell model {self.path}: OpenCV cannot read it ({exc})") from None
+        # the model's identity: the first 16 hex digits of its file's SHA-256 (a calibration
+        # to the user's set names it, and is read only with it)
+        self.model_id = hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
         self._lock = threading.Lock()
         self.head: tuple[np.ndarray, np.ndarray] | None = None
         self.calibration: Path | None = None  # the file of the adapted layer read with
@@ -215,14 +222,16 @@ def calibration_path(profile_name: str) -> Path:
 
 
 def read_head(
-    profile_name: str, features: int | None = None
+    profile_name: str, net: CellNet | None = None
 ) -> tuple[tuple[np.ndarray, np.ndarray] | None, str | None]:
     """The adapted class layer of a profile and what is wrong with its file: ((weights float32
     (29, F), bias float32 (29,)), None); (None, None) when there is no calibration; (None, the
     fault in words) when the file cannot be read or holds no usable layer: not an ``.npz`` of
-    ``weights`` and ``bias``, shapes other than (29, F) and (29,) (``features``: the network's
-    F, when given: a file made for another network), or a value that is not a finite number.
-    Raises nothing."""
+    ``weights`` and ``bias``, shapes other than (29, F) and (29,), a value that is not a finite
+    number, or (given ``net``) a layer made for another network: F not ``net``'s, or the
+    ``model`` it names (:attr:`CellNet.model_id`, written by ``companion vision calibrate``)
+    not ``net``'s, or none named (a calibration kept from before an update of the model would
+    read the new network's features with the old one's layer). Raises nothing."""
     path = calibration_path(profile_name)
     if not path.exists():
         return None, None
@@ -232,9 +241,11 @@ def read_head(
         with np.load(path) as f:
             weights = np.asarray(f["weights"], np.float32)
             bias = np.asarray(f["bias"], np.float32)
+            model = str(f["model"]) if "model" in f.files else None
     except Exception as exc:  # noqa: BLE001 - np.load of a damaged file raises many kinds
         # (EOFError, zipfile.BadZipFile, ValueError...): none stops the reading
         return None, f"{path} cannot be read (not a calibration file: {type(exc).__name__})"
+    features = None if net is None else net.feature_size
     want = f"(29, {features if features is not None else 'F'})"
     if (
         weights.ndim != 2
@@ -248,6 +259,9 @@ def read_head(
         )
     if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
         return None, f"{path} holds values that are not numbers"
+    if net is not None and model != net.model_id:
+        made = "names no model" if model is None else f"was made for cell model {model}"
+        return None, f"{path} {made}, not the one read with ({net.model_id}): calibrate again"
     return (weights, bias), None
 
 
@@ -277,7 +291,7 @@ def load_cellnet(path: Path | str | None = None, profile: str | None = None) -> 
         if key not in _CACHE:
             net = CellNet(path)
             if stamp is not None:
-                head, problem = read_head(profile, net.feature_size)
+                head, problem = read_head(profile, net)
                 if problem:
                     net.calibration_problem = (
                         f"{problem}; 'companion vision calibrate --profile {profile}' makes it "

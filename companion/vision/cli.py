@@ -773,7 +773,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     corners = parse_corners(args.corners) if args.corners is not None else None
     photos = [load_image(p) for p in args.images]
     if args.add:
-        earlier, why = read_head(profile.name, load_cellnet().feature_size)
+        earlier, why = read_head(profile.name, load_cellnet())
         if earlier is None:
             print(
                 f"calibrate --add: no earlier {profile.name} calibration to add to "
