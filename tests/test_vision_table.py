@@ -619,3 +619,23 @@ def test_a_move_given_back_by_a_sustained_challenge_is_not_warned_of(tmp_path, c
     assert watcher.warning is None and "ILLEGAL" not in pub.banner
     assert pub.beeps == twin.service.published.beeps
     assert clock_of(s) == clock_of(twin)
+
+
+def test_after_a_restart_the_move_in_progress_is_said_unchecked(tmp_path, classifier):
+    """A power cut mid-move: the board when that move began was read before it and is gone, so
+    its move cannot be checked for ILLEGAL MOVE? at its press. The status line says so on the
+    restart (a check passed over silently is a fault not said); the clock resumes as without a
+    camera, and a game resumed with no camera says nothing of it."""
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE)
+    s = table(tmp_path, tmp_path / "camera")
+    twin = table(tmp_path, name="twin.jsonl")
+    for t in (s, twin):
+        run(t, "0 press red", "2 press blue", "3 sleep")
+        t.kill()
+        t.start_service()
+    said = "the camera checks the moves that begin from now on"
+    assert (
+        s.service.published.message.startswith("Restarted") and said in s.service.published.message
+    )
+    assert said not in twin.service.published.message
+    assert clock_of(s) == clock_of(twin)

@@ -301,6 +301,7 @@ class TableService:
         self.mode: GameMode
         self.journal: Journal
         self._banner: tuple[Banner, float | None] | None = None  # and until (game time)
+        self._resumed = False  # a game in progress resumed from the journal
         try:
             self._open_game()
         except BaseException:
@@ -323,6 +324,17 @@ class TableService:
             if hasattr(self.camera_watcher, "photos"):  # each move's photo kept (photos.py)
                 self.camera_watcher.photos = self._move_photos(photo_io, photo_clock)
                 self.camera_watcher.on_photo = self._camera_photo
+            if (
+                self._resumed
+                and not self.mode.finished
+                and hasattr(self.camera_watcher, "start_boards")
+            ):
+                # the board when the move in progress began is not known after a restart: said,
+                # not passed over (docs/daemon.md, "The camera at the table")
+                self.message += (
+                    "; the camera checks the moves that begin from now on (not the one in "
+                    "progress: its board before it was not seen)"
+                )
         elif (getattr(pinmap, "camera", None) or {}).get("kind", "none") != "none":
             self.camera_problem = "camera unavailable: it could not be opened (see the log)"
         devices.buttons.on_press(self._on_press)
@@ -437,6 +449,7 @@ class TableService:
             return
         self.mode = mode
         self.journal = journal
+        self._resumed = True
         last = _last_time(records)
         good = len(records)
         self._offset = self.clock() - last
