@@ -783,7 +783,7 @@ def test_default_calibration_layout_holds_every_letter_in_both_colours():
 
 def test_calibration_learns_from_a_photo_of_the_layout(classifier):
     from companion.vision.calibrate import calibrate, calibration_path, default_layout
-    from companion.vision.cellnet import load_head
+    from companion.vision.cellnet import read_head
 
     layout = default_layout("iago")
     photo = render_photo("iago", seed=31, size=(1000, 750), grid=layout, hand=False)
@@ -792,7 +792,7 @@ def test_calibration_learns_from_a_photo_of_the_layout(classifier):
     assert result.right_after >= result.right_before
     assert result.right_after >= 0.95 * result.samples
     assert calibration_path("iago").exists()
-    weights, bias = load_head("iago")
+    (weights, bias), _ = read_head("iago")
     assert weights.shape == (29, 128) and bias.shape == (29,)
     # the reader now reads Iago with the adapted layer, and the layout as laid
     reading = read_board(photo.image, "iago", corners=photo.corners)

@@ -11,6 +11,7 @@ lettered tile, of its ink being blue or red (Iago). The network is taught by
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import threading
@@ -156,9 +157,10 @@ class CellNet:
         self.calibration: Path | None = None  # the file of the adapted layer read with
         self.calibration_problem: str | None = None  # why a calibration made is not used
 
-    @property
+    @functools.cached_property
     def feature_size(self) -> int:
-        """F, the width of the network's last hidden layer (the class layer's input)."""
+        """F, the width of the network's last hidden layer (the class layer's input), from one
+        blank crop's outputs (the first time it is asked)."""
         return int(self.outputs(np.zeros((1, 3, INPUT_PX, INPUT_PX), np.float32))[1].shape[1])
 
     def outputs(self, crops: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
@@ -195,14 +197,9 @@ class CellNet:
         """
         if head is not None:
             weights, bias = (np.asarray(a, np.float32) for a in head)
-            features = self.feature_size
-            if weights.shape != (N_CLASSES, features) or bias.shape != (N_CLASSES,):
-                raise VisionError(
-                    f"adapted class layer: shapes {weights.shape} and {bias.shape}, expected "
-                    f"({N_CLASSES}, {features}) and ({N_CLASSES},)"
-                )
-            if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
-                raise VisionError("adapted class layer: holds values that are not numbers")
+            problem = layer_problem(weights, bias, self.feature_size)
+            if problem:
+                raise VisionError(f"adapted class layer: {problem}")
             head = (weights, bias)
         self.head = head
 
@@ -219,6 +216,26 @@ def calibration_path(profile_name: str) -> Path:
     return path_in(
         data_dir() / "vision", f"cellnet-calibration-{profile_name}", ".npz", "board profile"
     )
+
+
+def layer_problem(weights: np.ndarray, bias: np.ndarray, features: int | None) -> str | None:
+    """What makes a class layer (``weights`` (29, F), ``bias`` (29,)) one the network cannot read
+    with, in words, or None: other shapes (``features``: the network's F, None: any), or a
+    value that is not a finite number."""
+    want = f"(29, {features if features is not None else 'F'})"
+    if (
+        weights.ndim != 2
+        or weights.shape[0] != N_CLASSES
+        or (features is not None and weights.shape[1] != features)
+        or bias.shape != (N_CLASSES,)
+    ):
+        return (
+            f"holds a class layer of {weights.shape} and {bias.shape}, not {want} and (29,): "
+            "made for another cell model"
+        )
+    if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
+        return "holds values that are not numbers"
+    return None
 
 
 def read_head(
@@ -245,30 +262,13 @@ def read_head(
     except Exception as exc:  # noqa: BLE001 - np.load of a damaged file raises many kinds
         # (EOFError, zipfile.BadZipFile, ValueError...): none stops the reading
         return None, f"{path} cannot be read (not a calibration file: {type(exc).__name__})"
-    features = None if net is None else net.feature_size
-    want = f"(29, {features if features is not None else 'F'})"
-    if (
-        weights.ndim != 2
-        or weights.shape[0] != N_CLASSES
-        or (features is not None and weights.shape[1] != features)
-        or bias.shape != (N_CLASSES,)
-    ):
-        return None, (
-            f"{path} holds a class layer of {weights.shape} and {bias.shape}, not {want} and "
-            "(29,): made for another cell model"
-        )
-    if not (np.isfinite(weights).all() and np.isfinite(bias).all()):
-        return None, f"{path} holds values that are not numbers"
+    problem = layer_problem(weights, bias, None if net is None else net.feature_size)
+    if problem:
+        return None, f"{path} {problem}"
     if net is not None and model != net.model_id:
         made = "names no model" if model is None else f"was made for cell model {model}"
         return None, f"{path} {made}, not the one read with ({net.model_id}): calibrate again"
     return (weights, bias), None
-
-
-def load_head(profile_name: str) -> tuple[np.ndarray, np.ndarray] | None:
-    """The adapted class layer of a profile (weights float32 (29, F), bias float32 (29,)), or
-    None when there is none or it cannot be used (:func:`read_head` says why)."""
-    return read_head(profile_name)[0]
 
 
 _CACHE: dict[str, CellNet] = {}
@@ -298,6 +298,6 @@ def load_cellnet(path: Path | str | None = None, profile: str | None = None) -> 
                         "again"
                     )
                 net.adapt(head)
-                net.calibration = calibration_path(profile) if head is not None else None
+                net.calibration = cal if head is not None else None
             _CACHE[key] = net
         return _CACHE[key]

@@ -216,7 +216,7 @@ def board_argument(option: str, text: str, size: int, blank: bool = True) -> lis
             size_bytes = path.stat().st_size
             if size_bytes > BOARD_FILE_MAX:
                 raise VisionError(f"{said}: a file of {size_bytes} bytes is no board")
-            body = path.read_text(encoding="utf-8-sig")  # (a byte-order mark left out)
+            body = path.read_text(encoding="utf-8")  # (a byte-order mark: _board_rows)
         except (OSError, UnicodeDecodeError) as exc:
             raise VisionError(f"{said}: not a board file ({exc})") from None
         return _board_rows(f"{said}: the file is not a board", body, size, blank)
@@ -263,10 +263,6 @@ def _is(test) -> bool:
         return False
 
 
-BOM = "\ufeff"
-"""The byte-order mark some editors (Windows Notepad) write at the start of a UTF-8 file."""
-
-
 def _board_rows(said: str, body: str, size: int, blank: bool) -> list[str]:
     """The rows written in ``body`` (:func:`companion.games.iago.board.parse_rows`; a leading
     byte-order mark left out), or one line: ``said``, the first thing wrong, and what a board
@@ -280,7 +276,7 @@ def _board_rows(said: str, body: str, size: int, blank: bool) -> list[str]:
         + " or '.', an empty cell; a number is that many empty cells, in a row that writes "
         "no '.'"
     )
-    body = body.removeprefix(BOM)
+    body = body.removeprefix("\ufeff")  # the byte-order mark Windows Notepad writes first
     try:
         return parse_rows(body, size, blank="?" if blank else None)
     except BoardNotationError as err:
@@ -678,7 +674,7 @@ def _print_model() -> None:
     from companion.textformats import loads_json
     from companion.vision import cellnet
 
-    out: dict = {"file": str(cellnet.SHIPPED_MODEL)}
+    out: dict = {}
     recipe = cellnet.SHIPPED_RECIPE
     try:
         data = loads_json(recipe.read_text(encoding="utf-8"))
@@ -689,9 +685,9 @@ def _print_model() -> None:
         raise VisionError(f"cell model recipe {recipe}: cannot be read ({exc})") from None
     if isinstance(data, dict):
         out.update(data)
-        out["file"] = str(cellnet.SHIPPED_MODEL)
     elif data is not None:
         out["recipe"] = data
+    out["file"] = str(cellnet.SHIPPED_MODEL)
     out["calibration"] = {}
     for name in PROFILE_NAMES:
         used = _calibration_used(name)
@@ -700,6 +696,19 @@ def _print_model() -> None:
             note = _calibration_note(name).replace("read with", f"{name} boards are read with", 1)
             print(f"companion vision train: {note}", file=sys.stderr)
     print(json.dumps(out, indent=2))
+
+
+def _given(args: argparse.Namespace, *options: str) -> list[str]:
+    """Which of ``options`` (``photos``, ``--print-layout``, ``--add``, ``--truth``,
+    ``--corners``) the calibrate command line gives, in that order, as a message names them."""
+    said = {
+        "photos": (f"photos ({', '.join(args.images)})", bool(args.images)),
+        "--print-layout": ("--print-layout", args.print_layout is not None),
+        "--add": ("--add", args.add),
+        "--truth": ("--truth", args.truth is not None),
+        "--corners": ("--corners", args.corners is not None),
+    }
+    return [said[o][0] for o in options if said[o][1]]
 
 
 def _calibrate(args: argparse.Namespace) -> int:
@@ -715,17 +724,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
     profile = get_profile(args.profile)
     if args.reset:
-        given = [
-            name
-            for name, there in (
-                (f"photos ({', '.join(args.images)})", bool(args.images)),
-                ("--print-layout", args.print_layout is not None),
-                ("--add", args.add),
-                ("--truth", args.truth is not None),
-                ("--corners", args.corners is not None),
-            )
-            if there
-        ]
+        given = _given(args, "photos", "--print-layout", "--add", "--truth", "--corners")
         if given:
             raise VisionError(
                 f"calibrate --reset takes no {', '.join(given)}: it only removes the "
@@ -738,15 +737,7 @@ def _calibrate(args: argparse.Namespace) -> int:
             print(f"calibrate: removed the {profile.name} calibration {removed}")
         return 0
     if args.print_layout is not None:
-        given = [
-            name
-            for name, there in (
-                (f"photos ({', '.join(args.images)})", bool(args.images)),
-                ("--add", args.add),
-                ("--corners", args.corners is not None),
-            )
-            if there
-        ]
+        given = _given(args, "photos", "--add", "--corners")
         if given:
             raise VisionError(
                 f"calibrate --print-layout takes no {', '.join(given)}: print the layout first "

@@ -66,9 +66,11 @@ UNSURE_OF_TILES = "cell(s) whose tile, or the colour it shows, is read unsurely"
 # letters read as a colour their ink looks unlike, beside the board's other inks (the count's
 # problem too): :func:`companion.vision.cells.inks_unlike_their_colour`
 INK_UNLIKE = "letter(s) whose colour is in doubt (their ink looks like the other colour's)"
+# begins the note said when a calibration to the user's set was made but cannot be read with
+# (:func:`companion.vision.cellnet.read_head` says why); the table logs it, `vision read` says it
+CALIBRATION_UNUSED = "read without your set's calibration"
 # said when the board's own letters (4 or more) and the last trusted reading's say it stands
 # different ways round: one of them is wrong, and the table forgets the last reading
-CALIBRATION_UNUSED = "read without your set's calibration"
 WAY_DISPUTED = "the board's letters and the last reading's disagree on which way it stands"
 # said when a board's letters (under 4: taken as it lies) read as surely under another turn,
 # with no last reading to say: its letters are in doubt, its tiles and their colours are not

@@ -426,16 +426,16 @@ class CameraJobs:
     def _read(self) -> None:
         while True:
             job, shot = self._reads.get()
+            held = shot is not None  # a frame held (a job with none holds no room, tells nothing)
             try:
                 try:
                     self.handle(job, shot)
                 finally:
-                    if shot is not None:
+                    if held:
                         self._tell_state(shot.camera_problem)
             except Exception:  # noqa: BLE001 - the handlers say their faults; this is a bug's
                 _log.exception("camera job %r failed", job)
             finally:
-                held = shot is not None  # a frame held (a job with none holds no room)
                 del shot
                 if held:
                     self._room.release()
