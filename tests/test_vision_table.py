@@ -10,7 +10,7 @@ import io
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from companion.daemon import overlays, screen
@@ -621,21 +621,179 @@ def test_a_move_given_back_by_a_sustained_challenge_is_not_warned_of(tmp_path, c
     assert clock_of(s) == clock_of(twin)
 
 
-def test_after_a_restart_the_move_in_progress_is_said_unchecked(tmp_path, classifier):
-    """A power cut mid-move: the board when that move began was read before it and is gone, so
-    its move cannot be checked for ILLEGAL MOVE? at its press. The status line says so on the
-    restart (a check passed over silently is a fault not said); the clock resumes as without a
-    camera, and a game resumed with no camera says nothing of it."""
-    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE)
+def test_after_a_restart_the_move_in_progress_is_checked_against_its_start_board(
+    tmp_path, classifier
+):
+    """A power cut mid-move (red's, begun on CAFE): the board read when it began is in the
+    journal (its ``_board`` record names red and the move), so after the restart red's move is
+    still checked at its press: a lone D, touching nothing, is ILLEGAL MOVE? with two beeps.
+    The resume reads no board (the board mid-move is no move's start: before, it was taken for
+    one), the status line does not say the move goes unchecked, and the clock is as without a
+    camera."""
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, CAFE_D)
     s = table(tmp_path, tmp_path / "camera")
     twin = table(tmp_path, name="twin.jsonl")
     for t in (s, twin):
         run(t, "0 press red", "2 press blue", "3 sleep")
         t.kill()
         t.start_service()
+    message = s.service.published.message
+    assert message.startswith("Restarted") and "moves that begin from now on" not in message
+    script = ("4 resume", "5 sleep", "6 press red", "7 sleep")
+    run(twin, *script)
+    pub = run(s, *script)
+    assert s.service.camera_watcher.warning_codes[:1] == ("disconnected",)
+    assert pub.banner.startswith("ILLEGAL MOVE?") and "RED" in pub.banner
+    assert pub.beeps == twin.service.published.beeps + 2
+    assert clock_of(s) == clock_of(twin)
+
+
+def test_after_a_restart_a_move_whose_start_board_is_not_journaled_is_said_unchecked(
+    tmp_path, classifier
+):
+    """A journal whose ``_board`` records do not say whose move began on them (written before
+    they did): the board when red's move began is not known after the power cut. The status
+    line says the move goes unchecked (a check passed over silently is a fault not said), and
+    the board mid-move is not taken for its start: red's press warns of nothing, though CAFE_D
+    to CAFE_DOG would break rules. The clock resumes as without a camera, and a game resumed
+    with no camera says nothing of it."""
+    import json
+
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, CAFE_D, CAFE_DOG)
+    s = table(tmp_path, tmp_path / "camera")
+    twin = table(tmp_path, name="twin.jsonl")
+    for t in (s, twin):
+        run(t, "0 press red", "2 press blue", "3 sleep")
+        t.kill()
+    journal = tmp_path / "j.jsonl"
+    old = []
+    for line in journal.read_text().splitlines():
+        rec = json.loads(line)
+        if rec["kind"] == "_board":
+            del rec["player"], rec["move"]
+        old.append(json.dumps(rec) + "\n")
+    journal.write_text("".join(old))
+    for t in (s, twin):
+        t.start_service()
     said = "the camera checks the moves that begin from now on"
     assert (
         s.service.published.message.startswith("Restarted") and said in s.service.published.message
     )
     assert said not in twin.service.published.message
+    script = ("4 resume", "5 sleep", "6 press red", "7 sleep")
+    run(twin, *script)
+    pub = run(s, *script)
+    assert s.service.camera_watcher.warning is None and "ILLEGAL" not in pub.banner
+    assert pub.beeps == twin.service.published.beeps
     assert clock_of(s) == clock_of(twin)
+
+
+class _ScriptedBoards:
+    """A stand-in for :class:`BoardCamera` for the watcher's bookkeeping alone: each board read
+    (a move begins) is the next of ``boards``, (notation, trusted) pairs."""
+
+    problem = None
+
+    def __init__(self, boards):
+        self._boards = iter(boards)
+
+    def take(self):
+        from companion.vision.table import Captured
+
+        return Captured(frame="a frame")
+
+    def read(self, frame):
+        from types import SimpleNamespace
+
+        notation, trusted = next(self._boards)
+        return SimpleNamespace(notation=notation, trusted=trusted)
+
+    def challenged_words(self, before, colour, frame):
+        from types import SimpleNamespace
+
+        return SimpleNamespace(trusted=False, problems=["a stand-in"], words=[])
+
+
+_STEPS = st.lists(st.sampled_from(["press", "given back", "challenge", "settled"]), max_size=14)
+
+
+@given(_STEPS, st.lists(st.booleans(), min_size=16, max_size=16), st.lists(st.integers(0, 3)))
+@example(  # blue's first board read late, after blue's next move began on a board in doubt
+    steps=["press", "press"], trusted=[True, True] + [False] * 14, lags=[3]
+)
+def test_a_watcher_following_the_journal_keeps_what_the_live_one_kept(steps, trusted, lags):
+    """Any run of presses (the mover's: the other's move begins), moves given back by a
+    challenge's ruling (no press), challenges and their settling, each board read when a move
+    begins trusted or not and its ``_board`` record journaled up to three records late (the
+    reading lags): a watcher that follows the journal on a restart
+    (:meth:`ChallengeWatcher.follow`, ``resume_board``) holds the move in progress's start
+    board exactly when the live watcher holds it, the same board, and the same mover and
+    challenge; the board is the last move's read and trusted, and a move given back has none."""
+    from types import SimpleNamespace
+
+    from companion.vision.table import ChallengeWatcher
+
+    boards = [
+        (f"5{c}5/11/11/11/11/11/11/11/11/11/11", t)
+        for c, t in zip("ABCDEFGHIJKLMNOP", trusted, strict=True)
+    ]
+    live = ChallengeWatcher(_ScriptedBoards(boards), submit_line=lambda _: None)
+    journal: list[tuple[dict, object]] = []  # (event, the mode's state after), or (_board, None)
+    late: list[list] = []  # [records still to wait, _board record]
+    lag = iter(lags)
+
+    def board_read(notation, ok, move):
+        rec = {"board": notation, "trusted": ok, "player": move[0], "move": move[1]}
+        late.append([next(lag, 0), rec])
+
+    live.on_board = board_read
+    live.game_id = "g"
+    mover, phase, challenge, presses = "blue", None, None, 1
+    expected = None  # the move in progress's start board, by the watcher's rules
+
+    def apply(event):
+        state = SimpleNamespace(
+            timer=SimpleNamespace(mover=mover), phase=phase, challenge_rec=challenge
+        )
+        live.observe(event, state)
+        live.wait()
+        journal.append((event, state))
+        for entry in late:
+            entry[0] -= 1
+        journal.extend((rec, None) for wait, rec in late if wait < 0)
+        late[:] = [entry for entry in late if entry[0] >= 0]
+
+    apply({"kind": "press", "role": "red"})  # red starts the game: blue's move
+    board, ok = boards[0]
+    expected = board if ok else None
+    for i, step in enumerate(steps):
+        if step == "press" and phase is None:
+            event = {"kind": "press", "role": mover}
+            mover = "red" if mover == "blue" else "blue"
+            board, ok = boards[presses]
+            presses, expected = presses + 1, board if ok else None
+        elif step == "given back" and phase is not None:
+            event = {"kind": "ruling"}
+            mover, phase, challenge = ("red" if mover == "blue" else "blue"), None, None
+            expected = None
+        elif step == "challenge" and phase is None:
+            event = {"kind": "challenge_button"}
+            phase, challenge = "words", SimpleNamespace(started_at=float(i), challenged=mover)
+        elif step == "settled" and phase is not None:
+            event = {"kind": "confirm"}
+            phase, challenge = None, None
+        else:
+            continue
+        apply(event)
+    journal.extend((rec, None) for _wait, rec in late)  # written before the power went
+    follower = ChallengeWatcher(_ScriptedBoards([]), submit_line=lambda _: None)
+    follower.game_id = "g"
+    for rec, state in journal:
+        if state is None:
+            follower.resume_board(rec["player"], rec["move"], rec["board"], rec["trusted"])
+        else:
+            follower.follow(rec, state)
+    assert live.start_boards.get(mover) == expected
+    assert follower.start_boards.get(mover) == expected
+    assert follower._mover == live._mover == mover
+    assert follower._move_challenged == live._move_challenged

@@ -81,7 +81,9 @@ CLOCK_NICE = -10  # the clock thread's niceness when the system allows it
 FAILURE_BACKOFF = 0.1  # seconds: the least sleep after a step that raised
 HEADER = "_game"
 ALIVE = "_alive"
-BOARD = "_board"  # a board the camera read after a move: {"board": NOTATION, "trusted": bool}
+# a board the camera read when a move began: {"board": NOTATION, "trusted": bool}, and (Iago,
+# since 2026-12-07) "player" and "move" (its number in the game, from 1), for the restart
+BOARD = "_board"
 RETRY_SECONDS = 1.0  # a failing journal, display, servo or LEDs is tried again this often
 STORAGE_BEEP_SECONDS = 30.0  # while storage fails, its beep pattern sounds again this often
 STORAGE_BEEPS = (3, 0.06, 0.06)  # the pattern: 3 quick beeps (count, on, off seconds)
@@ -327,10 +329,11 @@ class TableService:
             if (
                 self._resumed
                 and not self.mode.finished
-                and hasattr(self.camera_watcher, "start_boards")
+                and hasattr(self.camera_watcher, "follow")
+                and self._camera_follows_journal()
             ):
-                # the board when the move in progress began is not known after a restart: said,
-                # not passed over (docs/daemon.md, "The camera at the table")
+                # the board when the move in progress began is not in the journal: said, not
+                # passed over (docs/daemon.md, "The camera at the table")
                 self.message += (
                     "; the camera checks the moves that begin from now on (not the one in "
                     "progress: its board before it was not seen)"
@@ -471,10 +474,33 @@ class TableService:
         if self.mode.finished:
             self._finish()
 
-    def _replay_prefix(self, records: list[dict]) -> tuple[GameMode | None, int, str | None]:
+    def _camera_follows_journal(self) -> bool:
+        """After a restart, the camera watcher follows the resumed game's journal (the mode
+        replayed record by record, :meth:`ChallengeWatcher.follow`, and its ``_board`` records,
+        :meth:`ChallengeWatcher.resume_board`), so the move in progress keeps the board read
+        when it began. True when a move is in progress whose board then is not known."""
+        watcher = self.camera_watcher
+        watcher.game_id = self._game_id()
+
+        def follow(rec: dict, mode: GameMode) -> None:
+            kind = rec.get("kind")
+            if kind == BOARD:
+                watcher.resume_board(
+                    rec.get("player"), rec.get("move"), rec.get("board"), rec.get("trusted")
+                )
+            elif isinstance(kind, str) and not kind.startswith("_"):
+                watcher.follow(rec, mode)
+
+        self._replay_prefix(self.journal.records, follow)
+        return watcher.move_in_progress_unchecked
+
+    def _replay_prefix(
+        self, records: list[dict], follow: Callable[[dict, GameMode], None] | None = None
+    ) -> tuple[GameMode | None, int, str | None]:
         """The mode rebuilt from the longest prefix of ``records`` that replays, how many
         records that is, and what is wrong with the first that does not (None if all do).
-        ``(None, 0, problem)`` when even the header cannot be used."""
+        ``(None, 0, problem)`` when even the header cannot be used. ``follow(record, mode)``,
+        if given, is called after each record replayed, the mode's state after it."""
         header = records[0]
         where = f"{self.journal_file} header"
         try:
@@ -488,6 +514,8 @@ class TableService:
             try:
                 _last_time([rec], n)
                 replay(mode, [rec], first_line=n)
+                if follow is not None:
+                    follow(rec, mode)
             except (ValueError, KeyError, TypeError) as exc:
                 problem = str(exc) if not isinstance(exc, KeyError) else f"missing key {exc}"
                 # the failed record may have half-changed the mode: rebuild it from the prefix
@@ -1227,8 +1255,8 @@ class TableService:
     def _camera_changed(self, problem: str | None) -> None:
         self._queue.put(("camera", ("state", None, problem), self.clock()))
 
-    def _camera_board(self, notation: str, trusted: bool) -> None:
-        self._queue.put(("camera", ("board", (notation, trusted), ""), self.clock()))
+    def _camera_board(self, notation: str, trusted: bool, move: tuple | None = None) -> None:
+        self._queue.put(("camera", ("board", (notation, trusted, move), ""), self.clock()))
 
     def _camera_photo(self, turn: int, colour: str, name: str | None, error) -> None:
         self._queue.put(("camera", ("photo", (turn, colour, name, error), ""), self.clock()))
@@ -1268,9 +1296,12 @@ class TableService:
         if what == "board":
             # the board after a move, as read: journaled as the service's own record (BOARD,
             # skipped by the replay), so the game's record and the director's pages have it
-            notation, trusted = data
+            notation, trusted, move = data
             if self.mode.started and not self.mode.finished and self.journal.records:
-                self.journal.append({"t": g, "kind": BOARD, "board": notation, "trusted": trusted})
+                rec = {"t": g, "kind": BOARD, "board": notation, "trusted": trusted}
+                if move is not None:  # whose move began on it, and which (a restart's replay)
+                    rec["player"], rec["move"] = move
+                self.journal.append(rec)
             return
         if what == "warning":
             mover, codes = data

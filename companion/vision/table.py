@@ -463,10 +463,11 @@ class ChallengeWatcher:
     ends one (so it raises no warning) and gives a challenge no words.
     A camera or reading failure submits nothing (the words can still be typed) and keeps the
     message in ``problem``. Each board read when a move begins (the board after the move
-    before) is passed to ``on_board(notation, trusted)``, trusted or not, for the game's record
-    and the director's pages. When a move ends, it is checked by the Iago rules (without the
-    lexicon): a broken rule is kept in ``warning`` (``warning_mover``, ``warning_codes``) and
-    passed to ``on_warning`` if the table sets one. :meth:`request_count` reads the board and
+    before) is passed to ``on_board(notation, trusted, (player, move))`` (the move numbered in
+    the game from 1), trusted or not, for the game's record and the director's pages. When a
+    move ends, it is checked by the Iago rules (without the lexicon): a broken rule is kept in
+    ``warning`` (``warning_mover``, ``warning_codes``) and passed to ``on_warning`` if the table
+    sets one. :meth:`request_count` reads the board and
     passes the colour count to ``on_count`` (withheld when a tile laid since the mover's move
     began shows the other colour, :func:`laid_in_other_colour`, unless a challenge was made in
     that move: a sustained one's penalty may turn the move's own first word over). A move
@@ -474,7 +475,10 @@ class ChallengeWatcher:
     start board: the board then still holds the tiles to be taken off, so no move is checked
     against it and its count is not held to the rule. A new game
     (``game_id``, set by the service before each :meth:`observe`) starts with no start board
-    and no mover from the last. Whenever the camera stops or starts giving frames,
+    and no mover from the last. After a restart the service drives :meth:`follow` through the
+    journal's replay, so the move in progress keeps the board read when it began (its
+    ``_board`` record names the player and the move) and is checked at its press as if the
+    power had not gone. Whenever the camera stops or starts giving frames,
     ``on_camera`` is called with the problem's text or None. The camera's work runs on two
     background threads (:class:`CameraJobs`: one captures, one reads), never on the clock's;
     the callbacks are called on the reading one.
@@ -494,12 +498,14 @@ class ChallengeWatcher:
         self.on_warning = None  # called with the warning's text (any thread) if set
         self.on_count = None  # called with ({"blue": n, "red": n} or None, problem or None)
         self.on_camera = None  # called with the camera's problem, or None when it is back
-        self.on_board = None  # called with (notation, trusted) for each board read after a move
+        self.on_board = None  # called with (notation, trusted, (player, move number)) for each
+        # board read when a move begins
         self.start_boards: dict[str, str] = {}
         self.game_id: str | None = None  # the game in progress (the service sets it)
         self._game: str | None = None  # the game of the jobs queued (observe's thread)
         self._game_read: str | None = None  # the game of the jobs read (the reading thread)
         self._mover: str | None = None
+        self._move = 0  # the moves begun in this game (a move given back counts as one)
         self._move_challenged = False  # a challenge was made in the mover's move
         self._challenge_seen: float | None = None
         self._jobs = CameraJobs(board_camera, self._work, "board-camera", self._camera_state)
@@ -508,8 +514,44 @@ class ChallengeWatcher:
         """Look at an applied event and the mode's state after it (the Iago timer's ``timer``,
         ``phase`` and ``challenge_rec``); queue a board reading when a move begins or a
         challenge waits for its words."""
+        for job, frame in self._track(event, mode):
+            self._jobs.put(job, frame=frame)
+
+    def follow(self, event: dict, mode) -> None:
+        """Follow a journaled event as :meth:`observe` does, reading nothing: the restart's
+        replay of the game in progress (the service calls it after each record it replays, the
+        mode's state after it, then :meth:`resume_board` for each ``_board`` record). A move's
+        start board is forgotten when it begins; :meth:`resume_board` gives it back."""
+        for (kind, colour, _game, _move), _frame in self._track(event, mode):
+            if kind in ("start", "given back"):
+                self.start_boards.pop(colour, None)
+        self._game_read = self._game  # the jobs to come are this game's: nothing to clear
+        self._challenge_seen = None  # a challenge still waiting for its words is read again
+
+    def resume_board(self, player, move, board, trusted) -> None:
+        """A ``_board`` record met in the restart's replay (:meth:`follow`): the board read when
+        ``player``'s move number ``move`` began (``board`` notation, ``trusted`` bool). Kept as
+        that move's start board when it is the move in progress's and was trusted; any other
+        (a move over, a move given back, a record of before this field, a board in doubt) is
+        not (the status line then says the move in progress goes unchecked)."""
+        current = player == self._mover and move == self._move
+        if current and trusted is True and isinstance(board, str):
+            self.start_boards[player] = board
+
+    @property
+    def move_in_progress_unchecked(self) -> bool:
+        """True when a move is in progress and the board when it began is not known (after a
+        restart: its ``_board`` record was not written, or the move was given back), so its
+        press checks nothing for ILLEGAL MOVE?."""
+        return self._mover is not None and self._mover not in self.start_boards
+
+    def _track(self, event: dict, mode) -> list[tuple[tuple, bool]]:
+        """The jobs ``event`` asks for, as (job, frame wanted): a job is (kind, colour, game,
+        move number); the watcher's idea of the mover, the move and the challenge follows."""
+        jobs: list[tuple[tuple, bool]] = []
         if self.game_id != self._game:  # a new game: nothing of the last one's moves holds
             self._game, self._mover, self._challenge_seen = self.game_id, None, None
+            self._move = 0
         timer = getattr(mode, "timer", None)
         mover = getattr(timer, "mover", None)
         mover = getattr(mover, "value", mover)
@@ -520,15 +562,17 @@ class ChallengeWatcher:
             # and no move is checked against it
             ended = event.get("kind") == "press" and event.get("role") == self._mover
             kind = "start" if ended or self._mover is None else "given back"
+            self._move += 1
             # queued before the mover is said (a count asked for in between is still the last
             # mover's, read against that move's start board); a move given back needs no frame
-            self._jobs.put((kind, str(mover), self._game), frame=kind == "start")
+            jobs.append(((kind, str(mover), self._game, self._move), kind == "start"))
             self._mover, self._move_challenged = str(mover), False
         rec = getattr(mode, "challenge_rec", None)
         waiting = getattr(mode, "phase", None) == "words" and rec is not None
         if waiting and rec.started_at != self._challenge_seen and rec.challenged:
             self._challenge_seen, self._move_challenged = rec.started_at, True
-            self._jobs.put(("challenge", str(rec.challenged), self._game))
+            jobs.append((("challenge", str(rec.challenged), self._game, self._move), True))
+        return jobs
 
     def request_count(self) -> None:
         """Ask for the colour count (rulebook, "The Move" (2): a count on request): the board is
@@ -538,7 +582,7 @@ class ChallengeWatcher:
         # tiles it laid (the jobs are read in order, so that board is the one kept by then);
         # none after a challenge in the move (a penalty may have turned its own tiles over)
         mover = "" if self._move_challenged else (self._mover or "")
-        self._jobs.put(("count", mover, self._game))
+        self._jobs.put(("count", mover, self._game, self._move))
 
     def wait(self) -> None:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
@@ -562,17 +606,18 @@ class ChallengeWatcher:
         if self.on_warning is not None:
             self.on_warning(self.warning)
 
-    def _work(self, job: tuple[str, str, str | None], shot: Captured | None) -> None:
+    def _work(self, job: tuple[str, str, str | None, int], shot: Captured | None) -> None:
         """One job on the reading thread (:class:`CameraJobs`): ``job`` is (kind, colour, the
-        game it was asked in), ``shot`` the board when it was asked for (or the camera's failure
-        then), None for a move given back (queued with no frame)."""
-        kind, colour, game = job
+        game it was asked in, the number of the move in progress then), ``shot`` the board when
+        it was asked for (or the camera's failure then), None for a move given back (queued
+        with no frame)."""
+        kind, colour, game, move = job
         if game != self._game_read:  # a new game: no start board or warning of the last
             self._game_read = game
             self.start_boards.clear()
             self.warning, self.warning_mover, self.warning_codes = None, None, ()
         try:
-            self._do(kind, colour, shot)
+            self._do(kind, colour, shot, move)
         except CompanionError as exc:
             self.problem = str(exc)
         except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
@@ -584,7 +629,7 @@ class ChallengeWatcher:
         if self.on_camera is not None:
             self.on_camera(now)
 
-    def _do(self, kind: str, colour: str, shot: Captured | None) -> None:
+    def _do(self, kind: str, colour: str, shot: Captured | None, move: int) -> None:
         if kind == "given back":  # queued with no frame: the board now is no move's start
             self.start_boards.pop(colour, None)
             return
@@ -615,7 +660,7 @@ class ChallengeWatcher:
             except CompanionError:
                 reading = None
             if reading is not None and self.on_board is not None:
-                self.on_board(reading.notation, bool(reading.trusted))
+                self.on_board(reading.notation, bool(reading.trusted), (colour, move))
             board = reading.notation if reading is not None and reading.trusted else None
             if board is None:
                 self.problem = self.board_camera.problem
