@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
+from companion.daemon.service import LATE_INPUT_SECONDS
 from companion.daemon.sim import START, ScriptedTable
 from companion.paths import data_dir
 
@@ -733,8 +734,115 @@ def test_a_journal_with_times_in_any_order_always_resumes(tmp_path_factory, even
     for _ in range(2):
         s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
         try:
-            times = [r["t"] for r in s.service.journal.records]
-            assert times == sorted(times)
+            records = s.service.journal.records
+            event = latest = 0.0
+            for r in records[1:]:  # late by an input counted back at most, never past an event
+                assert r["t"] >= event and r["t"] >= latest - LATE_INPUT_SECONDS
+                if not r["kind"].startswith("_"):
+                    event = r["t"]
+                latest = max(latest, r["t"])
             s.kill()
         finally:
             s.devices.close()
+
+
+def _state_after_restart(s):
+    s.kill()
+    s.start_service()
+    s.settle()
+    return s.state()
+
+
+def test_a_press_made_before_a_minute_ran_out_and_taken_after_survives_a_restart(tmp_path):
+    """Blue's contact closes at 9.999 s, 1 ms before the sand minute runs out; the glitch
+    filter accepts it 2 ms later, after the clock thread charged the minute: the press counts at
+    9.999 (issue 2), journaled after the expiry's heartbeat at 10 s. A restart keeps it (it
+    used to say JOURNAL DAMAGED and set it aside: blue back on move, a minute charged)."""
+    s = ScriptedTable(TableConfig(minute_seconds=10.0), set_judge(WORDS), tmp_path / "j.jsonl")
+    s.at(0)
+    s.press("red")
+    s.settle()
+    s.at(9.999)
+    pin = s.devices.pins["buttons.blue"]
+    pin.drive_low()
+    s.at(10.001)  # the minute's deadline is handled
+    s.devices.extra["pin_factory"].run_due()  # the filter accepts the press, stamped 9.999
+    pin.drive_high()
+    s.settle()
+    before = state(s)
+    assert (before["mover"], before["minutes"]) == ("red", {"blue": 5, "red": 5})
+    after = _state_after_restart(s)
+    assert "DAMAGED" not in after["table"]["message"] and not list(tmp_path.glob("*.rest-*"))
+    assert (after["mover"], after["minutes"], after["moves_completed"]) == (
+        "red", {"blue": 5, "red": 5}, 1,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("heard_ago", [2.0, 6.0])
+def test_the_timer_heads_silence_counted_back_survives_a_restart(tmp_path, heard_ago):
+    """The head goes silent: noticed at 10.4 s, last heard ``heard_ago`` seconds before. The
+    clock pauses at the instant it was last heard (journaled after the heartbeats since), and no
+    further back than LATE_INPUT_SECONDS before the journal's last record. A restart resumes
+    the game there, with every move after it (it used to set the pause and all that followed
+    aside as JOURNAL DAMAGED)."""
+    s = ScriptedTable(TableConfig(minute_seconds=60.0), set_judge(WORDS), tmp_path / "j.jsonl")
+    s.at(0)
+    s.press("red")
+    s.settle()
+    s.at(10.4)
+    s.service._on_link(False, START + 10.4 - heard_ago)  # as the head's backend tells silence
+    s.settle()
+    pause = next(r for r in s.service.journal.records if r["kind"] == "pause")
+    alive = max(r["t"] for r in s.service.journal.records if r["kind"] == "_alive")
+    assert pause["t"] == pytest.approx(max(10.4 - heard_ago, alive - LATE_INPUT_SECONDS))
+    s.service._on_link(True, START + 11)
+    s.at(12)
+    s.service.command("resume")
+    s.at(13)
+    s.press("blue")
+    s.at(14)
+    before = state(s)
+    after = _state_after_restart(s)
+    assert "DAMAGED" not in after["table"]["message"] and not list(tmp_path.glob("*.rest-*"))
+    assert (after["mover"], after["moves_completed"]) == (before["mover"], 1)
+    assert after["sand_left"] == pytest.approx(before["sand_left"])
+
+
+def test_an_input_journaled_further_back_than_a_late_input_is_set_aside(tmp_path):
+    """A press 3 s earlier than the heartbeat before it is more than any input is counted back
+    (LATE_INPUT_SECONDS): a damaged record, set aside with the rest, as a press earlier than a
+    game event before it is."""
+    path = tmp_path / "journal.jsonl"
+    records = [
+        {"t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}},
+        {"t": 1, "kind": "press", "role": "red"},  # blue on move from 1 s
+        {"t": 5, "kind": "_alive"},
+        {"t": 5 - LATE_INPUT_SECONDS - 0.5, "kind": "press", "role": "blue"},
+        {"t": 6, "kind": "_alive"},
+    ]
+    _write_journal(path, records)
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+    assert (state(s)["mover"], state(s)["moves_completed"]) == ("blue", 0)
+    message = s.service.published.message
+    assert message.startswith("journal damaged (line 3")  # the 5 s (or the press, line 4)
+    assert "the journal's time never goes backwards" in message
+
+
+def test_a_press_stamped_before_a_board_journaled_while_it_waited_is_kept(tmp_path):
+    """A camera's board read (the service's own ``_board`` record, journaled when the reading
+    came, at 5 s) and blue's press stamped a moment before it (4.999 s, accepted by the glitch
+    filter after): the journal goes back by a millisecond, as an input counted late does, and a
+    restart keeps the press (it used to set it aside as JOURNAL DAMAGED)."""
+    path = tmp_path / "journal.jsonl"
+    board = "11/11/11/11/11/4CAFE3/11/11/11/11/11"
+    records = [
+        {"t": 0, "kind": "_game", "mode": "iago", "settings": {"minutes": 5}},
+        {"t": 0, "kind": "press", "role": "red"},
+        {"t": 5.0, "kind": "_board", "board": board, "trusted": True, "player": "blue", "move": 1},
+        {"t": 4.999, "kind": "press", "role": "blue"},
+        {"t": 6, "kind": "_alive"},
+    ]
+    _write_journal(path, records)
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
+    assert (state(s)["mover"], state(s)["moves_completed"]) == ("red", 1)
+    assert s.service.published.message == "Restarted: the game resumes where it was, paused"

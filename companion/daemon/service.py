@@ -89,6 +89,13 @@ STORAGE_BEEP_SECONDS = 30.0  # while storage fails, its beep pattern sounds agai
 STORAGE_BEEPS = (3, 0.06, 0.06)  # the pattern: 3 quick beeps (count, on, off seconds)
 PRESS_FUTURE_SECONDS = 0.05  # a press stamped later than now by more than this is said
 PRESS_MAX_AGE = 2.5  # seconds: a press stamped further back than this when it arrives is refused
+# seconds: how far back of the journal's latest record an input may be journaled. An input counts
+# at the instant it was made (a press at its stamp, the clock paused at the instant the timer head
+# was last heard), after heartbeats or a camera's board were journaled meanwhile: a press is
+# refused past PRESS_MAX_AGE, and the head's silence, told LINK_TIMEOUT_MS (2 s) after its last
+# frame, is counted back no further than this (firmware/headproto.py). The replay takes such a
+# record (never one earlier than the game event before it) and sets aside any further back.
+LATE_INPUT_SECONDS = PRESS_MAX_AGE
 FAULT_PAGE_SECONDS = 2.5  # several faults take the bottom line in turn
 FAULT_WORDS = {
     "storage": "NOT SAVING: storage",
@@ -901,6 +908,9 @@ class TableService:
         events = _game_events(records)
         if events and float(events[-1].get("t", 0.0)) > g:
             return self._last_g
+        # never further back than the replay takes (LATE_INPUT_SECONDS): a restart would set
+        # the input aside as a damaged record
+        g = max(g, _last_time(records) - LATE_INPUT_SECONDS)
         try:
             mode = self._mode_from_journal(records, "journal header")
             mode.advance(g)
@@ -1511,35 +1521,46 @@ def _last_time(records: list[dict], first_line: int = 1) -> float:
     return last
 
 
+_NEVER_BACK = (
+    f"the journal's time never goes backwards (an input counted late, {LATE_INPUT_SECONDS:g} s at "
+    "most, after the service's own records)"
+)
+
+
 def _time_goes_back(records: list[dict]) -> tuple[int, str] | None:
     """Where the journal's time goes backwards (the service writes game time, which never does):
     None when it never does, else the index of the first record to set aside and what is wrong,
     naming its line (``records[0]`` is line 1).
 
-    The damaged record is the one that disagrees with its neighbours: a record whose time is
-    later than the record after it while that one agrees with everything before (a time that
-    jumped ahead: ``1, 2, 8.1, 3.0`` sets aside from 8.1 on), else the record that goes back
-    (``1, 2, 3, 0.5`` sets aside from 0.5 on). Times that are not numbers are left to the
-    replay's own checks (:func:`_last_time`).
+    A record may be earlier than the records before it only as an input counted at the instant
+    it was made is (:meth:`TableService._late_input`): by :data:`LATE_INPUT_SECONDS` at most,
+    and never earlier than a game event before it (the service's own records, heartbeats and
+    boards read, may have been journaled meanwhile). The damaged record is the one that
+    disagrees with its neighbours: a record whose time is later than the record after it while
+    that one agrees with everything before (a time that jumped ahead: ``1, 2, 8.1, 3.0`` sets
+    aside from 8.1 on), else the record that goes back (``1, 2, 3, 0.5`` sets aside from 0.5
+    on). Times that are not numbers are left to the replay's own checks (:func:`_last_time`).
     """
     latest = before = 0.0  # the latest time so far, and the latest before the record holding it
     latest_at = 0
+    event = 0.0  # the latest time of a game event so far
     for i, rec in enumerate(records):
         t = rec.get("t")
         if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
             continue  # no time, or not a number: the replay says so (_last_time)
-        if t < latest:
+        if t < latest and (t < event or latest - t > LATE_INPUT_SECONDS):
             ahead = records[latest_at]
             if latest_at == i - 1 and t >= before:
                 return latest_at, (
                     f"line {latest_at + 1}: record {_shown_record(ahead)}: time {latest:g} s is "
-                    f"later than the record after it ({t:g} s, line {i + 1}); the journal's "
-                    "time never goes backwards"
+                    f"later than the record after it ({t:g} s, line {i + 1}); {_NEVER_BACK}"
                 )
             return i, (
                 f"line {i + 1}: record {_shown_record(rec)}: time {t:g} s is earlier than "
-                f"{latest:g} s (line {latest_at + 1}); the journal's time never goes backwards"
+                f"{latest:g} s (line {latest_at + 1}); {_NEVER_BACK}"
             )
+        if i and not str(rec.get("kind", "")).startswith("_"):
+            event = max(event, float(t))
         if t > latest:
             before, latest, latest_at = latest, float(t), i
     return None
