@@ -187,20 +187,60 @@ def test_boards_in_the_journal_are_ruled():
 
 
 def test_the_services_camera_boards_are_the_records_boards_when_trusted():
-    """The table service journals the camera's board after each move as ``_board`` with the
-    reader's ``trusted``; a trusted one is ruled like a board event, an unsure one left out."""
+    """The table service reads the board from the frame of each press that begins a move and
+    journals it when read, after that press, as ``_board`` with the reader's ``trusted``, the
+    player and the move begun; a trusted one is ruled as the board at that press (the end of
+    the move before), an unsure one left out."""
+    empty = "11/11/11/11/11/11/11/11/11/11/11"
     pot = "11/11/11/11/11/4POT4/11/11/11/11/11"
     wrong = "11/11/11/11/11/4PQT4/11/11/11/11/11"
     data = journal(
         {"t": 0, "kind": "press", "role": "red"},
-        {"t": 8, "kind": "_board", "board": wrong, "trusted": False},
-        {"t": 8.5, "kind": "_board", "board": pot, "trusted": True},
+        {"t": 0.8, "kind": "_board", "board": empty, "trusted": True, "player": "blue", "move": 1},
         {"t": 9, "kind": "press", "role": "blue"},
+        {"t": 9.5, "kind": "_board", "board": pot, "trusted": True, "player": "red", "move": 2},
+        {"t": 15, "kind": "press", "role": "red"},
+        {
+            "t": 15.9,
+            "kind": "_board",
+            "board": wrong,
+            "trusted": False,
+            "player": "blue",
+            "move": 3,
+        },
     )
     record = from_table(data, "x.json").record
     boards = [ev for ev in record.events if type(ev).__name__ == "BoardEvent"]
-    assert len(boards) == 1  # the unsure reading is not one of the record's boards
-    (move,) = replay_record(record).moves
+    assert [b.t for b in boards] == [0, 9]  # the unsure reading is not one of the record's boards
+    first, second = replay_record(record).moves
+    assert first.ruling is not None and first.ruling.legal and first.ruling.counts["blue"] == 3
+    assert second.ruling is not None and not second.ruling.placed  # no board seen of its end
+
+
+def test_a_board_read_late_is_the_board_of_the_press_it_was_read_at():
+    """A reading that lags: the board of blue's press at 9 s (red's move 2 begins) is journaled
+    after red's press at 10 s. It is still the board blue's move ended on, and red's move has
+    no board of its end (nothing laid, as the record's rule has it); a journal of before the ``move`` field has its boards
+    taken as the last press's that began a move."""
+    empty = "11/11/11/11/11/11/11/11/11/11/11"
+    pot = "11/11/11/11/11/4POT4/11/11/11/11/11"
+    late = journal(
+        {"t": 0, "kind": "press", "role": "red"},
+        {"t": 0.5, "kind": "_board", "board": empty, "trusted": True, "player": "blue", "move": 1},
+        {"t": 9, "kind": "press", "role": "blue"},
+        {"t": 10, "kind": "press", "role": "red"},
+        {"t": 10.5, "kind": "_board", "board": pot, "trusted": True, "player": "red", "move": 2},
+    )
+    moves = replay_record(from_table(late, "x.json").record).moves
+    assert moves[0].ruling is not None and moves[0].ruling.counts["blue"] == 3
+    assert moves[1].ruling is not None and not moves[1].ruling.placed  # no board of its end
+    old = journal(
+        {"t": 0, "kind": "press", "role": "red"},
+        {"t": 0.5, "kind": "_board", "board": empty, "trusted": True},
+        {"t": 9, "kind": "press", "role": "blue"},
+        {"t": 9.5, "kind": "_board", "board": pot, "trusted": True},
+    )
+    (move,) = replay_record(from_table(old, "x.json").record).moves
     assert move.ruling is not None and move.ruling.legal and move.ruling.counts["blue"] == 3
 
 

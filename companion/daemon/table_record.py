@@ -21,9 +21,11 @@ and resumes, a challenge called off (the sand stopped then ran on: a pause and a
 restart (the clock paused where the journal last saw it alive: a pause; the resume follows).
 The challenged words and the judge's answers become ``words`` events. A journal record
 ``{"t": ..., "kind": "board", "board": NOTATION}`` (``"penalty": true`` optional) becomes a board
-event. The table service journals each board its camera reads after a move as
-``{"kind": "_board", "board": NOTATION, "trusted": bool}``: a trusted one is a board event here
-too (an untrusted one is left out). Without a camera no boards are journaled, and the replay runs
+event. The table service journals each board its camera reads when a move begins (from the frame
+of the press that began it, journaled once read, after that press) as ``{"kind": "_board",
+"board": NOTATION, "trusted": bool, "player": COLOUR, "move": N}``: a trusted one is a board event
+here too, at that press's time just before it (the board the move before ended on), an untrusted
+one is left out (:class:`_Moves`). Without a camera no boards are journaled, and the replay runs
 the clock and the challenges, and says that no boards were recorded.
 
 A game lost on time ends after its last event, when the mover's last minute runs out: the
@@ -45,7 +47,7 @@ from companion.clock.timer import (
     Status,
     Verdict,
 )
-from companion.games.iago.board import BoardNotationError, parse_board
+from companion.games.iago.board import Board, BoardNotationError, parse_board
 from companion.games.iago.record import (
     BoardEvent,
     GameRecord,
@@ -173,13 +175,24 @@ def from_table(data: dict, name: str = "record") -> TableGame:
     )
     notes: list[str] = []
     last_t = 0.0
+    moves = _Moves()
     for i, ev in enumerate(journal, 1):
         kind = str(ev.get("kind", ""))
         if kind == "_board" and ev.get("trusted") is not True:
             continue  # a board the camera was not sure of is no board of the game's record
         if kind == "_board":
-            kind = "board"  # the camera's board after a move, journaled by the table service
-        elif kind.startswith("_"):
+            # the camera's board when a move began (read from the frame of the press that began
+            # it, journaled when read): the board as it stood at that press
+            try:
+                board = parse_board(ev.get("board"), rec.size)
+            except BoardNotationError as exc:
+                where = f"{name}: journal record {i}" + (
+                    f" (seq {ev['seq']})" if "seq" in ev else ""
+                )
+                raise RecordError(f"{where}: {exc}") from None
+            moves.board(ev, board, len(rec.events), last_t)
+            continue
+        if kind.startswith("_"):
             continue
         where = f"{name}: journal record {i}" + (f" (seq {ev['seq']})" if "seq" in ev else "")
         t = ev.get("t")
@@ -204,6 +217,7 @@ def from_table(data: dict, name: str = "record") -> TableGame:
             # a record that is not one the table wrote (fields of the wrong type): refused
             detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
             raise RecordError(f"{where} ({kind or 'no kind'}): {detail}") from None
+        moves.follow(ev, mode.timer.mover, len(rec.events), float(t))
         rec.events.extend(timer.calls)
         timer.calls.clear()
         if kind == "words" and waiting_for_words and mode.phase == "verdict":
@@ -231,8 +245,54 @@ def from_table(data: dict, name: str = "record") -> TableGame:
                 f"a challenge at {_clock_time(ch['started_at'])} was {ch.get('outcome')} "
                 "(the stopped time was not charged)"
             )
+    moves.place(rec.events)
     rec.end = _end(timer, result, last_t, notes)
     return TableGame(rec, result, notes)
+
+
+class _Moves:
+    """Where each camera board goes in the record: the table service reads the board from the
+    frame of the press that began a move and journals it (``_board``) when the reading is done,
+    after that press and maybe after more events; its ``player`` and ``move`` (the move's
+    number in the game, the mover changes counted as the table's camera watcher counts them)
+    say which press. A board goes just before that press, at its time: the last board seen
+    before it, the board the move before ended on and the one this move begins on. A board
+    journaled before these fields (no ``move``) is the latest press's that began a move."""
+
+    def __init__(self) -> None:
+        self.mover = None
+        self.count = 0  # mover changes so far
+        self.starts: dict[int, tuple[int, float]] = {}  # move -> (event index, time) of its press
+        self.boards: list[tuple[int, float, int, Board]] = []  # (index, time, order, board)
+
+    def follow(self, ev: dict, mover, index: int, t: float) -> None:
+        """After the journal's game event ``ev`` (applied; ``mover`` the timer's mover after it,
+        its clock events to be appended at ``index`` of the record's events at time ``t``)."""
+        mover = getattr(mover, "value", mover)
+        if mover is None or mover == self.mover:
+            return
+        pressed = ev.get("kind") == "press" and ev.get("role") == self.mover
+        self.count += 1
+        if pressed or self.mover is None:  # a move given back by a ruling has no board read
+            self.starts[self.count] = (index, t)
+        self.mover = mover
+
+    def board(self, ev: dict, board: Board, index: int, last_t: float) -> None:
+        """A trusted ``_board`` record met when the record's events number ``index``, the
+        last of them at ``last_t``."""
+        move = ev.get("move")
+        if isinstance(move, bool) or not isinstance(move, int):
+            move = max(self.starts, default=None)
+        where = self.starts.get(move)
+        if where is None:  # no press began that move (yet): the board as it was read
+            t = ev.get("t")
+            where = (index, max(float(t) if is_number(t, 0.0) else 0.0, last_t))
+        self.boards.append((*where, len(self.boards), board))
+
+    def place(self, events: list) -> None:
+        """Insert the boards into ``events``, each before its press (in journal order)."""
+        for index, t, _order, board in sorted(self.boards, key=lambda b: (-b[0], -b[2])):
+            events.insert(index, BoardEvent(t, board, False))
 
 
 def _end(timer: DifferentialTimer, result: dict, last_t: float, notes: list[str]) -> float | None:
