@@ -797,3 +797,124 @@ def test_a_watcher_following_the_journal_keeps_what_the_live_one_kept(steps, tru
     assert follower.start_boards.get(mover) == expected
     assert follower._mover == live._mover == mover
     assert follower._move_challenged == live._move_challenged
+
+
+def _words_records(s):
+    return [r["words"] for r in s.service.journal.records if r["kind"] == "words"]
+
+
+def test_a_challenge_of_a_completed_move_takes_its_words_not_the_challengers_tiles(
+    tmp_path, classifier
+):
+    """Blue lays CAFE and presses; red, on move, lays r, u, s above its C, then challenges
+    blue's completed move. The words are those of blue's move, between the board when it began
+    and the board at blue's press (red's start board): CAFE, not RUSC too (red's own tiles,
+    which a photo now would add). No frame is taken for them."""
+    rusc = [EMPTY] * 2 + ["....r......", "....u......", "....s......"] + CAFE[5:]
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, rusc)
+    s = camera_support.camera_table(
+        TABLE, set_judge({"CAFE"}), tmp_path / "j.jsonl", tmp_path / "camera"
+    )
+    run(s, "0 press red", "5 press blue", "6 press challenge", "7 press red", "8 sleep")
+    assert _words_records(s) == [["CAFE"]]
+    assert s.service.mode.phase == "verdict"
+
+
+def test_a_move_whose_challenge_turned_tiles_over_is_not_warned_of(tmp_path, classifier):
+    """Red challenges blue's FOG while blue is laying it; FOG is a word, so the challenge is
+    rejected and blue turns over three of red's tiles (rulebook, "Challenge": "your opponent
+    may turn over any three of yours"), then ends the move. The three tiles turned are the
+    penalty, not blue's move: no ILLEGAL MOVE? ("illegal-change") at blue's press; the beeps
+    and the clock are as without a camera."""
+    e = [EMPTY] * 5
+    rustic = ["....r......", "....u......", "....s......", "....t......", "....i......"]
+    fog = ["......O....", "......G....", EMPTY, EMPTY, EMPTY]
+    turned = ["....R......", "....U......", "....S......", "....t......", "....i......"]
+    shoot(
+        tmp_path / "camera",
+        [EMPTY] * 11,
+        e + ["....CAFE..."] + e,
+        rustic + ["....CAFE..."] + e,
+        rustic + ["....CAFE..."] + fog,
+        turned + ["....CAFE..."] + fog,
+    )
+    judge = set_judge({"CAFE", "RUSTIC", "FOG"})
+    s = camera_support.camera_table(TABLE, judge, tmp_path / "j.jsonl", tmp_path / "camera")
+    twin = camera_support.camera_table(TABLE, judge, tmp_path / "twin.jsonl")
+    script = (
+        "0 press red", "5 press blue", "10 press red", "12 press challenge", "13 press red",
+        "14 confirm", "20 press blue", "21 sleep",
+    )  # fmt: skip
+    run(twin, *script[:5], "13.5 type FOG", *script[5:])  # without a camera the words are typed
+    pub = run(s, *script)
+    assert _words_records(s) == [["FOG"]]
+    assert s.service.camera_watcher.warning is None and "ILLEGAL" not in pub.banner
+    assert pub.beeps == twin.service.published.beeps
+    assert clock_of(s) == clock_of(twin)
+
+
+def test_a_challenges_words_read_after_it_was_settled_are_not_judged_for_the_next(
+    tmp_path, classifier
+):
+    """The camera reads slowly: red's challenge of blue's CAFE is typed and settled before its
+    reading is done, and blue's challenge of red's word then waits for its words. The words
+    read for the first challenge (CAFE) are said to have come late and are not judged as the
+    second's: the second is judged on red's CAFES, as read for it."""
+    import threading
+
+    cafes = [EMPTY] * 5 + ["....CAFEs.."] + [EMPTY] * 5
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, CAFE, cafes)
+    s = camera_support.camera_table(
+        TABLE, set_judge({"CAFE"}), tmp_path / "j.jsonl", tmp_path / "camera"
+    )
+    watcher = s.service.camera_watcher
+    run(s, "0 press red", "1 sleep")
+    gate, read = threading.Event(), watcher.board_camera.read
+
+    def slow(*args, **kwargs):  # a Pi reads for a second or more: here until the gate opens
+        gate.wait()
+        return read(*args, **kwargs)
+
+    watcher.board_camera.read = slow
+    for t, act in [
+        (2, lambda: s.press("challenge")),
+        (3, lambda: s.press("red")),  # red challenges blue's word in progress: a frame
+        (4, lambda: s.service.line("CAFE")),  # typed before the camera is done
+        (5, lambda: s.service.command("confirm")),
+        (6, lambda: s.press("blue")),
+        (8, lambda: s.press("challenge")),
+        (9, lambda: s.press("blue")),  # blue challenges red's word in progress
+    ]:
+        s.at(t)
+        act()
+        s.service.step()  # not settle(): it would wait for the camera
+    assert s.service.mode.phase == "words"
+    gate.set()
+    s.at(10)
+    s.settle()  # the three readings are done, their news handled
+    assert _words_records(s) == [["CAFE"], ["CAFES"]]
+
+
+def test_a_count_answers_abandon_game_as_any_other_input(tmp_path, classifier):
+    """ABANDON GAME? is asked; a count is asked for instead of the answer. The count is shown,
+    and the question is answered as any other input answers it: the game goes on, and a
+    confirm later abandons nothing (it used to stay armed behind the count)."""
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, CAFE)
+    s = table(tmp_path, tmp_path / "camera")
+    run(s, "0 press red", "1 press blue", "2 abandon", "3 count", "4 sleep")
+    assert s.service.published.message.startswith("count from the camera")
+    run(s, "20 confirm", "21 sleep")
+    assert not s.service.mode.finished and s.state()["status"] == "running"
+
+
+def test_a_count_after_the_camera_came_back_is_not_hidden_by_it(tmp_path, classifier):
+    """The camera gives no frame for a count, then gives one for the next: the camera's coming
+    back is told before that count's news, so the status line ends with the count, not with
+    "the camera is back"."""
+    shoot(tmp_path / "camera", [EMPTY] * 11, CAFE, CAFE, CAFE)
+    (tmp_path / "camera" / "02.jpg").write_bytes(b"")  # the second capture fails
+    s = table(tmp_path, tmp_path / "camera")
+    run(s, "0 press red", "1 count", "2 sleep")
+    assert s.service.published.message.startswith("no count: camera unavailable")
+    run(s, "3 count", "4 sleep")
+    assert s.service.published.message.startswith("count from the camera")

@@ -330,6 +330,8 @@ class TableService:
             self.camera_watcher.on_count = self._camera_count
             self.camera_watcher.on_camera = self._camera_changed
             self.camera_watcher.on_board = self._camera_board
+            if hasattr(self.camera_watcher, "submit_words"):  # taken while their challenge waits
+                self.camera_watcher.submit_words = self._camera_words
             if hasattr(self.camera_watcher, "photos"):  # each move's photo kept (photos.py)
                 self.camera_watcher.photos = self._move_photos(photo_io, photo_clock)
                 self.camera_watcher.on_photo = self._camera_photo
@@ -642,12 +644,19 @@ class TableService:
         in the background and the OLED shows ``BLUE n  RED m`` and who leads for a few seconds
         (:data:`~companion.daemon.overlays.BANNER_SECONDS`), or that the camera is unavailable.
         The clock is not touched and nothing is journaled (any thread)."""
-        t = self.clock() if t_mono is None else t_mono
+        self._queue.put(("count", None, self.clock() if t_mono is None else t_mono))
+
+    def _count_asked(self, t_mono: float) -> None:
+        """On the clock thread: the count asked for (:meth:`count`). It answers ABANDON GAME? as
+        any other input does: the game goes on."""
+        if self._abandon_asked:
+            self._abandon_asked, self._banner = False, None
+            self.message = "not abandoned: the game goes on"
         if getattr(self.mode, "name", "") != "iago":
-            self._queue.put(("camera", ("say", None, "the colour count is Iago's"), t))
+            self._camera_news(("say", None, "the colour count is Iago's"), t_mono)
         elif self.camera_watcher is None:
             problem = self.camera_problem or "no camera ([camera] kind in the pin map)"
-            self._queue.put(("camera", ("count", None, problem), t))
+            self._camera_news(("count", None, problem), t_mono)
         else:
             self.camera_watcher.request_count()
 
@@ -833,6 +842,8 @@ class TableService:
             pass
         elif kind == "camera":
             self._camera_news(value, t_mono)
+        elif kind == "count":
+            self._count_asked(t_mono)
         elif kind == "decided":
             self._apply_decision(*value)
         elif kind == "link":
@@ -1265,6 +1276,10 @@ class TableService:
     def _camera_changed(self, problem: str | None) -> None:
         self._queue.put(("camera", ("state", None, problem), self.clock()))
 
+    def _camera_words(self, text: str, at: float | None) -> None:
+        """The camera's words for the challenge whose sand stopped at ``at`` (any thread)."""
+        self._queue.put(("camera", ("words", (text, at), ""), self.clock()))
+
     def _camera_board(self, notation: str, trusted: bool, move: tuple | None = None) -> None:
         self._queue.put(("camera", ("board", (notation, trusted, move), ""), self.clock()))
 
@@ -1302,6 +1317,21 @@ class TableService:
         until = g + overlays.BANNER_SECONDS
         if what == "photo":
             self._photo_news(data, g)
+            return
+        if what == "words":
+            # the words read for a challenge: taken as typed while that challenge still waits
+            # for its words; a reading that lagged past its settling is said, not judged again
+            words, at = data
+            rec = getattr(self.mode, "challenge_rec", None)
+            if (
+                getattr(self.mode, "phase", None) == "words"
+                and getattr(rec, "started_at", None) == at
+            ):
+                self._input("line", words, t_mono)
+            else:
+                self.message = (
+                    f"the camera's words {words} came after their challenge was settled: not used"
+                )
             return
         if what == "board":
             # the board after a move, as read: journaled as the service's own record (BOARD,

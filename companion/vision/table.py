@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from companion.errors import CompanionError
 from companion.vision.errors import VisionError
@@ -373,7 +374,7 @@ class CameraJobs:
             it was taken), or None for a job queued with no frame (:meth:`put`). What it
             raises is logged (the watchers catch their own faults).
         name: the threads' names (``NAME-capture``, ``NAME``).
-        on_state: called on the reading thread, after a job is handled, with the camera's
+        on_state: called on the reading thread, before a job is handled, with the camera's
             state when that job's frame was taken (its problem, or None when it gave a frame)
             whenever it differs from the job before's: the camera stopped or started giving
             frames, told job by job in order (a job with no frame tells nothing). None: not
@@ -428,11 +429,9 @@ class CameraJobs:
             job, shot = self._reads.get()
             held = shot is not None  # a frame held (a job with none holds no room, tells nothing)
             try:
-                try:
-                    self.handle(job, shot)
-                finally:
-                    if held:
-                        self._tell_state(shot.camera_problem)
+                if held:  # before the job's own news (a count), which the state would hide
+                    self._tell_state(shot.camera_problem)
+                self.handle(job, shot)
             except Exception:  # noqa: BLE001 - the handlers say their faults; this is a bug's
                 _log.exception("camera job %r failed", job)
             finally:
@@ -448,6 +447,22 @@ class CameraJobs:
         self.camera_problem = now
         if self.on_state is not None:
             self.on_state(now)
+
+
+class _Job(NamedTuple):
+    """A :class:`ChallengeWatcher` job: ``kind`` (``start``, ``given back``, ``challenge``,
+    ``count``), the player it is about, the game it was asked in, the number of the move in
+    progress then; a ``start``'s ``check`` (the move that ended is checked for ILLEGAL MOVE?:
+    not one in which a challenge was settled), a ``challenge``'s ``at`` (when its sand stopped,
+    the challenge's own mark) and ``mover`` (the player on move then)."""
+
+    kind: str
+    colour: str
+    game: str | None
+    move: int
+    check: bool = True
+    at: float | None = None
+    mover: str | None = None
 
 
 class ChallengeWatcher:
@@ -498,6 +513,9 @@ class ChallengeWatcher:
         self.on_warning = None  # called with the warning's text (any thread) if set
         self.on_count = None  # called with ({"blue": n, "red": n} or None, problem or None)
         self.on_camera = None  # called with the camera's problem, or None when it is back
+        # called with (words, the challenge's mark) instead of submit_line when set: the service
+        # takes them only while that challenge waits for its words
+        self.submit_words = None
         self.on_board = None  # called with (notation, trusted, (player, move number)) for each
         # board read when a move begins
         self.start_boards: dict[str, str] = {}
@@ -522,9 +540,9 @@ class ChallengeWatcher:
         replay of the game in progress (the service calls it after each record it replays, the
         mode's state after it, then :meth:`resume_board` for each ``_board`` record). A move's
         start board is forgotten when it begins; :meth:`resume_board` gives it back."""
-        for (kind, colour, _game, _move), _frame in self._track(event, mode):
-            if kind in ("start", "given back"):
-                self.start_boards.pop(colour, None)
+        for job, _frame in self._track(event, mode):
+            if job.kind in ("start", "given back"):
+                self.start_boards.pop(job.colour, None)
         self._game_read = self._game  # the jobs to come are this game's: nothing to clear
         self._challenge_seen = None  # a challenge still waiting for its words is read again
 
@@ -564,14 +582,27 @@ class ChallengeWatcher:
             kind = "start" if ended or self._mover is None else "given back"
             self._move += 1
             # queued before the mover is said (a count asked for in between is still the last
-            # mover's, read against that move's start board); a move given back needs no frame
-            jobs.append(((kind, str(mover), self._game, self._move), kind == "start"))
+            # mover's, read against that move's start board); a move given back needs no frame.
+            # A move in which a challenge was settled is not checked: its penalty turned three
+            # tiles over (rulebook, "Challenge"), which no move may do
+            job = _Job(kind, str(mover), self._game, self._move, check=not self._move_challenged)
+            jobs.append((job, kind == "start"))
             self._mover, self._move_challenged = str(mover), False
         rec = getattr(mode, "challenge_rec", None)
         waiting = getattr(mode, "phase", None) == "words" and rec is not None
         if waiting and rec.started_at != self._challenge_seen and rec.challenged:
             self._challenge_seen, self._move_challenged = rec.started_at, True
-            jobs.append((("challenge", str(rec.challenged), self._game, self._move), True))
+            challenged = str(rec.challenged)
+            job = _Job(
+                "challenge",
+                challenged,
+                self._game,
+                self._move,
+                at=rec.started_at,
+                mover=self._mover,
+            )
+            # a completed move's words are between two boards read already: no frame
+            jobs.append((job, challenged == self._mover))
         return jobs
 
     def request_count(self) -> None:
@@ -582,7 +613,7 @@ class ChallengeWatcher:
         # tiles it laid (the jobs are read in order, so that board is the one kept by then);
         # none after a challenge in the move (a penalty may have turned its own tiles over)
         mover = "" if self._move_challenged else (self._mover or "")
-        self._jobs.put(("count", mover, self._game, self._move))
+        self._jobs.put(_Job("count", mover, self._game, self._move))
 
     def wait(self) -> None:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
@@ -606,18 +637,16 @@ class ChallengeWatcher:
         if self.on_warning is not None:
             self.on_warning(self.warning)
 
-    def _work(self, job: tuple[str, str, str | None, int], shot: Captured | None) -> None:
-        """One job on the reading thread (:class:`CameraJobs`): ``job`` is (kind, colour, the
-        game it was asked in, the number of the move in progress then), ``shot`` the board when
-        it was asked for (or the camera's failure then), None for a move given back (queued
-        with no frame)."""
-        kind, colour, game, move = job
-        if game != self._game_read:  # a new game: no start board or warning of the last
-            self._game_read = game
+    def _work(self, job: _Job, shot: Captured | None) -> None:
+        """One job on the reading thread (:class:`CameraJobs`): ``job`` a :class:`_Job`,
+        ``shot`` the board when it was asked for (or the camera's failure then), None for a job
+        queued with no frame (a move given back, a completed move's challenge)."""
+        if job.game != self._game_read:  # a new game: no start board or warning of the last
+            self._game_read = job.game
             self.start_boards.clear()
             self.warning, self.warning_mover, self.warning_codes = None, None, ()
         try:
-            self._do(kind, colour, shot, move)
+            self._do(job, shot)
         except CompanionError as exc:
             self.problem = str(exc)
         except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
@@ -629,9 +658,13 @@ class ChallengeWatcher:
         if self.on_camera is not None:
             self.on_camera(now)
 
-    def _do(self, kind: str, colour: str, shot: Captured | None, move: int) -> None:
+    def _do(self, job: _Job, shot: Captured | None) -> None:
+        kind, colour = job.kind, job.colour
         if kind == "given back":  # queued with no frame: the board now is no move's start
             self.start_boards.pop(colour, None)
+            return
+        if kind == "challenge" and shot is None:  # the challenged move is over
+            self._completed_move_words(job)
             return
         if shot.error is not None:
             # no frame: said as the camera said it when the job was asked for
@@ -660,14 +693,17 @@ class ChallengeWatcher:
             except CompanionError:
                 reading = None
             if reading is not None and self.on_board is not None:
-                self.on_board(reading.notation, bool(reading.trusted), (colour, move))
+                self.on_board(reading.notation, bool(reading.trusted), (colour, job.move))
             board = reading.notation if reading is not None and reading.trusted else None
             if board is None:
                 self.problem = self.board_camera.problem
                 self.start_boards.pop(colour, None)
                 return
             self.start_boards[colour] = board
-            self._check_finished_move(colour, board)
+            if job.check:
+                self._check_finished_move(colour, board)
+            else:  # a challenge's penalty turned tiles over in the move: no warning of it
+                self.warning = None
             return
         before = self.start_boards.get(colour)
         if before is None:
@@ -680,11 +716,35 @@ class ChallengeWatcher:
                 f"camera unsure of the board ({unsure_why(answer.problems)}); type the words"
             )
             return
-        if answer.words:
-            self.problem = None
-            self.submit_line(" ".join(answer.words))
-        else:
+        self._submit(answer.words, job)
+
+    def _completed_move_words(self, job: _Job) -> None:
+        """A challenge of ``job.colour``'s completed move (the other player on move): its words
+        are those between the board when it began and the board at the press that ended it (the
+        mover's start board), not the board now, which may hold the mover's own tiles."""
+        before = self.start_boards.get(job.colour)
+        after = self.start_boards.get(job.mover or "")
+        if before is None or after is None:
+            when = "began" if before is None else "ended"
+            self.problem = (
+                f"camera: the board when {job.colour}'s move {when} was not read surely; "
+                "type the words"
+            )
+            return
+        self._submit(move_words(before, after, job.colour), job)
+
+    def _submit(self, words: list[str], job: _Job) -> None:
+        """Give the challenge marked ``job.at`` its ``words``, as a typed line: through
+        ``submit_words(text, at)`` when the service set it (it takes them only while that
+        challenge still waits for its words), else ``submit_line(text)``."""
+        if not words:
             self.problem = "camera: no new word on the board; type the words"
+            return
+        self.problem = None
+        if self.submit_words is not None:
+            self.submit_words(" ".join(words), job.at)
+        else:
+            self.submit_line(" ".join(words))
 
 
 def _grid_moved(reading) -> bool:
