@@ -257,3 +257,82 @@ def test_a_scripted_run_keeps_its_records_apart_and_prints_its_final_state_once(
 def test_a_script_not_ending_on_state_prints_the_final_state(tmp_path, monkeypatch, capsys):
     first, final = _scripted_sim(tmp_path, monkeypatch, capsys, "0 state\n5 press red\n")
     assert json.loads(first)["status"] == "ready" and json.loads(final)["status"] == "running"
+
+
+def _twin(tmp_path, name: str, frames: bool = False):
+    """A scripted table of its own (journal, records) on a game of 5 minutes of 10 s;
+    ``frames``: every frame shown is saved, so it wakes at every turn of the picture."""
+    from companion.daemon.challenge import set_judge
+    from companion.daemon.config import TableConfig
+    from companion.daemon.sim import FrameSaver, ScriptedTable
+
+    folder = tmp_path / name
+    return ScriptedTable(
+        TableConfig(minutes=5, minute_seconds=10),
+        set_judge(["cat", "qi"], "testwords"),
+        folder / "journal.jsonl",
+        frames=FrameSaver(folder / "frames") if frames else None,
+        records_path=folder / "records",
+    )
+
+
+def test_a_long_gap_wakes_only_where_the_state_can_change(tmp_path):
+    # a tester's script: "0 press red" then "10000000 state" stepped the service at every turn
+    # of GAME OVER's texts (3 s): 3.3 million frames drawn, 44 minutes
+    table = _twin(tmp_path, "gap")
+    table.run(parse_sim_script(["0 press red", "100 state"]), out=io.StringIO())
+    assert table.service.mode.finished  # blue lost on time, at the clock's own deadlines
+    steps = table.service.steps
+    table.at(3000)  # before: 967 steps, one a turn of the screen's texts
+    assert table.service.steps - steps <= 3
+    table.at(10_000_000)  # the longest gap a script may name
+    state = table.state()
+    assert state["t"] == 10_000_000 and state["loser"] == "blue"
+    assert table.service.steps - steps <= 6
+
+
+def test_waking_only_where_the_state_can_change_changes_nothing_a_script_sees(tmp_path):
+    # the same script on a table that wakes at every turn of the picture (--frames) and on one
+    # that does not: the same states, frames, journal (heartbeats and minutes at their instants)
+    script = """
+    0 press red        # blue on move: heartbeats, a minute every 10 s, the bar draining
+    7.3 frame
+    12 press blue      # red on move
+    14 press challenge
+    15 press blue      # blue challenges red's word
+    16 type qzx        # not acceptable: the verdict and the penalty in turns of 3 s
+    40 frame
+    41.7 state
+    42 confirm
+    43 count           # NO CAMERA: a banner that ends by itself
+    44.5 frame
+    47 frame
+    50 pause           # PAUSED, in turns
+    120.4 frame
+    121 resume
+    122 abandon        # ABANDON GAME? stays until an input
+    150.2 frame
+    160 press blue     # plays on
+    161 press red
+    170.4 kill
+    300 restart        # PAUSED RESTARTED
+    333.3 frame
+    334 press challenge
+    900 state          # blue has lost on time: GAME OVER in turns
+    901.6 frame
+    """
+    actions = parse_sim_script(script.splitlines())
+    outputs, journals = [], []
+    for name, frames in (("every", True), ("changes", False)):
+        table = _twin(tmp_path, name, frames)
+        out = io.StringIO()
+        table.run(actions, out=out)
+        outputs.append(out.getvalue())
+        (game,) = (tmp_path / name / "records").glob("*.journal.jsonl")  # the finished game's
+        records = [json.loads(line) for line in game.open()]
+        journals.append([r for r in records if r["kind"] != "_game"])
+    assert outputs[0] == outputs[1]
+    assert journals[0] == journals[1]
+    assert sum(r["kind"] == "_alive" for r in journals[1]) > 100
+    assert '"loser": "blue"' in outputs[1]
+    assert len(list((tmp_path / "every" / "frames").glob("*.png"))) > 200  # every turn saved

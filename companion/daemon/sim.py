@@ -215,6 +215,45 @@ class FakeClock:
         self.t = max(self.t, t)
 
 
+class ScriptService(TableService):
+    """The table service as a script drives it on the fake clock (:class:`ScriptedTable`).
+
+    Between the script's actions it wakes at every instant the game's state can change by
+    itself (the clock's deadlines, heartbeats, a banner's end, a retry), each exactly, but not at
+    the turns of the picture alone (a text too long for its line shown in turns of 3 s, the sand
+    bar's next pixel): the picture is a function of the game time, drawn as it is at the next
+    wake. A gap with no clock running (a finished game, a paused one, the ready screen) then
+    costs a few steps whatever its length, where each 3 s of it cost a frame drawn.
+
+    ``every_picture`` wakes at every turn too, as the service on the Pi does: with
+    ``--frames`` (every frame shown is saved) and with the virtual timer head (its link's news
+    arrive between wakes, and the wake that takes them decides when their words go up).
+    """
+
+    every_picture = False
+
+    def next_wake(self) -> float | None:
+        """The next game time to wake at without an input (see the class), or None."""
+        view = self._view
+        if self.every_picture or view is None or view.redraw_at is None:
+            return super().next_wake()
+        if not self._picture_only():
+            return super().next_wake()
+        self._view = None  # the view's own wake-ups are left out; it is made anew at the next
+        try:
+            return super().next_wake()
+        finally:
+            self._view = view
+
+    def _picture_only(self) -> bool:
+        """True when the view's redraws change the picture only: no fault (several take the
+        bottom line in turns, each turn starting the strip's own turns anew; a failing card beeps
+        at the first wake 30 s on) and no banner that ends by itself (its end changes the state,
+        and a strip's turns start from that wake)."""
+        banner = self._banner
+        return not self.faults and (banner is None or banner[1] is None)
+
+
 class ScriptedTable:
     """The real table service on mock pins and a fake clock, driven action by action.
 
@@ -260,13 +299,14 @@ class ScriptedTable:
             self.clock, self.devices = open_scripted(self.pinmap, START)  # type: ignore[assignment]
         else:
             self.devices = open_devices(self.pinmap, clock=self.clock, backend="mock")
+        self.head = head
         self.service: TableService | None = None
         self.start_service()
 
     def start_service(self) -> None:
         """Start (or restart) the service on the journal."""
         options = {"inline_outputs": True, "fsync": False, **self.service_options}
-        self.service = TableService(
+        self.service = ScriptService(
             self.devices,
             self.pinmap,
             table=self.table,
@@ -276,6 +316,7 @@ class ScriptedTable:
             on_frame=self.frames,
             **options,
         )
+        self.service.every_picture = self.frames is not None or self.head == "virtual"
         if self.frames is not None:  # named by the script's time (a restart shifts game time)
             self.frames.time = lambda: self.clock() - START
         self.service.step()
