@@ -85,6 +85,13 @@ def test_opencv_camera_that_is_not_plugged_in():
         OpenCVCamera("/dev/video-not-here")
 
 
+@pytest.mark.parametrize("device", [99999999999999999999, -1, 200, True, ""])
+def test_opencv_camera_refuses_a_device_opencv_cannot_take(device):
+    # a huge index made OpenCV raise its own "Overload resolution failed"; -1 crashed it
+    with pytest.raises(CameraError, match=r"accepted an index 0 to 99 .* or a device path"):
+        OpenCVCamera(device)
+
+
 def test_pi_camera_without_picamera2():
     try:
         import picamera2  # noqa: F401

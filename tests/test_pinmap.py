@@ -147,6 +147,17 @@ def test_two_oleds_at_one_address_are_refused(tmp_path):
         ('kind = "webcam"', "kind = 'webcam': accepted one of none, picamera2, opencv, files"),
         ('kind = "files"', "kind 'files' needs a folder"),
         ('kind = "opencv"\ndevice = 1.5', "device = 1.5: accepted an index"),
+        # a tester's: OpenCV refused it in its own words ("Overload resolution failed") and the
+        # box ran without its camera; -1 crashed OpenCV, 200 is V4L2's first camera
+        (
+            'kind = "opencv"\ndevice = 99999999999999999999',
+            "device = 99999999999999999999: accepted an index 0 to 99 (0 is the first camera) "
+            'or a device path ("/dev/video0")',
+        ),
+        ('kind = "opencv"\ndevice = -1', "device = -1: accepted an index 0 to 99"),
+        ('kind = "opencv"\ndevice = 200', "device = 200: accepted an index 0 to 99"),
+        ('kind = "opencv"\ndevice = true', "device = true: accepted an index 0 to 99"),
+        ('kind = "opencv"\ndevice = " "', "device = ' ': accepted an index 0 to 99"),
         ('kind = "picamera2"\nwidth = 5', "width = 5: accepted pixels from 16 to 8192"),
     ],
 )
@@ -158,6 +169,9 @@ def test_camera_section(tmp_path, camera, message):
 def test_camera_kinds_that_load(tmp_path):
     pm = load_pinmap(edit(tmp_path, 'kind = "none"', 'kind = "picamera2"\ncamera_num = 0'))
     assert pm.camera == {"kind": "picamera2", "camera_num": 0}
+    for device in ("0", "99", '"/dev/video2"'):
+        pm = load_pinmap(edit(tmp_path, 'kind = "none"', f'kind = "opencv"\ndevice = {device}'))
+        assert pm.camera["device"] == tomllib.loads(f"d = {device}")["d"]
 
 
 def test_the_box_override_in_the_config_dir_wins(tmp_path, monkeypatch):

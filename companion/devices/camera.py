@@ -6,8 +6,8 @@ Kinds (the pin map's ``[camera] kind``):
   picamera2 is imported lazily, inside the class. Its ``RGB888`` format is, despite the name, BGR
   in memory (libcamera's naming; Picamera2 manual, "4.2.2 Image formats"), which is what OpenCV
   and the board reader expect, so frames are used as they come.
-- ``opencv``: any camera OpenCV's VideoCapture opens (``device``: an index such as 0, or a path
-  such as "/dev/video0").
+- ``opencv``: any camera OpenCV's VideoCapture opens (``device``: an index 0 to 99, or a path
+  such as "/dev/video0"; another is refused before OpenCV sees it).
 - ``files``: image files standing in for a camera (the simulator's camera). ``folder`` is one
   image file, read again at every capture (replace the file and the camera sees the new board), or a
   folder whose images are served in name order, one a capture, the last one repeating.
@@ -350,7 +350,11 @@ class OpenCVCamera(_Base):
         super().__init__()
         import cv2
 
+        from companion.devices.pinmap import CAMERA_DEVICE_ACCEPTED, camera_device_ok
+
         self.name = f"OpenCV camera {device}"
+        if not camera_device_ok(device):  # OpenCV would refuse it in its own words, or crash
+            raise self._fail(f"device {device!r}: accepted {CAMERA_DEVICE_ACCEPTED}")
         self._cap = cv2.VideoCapture(device)
         if not self._cap.isOpened():
             self._cap.release()

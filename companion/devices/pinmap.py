@@ -55,6 +55,13 @@ SPI0_PINS = {"MOSI": 10, "SCLK": 11}
 SPI0_CE = {0: 8, 1: 7}
 SPI_ONLY = ("ssd1322",)  # modules with no I2C wiring
 CAMERA_KINDS = ("none", "picamera2", "opencv", "files")
+# the highest [camera] device index: OpenCV's VideoCapture reads an index of 100 or more as a
+# backend's number plus a camera's (200 + N is V4L2's camera N), and a negative one asks it to
+# guess (OpenCV 5.1 crashed the process doing so, with no camera); /dev/videoN names the rest
+MAX_CAMERA_INDEX = 99
+CAMERA_DEVICE_ACCEPTED = (
+    f'an index 0 to {MAX_CAMERA_INDEX} (0 is the first camera) or a device path ("/dev/video0")'
+)
 DISPLAY_KEYS = ("driver", "interface", "i2c_port", "address", "spi_device", "dc", "reset")
 DISPLAY_KEYS += ("width", "height")
 # the keys each known section may hold (others are reported, with a "did you mean")
@@ -234,6 +241,16 @@ def standard_raw() -> dict:
         return loads_toml(DEFAULT_PINMAP.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, TomlError) as exc:
         raise PinMapError(f"{DEFAULT_PINMAP}: the standard pin map cannot be read: {exc}") from None
+
+
+def camera_device_ok(device: object) -> bool:
+    """True for a ``[camera] device`` OpenCV can be asked to open: a path (a string not blank)
+    or an index 0 to :data:`MAX_CAMERA_INDEX` (not a TOML boolean)."""
+    if isinstance(device, str):
+        return bool(device.strip())
+    if isinstance(device, bool) or not isinstance(device, int):
+        return False
+    return 0 <= device <= MAX_CAMERA_INDEX
 
 
 def _shown(value: object) -> str:
@@ -446,9 +463,9 @@ def parse_pinmap(
         )
     if "camera_num" in camera:
         get("camera", "camera_num", int, accepted="a camera number 0 or more (picamera2)")
-    if "device" in camera and not isinstance(camera["device"], int | str):
+    if "device" in camera and not camera_device_ok(camera["device"]):
         errors.append(
-            f"[camera] device = {_shown(camera['device'])}: accepted an index (0) or a path (/dev/video0)"
+            f"[camera] device = {_shown(camera['device'])}: accepted {CAMERA_DEVICE_ACCEPTED}"
         )
     if cam_kind == "files" and not isinstance(camera.get("folder"), str):
         folder = camera.get("folder")
