@@ -686,12 +686,18 @@ class TableService:
         """Game seconds at monotonic ``t_mono`` (default now)."""
         return (self.clock() if t_mono is None else t_mono) - self._offset
 
-    def next_wake(self) -> float | None:
-        """The next game time the clock thread must wake at without an input (or None)."""
+    def next_wake(self, pictures: bool = True) -> float | None:
+        """The next game time the clock thread must wake at without an input (or None).
+
+        ``pictures`` False leaves out the wakes that change the picture only (a text too long
+        for its line shown in turns, the sand bar's next pixel: the picture is a function of the
+        game time), as a script's runner may: not while a fault is up (several take the bottom
+        line in turns, and a failing card beeps again) or a banner that ends by itself is."""
         times = [self.mode.next_deadline(), self._next_heartbeat, self._retry_at]
         times.append(self._slow_check_at)
         times.append(self.next_setup_check())
-        if self._view is not None:
+        picture_only = not self.faults and (self._banner is None or self._banner[1] is None)
+        if self._view is not None and (pictures or not picture_only):
             times.append(self._view.redraw_at)
         due = [t for t in times if t is not None]
         return min(due) if due else None

@@ -232,26 +232,9 @@ class ScriptService(TableService):
 
     every_picture = False
 
-    def next_wake(self) -> float | None:
+    def next_wake(self, pictures: bool | None = None) -> float | None:
         """The next game time to wake at without an input (see the class), or None."""
-        view = self._view
-        if self.every_picture or view is None or view.redraw_at is None:
-            return super().next_wake()
-        if not self._picture_only():
-            return super().next_wake()
-        self._view = None  # the view's own wake-ups are left out; it is made anew at the next
-        try:
-            return super().next_wake()
-        finally:
-            self._view = view
-
-    def _picture_only(self) -> bool:
-        """True when the view's redraws change the picture only: no fault (several take the
-        bottom line in turns, each turn starting the strip's own turns anew; a failing card beeps
-        at the first wake 30 s on) and no banner that ends by itself (its end changes the state,
-        and a strip's turns start from that wake)."""
-        banner = self._banner
-        return not self.faults and (banner is None or banner[1] is None)
+        return super().next_wake(self.every_picture if pictures is None else pictures)
 
 
 class ScriptedTable:
