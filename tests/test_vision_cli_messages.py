@@ -285,6 +285,23 @@ def test_a_larger_board_read_with_a_smaller_profile_is_refused_in_good_english(t
     assert "accepted here: a board of 11 x 11 cells" in err and "a 11" not in err
 
 
+def test_a_smaller_board_read_with_a_larger_profile_is_refused_in_good_english(tmp_path, capsys):
+    """An Iago photo read with --profile scrabble: its grid is 11 x 11, found or given, and the
+    message says so (a Scrabble photo, whose 11 x 11 parts are found too, is not: the
+    scrabble profile's own grid shows no fault there)."""
+    photo = render_photo("iago", seed=2, size=(1024, 768))
+    image = photo.save(tmp_path / "iago")
+    corners = ",".join(f"{v:.1f}" for v in photo.corners.reshape(-1))
+    for extra in ([], [f"--corners={corners}"]):
+        assert main(["vision", "read", str(image), "--profile", "scrabble", *extra]) == 2
+        err = capsys.readouterr().err
+        assert "has 11 x 11 cells, not the 15 x 15 of the scrabble profile" in err
+        assert err.rstrip().endswith("Read it with --profile iago")
+    scrabble = render_photo("scrabble", seed=3, size=(1024, 768)).save(tmp_path / "scrabble")
+    main(["vision", "read", str(scrabble), "--profile", "scrabble"])
+    assert "11 x 11" not in capsys.readouterr().err
+
+
 def test_a_mistyped_board_ending_like_a_file_name_is_said_a_board():
     """``...A.CAT`` ends as ``x.txt`` does, but rows joined by '/' are a board mistyped."""
     rows = ["15"] * 12 + ["...........A.CAT"]
