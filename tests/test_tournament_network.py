@@ -521,3 +521,50 @@ def test_a_broker_port_already_taken_is_said_and_no_other_broker_is_used(tmp_pat
         )
         assert not broker.running
     assert brk.port_in_use(port) is False  # free again once its holder has gone
+
+
+def test_accounts_for_another_event_keep_the_running_events_acl(hall):
+    """Preparing another event on the same machine (``tables add 9 --event other``) rewrites the
+    one ACL file the running broker reloads: it must keep the running event's topics."""
+    from companion.tournament.rounds import RoundError, publish_round
+
+    creds3 = hall.account(3)
+    hall.accounts.add_tables([9], "other")  # what `--event other tables add 9` does
+    hall.broker.reload()
+    check_login(hall.url, "table9", hall.accounts.add_tables([9], "other")[9]["password"])
+    hall.broker.reload()
+    assert hall.accounts.events() == [EVENT, "other"]
+    # the running event's director still stores a table's result and acks it
+    table = raw_client(hall.port, creds3["username"], creds3["password"], creds3["username"])
+    acks: list = []
+    table.on_message = lambda c, u, msg: acks.append(json.loads(msg.payload))
+    table.subscribe(protocol.topic(PREFIX, 3, "ack"), qos=1)
+    record = {"players": {"blue": "Ada", "red": "Bob"}, "loser": "red", "events": []}
+    payload = protocol.encode({"game": "g1", "table": 3, "record": record})
+    table.publish(protocol.topic(PREFIX, 3, "result"), payload, qos=1).wait_for_publish(5)
+    wait_until(lambda: {"game": "g1"} in acks, what="the ack of g1")
+    table.disconnect()
+    table.loop_stop()
+    # and a round published by the director's commands reaches the broker
+    cmd = hall.accounts.service(brk.COMMANDS_USER, EVENT)
+    hall.broker.reload()
+    check_login(hall.url, cmd["username"], cmd["password"])
+    client = raw_client(hall.port, cmd["username"], cmd["password"], cmd["username"])
+    try:
+        setups = make_round(hall.store, 1, [Pairing("Ada", "Bob", 3)], colours="fixed")
+        publish_round(client, hall.store, 1, setups, prefix=PREFIX, timeout=5.0)
+        # an ACL without this event (as before the fix): the broker acks and drops the set-up,
+        # and the round says so instead of claiming it reached the tables
+        data = json.loads(hall.accounts.file.read_text())
+        data["events"] = []
+        hall.accounts.file.write_text(json.dumps(data))
+        fresh = hall.accounts.add_tables([8], "other")[8]  # writes the ACL of "other" only
+        assert f"companion/{EVENT}/" not in hall.accounts.acl.read_text()
+        hall.broker.reload()
+        check_login(hall.url, fresh["username"], fresh["password"])  # reloaded with the ACL
+        setups = make_round(hall.store, 2, [Pairing("Ada", "Bob", 3)], colours="fixed")
+        with pytest.raises(RoundError, match="did not keep the set-up of table"):
+            publish_round(client, hall.store, 2, setups, prefix=PREFIX, timeout=2.0)
+    finally:
+        client.disconnect()
+        client.loop_stop()

@@ -66,6 +66,11 @@ def check_event(event: str) -> str:
     return event
 
 
+def is_event_name(event: object) -> bool:
+    """Whether ``event`` passes :func:`check_event` (no exception)."""
+    return isinstance(event, str) and is_safe_name(event) and bool(EVENT_NAME.fullmatch(event))
+
+
 def prefix(event: str) -> str:
     """``companion/EVENT/``."""
     return f"companion/{check_event(event)}/"

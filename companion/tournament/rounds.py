@@ -279,6 +279,53 @@ def publish_round(
                 f"round {round}: the broker did not take table {table}'s set-up within "
                 f"{timeout:g} s; publish the round again"
             )
+    missing = _not_kept(target, prefix, setups, max(1.0, deadline - time.monotonic()))
+    if missing:
+        shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+        raise RoundError(
+            f"round {round}: the broker did not keep the set-up of table(s) {shown}: it "
+            f"acknowledged them but they are not under {prefix}tables/N/setup (its ACL does "
+            "not let this account write the event's topics, e.g. another event's ACL was "
+            "loaded); the round is stored, not published: restart 'companion director' for "
+            "this event and publish the round again"
+        )
+
+
+def _not_kept(client, prefix: str, setups: dict[int, dict], timeout: float) -> list[int]:
+    """The tables whose retained ``setup`` the broker does not hold as published (read back on
+    a subscription of ``client``'s: a broker drops a publish its ACL refuses yet acknowledges
+    it, MQTT 3.1.1 having no way to say so)."""
+    import json
+    import threading
+
+    want = {int(t): s.get("setup_id") for t, s in setups.items()}
+    got: set[int] = set()
+    lock = threading.Lock()
+    done = threading.Event()
+
+    def on_message(c, userdata, msg):
+        try:
+            table = int(msg.topic[len(prefix) :].split("/")[1])
+            setup_id = json.loads(msg.payload).get("setup_id")
+        except (ValueError, IndexError, AttributeError):
+            return
+        with lock:
+            if want.get(table) == setup_id:
+                got.add(table)
+            if got >= want.keys():
+                done.set()
+
+    old = client.on_message
+    client.on_message = on_message
+    try:
+        topic = f"{prefix}tables/+/setup"
+        client.subscribe(topic, qos=1)
+        done.wait(timeout)
+        client.unsubscribe(topic)
+    finally:
+        client.on_message = old
+    with lock:
+        return sorted(want.keys() - got)
 
 
 __all__ = [
