@@ -293,3 +293,55 @@ def test_decode_refuses_anything_bad_with_its_own_error(kind, raw):
         return
     assert isinstance(payload, dict)
     assert payload.get("table", 3) == 3
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--broker-port", "70000"], "--broker-port '70000': accepted a port number 1 to 65535"),
+        (["--broker-port", "0"], "--broker-port '0': accepted a port number 1 to 65535"),
+        (["--tls-port", "x"], "--tls-port 'x': accepted a port number 1 to 65535"),
+        (["--listen", "999.1.1.1"], "--listen '999.1.1.1': not a host name or an IP address"),
+        (["--listen", "x y"], "--listen 'x y': not a host name or an IP address"),
+        (["--listen", "192.0.2.77"], "--listen '192.0.2.77': not an address of this machine"),
+        (["--pages-url", "director.local:8080"], "--pages-url 'director.local:8080': not a page"),
+        (["--pages-url", "javascript:alert(1)"], "--pages-url 'javascript:alert(1)': not a page"),
+        (["--pages-url", "http://h/" + "p" * 120], "too long; accepted an http:// or https://"),
+        (["--broker", "ftp://nowhere:99999"], "--broker 'ftp://nowhere:99999'"),
+    ],
+)
+def test_the_directors_options_are_checked_before_anything_starts(
+    director_home, capsys, options, said
+):
+    assert main(["director", "--event", "ev", *options]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+    assert not (director_home / "data" / "director" / "accounts.json").exists()
+
+
+@given(
+    st.from_regex(r"https?://[A-Za-z0-9.:\[\]-]{1,40}(:[0-9]{1,5})?(/[A-Za-z0-9._~%/-]{0,90})?")
+    | st.text(max_size=130)
+)
+@settings(max_examples=200, deadline=None)
+def test_a_pages_url_accepted_gives_pages_every_table_accepts(text):
+    from companion.tournament.qr import QRError, check_pages_url, table_url
+
+    try:
+        base = check_pages_url(text)
+    except QRError as exc:
+        assert "--pages-url" in str(exc) and "accepted" in str(exc)
+        return
+    for table in (1, 999):
+        cfg = validate({"page": table_url(base, table)}, "set-up", check_names=False)
+        assert cfg.page == table_url(base, table)
+
+
+def test_a_broker_given_before_round_is_the_one_used(director_home, capsys):
+    base = ["director", "--event", "ev"]
+    rr = ["round", "1", "--round-robin", "--players", "A", "B"]
+    assert main([*base, "--broker", "ftp://nowhere:99999", *rr]) == 2
+    assert "--broker 'ftp://nowhere:99999'" in capsys.readouterr().err
+    # no broker answers there: said, not "no director is running" with the round stored
+    assert main([*base, "--broker", "mqtt://127.0.0.1:1", *rr]) == 2
+    assert "no broker at mqtt://127.0.0.1:1" in capsys.readouterr().err

@@ -725,7 +725,8 @@ _LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?")
 def check_host_name(name: str, where: str = "--name") -> str:
     """A name for the broker's certificate, checked: an IPv4 or IPv6 address, or a DNS host
     name (RFC 1123: dot-separated labels of 1 to 63 letters, digits and hyphens, not starting
-    or ending with a hyphen; 253 characters at most). Anything else (a comma, which would add
+    or ending with a hyphen; 253 characters at most; not all digits and dots, which is an IPv4
+    address or nothing). Anything else (a comma, which would add
     names to the certificate; a newline, which would add lines to ``broker.ext``; a space, a
     wildcard) is refused.
 
@@ -736,7 +737,8 @@ def check_host_name(name: str, where: str = "--name") -> str:
     if "%" not in text and _is_ip(text):  # a scoped IPv6 address (fe80::1%eth0) is no SAN
         return text
     labels = text[:-1].split(".") if text.endswith(".") else text.split(".")
-    if not text or len(text) > 253 or not all(_LABEL.fullmatch(part) for part in labels):
+    numeric = bool(re.fullmatch(r"[0-9.]+", text))  # 999.1.1.1: an IPv4 address gone wrong
+    if not text or numeric or len(text) > 253 or not all(_LABEL.fullmatch(part) for part in labels):
         raise BrokerError(
             f"{where} {text!r}: not a host name or an IP address; accepted an address "
             "(10.42.0.1, fd00::1) or a host name of letters, digits, hyphens and dots "

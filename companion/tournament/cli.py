@@ -21,10 +21,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     _event(d)
-    d.add_argument("--broker", help="a running broker, mqtt://HOST:PORT or mqtts://HOST:PORT")
+    d.add_argument(
+        "--broker",
+        help="a running broker, mqtt://HOST:PORT or mqtts://HOST:PORT",
+    )
     d.add_argument(
         "--broker-port",
-        type=int,
+        type=str,
         default=1883,
         help="the port of the broker the director starts (default 1883)",
     )
@@ -38,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     d.add_argument(
         "--tls-port",
-        type=int,
+        type=str,
         default=8883,
         help="with a hall CA (director ca), the broker's TLS port (default 8883)",
     )
@@ -137,7 +140,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--seed", type=int, help="the lot's random seed (default: random)")
     r.add_argument("--dry-run", action="store_true", help="print the set-ups, publish nothing")
     r.add_argument("--json", action="store_true", help="print the set-ups as JSON (for scripts)")
-    r.add_argument("--broker", help="the director's broker (default: the running director's)")
+    r.add_argument(
+        "--broker",
+        default=argparse.SUPPRESS,  # else this default overwrites a --broker given before it
+        help="the director's broker (default: the running director's)",
+    )
     _event(r)
     r.set_defaults(func=_round)
 
@@ -217,6 +224,64 @@ def _event(p: argparse.ArgumentParser) -> None:
     )
 
 
+# -- the director's options, checked before anything starts (exit 2 naming the option) -------
+
+PORT_MAX = 65535  # the largest TCP port number (16 bits)
+
+
+def _port(text: str, option: str) -> int:
+    """A TCP port for a listener: a whole number 1 to 65535."""
+    from companion.tournament.broker import BrokerError
+
+    try:
+        port = int(str(text).strip())
+    except ValueError:
+        port = None
+    if port is None or not 1 <= port <= PORT_MAX or not str(text).strip().isascii():
+        raise BrokerError(f"{option} {text!r}: accepted a port number 1 to {PORT_MAX}")
+    return port
+
+
+def _listen_address(text: str) -> str:
+    """An address of this machine for the broker to listen on: an IP address or a host name
+    that this machine can bind (a bind on port 0 is tried; nothing listens)."""
+    import socket
+
+    from companion.tournament.broker import BrokerError, check_host_name
+
+    check_host_name(text, "--listen")
+    try:
+        family, _, _, _, address = socket.getaddrinfo(text, 0, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.bind(address)
+    except (OSError, IndexError) as exc:
+        why = getattr(exc, "strerror", None) or exc
+        raise BrokerError(
+            f"--listen {text!r}: not an address of this machine ({why}); accepted one of its "
+            "own addresses (ip -brief address) or 127.0.0.1"
+        ) from None
+    return text
+
+
+def _check_options(args) -> None:
+    """Check the director's own options (``--broker``, ``--broker-port``, ``--tls-port``,
+    ``--listen``, ``--pages-url``) in place, before any broker, store or page starts.
+
+    Raises:
+        CompanionError: the first bad option, naming it, what is wrong and what is accepted.
+    """
+    from companion.tournament.mqtt import parse_url
+    from companion.tournament.qr import check_pages_url
+
+    if args.broker:
+        parse_url(args.broker)
+    args.broker_port = _port(args.broker_port, "--broker-port")
+    args.tls_port = _port(args.tls_port, "--tls-port")
+    args.listen = [_listen_address(a) for a in args.listen or []] or None
+    if args.pages_url is not None:
+        args.pages_url = check_pages_url(args.pages_url)
+
+
 # -- helpers ---------------------------------------------------------------------------------
 
 
@@ -288,6 +353,7 @@ def _run_info() -> dict:
 def _run(args) -> int:
     from companion.tournament.service import run_director
 
+    _check_options(args)
     return run_director(args, _event_name(args))
 
 
@@ -358,7 +424,10 @@ def _round(args) -> int:
 
     from companion.cliutil import read_text
     from companion.tournament import pairing, rounds
+    from companion.tournament.mqtt import parse_url
 
+    if args.broker:  # given before the action or after it: checked before anything is paired
+        parse_url(args.broker)
     if args.minutes is None:  # the game's own default: Iago's 5, the crossword game's 25
         args.minutes = 25 if args.game == "scrabble" else 5
     event = _event_name(args)

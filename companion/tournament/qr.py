@@ -28,6 +28,33 @@ def table_url(base_url: str, table: int) -> str:
     return f"{base_url.rstrip('/')}/table/{int(table)}"
 
 
+def check_pages_url(text: str, where: str = "--pages-url") -> str:
+    """The director's pages' address (``http://10.42.0.1:8080``), checked as every table checks
+    the ``page`` of its set-up (:data:`companion.daemon.config.PAGE_URL`, at most
+    :data:`companion.daemon.config.PAGE_MAX` characters), with the longest table page,
+    ``/table/999``, added: an address a table would refuse would make every table refuse its
+    whole set-up. Returns it without a trailing ``/``.
+
+    Raises:
+        QRError: names the address, what is wrong and what is accepted.
+    """
+    from companion.daemon.config import PAGE_MAX, PAGE_URL
+    from companion.tournament.protocol import TABLE_MAX
+
+    base = str(text).rstrip("/")
+    page = table_url(base, TABLE_MAX)
+    accepted = (
+        "accepted an http:// or https:// address of a host (name, IPv4 or [IPv6]) with its "
+        f"port and a plain path, such as http://10.42.0.1:8080, at most "
+        f"{PAGE_MAX - len(page) + len(base)} characters"
+    )
+    if not PAGE_URL.fullmatch(page):
+        raise QRError(f"{where} {text!r}: not a page address the tables take; {accepted}".strip())
+    if len(page) > PAGE_MAX:
+        raise QRError(f"{where} {text!r}: {len(base)} characters, too long; {accepted}".strip())
+    return base
+
+
 def qr_matrix(text: str) -> list[list[bool]]:
     """The QR code of ``text`` as rows of modules (True: dark), without a quiet zone."""
     import qrcode
