@@ -244,3 +244,28 @@ def test_any_order_of_arrivals_keeps_each_event_once(tmp_path_factory, arrivals)
     with Store(tmp_path_factory.mktemp("s") / "s.sqlite", durable=False) as s:
         kept = [s.record_event(t, g, q, {"q": q}, 0.0) for t, g, q in arrivals]
         assert sum(kept) == len(set(arrivals)) == s.counts()["events"]
+
+
+def test_an_accepted_result_is_the_set_ups_game_and_its_typed_names_are_the_players(store):
+    """Names typed at the table as ``ada``/``bob``: held; the director accepts it. It is then
+    round 1's game at table 1 (a second result of that set-up is held as played already) and
+    counts for Ada and Bob, not for new players ``ada`` and ``bob``."""
+    setup = {"round": 1, "table": 1, "game": "iago", "blue": "Ada", "red": "Bob"}
+    setup["players"] = {"blue": "Ada", "red": "Bob"}
+    store.set_round(1, {1: setup}, 10.0, players=["Ada", "Bob"])
+
+    def arrive(game, record, at):
+        held = store.hold_reason(1, game, 1, record)
+        store.record_result(1, game, 1, record, at, held=held)
+        return held
+
+    typed = iago_record("ada", "bob", "red")
+    assert arrive("g1", typed, 11.0).startswith("players ada v bob")
+    store.add_correction(1, "g1", {"accept": True}, "names typed in lower case", "TD Eve", 12.0)
+    again = arrive("g2", iago_record("Ada", "Bob", "red"), 13.0)
+    assert again == "round 1's set-up at this table was played already (game g1)"
+    rows = {s["player"]: (s["played"], s["wins"], s["losses"]) for s in store.standings()}
+    assert rows == {"Ada": (1, 1, 0), "Bob": (1, 0, 1)}
+    # undone: the accepted game no longer counts, so the set-up's next result would
+    store.add_correction(1, "g1", {"accept": False}, "wrong game", "TD Eve", 14.0)
+    assert store.hold_reason(1, "g3", 1, iago_record("Ada", "Bob", "red")) is None

@@ -15,6 +15,8 @@ pair by the same score, and the FIDE tie-break regulations (C.07, "Buchholz") gi
 - Ranking: points, then spread, then Buchholz (each highest first), then the order the players
   were registered in (their seeding), then name.
 - Every registered player has a row (0 of everything before his first game).
+- A name in a result that differs from a registered player's only in case or spaces (typed
+  at the table, ``ada``) counts for that player (:func:`player_key`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,13 @@ def default_bye_spread(game: str, minutes: int | float) -> float:
     """A bye's spread when the director gives none: Iago's ``minutes`` (one player's allowance,
     half of what a win on time is worth); 0 for the games scored otherwise (Iota, Wordinoes)."""
     return float(minutes) if game == "iago" else 0.0
+
+
+def player_key(name: str) -> str:
+    """The key under which two spellings of a name are one player: case folded, spaces
+    collapsed (``" ada  lovelace"`` and ``"Ada Lovelace"``). A result the director accepts with
+    names typed at the table counts for the registered players these keys match."""
+    return " ".join(str(name).split()).casefold()
 
 
 def _whole(value: float) -> int | float:
@@ -74,10 +83,16 @@ def standings(
 
     for name in registered:
         row(name)
+    spelled = {}  # a name as the players were registered, by its key (same_player)
+    for name in registered:
+        spelled.setdefault(player_key(name), name)
     for res in results:
         if res.get("void") or res.get("held"):  # held: matches no set-up, not accepted
             continue
-        names = res.get("players") or {}
+        names = {
+            colour: spelled.get(player_key(name), name) if isinstance(name, str) else name
+            for colour, name in (res.get("players") or {}).items()
+        }
         pts = outcome.points(res.get("record") or {}) or {"blue": 0.0, "red": 0.0}
         for colour in outcome.COLOURS:
             name = names.get(colour)

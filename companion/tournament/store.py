@@ -334,24 +334,21 @@ class Store:
         """Why a result just received from ``table`` must be held (None: it counts): it does
         not match the set-up the table was given for ``round``
         (:func:`companion.tournament.outcome.setup_mismatch`), or another game of that round at
-        that table already counts (a set-up is one game)."""
+        that table already counts (a set-up is one game): one stored as counting, or one held
+        that the director has accepted since."""
         setup = None
         if round is not None:
             setup = self.round_setups(round).get(table)
         why = outcome.setup_mismatch(setup, round, record)
         if why is not None:
             return why
-        other = (
-            self._con()
-            .execute(
-                "SELECT game FROM results WHERE table_no = ? AND round = ? AND game != ? "
-                "AND held IS NULL LIMIT 1",
-                (table, round, game),
-            )
-            .fetchone()
+        # a result that counts: stored counted, or held and then accepted by the director
+        others = self._results(
+            "WHERE table_no = ? AND round = ? AND game != ?", (table, round, game)
         )
-        if other is not None:
-            return f"round {round}'s set-up at this table was played already (game {other[0]})"
+        counted = [r["game"] for r in others if r["held"] is None]
+        if counted:
+            return f"round {round}'s set-up at this table was played already (game {counted[0]})"
         return None
 
     def record_board(
