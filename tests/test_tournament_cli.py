@@ -345,3 +345,33 @@ def test_a_broker_given_before_round_is_the_one_used(director_home, capsys):
     # no broker answers there: said, not "no director is running" with the round stored
     assert main([*base, "--broker", "mqtt://127.0.0.1:1", *rr]) == 2
     assert "no broker at mqtt://127.0.0.1:1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--bye-spread", "nan"], "bye spread nan: accepted a number from -999 to 999"),
+        (["--bye-spread", "inf"], "bye spread inf: accepted a number from -999 to 999"),
+        (["--bye-spread", "1e308"], "bye spread 1e+308: accepted a number from -999 to 999"),
+        (["--game", "chess"], "game 'chess': accepted iago, iota, wordinoes, scrabble"),
+    ],
+)
+def test_a_round_with_a_bad_value_is_refused_and_nothing_stored(director_home, capsys, extra, said):
+    argv = ["director", "round", "2", "--round-robin", "--players", "A", "B", "C"]
+    assert main([*argv, *extra, "--event", "ev"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Published" not in err
+    assert Store(store_path("ev")).rounds() == []
+
+
+def test_a_round_of_byes_only_or_out_of_range_is_refused(director_home, capsys, tmp_path):
+    byes = tmp_path / "byes.csv"
+    byes.write_text("1,Ada,\n2,Bob,\n")
+    assert main(["director", "round", "1", "--pairings", str(byes), "--event", "ev"]) == 2
+    assert "seat no one at a table (byes only)" in capsys.readouterr().err
+    pair = tmp_path / "pair.csv"
+    pair.write_text("1,Ada,Bob\n")
+    huge = ["round", "99999999999999999999", "--pairings", str(pair), "--event", "ev"]
+    assert main(["director", *huge]) == 2
+    assert "accepted a whole number, 1 to 999" in capsys.readouterr().err
+    assert Store(store_path("ev")).rounds() == []

@@ -26,6 +26,9 @@ from companion.tournament import pairing as _pairing
 from companion.tournament.pairing import Pairing, PairingError
 
 COLOURS_CHOICES = ("lot", "balanced", "fixed")
+ROUND_MAX = 999  # a table's ``[table] round`` is 0 to 999 (companion.daemon.config)
+BYE_SPREAD_MAX = 999  # a bye's spread, either sign: the /round form's limit, above any game's
+# own spread (Iago at most 2 x 99 minutes; an Iota or crossword game's few hundred points)
 
 
 class RoundError(CompanionError, ValueError):
@@ -72,10 +75,12 @@ def make_round(
         RoundError: a bad round, colours choice, or time control (every bad key at once,
             naming the table); PairingError: a player or table twice.
     """
-    from companion.daemon.config import TableConfigError, validate
+    from companion.daemon.config import GAMES, TableConfigError, validate
 
-    if isinstance(round, bool) or not isinstance(round, int) or round < 1:
-        raise RoundError(f"round {round!r}: accepted a whole number, 1 or more")
+    if isinstance(round, bool) or not isinstance(round, int) or not 1 <= round <= ROUND_MAX:
+        raise RoundError(f"round {round!r}: accepted a whole number, 1 to {ROUND_MAX}")
+    if game not in GAMES:
+        raise RoundError(f"game {game!r}: accepted {', '.join(GAMES)}")
     if colours not in COLOURS_CHOICES:
         raise RoundError(f"colours {colours!r}: accepted {', '.join(COLOURS_CHOICES)}")
     pairings = _pairing.check_round(pairings, f"round {round}")
@@ -135,6 +140,11 @@ def make_round(
         }
     if problems:
         raise RoundError("; ".join(problems))
+    if not setups:
+        raise RoundError(
+            f"round {round}: the pairings seat no one at a table (byes only); accepted "
+            "pairings with at least one table of two players"
+        )
     return dict(sorted(setups.items()))
 
 
@@ -189,9 +199,26 @@ def bye_spreads(
     pairings: Sequence[Pairing], spread: float | None, game: str, minutes: float
 ) -> dict[str, float]:
     """``{player: spread}`` of the byes in ``pairings``: ``spread``, or when None
-    :func:`companion.tournament.standings.default_bye_spread`."""
+    :func:`companion.tournament.standings.default_bye_spread`.
+
+    Raises:
+        RoundError: ``spread`` not a finite number from -999 to 999 (``nan`` would be stored
+            as nothing and the bye counted as no win; ``inf`` would top every standing).
+    """
+    import math
+
     from companion.tournament.standings import default_bye_spread
 
+    if spread is not None:
+        try:
+            ok = math.isfinite(float(spread)) and abs(float(spread)) <= BYE_SPREAD_MAX
+        except (TypeError, ValueError):
+            ok = False
+        if not ok or isinstance(spread, bool):
+            raise RoundError(
+                f"bye spread {spread!r}: accepted a number from -{BYE_SPREAD_MAX} to "
+                f"{BYE_SPREAD_MAX}"
+            )
     value = default_bye_spread(game, minutes) if spread is None else float(spread)
     return {name: value for name in byes(pairings)}
 
