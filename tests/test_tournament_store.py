@@ -269,3 +269,30 @@ def test_an_accepted_result_is_the_set_ups_game_and_its_typed_names_are_the_play
     # undone: the accepted game no longer counts, so the set-up's next result would
     store.add_correction(1, "g1", {"accept": False}, "wrong game", "TD Eve", 14.0)
     assert store.hold_reason(1, "g3", 1, iago_record("Ada", "Bob", "red")) is None
+
+
+@pytest.mark.parametrize(
+    "minutes",
+    [{"blue": 1.7e308, "red": -1.7e308}, {"blue": 1000000, "red": 0}, {"blue": 3, "red": -1}],
+)
+def test_minutes_a_time_control_cannot_end_with_are_held_and_never_make_a_spread(store, minutes):
+    setup = {"round": 1, "table": 1, "game": "iago", "minutes": 5}
+    setup["players"] = {"blue": "Ada", "red": "Bob"}
+    store.set_round(1, {1: setup}, 10.0, players=["Ada", "Bob"])
+    record = {**iago_record("Ada", "Bob", "red"), "minutes": minutes}
+    held = store.hold_reason(1, "g1", 1, record)
+    assert held is not None and "time control gives each player 0 to 10" in held
+    store.record_result(1, "g1", 1, record, 11.0, held=held)
+    # accepted all the same: it counts as a win, but a value past any game's is no spread
+    store.add_correction(1, "g1", {"accept": True}, "the TD's call", "TD Eve", 12.0)
+    rows = store.standings()
+    json.dumps(rows, allow_nan=False)  # valid JSON: no Infinity
+    assert all(abs(r["spread"]) <= 10 for r in rows)
+    assert {r["player"]: r["wins"] for r in rows} == {"Ada": 1, "Bob": 0}
+
+
+def test_minutes_within_the_time_control_count():
+    from companion.tournament.outcome import setup_mismatch
+
+    setup = {"game": "iago", "minutes": 5, "players": {"blue": "Ada", "red": "Bob"}}
+    assert setup_mismatch(setup, 1, iago_record("Ada", "Bob", "red")) is None

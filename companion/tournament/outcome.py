@@ -29,6 +29,9 @@ from __future__ import annotations
 from companion.errors import CompanionError
 
 COLOURS = ("blue", "red")
+POINTS_MAX = 9999  # a colour's points in one game, either sign: above any real game's (Iago's
+# 2 x 99 minutes; a crossword game's record score is under 1,000, Iota's a few hundred), so a
+# forged 1.7e308 can never make a spread infinite; a value beyond it is no value
 
 
 class CorrectionError(CompanionError, ValueError):
@@ -168,12 +171,48 @@ def setup_mismatch(setup: dict | None, round_no: int | None, record: dict) -> st
     mode = record.get("mode")
     if isinstance(mode, str) and mode and isinstance(game, str) and game and mode != game:
         return f"game {mode}; round {round_no}'s set-up is {game}"
+    return _minutes_problem(setup, round_no, record)
+
+
+def _minutes_problem(setup: dict, round_no: int, record: dict) -> str | None:
+    """Why an Iago record's ``minutes`` cannot end a game of ``setup``'s time control (None when
+    they can): each player ends holding 0 to 2 x the allowance (the differential timer moves
+    minutes from one to the other; a win on time leaves the winner both allowances)."""
+    allowance = setup.get("minutes")
+    if setup.get("game", "iago") != "iago" or not _points_value(allowance) or allowance <= 0:
+        return None
+    parts = [record] + ([record["result"]] if isinstance(record.get("result"), dict) else [])
+    top = 2 * allowance
+    for part in parts:
+        got = part.get("minutes")
+        if not isinstance(got, dict):
+            continue
+        for colour, v in got.items():
+            if not _points_value(v) or not 0 <= v <= top:
+                return (
+                    f"minutes {colour} {v!r}; round {round_no}'s time control gives each "
+                    f"player 0 to {top:g} at the end ({allowance:g} minutes each)"
+                )
     return None
+
+
+def _points_value(v: object) -> bool:
+    """Whether ``v`` is a colour's points a spread may count: a finite number within
+    :data:`POINTS_MAX` either way."""
+    import math
+
+    return (
+        isinstance(v, int | float)
+        and not isinstance(v, bool)
+        and math.isfinite(v)
+        and abs(v) <= POINTS_MAX
+    )
 
 
 def points(record: dict) -> dict[str, float] | None:
     """Each colour's points for the spread (higher is better; see module docstring), or None
-    when the record holds none."""
+    when the record holds none (a value that is not a finite number within :data:`POINTS_MAX`
+    is none)."""
     names = players(record)
     parts = [record] + ([record["result"]] if isinstance(record.get("result"), dict) else [])
     for key, sign in (("minutes", 1), ("scores", 1), ("totals", 1), ("held", -1)):
@@ -184,7 +223,7 @@ def points(record: dict) -> dict[str, float] | None:
             out: dict[str, float] = {}
             for k, v in got.items():
                 colour = _colour(k, names)
-                if colour is not None and isinstance(v, int | float) and not isinstance(v, bool):
+                if colour is not None and _points_value(v):
                     out[colour] = sign * float(v)
             if len(out) == 2:
                 return out
