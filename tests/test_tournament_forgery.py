@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from companion.tournament import broker as brk
 from companion.tournament import protocol
-from companion.tournament.director import Director
+from companion.tournament.director import HELD_MAX, Director
 from companion.tournament.pairing import Pairing
 from companion.tournament.rounds import make_round
 from companion.tournament.web import WebServer
@@ -367,19 +367,28 @@ def test_within_a_round_only_the_set_up_game_counts(hall):
     hall.director.publish_round(1, setups)
     blue, red = setups[3]["blue"], setups[3]["red"]
     posts = [forged("g1", red, blue, round_no=1)]  # colours swapped: drawn by lot at the table
-    posts += [forged(f"again{n}", blue, red, round_no=1) for n in range(200)]
     posts += [
         forged("mal", "Mallory", red, round_no=1),
         forged("iota", blue, red, round_no=1, mode="iota"),
         forged("r2", blue, red, round_no=2),
     ]
+    posts += [forged(f"again{n}", blue, red, round_no=1) for n in range(200)]
     post_results(hall, 3, posts)
     post_results(hall, 4, [forged("t4", "Cy", "Di", round_no=1)])
-    wait_until(lambda: len(hall.store.results()) == len(posts) + 1, what="every post stored")
+    # a table keeps at most HELD_MAX held results waiting: the rest of its flood is refused
+    stored = 1 + HELD_MAX + 1
+    wait_until(lambda: len(hall.store.results()) == stored, what="the posts stored")
+    wait_until(
+        lambda: hall.director.stats.rejected >= len(posts) - 1 - HELD_MAX, what="the refusals"
+    )
+    assert len(hall.store.results()) == stored
+    assert (
+        "held results waiting for the director (at most 10" in hall.store.rejected(1)[0]["reason"]
+    )
     counted = [r for r in hall.store.results() if not r["held"]]
     assert [(r["table"], r["game"]) for r in counted] == [(3, "g1")]
     why = {r["game"]: r["held"] for r in hall.store.results()}
-    assert why["again7"] == "round 1's set-up at this table was played already (game g1)"
+    assert why["again6"] == "round 1's set-up at this table was played already (game g1)"
     assert why["mal"].startswith("players Mallory v ")
     assert why["iota"] == "game iota; round 1's set-up is iago"
     assert why["r2"] == "round 2 has no set-up for this table"
@@ -389,6 +398,10 @@ def test_within_a_round_only_the_set_up_game_counts(hall):
     from companion.tournament.web import views
 
     assert views.reported(1, setups, hall.store.results())["reported"] == 1
+    # the director deals with one held result: the table's next resend is stored (held)
+    hall.store.add_correction(3, "mal", {"void": True}, "not a game of ours", "TD Eve", 1.0)
+    post_results(hall, 3, [forged("again150", blue, red, round_no=1)])
+    wait_until(lambda: len(hall.store.results()) == stored + 1, what="the resend stored")
 
 
 # -- 7: logout ends the session ----------------------------------------------------------------

@@ -48,6 +48,12 @@ its network or the broker went without a Last Will (a broker killed with the tab
 BEAT_SHOWN = 10.0
 """A heartbeat that changes nothing else is written as a change (the hall's tile drawn again,
 "heard N s ago" brought up to date) at most this often; between, only ``last_seen`` moves."""
+HELD_MAX = 10
+"""Held results (not accepted, not void) one table may have waiting for the director: a hall
+sees one or two a table in an event (a game played before its set-up arrived, names typed at
+the table). Beyond it a new result of that table is refused (not stored, not acked: its link
+sends it again, and it is stored once the director has accepted or voided the ones waiting),
+so one table can fill the disk with at most HELD_MAX x 1 MiB (protocol.MAX_BYTES) of them."""
 CLAIM_WINDOW = 30.0
 """Seconds in which a table's box changing twice (A, B, A: two boxes taking the session from
 each other) is said as "two boxes claim table N"; the claim is over after as long in peace."""
@@ -373,6 +379,15 @@ class Director:
             record = payload["record"]
             rnd = payload.get("round", record.get("round"))
             held = store.hold_reason(table, payload["game"], rnd, record)
+            if held and not store.has_result(table, payload["game"]):
+                waiting = store.held_waiting(table)
+                if waiting >= HELD_MAX:
+                    raise protocol.ProtocolError(
+                        f"table {table}'s result {payload['game']} refused: the table has "
+                        f"{waiting} held results waiting for the director (at most {HELD_MAX}; "
+                        f"this one is held too: {held}); accept or void them "
+                        "(director results, correct) and the table's next resend is stored"
+                    )
             new = store.record_result(table, payload["game"], rnd, record, received, held=held)
             self._count(new)
             if new and held:

@@ -351,6 +351,21 @@ class Store:
             return f"round {round}'s set-up at this table was played already (game {counted[0]})"
         return None
 
+    def has_result(self, table: int, game: str) -> bool:
+        """Whether the result of ``game`` at ``table`` is stored."""
+        row = (
+            self._con()
+            .execute("SELECT 1 FROM results WHERE table_no = ? AND game = ?", (table, game))
+            .fetchone()
+        )
+        return row is not None
+
+    def held_waiting(self, table: int) -> int:
+        """How many of ``table``'s results are held and waiting for the director: neither
+        accepted nor void."""
+        rows = self._results("WHERE table_no = ? AND held IS NOT NULL", (table,))
+        return sum(1 for r in rows if r["held"] is not None and not r["void"])
+
     def record_board(
         self, table: int, game: str | None, board: str, trusted: bool, received: float
     ) -> None:
