@@ -271,3 +271,42 @@ def test_one_csv_format_with_iso_times_and_a_round_table_for_people(hall, capsys
     received = datetime.datetime.fromisoformat(row["received"])
     assert received.tzinfo is not None
     assert abs(received.timestamp() - hall.store.results()[0]["received"]) < 1
+
+
+def test_the_round_form_keeps_a_crossword_event_and_its_rules(hall, capsys):
+    """Round 1 of the crossword game from the command line: the /round form offers it, shows
+    its challenge and overtime rules, and pairs round 2 as the same game with the same rules."""
+    from companion.tournament.web import forms
+    from tests.test_web_app import client, csrf, login
+
+    director(
+        capsys,
+        *("round", "1", "--round-robin", "--players", "Amy", "Kit", "Lou", "Max"),
+        *("--game", "scrabble", "--challenge", "points", "--challenge-points", "3"),
+        *("--overtime-points", "7", "--json"),
+    )
+    with client(hall.store) as c:
+        login(c)
+        page = c.get("/round").text
+        assert "<option selected>scrabble</option>" in page
+        assert '<option value="points" selected>' in page
+        assert 'name="challenge_points" value="3"' in page
+        assert 'name="overtime_points" value="7"' in page
+        values = {
+            k: v
+            for k, v in re.findall(r'name="(\w+)" value="([^"]*)"', page)
+            if k in forms.ROUND_FIELDS
+        }
+        form = forms.round_defaults(1, ["Amy", "Kit", "Lou", "Max"], None) | values
+        form |= {"game": "scrabble", "challenge": "points", "method": "robin", "csrf": csrf(page)}
+        r = c.post("/round", data=form)
+        assert r.status_code == 200 and "Review round 2" in r.text
+    draft = forms.make_draft(hall.store, form, "", "x.csv", [], {}, "spring")
+    rules = {
+        (s["game"], s["minutes"], s["challenge"], s["challenge_points"], s["overtime_points"])
+        for s in draft["setups"].values()
+    }
+    assert rules == {("scrabble", 25, "points", 3, 7)}
+    bad = forms.round_defaults(1, ["Amy", "Kit"], None) | {"game": "scrabble"}
+    with pytest.raises(forms.FormError, match="Points off per minute of overtime: 101"):
+        forms.make_draft(hall.store, bad | {"overtime_points": "101"}, "", "x", [], {}, "e")

@@ -621,6 +621,8 @@ async def _round_context(web: _Web) -> dict:
         "rounds": rounds,
         # the last round's players as listed (its byes included), else every player seen
         "default_players": listed or forms.known_players(standings, setups),
+        "games": forms.GAMES,
+        "challenges": forms.CHALLENGES,
     }
 
 

@@ -20,10 +20,20 @@ ROUND_FIELDS = (
     "minute_seconds",
     "lexicon",
     "bye_spread",
+    "challenge",
+    "challenge_points",
+    "overtime_points",
 )
 METHODS = {"csv": "from a CSV file", "robin": "round robin", "swiss": "Swiss"}
 COLOURS = {"lot": "by lot", "balanced": "balanced", "fixed": "as paired"}
 GAMES = ("iago", "iota", "wordinoes", "scrabble")
+CHALLENGES = {
+    "double": "double: a wrong challenge loses the challenger's turn",
+    "points": "points: a wrong challenge gives the player challenged points",
+}
+"""The crossword game's challenge rules (companion.daemon.config ``challenge``)."""
+SCRABBLE_POINTS_MAX = 100  # a wrong challenge's or an overtime minute's points: the table's
+# own limit ([table] challenge_points, overtime_points: 0 to 100)
 CHANGES = {
     "winner-blue": ({"winner": "blue"}, "blue won"),
     "winner-red": ({"winner": "red"}, "red won"),
@@ -112,6 +122,10 @@ def round_defaults(current: int | None, players: list[str], last: dict | None = 
         "minute_seconds": f"{seconds:g}" if isinstance(seconds, int | float) else "60",
         "lexicon": str(last.get("lexicon") or ""),
         "bye_spread": "",
+        # the crossword game's rules: the last round's, else the tables' defaults
+        "challenge": str(last.get("challenge") or "double"),
+        "challenge_points": str(last.get("challenge_points", 5)),
+        "overtime_points": str(last.get("overtime_points", 10)),
     }
 
 
@@ -164,6 +178,18 @@ def make_draft(
     bye_spread = None
     if _text(form, "bye_spread"):
         bye_spread = _number(form, "bye_spread", "A bye's spread", -999, 999, problems)
+    scrabble = {}
+    if game == "scrabble":  # its rules; a field left empty keeps the tables' default
+        if _text(form, "challenge"):
+            scrabble["challenge"] = _choice(
+                form, "challenge", "A wrong challenge", tuple(CHALLENGES), problems
+            )
+        for key, label in (
+            ("challenge_points", "Points of a wrong challenge"),
+            ("overtime_points", "Points off per minute of overtime"),
+        ):
+            if _text(form, key):
+                scrabble[key] = _whole(form, key, label, 0, SCRABBLE_POINTS_MAX, problems)
     if lexicon and not all(c.isalnum() or c in "-_" for c in lexicon):
         problems.append(
             f"Word list: {lexicon!r}: accepted a lexicon name of letters, digits, "
@@ -193,6 +219,7 @@ def make_draft(
             lexicon=lexicon,
             colours=colours,
             event=event,
+            scrabble=scrabble,
         )
     except ValueError as exc:  # PairingError, RoundError
         raise FormError([str(exc)]) from None
