@@ -375,3 +375,44 @@ def test_a_round_of_byes_only_or_out_of_range_is_refused(director_home, capsys, 
     assert main(["director", *huge]) == 2
     assert "accepted a whole number, 1 to 999" in capsys.readouterr().err
     assert Store(store_path("ev")).rounds() == []
+
+
+@pytest.mark.parametrize(
+    ("item", "said"),
+    [
+        ("5-3", "table '5-3': the range ends before it begins"),
+        ("1-999999999999", "table '1-999999999999': out of range"),
+        ("\uff15", "table '\uff15': accepted a number (3) or a range (1-20)"),
+        ("0", "table '0': out of range"),
+        ("1000", "table '1000': out of range"),
+        ("1e3", "table '1e3': accepted"),
+    ],
+)
+def test_tables_add_refuses_a_bad_number_naming_it(director_home, capsys, item, said):
+    assert main(["director", "tables", "add", "--event", "ev", "--", item]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "1 to 999" in err and "Traceback" not in err
+
+
+@given(st.lists(st.text(max_size=12) | st.from_regex(r"[0-9]{1,4}(-[0-9]{1,13})?"), max_size=4))
+@settings(max_examples=300, deadline=None)
+def test_table_numbers_are_in_range_or_refused_naming_the_item(items):
+    from companion.tournament.broker import BrokerError
+    from companion.tournament.cli import _numbers
+
+    try:
+        got = _numbers(items)
+    except BrokerError as exc:
+        assert any(repr(i) in str(exc) for i in items) and "accepted" in str(exc)
+        return
+    assert got == sorted(set(got)) and all(1 <= n <= 999 for n in got)
+    assert len(got) <= 999
+
+
+def test_a_players_file_that_is_not_text_is_refused_naming_it(director_home, capsys, tmp_path):
+    binary = tmp_path / "players.bin"
+    binary.write_bytes(b"\xff\xfe\x00\x81 Ada\n")
+    argv = ["director", "round", "1", "--round-robin", "--players", f"@{binary}", "--dry-run"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"players file {binary} is not UTF-8 text" in err and "Traceback" not in err

@@ -321,19 +321,31 @@ def _store(args, must_exist: bool = True):
 
 
 def _numbers(items: list[str]) -> list[int]:
-    from companion.tournament.broker import BrokerError
+    """The table numbers of ``tables add``'s arguments: each ``N`` or ``LOW-HIGH`` in ASCII
+    digits, every number 1 to 999 (a range is checked before it is expanded).
 
-    out: list[int] = []
+    Raises:
+        BrokerError: the first bad item, naming it, what is wrong and what is accepted.
+    """
+    import re
+
+    from companion.tournament.broker import BrokerError
+    from companion.tournament.protocol import TABLE_MAX
+
+    accepted = f"accepted a number (3) or a range (1-20) of table numbers 1 to {TABLE_MAX}"
+    out: set[int] = set()
     for item in items:
-        try:
-            if "-" in item:
-                lo, hi = (int(x) for x in item.split("-", 1))
-                out.extend(range(lo, hi + 1))
-            else:
-                out.append(int(item))
-        except ValueError:
-            raise BrokerError(f"table {item!r}: accepted a number (3) or a range (1-20)") from None
-    return sorted(set(out))
+        got = re.fullmatch(r"([0-9]+)(?:-([0-9]+))?", item.strip(), re.ASCII)
+        if got is None:
+            raise BrokerError(f"table {item!r}: {accepted}")
+        lo = int(got[1])
+        hi = lo if got[2] is None else int(got[2])
+        if not (1 <= lo <= TABLE_MAX and 1 <= hi <= TABLE_MAX):
+            raise BrokerError(f"table {item!r}: out of range; {accepted}")
+        if hi < lo:
+            raise BrokerError(f"table {item!r}: the range ends before it begins; {accepted}")
+        out.update(range(lo, hi + 1))
+    return sorted(out)
 
 
 def _run_info() -> dict:
@@ -401,15 +413,13 @@ def _tables_list(args) -> int:
 
 
 def _players(args) -> list[str]:
+    from companion.cliutil import read_text
     from companion.tournament.pairing import PairingError
 
     names: list[str] = []
     for item in args.players or []:
         if item.startswith("@"):
-            try:
-                text = open(item[1:], encoding="utf-8").read()  # noqa: SIM115
-            except OSError as exc:
-                raise PairingError(f"cannot read players file {item[1:]}: {exc.strerror}") from None
+            text, _ = read_text(item[1:], PairingError, "players file")
             names += [ln.strip() for ln in text.splitlines() if ln.strip() and ln[0] != "#"]
         else:
             names.append(item)
