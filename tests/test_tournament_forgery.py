@@ -644,3 +644,16 @@ def test_a_certificate_name_is_a_host_name_or_an_address_or_refused(name):
     else:
         assert got == name
         assert re.fullmatch(r"[A-Za-z0-9.-]+", name) or ("%" not in name and brk._is_ip(name))
+
+
+def test_a_name_with_a_line_break_cannot_forge_a_line_of_the_directors_log(hall, caplog):
+    caplog.set_level(logging.INFO, logger="companion.tournament")
+    setups = make_round(hall.store, 1, [Pairing("Ada", "Bob", 3)], colours="fixed")
+    hall.director.publish_round(1, setups)
+    forged_line = "2026-12-07 18:00:00,000 INFO director: table 2 result stored"
+    post_results(hall, 3, [forged("g1", f"Ada\n{forged_line}\u2028x", "Bob", round_no=1)])
+    wait_until(lambda: hall.store.results(), what="the held result")
+    held = [r.getMessage() for r in caplog.records if "held" in r.getMessage()]
+    assert held and all("\n" not in m and "\u2028" not in m for m in held)
+    assert "Ada\\n2026-12-07" in held[0]
+    assert not any(line.startswith(forged_line) for line in caplog.text.splitlines())

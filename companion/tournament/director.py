@@ -40,6 +40,33 @@ from companion.tournament.store import Store
 
 log = logging.getLogger("companion.tournament")
 
+
+class OneLine(logging.Filter):
+    """Keeps each log record of the tournament on one line: a line break or any other control
+    or line-separator character in the message (a player's name, a game id, a box's name, as a
+    table sent it) is written as its escape (``\\n``), so a table cannot forge a line of the
+    director's log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        import unicodedata
+
+        try:
+            text = record.getMessage()
+        except Exception:  # noqa: BLE001 - logging says a bad record itself
+            return True
+        if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text):
+            record.msg = "".join(
+                c.encode("unicode_escape").decode("ascii")
+                if unicodedata.category(c) in ("Cc", "Zl", "Zp")
+                else c
+                for c in text
+            )
+            record.args = ()
+        return True
+
+
+log.addFilter(OneLine())
+
 BEAT_SECONDS = 5.0
 """A link says ``online`` this often (``tables/N/online``, not retained), also when idle."""
 OFFLINE_AFTER = 3 * BEAT_SECONDS
