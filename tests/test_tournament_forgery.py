@@ -657,3 +657,46 @@ def test_a_name_with_a_line_break_cannot_forge_a_line_of_the_directors_log(hall,
     assert held and all("\n" not in m and "\u2028" not in m for m in held)
     assert "Ada\\n2026-12-07" in held[0]
     assert not any(line.startswith(forged_line) for line in caplog.text.splitlines())
+
+
+def test_a_damaged_row_of_the_store_is_named_never_a_traceback(hall, monkeypatch, capsys, caplog):
+    """A store edited by hand (a result that is not JSON, a set-up that is a list, a state
+    that is a string): each command and page says which row is damaged; the running director
+    goes on."""
+    from companion.cli import main
+    from companion.tournament import director as director_module
+
+    setups = make_round(hall.store, 1, [Pairing("Ada", "Bob", 3)], colours="fixed")
+    hall.director.publish_round(1, setups)
+    post_results(hall, 3, [forged("g1", "Ada", "Bob", round_no=1)])
+    wait_until(lambda: hall.store.results(), what="the result")
+    monkeypatch.setattr(director_module, "director_dir", lambda: hall.accounts.directory)
+    con = sqlite3.connect(hall.store.path)
+    con.execute("UPDATE tables SET state = '\"x\"'")
+    con.commit()
+    assert hall.store.tables()[0]["state"]["fault"].startswith("the store's tables row 3: state")
+    con.execute("UPDATE results SET record = 'not json'")
+    con.commit()
+    for command in (["results"], ["results", "--csv"], ["standings"]):
+        assert main(["director", *command, "--event", EVENT]) == 2
+        err = capsys.readouterr().err
+        assert "results row (table 3, game g1): record is damaged: not JSON" in err, err
+    with (
+        WebServer(hall.store, director_password="hall-7") as web,
+        httpx.Client(base_url=web.url, timeout=10) as c,
+    ):
+        r = c.get("/standings")
+        assert r.status_code == 503 and "results row (table 3, game g1)" in r.text
+    con.execute("UPDATE setups SET setup = '[1,2]'")
+    con.commit()
+    con.close()
+    with (
+        WebServer(hall.store, director_password="hall-7") as web,
+        httpx.Client(base_url=web.url, timeout=10) as c,
+    ):
+        r = c.get("/")
+        assert r.status_code == 503 and "setups row (round 1, table 3)" in r.text
+    # the director, on (re)connecting, says the set-up row and goes on
+    caplog.set_level(logging.ERROR, logger="companion.tournament")
+    assert hall.director.republish_round() == 0
+    assert "setups row (round 1, table 3): setup is damaged: a JSON list" in caplog.text

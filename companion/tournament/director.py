@@ -599,10 +599,16 @@ class Director:
         afresh) has them back, and a table that connects gets its round. A table takes a set-up
         once (its ``setup_id``), so a copy changes nothing at a table that has it. Returns how
         many were published."""
+        from companion.tournament.store import StoreError
+
         rnd = self.store.current_round()
         if rnd is None:
             return 0
-        setups = self.store.round_setups(rnd)
+        try:
+            setups = self.store.round_setups(rnd)
+        except StoreError as exc:  # said; the director goes on storing what the tables send
+            log.error("director: round %d's set-ups not published again: %s", rnd, exc)
+            return 0
         for table, setup in setups.items():
             if self.pages and "page" not in setup:  # a round stored while no pages were served
                 from companion.tournament.rounds import with_page

@@ -99,12 +99,34 @@ def _dumps(value: object) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False, sort_keys=True)
 
 
-def _loads(text: str | None):
+def _loads(text: str | None, where: str = "a row", kind: type | None = None):
     """A JSON column's value, its text made valid (a lone surrogate stored before the director
-    cleaned what comes in becomes U+FFFD), so no stored row can break a page or a command."""
+    cleaned what comes in becomes U+FFFD), so no stored row can break a page or a command.
+
+    Args:
+        where: the row and column, for the message (``"results row 3 (table 1, game g1):
+            record"``).
+        kind: the type the value must have (``dict``), if any.
+
+    Raises:
+        StoreError: a damaged row (not JSON, or not of ``kind``: a file edited by hand, a
+            disk fault), naming it.
+    """
     if text is None:
         return None
-    value = json.loads(text)
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(
+            f"the store's {where} is damaged: not JSON ({exc}); restore the store from a "
+            "copy, or mend or delete that row with sqlite3"
+        ) from None
+    if kind is not None and not isinstance(value, kind):
+        raise StoreError(
+            f"the store's {where} is damaged: a JSON {type(value).__name__}, accepted a "
+            f"JSON {'object' if kind is dict else kind.__name__}; restore the store from a "
+            "copy, or mend or delete that row with sqlite3"
+        )
     return valid_text(value) if may_hold_surrogates(text) else value
 
 
@@ -254,7 +276,10 @@ class Store:
         with self.transaction() as con:
             self._seen(con, table, at if heard else None)
             row = con.execute("SELECT state FROM tables WHERE table_no = ?", (table,)).fetchone()
-            state = _loads(row[0]) if row and row[0] else {}
+            try:
+                state = _loads(row[0]) if row and row[0] else {}
+            except StoreError:
+                state = {}  # a damaged state is replaced by the table's next word
             if not isinstance(state, dict):
                 state = {}
             for key, value in presence.items():
@@ -283,7 +308,7 @@ class Store:
         for table, last_seen, state in rows:
             try:
                 st = _loads(state) if state else {}
-            except ValueError:
+            except StoreError:
                 st = {}
             if not isinstance(st, dict) or st.get("online") is not False:
                 out.append((table, last_seen))
@@ -471,7 +496,9 @@ class Store:
         rows = self._con().execute(
             "SELECT table_no, setup FROM setups WHERE round = ? ORDER BY table_no", (round,)
         )
-        return {t: _loads(s) for t, s in rows}
+        return {
+            t: _loads(s, f"setups row (round {round}, table {t}): setup", dict) for t, s in rows
+        }
 
     def current_round(self) -> int | None:
         """The round published last (None before any)."""
@@ -547,7 +574,7 @@ class Store:
             "id": i,
             "table": table,
             "game": game,
-            "change": _loads(change),
+            "change": _loads(change, f"corrections row {i} (table {table}, game {game}): change"),
             "reason": reason,
             "who": who,
             "at": at,
@@ -569,7 +596,7 @@ class Store:
             f"{where} ORDER BY coalesce(round, 0), table_no, id",
             args,
         ):
-            rec = _loads(record)
+            rec = _loads(record, f"results row (table {table}, game {game}): record", dict)
             mine = fixes.get((table, game), [])
             eff = outcome.effective(rec, [c["change"] for c in mine])
             out.append(
@@ -627,18 +654,28 @@ class Store:
             got = con.execute(
                 "SELECT setup FROM setups WHERE round = ? AND table_no = ?", (rnd, table)
             ).fetchone()
-            setup = None if got is None else _loads(got[0])
+            where = f"setups row (round {rnd}, table {table}): setup"
+            setup = None if got is None else _loads(got[0], where, dict)
         latest = con.execute(
             "SELECT id FROM results WHERE table_no = ? ORDER BY id DESC LIMIT 1", (table,)
         ).fetchone()
         result = self._results("WHERE id = ?", (latest[0],))[0] if latest else None
         return {
             "table": table,
-            "state": _loads(state),
+            "state": self._state(table, state),
             "last_seen": last_seen,
             "setup": setup,
             "result": result,
         }
+
+    @staticmethod
+    def _state(table: int, text: str | None) -> dict | None:
+        """A table's stored state; a damaged one (not a JSON object) is shown as a fault of
+        the table's instead of failing the page or command that reads it."""
+        try:
+            return _loads(text, f"tables row {table}: state", dict)
+        except StoreError as exc:
+            return {"fault": str(exc)}
 
     def table(self, n: int) -> dict | None:
         """Table ``n`` as in :meth:`tables`, plus ``events`` (the journal records of its current
@@ -654,13 +691,7 @@ class Store:
         out = self._table(row)
         game = con.execute("SELECT game FROM tables WHERE table_no = ?", (n,)).fetchone()[0]
         out["game"] = game
-        out["events"] = [
-            _loads(r)
-            for (r,) in con.execute(
-                "SELECT record FROM events WHERE table_no = ? AND game = ? ORDER BY seq",
-                (n, game),
-            )
-        ]
+        out["events"] = self.events(n, game)
         board = con.execute(
             "SELECT board, trusted, received FROM boards WHERE table_no = ? "
             "ORDER BY id DESC LIMIT 1",
@@ -678,10 +709,11 @@ class Store:
     def events(self, table: int, game: str) -> list[dict]:
         """Every journal record stored of ``game`` at ``table``, in seq order."""
         rows = self._con().execute(
-            "SELECT record FROM events WHERE table_no = ? AND game = ? ORDER BY seq",
+            "SELECT seq, record FROM events WHERE table_no = ? AND game = ? ORDER BY seq",
             (table, game),
         )
-        return [_loads(r) for (r,) in rows]
+        where = f"events row (table {table}, game {game}, seq {{}}): record"
+        return [_loads(r, where.format(seq)) for seq, r in rows]
 
     def counts(self) -> dict[str, int]:
         """How many rows each kind holds: ``{"tables", "events", "results", "boards",

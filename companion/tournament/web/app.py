@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import functools
 import hmac
+import logging
 import math
 import secrets
 import time
@@ -54,6 +55,8 @@ from companion.errors import CompanionError
 from companion.tournament.protocol import TABLE_MAX
 from companion.tournament.web import forms, views
 from companion.tournament.web.live import Hub
+
+log = logging.getLogger("companion.tournament")
 
 HERE = Path(__file__).parent
 SESSION_SECONDS = 30 * 60
@@ -293,6 +296,22 @@ def _page(request: Request, name: str, context: dict, status: int = 200) -> Resp
         "path": request.url.path,
     }
     return web.templates.TemplateResponse(request, name, base | context, status_code=status)
+
+
+async def _store_damaged(request: Request, exc: Exception) -> Response:
+    """A damaged row of the store (:class:`companion.tournament.store.StoreError`), said on
+    the page with the row it names (503: the director must mend it), not a bare error 500."""
+    import html
+
+    from starlette.responses import HTMLResponse
+
+    log.error("director: page %s: %s", request.url.path, exc)
+    text = html.escape(str(exc))
+    return HTMLResponse(
+        "<!doctype html><title>The store is damaged</title><h1>The director's store is "
+        f'damaged</h1><p role="alert">{text}</p>',
+        status_code=503,
+    )
 
 
 def _refuse(request: Request, why: str, status: int = 403) -> Response:
@@ -959,8 +978,14 @@ def create_app(
             same_site="strict",
         ),
     ]
+    from companion.tournament.store import StoreError
+
     app = Starlette(
-        routes=routes, middleware=middleware, lifespan=lifespan, max_body_size=MAX_BODY_BYTES
+        routes=routes,
+        middleware=middleware,
+        lifespan=lifespan,
+        max_body_size=MAX_BODY_BYTES,
+        exception_handlers={StoreError: _store_damaged},
     )
     app.state.web = web
     return app
