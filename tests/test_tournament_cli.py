@@ -308,6 +308,7 @@ def test_decode_refuses_anything_bad_with_its_own_error(kind, raw):
         (["--pages-url", "javascript:alert(1)"], "--pages-url 'javascript:alert(1)': not a page"),
         (["--pages-url", "http://h/" + "p" * 120], "too long; accepted an http:// or https://"),
         (["--broker", "ftp://nowhere:99999"], "--broker 'ftp://nowhere:99999'"),
+        (["--http", "127.0.0.1:99999"], "--http '127.0.0.1:99999': port 99999 is out of range"),
     ],
 )
 def test_the_directors_options_are_checked_before_anything_starts(

@@ -265,7 +265,7 @@ def _listen_address(text: str) -> str:
 
 def _check_options(args) -> None:
     """Check the director's own options (``--broker``, ``--broker-port``, ``--tls-port``,
-    ``--listen``, ``--pages-url``) in place, before any broker, store or page starts.
+    ``--listen``, ``--pages-url``, ``--http``) in place, before any broker, store or page starts.
 
     Raises:
         CompanionError: the first bad option, naming it, what is wrong and what is accepted.
@@ -280,6 +280,12 @@ def _check_options(args) -> None:
     args.listen = [_listen_address(a) for a in args.listen or []] or None
     if args.pages_url is not None:
         args.pages_url = check_pages_url(args.pages_url)
+    if args.http:
+        try:
+            from companion.tournament.web import parse_address
+        except ModuleNotFoundError:  # the pages are not installed: said when they start
+            return
+        parse_address(args.http)
 
 
 # -- helpers ---------------------------------------------------------------------------------
