@@ -568,3 +568,18 @@ def test_accounts_for_another_event_keep_the_running_events_acl(hall):
     finally:
         client.disconnect()
         client.loop_stop()
+
+
+def test_an_acl_written_before_the_events_list_keeps_its_event(tmp_path):
+    """A data directory from before ``accounts.json`` listed the events: the events its ACL
+    file names are kept when another event's accounts are added."""
+    accounts = brk.Accounts(tmp_path / "director")
+    accounts.add_tables([1], "ev")
+    data = json.loads(accounts.file.read_text())
+    del data["events"]
+    accounts.file.write_text(json.dumps(data))
+    accounts.add_tables([9], "other")
+    acl = accounts.acl.read_text()
+    assert "topic readwrite companion/ev/#" in acl and "topic readwrite companion/other/#" in acl
+    assert "topic read companion/ev/tables/9/setup" in acl
+    assert accounts.events() == ["ev", "other"]
