@@ -6,7 +6,8 @@ Files, under the director's directory (``data_dir()/director/``, mode 0700)::
     accounts.json        the director's own account (username, password) and the tables' usernames
     broker/mosquitto.conf  generated on every start: listeners, no anonymous clients, persistence
     broker/passwd        Mosquitto's password file (salted PBKDF2-SHA512 hashes, mosquitto_passwd)
-    broker/acl           who may read and write which topics (regenerated from accounts.json)
+    broker/acl           who may read and write which topics (regenerated from accounts.json,
+                         for every event of this directory: its ``events``)
     broker/mosquitto.db  the broker's persistence (sessions and queued QoS 1 messages)
     broker/mosquitto.pid, broker/mosquitto.log
     tls/                 the hall's CA and the broker's certificate (``companion director ca``)
@@ -287,19 +288,6 @@ class Accounts:
         tmp = self.acl.with_suffix(".tmp")
         tmp.write_text("\n".join(lines), encoding="utf-8")
         tmp.replace(self.acl)
-
-    def allows(self, event: str, table: int) -> bool:
-        """Whether the ACL file as written lets table ``table`` read its set-up of ``event``
-        and the director's side write it (what a round needs to reach the table)."""
-        try:
-            text = self.acl.read_text(encoding="utf-8")
-        except OSError:
-            return False
-        prefix = protocol.prefix(event)
-        return (
-            f"topic read {protocol.topic(prefix, table, 'setup')}" in text.splitlines()
-            and f"topic readwrite {prefix}#" in text.splitlines()
-        )
 
 
 @dataclass
