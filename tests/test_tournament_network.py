@@ -583,3 +583,22 @@ def test_an_acl_written_before_the_events_list_keeps_its_event(tmp_path):
     assert "topic readwrite companion/ev/#" in acl and "topic readwrite companion/other/#" in acl
     assert "topic read companion/ev/tables/9/setup" in acl
     assert accounts.events() == ["ev", "other"]
+
+
+def test_the_directors_own_round_says_when_the_broker_keeps_no_set_up(hall):
+    """The /round form publishes through the director's own client: a set-up the broker
+    acknowledged but dropped (its ACL lost the event) is said, not called published."""
+    from companion.tournament.director import DirectorError
+
+    hall.account(3)
+    hall.director.publish_round(1, make_round(hall.store, 1, [Pairing("Ada", "Bob", 3)]))
+    data = json.loads(hall.accounts.file.read_text())
+    data["events"] = []
+    hall.accounts.file.write_text(json.dumps(data))
+    fresh = hall.accounts.add_tables([8], "other")[8]  # the ACL of "other" alone
+    hall.broker.reload()
+    check_login(hall.url, fresh["username"], fresh["password"])
+    setups = make_round(hall.store, 2, [Pairing("Ada", "Bob", 3)])
+    hall.director.readback_seconds = 1.0
+    with pytest.raises(DirectorError, match=r"did not keep the set-up of table\(s\) 3"):
+        hall.director.publish_round(2, setups)

@@ -189,6 +189,10 @@ class Director:
         clock: seconds since the epoch (the ``received`` times).
     """
 
+    readback_seconds = 10.0
+    """How long :meth:`publish_round` waits to read a round's set-ups back from the broker (as
+    long as it waits for the broker to take them; a test of a refused round sets less)."""
+
     def __init__(
         self,
         store: Store,
@@ -629,9 +633,19 @@ class Director:
         players: list[str] | None = None,
         byes: dict[str, float] | None = None,
     ) -> None:
-        """Keep and publish a round (:func:`companion.tournament.rounds.publish_round`)."""
-        from companion.tournament.rounds import publish_round
+        """Keep and publish a round (:func:`companion.tournament.rounds.publish_round`), then
+        read the set-ups back from the broker.
+
+        Raises:
+            DirectorError: the broker did not take a set-up, or acknowledged one it does not
+                keep (its ACL refuses this account the event's topics): the round is stored,
+                not published.
+        """
+        from companion.tournament.rounds import not_kept, not_kept_words, publish_round
 
         publish_round(self, self.store, round, setups, pages=self.pages, players=players, byes=byes)
+        missing = not_kept(self.client, self.prefix, setups, timeout=self.readback_seconds)
+        if missing:
+            raise DirectorError(not_kept_words(round, self.prefix, missing))
         if self.save_broker is not None:  # the broker has them: now on its disk too
             self.save_broker()

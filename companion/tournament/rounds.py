@@ -306,24 +306,34 @@ def publish_round(
                 f"round {round}: the broker did not take table {table}'s set-up within "
                 f"{timeout:g} s; publish the round again"
             )
-    missing = _not_kept(target, prefix, setups, max(1.0, deadline - time.monotonic()))
+    missing = not_kept(target, prefix, setups, max(1.0, deadline - time.monotonic()))
     if missing:
-        shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
-        raise RoundError(
-            f"round {round}: the broker did not keep the set-up of table(s) {shown}: it "
-            f"acknowledged them but they are not under {prefix}tables/N/setup (its ACL does "
-            "not let this account write the event's topics, e.g. another event's ACL was "
-            "loaded); the round is stored, not published: restart 'companion director' for "
-            "this event and publish the round again"
-        )
+        raise RoundError(not_kept_words(round, prefix, missing))
 
 
-def _not_kept(client, prefix: str, setups: dict[int, dict], timeout: float) -> list[int]:
+def not_kept_words(round: int, prefix: str, missing: list[int]) -> str:
+    """What to tell the director when the broker did not keep round ``round``'s set-ups of
+    tables ``missing`` (:func:`not_kept`)."""
+    shown = ", ".join(map(str, missing[:10])) + (" ..." if len(missing) > 10 else "")
+    return (
+        f"round {round}: the broker did not keep the set-up of table(s) {shown}: it "
+        f"acknowledged them but they are not under {prefix}tables/N/setup (its ACL does "
+        "not let this account write the event's topics, e.g. another event's ACL was "
+        "loaded); the round is stored, not published: restart 'companion director' for "
+        "this event and publish the round again"
+    )
+
+
+def not_kept(client, prefix: str, setups: dict[int, dict], timeout: float) -> list[int]:
     """The tables whose retained ``setup`` the broker does not hold as published (read back on
-    a subscription of ``client``'s: a broker drops a publish its ACL refuses yet acknowledges
-    it, MQTT 3.1.1 having no way to say so)."""
+    a subscription of ``client``'s, waiting up to ``timeout`` seconds: a broker drops a publish
+    its ACL refuses yet acknowledges it, MQTT 3.1.1 having no way to say so). The read-back
+    has a callback of its own for the set-up topics: the client's other messages go on to its
+    ``on_message`` as before."""
     import json
     import threading
+
+    from companion.tournament import protocol
 
     want = {int(t): s.get("setup_id") for t, s in setups.items()}
     got: set[int] = set()
@@ -342,15 +352,18 @@ def _not_kept(client, prefix: str, setups: dict[int, dict], timeout: float) -> l
             if got >= want.keys():
                 done.set()
 
-    old = client.on_message
-    client.on_message = on_message
+    if not want:
+        return []
+    # each table's own topic (not tables/+/setup: every older round's retained set-ups too)
+    topics = [protocol.topic(prefix, t, "setup") for t in sorted(want)]
+    pattern = f"{prefix}tables/+/setup"
+    client.message_callback_add(pattern, on_message)
     try:
-        topic = f"{prefix}tables/+/setup"
-        client.subscribe(topic, qos=1)
+        client.subscribe([(t, 1) for t in topics])
         done.wait(timeout)
-        client.unsubscribe(topic)
+        client.unsubscribe(topics)
     finally:
-        client.on_message = old
+        client.message_callback_remove(pattern)
     with lock:
         return sorted(want.keys() - got)
 
@@ -363,6 +376,8 @@ __all__ = [
     "bye_spreads",
     "byes",
     "make_round",
+    "not_kept",
+    "not_kept_words",
     "played_games",
     "publish_round",
     "round_players",
