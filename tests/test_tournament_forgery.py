@@ -700,3 +700,29 @@ def test_a_damaged_row_of_the_store_is_named_never_a_traceback(hall, monkeypatch
     caplog.set_level(logging.ERROR, logger="companion.tournament")
     assert hall.director.republish_round() == 0
     assert "setups row (round 1, table 3): setup is damaged: a JSON list" in caplog.text
+
+
+def test_a_full_disk_is_said_in_one_line_and_nothing_is_acked(tmp_path, caplog, monkeypatch):
+    """The store cannot commit (the disk is full): the director says so in one line, with the
+    store's file, acks nothing and goes on (the tables send again)."""
+    from companion.tournament.mqtt import BrokerURL
+    from companion.tournament.store import Store
+
+    store = Store(tmp_path / "ev.sqlite", durable=False)
+    d = Director(store, EVENT, BrokerURL("127.0.0.1", 1), "director", "x")
+    acks = []
+    monkeypatch.setattr(d, "_ack", lambda table, payload: acks.append(payload))
+
+    def full():
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(store, "transaction", full)
+    caplog.set_level(logging.ERROR, logger="companion.tournament")
+    payload = protocol.encode(forged("g1", "Ada", "Bob"))
+    d._queue.put((protocol.topic(PREFIX, 3, "result"), payload, 1.0))
+    d._queue.put(None)
+    d._work()
+    (record,) = caplog.records
+    assert record.exc_info is None and "database or disk is full" in record.getMessage()
+    assert str(store.path) in record.getMessage() and acks == []
+    store.close()

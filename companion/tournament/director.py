@@ -331,6 +331,14 @@ class Director:
                 items.append(nxt)
             try:
                 self._handle(items)
+            except sqlite3.OperationalError as exc:  # the disk full, the file locked: said
+                log.error(
+                    "director: could not store %d messages: the store %s: %s; they stay "
+                    "unacked (the tables send them again once it can)",
+                    len(items),
+                    self.store.path,
+                    exc,
+                )
             except Exception:  # noqa: BLE001 - a store failure must not stop the director
                 log.exception(
                     "director: could not store %d messages; they stay unacked "
