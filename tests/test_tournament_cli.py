@@ -417,3 +417,27 @@ def test_a_players_file_that_is_not_text_is_refused_naming_it(director_home, cap
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert f"players file {binary} is not UTF-8 text" in err and "Traceback" not in err
+
+
+def test_a_pages_address_the_tables_cannot_take_is_left_out_not_sent(tmp_path, monkeypatch, caplog):
+    """Without --pages-url the address is this machine's: one a table would refuse (a host
+    name with an underscore) is said and left out of the set-ups, never sent to the tables."""
+    import argparse
+    import logging
+    import types
+
+    from companion.tournament import service
+    from companion.tournament.broker import free_port
+
+    monkeypatch.setattr(service, "pages_address", lambda host, port: f"http://pi_hall:{port}")
+    store = Store(tmp_path / "ev.sqlite", durable=False)
+    director = types.SimpleNamespace(publish_round=None, pages=None)
+    args = argparse.Namespace(http=f"127.0.0.1:{free_port()}", password="pw", pages_url=None)
+    caplog.set_level(logging.WARNING, logger="companion.tournament")
+    server = service._start_web(args, store, director, "ev")
+    try:
+        assert director.pages == ""
+        assert "the pages' address 'http://pi_hall:" in caplog.text
+    finally:
+        server.stop()
+        store.close()

@@ -147,7 +147,16 @@ def _start_web(args, store, director, event: str):
         event=event,
     )
     server.start()
-    pages = getattr(args, "pages_url", None) or pages_address(host, server.port)
+    pages = getattr(args, "pages_url", None)  # checked at start (cli._check_options)
+    if not pages:
+        from companion.tournament.qr import QRError, check_pages_url
+
+        pages = pages_address(host, server.port)
+        try:
+            check_pages_url(pages, "the pages' address")
+        except QRError as exc:  # a machine name the tables cannot take: no page, not refused
+            log.warning("director: %s; the set-ups carry no page (give --pages-url)", exc)
+            pages = ""
     server.app.state.web.base_url = pages
     director.pages = pages  # each table's set-up carries its page, shown as a QR code
     log.info(
