@@ -83,6 +83,8 @@ def test_lost_on_time_ends_the_game_and_saves_the_record(sim):
     st = state(s)
     assert st["status"] == "finished" and st["loser"] == "red"
     assert s.service.published.long_beeps == 1
+    assert s.service.last_record_path is None  # kept LATE_INPUT_SECONDS for a press told late
+    s.at(60 + LATE_INPUT_SECONDS)
     saved = json.loads(s.service.last_record_path.read_text())
     assert saved["result"]["loser"] == "red" and saved["result"]["winner"] == "blue"
     assert [r["kind"] for r in saved["record"]][:2] == ["_game", "press"]
@@ -846,3 +848,32 @@ def test_a_press_stamped_before_a_board_journaled_while_it_waited_is_kept(tmp_pa
     s = ScriptedTable(TableConfig(), set_judge(WORDS), path, resume=True)
     assert (state(s)["mover"], state(s)["moves_completed"]) == ("red", 1)
     assert s.service.published.message == "Restarted: the game resumes where it was, paused"
+
+
+@pytest.mark.parametrize("minutes", [1, 5])
+def test_a_press_made_before_the_last_minute_ran_out_and_told_after_loses_nothing(
+    tmp_path, minutes
+):
+    """Blue's contact closes at 9.999 s, 1 ms before his last sand minute runs out (minutes=1:
+    he would lose on time at 10 s); the glitch filter accepts the press 2 ms later, stamped at
+    its first edge, after the clock handled the flag. The press counts at 9.999 s (issue 2):
+    blue has not lost, no minute is charged, and a restart keeps it. (The finished game's record
+    used to be saved at the flag, so the press came too late to count.)"""
+    table = TableConfig(minutes=minutes, minute_seconds=10.0)
+    s = ScriptedTable(table, set_judge(WORDS), tmp_path / "j.jsonl")
+    s.at(0)
+    s.press("red")
+    s.settle()
+    s.at(9.999)
+    pin = s.devices.pins["buttons.blue"]
+    pin.drive_low()
+    s.at(10.001)  # the flag falls (minutes=1) or a minute runs out
+    s.devices.extra["pin_factory"].run_due()  # the press is accepted, stamped 9.999
+    pin.drive_high()
+    s.settle()
+    st = state(s)
+    assert (st["status"], st["loser"], st["mover"]) == ("running", None, "red")
+    assert st["minutes"] == {"blue": minutes, "red": minutes}
+    assert s.service.last_record_path is None
+    after = _state_after_restart(s)
+    assert (after["loser"], after["mover"], after["moves_completed"]) == (None, "red", 1)

@@ -37,8 +37,9 @@ def test_a_game_under_way_keeps_its_set_up_and_the_next_takes_the_new(tmp_path):
     )
     svc.run_until(START + 5, table.clock.set)
     assert svc.mode.context.table.blue == "Blue5"
-    # blue, on move with his one minute of 10 s, runs out at 10 s: the game is over
-    svc.run_until(START + 11, table.clock.set)
+    # blue, on move with his one minute of 10 s, runs out at 10 s: the game is over, its
+    # record saved LATE_INPUT_SECONDS (2.5 s) later (a press told late still counts until then)
+    svc.run_until(START + 13, table.clock.set)
     assert svc.mode.finished and len(table.records()) == 1
     table.press("challenge")  # the players start the next game: it reads the new set-up
     cfg = svc.mode.context.table

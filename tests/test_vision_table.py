@@ -20,6 +20,7 @@ from companion.daemon.sim import parse_sim_script
 from companion.devices.camera import CameraError, FileCamera
 from companion.vision import cellnet
 from companion.vision.notation import parse_board
+from companion.vision.profiles import get_profile
 from companion.vision.table import BoardCamera
 from tests import camera_support
 
@@ -693,6 +694,7 @@ class _ScriptedBoards:
     (a move begins) is the next of ``boards``, (notation, trusted) pairs."""
 
     problem = None
+    profile = get_profile("iago")
 
     def __init__(self, boards):
         self._boards = iter(boards)
@@ -794,7 +796,7 @@ def test_a_watcher_following_the_journal_keeps_what_the_live_one_kept(steps, tru
         else:
             follower.follow(rec, state)
     assert live.start_boards.get(mover) == expected
-    assert follower.start_boards.get(mover) == expected
+    assert follower.start_boards == live.start_boards  # the other player's last start too
     assert follower._mover == live._mover == mover
     assert follower._move_challenged == live._move_challenged
 
@@ -918,3 +920,34 @@ def test_a_count_after_the_camera_came_back_is_not_hidden_by_it(tmp_path, classi
     assert s.service.published.message.startswith("no count: camera unavailable")
     run(s, "3 count", "4 sleep")
     assert s.service.published.message.startswith("count from the camera")
+
+
+def test_a_challenge_waiting_for_its_words_at_a_power_cut_is_read_on_the_restart(
+    tmp_path, classifier
+):
+    """Red challenges blue's word being laid; the camera is still reading when the power goes.
+    On the restart (paused, in the challenge) the board is read again at once and the words
+    judged, as they would be typed: no press needed first. One photo file stands for the
+    camera (read again at each capture)."""
+    import shutil
+    import threading
+
+    shoot(tmp_path / "shots", [EMPTY] * 11, CAFE)
+    camera = tmp_path / "camera.png"
+    shutil.copy(tmp_path / "shots" / "01.png", camera)
+    s = camera_support.camera_table(TABLE, set_judge({"CAFE"}), tmp_path / "j.jsonl", camera)
+    run(s, "0 press red", "1 sleep")  # blue's move begins on the empty board
+    shutil.copy(tmp_path / "shots" / "02.png", camera)  # blue lays CAFE
+    gate, watcher = threading.Event(), s.service.camera_watcher
+    read = watcher.board_camera.read
+    watcher.board_camera.read = lambda *a, **k: (gate.wait(), read(*a, **k))[1]
+    for t, who in ((2, "challenge"), (3, "red")):
+        s.at(t)
+        s.press(who)
+        s.service.step()  # not settle(): the reading is held
+    assert s.service.mode.phase == "words"
+    s.kill()
+    s.start_service()
+    s.settle()
+    gate.set()  # the dead service's reading ends; its words go nowhere
+    assert s.service.mode.phase == "verdict" and _words_records(s) == [["CAFE"]]

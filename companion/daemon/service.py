@@ -311,6 +311,7 @@ class TableService:
         self.journal: Journal
         self._banner: tuple[Banner, float | None] | None = None  # and until (game time)
         self._resumed = False  # a game in progress resumed from the journal
+        self._finish_at: float | None = None  # game time a finished game's record is saved at
         try:
             self._open_game()
         except BaseException:
@@ -501,6 +502,10 @@ class TableService:
                 watcher.follow(rec, mode)
 
         self._replay_prefix(self.journal.records, follow)
+        if getattr(self.mode, "phase", None) == "words":
+            # a challenge waits for its words (the power went before they came): read at once,
+            # not at the next input (paused, the words are still taken)
+            watcher.observe({"kind": "restart"}, self.mode)
         return watcher.move_in_progress_unchecked
 
     def _replay_prefix(
@@ -554,6 +559,23 @@ class TableService:
         self._crossed = None
         self._next_heartbeat = None
         self._paused_by_head = False
+
+    def _finish_when_due(self, g: float) -> None:
+        """Save a finished game's record at game time ``g``, or once it is due. A game lost on
+        time (a deadline crossed) is saved LATE_INPUT_SECONDS after its flag fell: a press made
+        before that instant and told later (the glitch filter's few milliseconds, the timer
+        head's link) still counts at its instant and the game goes on (:meth:`_late_input`);
+        the screen says LOST ON TIME meanwhile. A new game asked for saves it at once."""
+        if not self.mode.finished:
+            self._finish_at = None
+            return
+        if not self.journal.records or self._record_unsaved:
+            return
+        if self._finish_at is None:
+            self._finish_at = g + LATE_INPUT_SECONDS if self._crossed is not None else g
+        if g >= self._finish_at:
+            self._finish_at = None
+            self._finish()
 
     def _finish(self, abandoned_at: float | None = None) -> bool:
         """Save the finished (or abandoned) game's result and full record; empty the journal.
@@ -693,7 +715,7 @@ class TableService:
         for its line shown in turns, the sand bar's next pixel: the picture is a function of the
         game time), as a script's runner may: not while a fault is up (several take the bottom
         line in turns, and a failing card beeps again) or a banner that ends by itself is."""
-        times = [self.mode.next_deadline(), self._next_heartbeat, self._retry_at]
+        times = [self.mode.next_deadline(), self._next_heartbeat, self._retry_at, self._finish_at]
         times.append(self._slow_check_at)
         times.append(self.next_setup_check())
         picture_only = not self.faults and (self._banner is None or self._banner[1] is None)
@@ -791,8 +813,7 @@ class TableService:
         self._last_g = g
         self._heartbeat(g)
         self._retry(g)
-        if self.mode.finished and self.journal.records and not self._record_unsaved:
-            self._finish()
+        self._finish_when_due(g)
         self._take_new_setup()
         self._note_link()
         self._note_storage(g)
@@ -958,6 +979,9 @@ class TableService:
         """A press, a line or a command at game time ``g``, on the game (see :meth:`_handle`)."""
         if self.mode.finished or not self.journal.records:
             if (kind == "press" and value == "challenge") or (kind, value) == ("command", "new"):
+                if self.mode.finished and self.journal.records and not self._record_unsaved:
+                    self._finish_at = None
+                    self._finish()  # its record, still kept for a late press, saved now
                 if self._record_unsaved:
                     self.message = (
                         "the finished game's record is not saved yet (NOT SAVING: storage): "

@@ -524,6 +524,7 @@ class ChallengeWatcher:
         self._game_read: str | None = None  # the game of the jobs read (the reading thread)
         self._mover: str | None = None
         self._move = 0  # the moves begun in this game (a move given back counts as one)
+        self._starts: dict[str, int] = {}  # each player's last move begun by a press (its number)
         self._move_challenged = False  # a challenge was made in the mover's move
         self._challenge_seen: float | None = None
         self._jobs = CameraJobs(board_camera, self._work, "board-camera", self._camera_state)
@@ -549,12 +550,18 @@ class ChallengeWatcher:
     def resume_board(self, player, move, board, trusted) -> None:
         """A ``_board`` record met in the restart's replay (:meth:`follow`): the board read when
         ``player``'s move number ``move`` began (``board`` notation, ``trusted`` bool). Kept as
-        that move's start board when it is the move in progress's and was trusted; any other
-        (a move over, a move given back, a record of before this field, a board in doubt) is
-        not (the status line then says the move in progress goes unchecked)."""
-        current = player == self._mover and move == self._move
-        if current and trusted is True and isinstance(board, str):
-            self.start_boards[player] = board
+        that player's start board when it is the last move the player began by a press (the
+        move in progress's, and the other player's last, which a challenge of that completed
+        move needs) and was trusted; any other (an older move, a record of before this field,
+        a board in doubt or damaged) is not (the status line then says the move in progress
+        goes unchecked)."""
+        if trusted is not True or not isinstance(board, str) or move != self._starts.get(player):
+            return
+        try:
+            parse_board(board, self.board_camera.profile.size)
+        except VisionError:
+            return  # a damaged record: no start board (the status line says the move is unchecked)
+        self.start_boards[player] = board
 
     @property
     def move_in_progress_unchecked(self) -> bool:
@@ -569,7 +576,7 @@ class ChallengeWatcher:
         jobs: list[tuple[tuple, bool]] = []
         if self.game_id != self._game:  # a new game: nothing of the last one's moves holds
             self._game, self._mover, self._challenge_seen = self.game_id, None, None
-            self._move = 0
+            self._move, self._starts = 0, {}
         timer = getattr(mode, "timer", None)
         mover = getattr(timer, "mover", None)
         mover = getattr(mover, "value", mover)
@@ -581,6 +588,10 @@ class ChallengeWatcher:
             ended = event.get("kind") == "press" and event.get("role") == self._mover
             kind = "start" if ended or self._mover is None else "given back"
             self._move += 1
+            if kind == "start":
+                self._starts[str(mover)] = self._move
+            else:  # no board is read for a move given back
+                self._starts.pop(str(mover), None)
             # queued before the mover is said (a count asked for in between is still the last
             # mover's, read against that move's start board); a move given back needs no frame.
             # A move in which a challenge was settled is not checked: its penalty turned three
@@ -727,8 +738,7 @@ class ChallengeWatcher:
         if before is None or after is None:
             when = "began" if before is None else "ended"
             self.problem = (
-                f"camera: the board when {job.colour}'s move {when} was not read surely; "
-                "type the words"
+                f"camera unsure of the board when {job.colour}'s move {when}; type the words"
             )
             return
         self._submit(move_words(before, after, job.colour), job)
