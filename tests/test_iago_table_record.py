@@ -244,6 +244,44 @@ def test_a_board_read_late_is_the_board_of_the_press_it_was_read_at():
     assert move.ruling is not None and move.ruling.legal and move.ruling.counts["blue"] == 3
 
 
+def test_a_challenges_penalty_in_a_camera_game_is_not_ruled_an_illegal_change():
+    """Red challenges blue's FOG while blue lays it; FOG is a word, so blue turns over three of
+    red's tiles (rulebook, "Challenge") and ends the move. The board read at blue's press is
+    that challenge's penalty board: the three tiles turned are the penalty, checked as such, and
+    blue's move FOG is legal (the live table does not warn of it either)."""
+
+    def board(rows, player, move, t):
+        notation = "/".join(rows)
+        return {"t": t, "kind": "_board", "board": notation, "trusted": True, "player": player,
+                "move": move}  # fmt: skip
+
+    e5 = ["11"] * 5
+    cafe = "4CAFE3"
+    rustic = ["4r6", "4u6", "4s6", "4t6", "4i6"]
+    turned = ["4R6", "4U6", "4S6", "4t6", "4i6"]
+    fog = ["6O4", "6G4", "11", "11", "11"]
+    data = journal(
+        {"t": 0, "kind": "press", "role": "red"},
+        board(e5 + ["11"] + e5, "blue", 1, 0.5),
+        {"t": 5, "kind": "press", "role": "blue"},
+        board(e5 + [cafe] + e5, "red", 2, 5.5),
+        {"t": 10, "kind": "press", "role": "red"},
+        board(rustic + [cafe] + e5, "blue", 3, 10.5),
+        {"t": 12, "kind": "challenge_button"},
+        {"t": 13, "kind": "press", "role": "red"},
+        {"t": 13.5, "kind": "words", "words": ["FOG"], "valid": True, "per_word": {"FOG": True}},
+        {"t": 14, "kind": "confirm"},
+        {"t": 20, "kind": "press", "role": "blue"},
+        board(turned + [cafe] + fog, "red", 4, 20.5),
+        minutes=5,
+    )
+    game = replay_record(from_table(data, "x.json").record)
+    assert [m.ruling.legal for m in game.moves] == [True, True, True]
+    (challenge,) = game.challenges
+    assert challenge.verdict == "rejected" and len(challenge.penalty_turned) == 3
+    assert challenge.problems == []
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

@@ -217,7 +217,8 @@ def from_table(data: dict, name: str = "record") -> TableGame:
             # a record that is not one the table wrote (fields of the wrong type): refused
             detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
             raise RecordError(f"{where} ({kind or 'no kind'}): {detail}") from None
-        moves.follow(ev, mode.timer.mover, len(rec.events), float(t))
+        ruled = any(c.kind == "ruling" for c in timer.calls)
+        moves.follow(ev, mode.timer.mover, len(rec.events), float(t), ruled)
         rec.events.extend(timer.calls)
         timer.calls.clear()
         if kind == "words" and waiting_for_words and mode.phase == "verdict":
@@ -257,25 +258,34 @@ class _Moves:
     number in the game, the mover changes counted as the table's camera watcher counts them)
     say which press. A board goes just before that press, at its time: the last board seen
     before it, the board the move before ended on and the one this move begins on. A board
-    journaled before these fields (no ``move``) is the latest press's that began a move."""
+    journaled before these fields (no ``move``) is the latest press's that began a move. The
+    board at the press ending a move in which a challenge was ruled (the move not given back)
+    is that challenge's penalty board (``penalty``: its three tiles turned are the penalty, not
+    the move, as the table has it); a move given back is ruled as the record's rules have it."""
 
     def __init__(self) -> None:
         self.mover = None
         self.count = 0  # mover changes so far
+        self.ruled = False  # a challenge was ruled in the move in progress
         self.starts: dict[int, tuple[int, float]] = {}  # move -> (event index, time) of its press
-        self.boards: list[tuple[int, float, int, Board]] = []  # (index, time, order, board)
+        self.penalty: set[int] = set()  # moves whose press's board is a penalty board
+        self.boards: list[tuple[int, float, int, Board, bool]] = []  # (index, t, order, board, p)
 
-    def follow(self, ev: dict, mover, index: int, t: float) -> None:
+    def follow(self, ev: dict, mover, index: int, t: float, ruled: bool = False) -> None:
         """After the journal's game event ``ev`` (applied; ``mover`` the timer's mover after it,
-        its clock events to be appended at ``index`` of the record's events at time ``t``)."""
+        its clock events to be appended at ``index`` of the record's events at time ``t``;
+        ``ruled``: a challenge's ruling among them)."""
         mover = getattr(mover, "value", mover)
         if mover is None or mover == self.mover:
+            self.ruled = self.ruled or ruled
             return
         pressed = ev.get("kind") == "press" and ev.get("role") == self.mover
         self.count += 1
         if pressed or self.mover is None:  # a move given back by a ruling has no board read
             self.starts[self.count] = (index, t)
-        self.mover = mover
+            if pressed and self.ruled:
+                self.penalty.add(self.count)
+        self.mover, self.ruled = mover, False
 
     def board(self, ev: dict, board: Board, index: int, last_t: float) -> None:
         """A trusted ``_board`` record met when the record's events number ``index``, the
@@ -287,12 +297,13 @@ class _Moves:
         if where is None:  # no press began that move (yet): the board as it was read
             t = ev.get("t")
             where = (index, max(float(t) if is_number(t, 0.0) else 0.0, last_t))
-        self.boards.append((*where, len(self.boards), board))
+        penalty = move in self.penalty and not any(b[0] == where[0] for b in self.boards)
+        self.boards.append((*where, len(self.boards), board, penalty))
 
     def place(self, events: list) -> None:
         """Insert the boards into ``events``, each before its press (in journal order)."""
-        for index, t, _order, board in sorted(self.boards, key=lambda b: (-b[0], -b[2])):
-            events.insert(index, BoardEvent(t, board, False))
+        for index, t, _order, board, penalty in sorted(self.boards, key=lambda b: (-b[0], -b[2])):
+            events.insert(index, BoardEvent(t, board, penalty))
 
 
 def _end(timer: DifferentialTimer, result: dict, last_t: float, notes: list[str]) -> float | None:
