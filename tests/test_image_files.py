@@ -11,7 +11,7 @@ import pytest
 
 from companion.cli import main
 from companion.devices import camera
-from companion.devices.camera import CameraError, FileCamera, read_image_file
+from companion.devices.camera import CameraError, FileCamera, _opencv_log_level, read_image_file
 from companion.vision import localise
 
 
@@ -100,10 +100,11 @@ def test_a_cut_tiff_is_named_without_opencvs_log(tmp_path, capfd):
     ok, enc = cv2.imencode(".tiff", np.zeros((300, 400, 3), np.uint8) + 77)
     path = tmp_path / "cut.tiff"
     path.write_bytes(enc.tobytes()[: len(enc) // 2])
-    level = cv2.utils.logging.getLogLevel()
+    get_level = _opencv_log_level(cv2)[0]
+    level = get_level()
     image, problem = read_image_file(path)
     assert image is None and "cut short" in problem
-    assert cv2.utils.logging.getLogLevel() == level  # restored
+    assert get_level() == level  # restored
     err = capfd.readouterr().err
     assert "TIFF_Error" not in err and "[ERROR" not in err and "Warning" not in err
 
@@ -153,3 +154,21 @@ def test_a_header_whose_size_cannot_be_read_is_refused_before_decoding(tmp_path,
 
     monkeypatch.setattr(Image, "open", plugin_fault)
     assert "header whose size cannot be read" in camera.image_size_problem(b"DDS damaged")
+
+
+def test_opencvs_log_level_is_found_in_either_binding_or_left_alone():
+    """OpenCV 5 offers its log level in ``cv2.utils.logging``; the OpenCV 4.11 wheel a Pi
+    installs (seen under make pi-check) only as ``cv2.getLogLevel``/``setLogLevel``, where the
+    first form raised AttributeError and no image could be read; a build with neither is read
+    with its log left as it is."""
+    from types import SimpleNamespace
+
+    levels = [3]
+    pi = SimpleNamespace(utils=SimpleNamespace(), getLogLevel=lambda: levels[-1],
+                         setLogLevel=levels.append)  # fmt: skip
+    get, set_, warning, silent = _opencv_log_level(pi)
+    assert (get(), warning, silent) == (3, 3, 0)
+    set_(silent)
+    assert levels == [3, 0]
+    assert _opencv_log_level(SimpleNamespace(utils=SimpleNamespace())) is None
+    assert _opencv_log_level(cv2) is not None  # this machine's OpenCV has one of the two

@@ -176,14 +176,36 @@ def _imread_quietly(path: Path):
     # are not OpenCV's log and still show.
     import cv2
 
-    logging = cv2.utils.logging
-    level = logging.getLogLevel()
-    if level == logging.LOG_LEVEL_WARNING:  # the default: a level set otherwise is kept
-        logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    log = _opencv_log_level(cv2)
+    if log is None:  # an OpenCV that lets no one set its log level: its lines show
+        return cv2.imread(str(path), cv2.IMREAD_COLOR)
+    get, set_, warning, silent = log
+    level = get()
+    if level == warning:  # the default: a level set otherwise is kept
+        set_(silent)
     try:
         return cv2.imread(str(path), cv2.IMREAD_COLOR)
     finally:
-        logging.setLogLevel(level)
+        set_(level)
+
+
+def _opencv_log_level(cv2):
+    """OpenCV's log level as this build of its Python binding offers it: ``(get, set, WARNING,
+    SILENT)``, or None. OpenCV 5 (PyPI here) has ``cv2.utils.logging``; OpenCV 4.11 (PyPI's
+    arm64 wheel on the Pi, seen under ``make pi-check``) has only ``cv2.getLogLevel`` and
+    ``cv2.setLogLevel``, taking the levels of ``opencv2/core/utils/logger.defines.hpp``
+    (LOG_LEVEL_SILENT 0, LOG_LEVEL_WARNING 3)."""
+    logging = getattr(getattr(cv2, "utils", None), "logging", None)
+    if logging is not None:
+        return (
+            logging.getLogLevel,
+            logging.setLogLevel,
+            logging.LOG_LEVEL_WARNING,
+            logging.LOG_LEVEL_SILENT,
+        )
+    if hasattr(cv2, "getLogLevel") and hasattr(cv2, "setLogLevel"):
+        return cv2.getLogLevel, cv2.setLogLevel, 3, 0
+    return None
 
 
 def read_image_file(path: str | Path) -> tuple[np.ndarray | None, str | None]:
