@@ -12,6 +12,7 @@ import time
 import pytest
 
 from companion.daemon.modes import iago as iago_mode
+from companion.daemon.service import LATE_INPUT_SECONDS
 from companion.daemon.sim import START, FakeClock
 from companion.tournament import broker as brk
 from companion.tournament import protocol
@@ -129,13 +130,14 @@ def play_blue_wins(table: SimTable, at: float = 0.0):
     """Red's press starts blue's move; blue presses at 5 s; red, on move with his one minute,
     presses no more: at 65 s his minute has run out and he has lost on time (rulebook, "The
     Timer": a player loses on time, unable to complete his move before the sand runs out on his
-    last minute)."""
+    last minute); its record is saved LATE_INPUT_SECONDS later (a press told late still counts
+    until then)."""
     clock = table.clock
     table.service.run_until(START + at, clock.set)
     table.press("red")
     table.service.run_until(START + at + 5, clock.set)
     table.press("blue")
-    table.service.run_until(START + at + 65, clock.set)
+    table.service.run_until(START + at + 65 + LATE_INPUT_SECONDS, clock.set)
 
 
 def test_a_round_is_taken_between_games_and_its_result_arrives_once(hall):
