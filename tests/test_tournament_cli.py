@@ -204,6 +204,22 @@ def test_link_configuration_errors_all_at_once(tmp_path):
         load_config(toml)
 
 
+def test_link_credentials_of_another_table_are_refused(tmp_path):
+    """Table 7 given table 1's account (a newcomer's slip): the hall's broker would let the link
+    connect and refuse every topic of table 7 unsaid; the set-up says so at once."""
+    creds = tmp_path / "link.json"
+    creds.write_text(json.dumps({"username": "table1", "password": "pw"}))
+    toml = tmp_path / "table.toml"
+    toml.write_text(
+        f'[table]\nnumber = 7\n[tournament]\nbroker = "mqtt://10.42.0.1"\n'
+        f'event = "spring"\ncredentials = "{creds}"\n'
+    )
+    with pytest.raises(
+        LinkConfigError, match="the account table1 is table 1's, and this is table 7"
+    ):
+        load_config(toml)
+
+
 def test_link_configuration_read(tmp_path):
     creds = tmp_path / "link.json"
     creds.write_text(json.dumps({"tables": {"3": {"username": "table3", "password": "pw"}}}))

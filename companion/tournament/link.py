@@ -38,6 +38,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import socket
 import threading
 import time
@@ -149,6 +150,15 @@ def load_config(path: Path | None = None) -> LinkConfig:
             problems.append(str(exc))
     else:
         problems.append("[tournament] credentials: missing; accepted a JSON file's path")
+    account = re.fullmatch(r"table(\d+)", username or "")
+    if account and isinstance(table, int) and int(account.group(1)) != table:
+        # the hall's broker lets an account use its own table's topics only (broker.table_user):
+        # the link would connect and every message of this table be refused, unsaid
+        problems.append(
+            f"[tournament] credentials = {section['credentials']!r}: the account {username} is "
+            f"table {int(account.group(1))}'s, and this is table {table}; accepted: the account "
+            f"of table {table} (companion director tables add {table})"
+        )
     ca = Path(section["ca"]) if section.get("ca") else None
     if url is not None and url.tls and (ca is None or not ca.exists()):
         problems.append(f"[tournament] ca = {section.get('ca')!r}: mqtts needs the hall's CA file")
