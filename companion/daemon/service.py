@@ -115,8 +115,8 @@ photo not kept says why (``PHOTO NOT KEPT: CARD FULL``, :mod:`companion.daemon.p
 PHOTO = "_photo"  # a move's photo kept: {"turn": n, "player": colour, "photo": NAME}
 ABANDON_QUESTION = (
     "Abandon the game in progress? Its record is kept, with no result. Abandon again (A, or F9 "
-    "while typing, in the simulator; /abandon at the console) or Enter to abandon it; anything "
-    "else plays on"
+    "while typing, in the simulator; /abandon at the console) or Enter to abandon it; any other "
+    "press or command plays on"
 )
 """What the service asks at ``abandon`` while a game is under way (Iota's ``end`` asks too)."""
 NOT_SAVING_TEXT = (
