@@ -150,6 +150,14 @@ def journal(*events, minutes=1):
     return {"result": {}, "settings": settings, "record": [header, *events]}
 
 
+def camera_board(t, board, player, move, trusted=True):
+    """A ``_board`` record as the table service journals it: ``board`` notation (or its rows),
+    read at the press that began ``player``'s move number ``move``, journaled at ``t``."""
+    board = board if isinstance(board, str) else "/".join(board)
+    return {"t": t, "kind": "_board", "board": board, "trusted": trusted, "player": player,
+            "move": move}  # fmt: skip
+
+
 def test_a_called_off_challenge_and_ignored_presses_cost_nothing():
     data = journal(
         {"t": 0, "kind": "press", "role": "red"},  # blue on move with 1 minute
@@ -196,18 +204,11 @@ def test_the_services_camera_boards_are_the_records_boards_when_trusted():
     wrong = "11/11/11/11/11/4PQT4/11/11/11/11/11"
     data = journal(
         {"t": 0, "kind": "press", "role": "red"},
-        {"t": 0.8, "kind": "_board", "board": empty, "trusted": True, "player": "blue", "move": 1},
+        camera_board(0.8, empty, "blue", 1),
         {"t": 9, "kind": "press", "role": "blue"},
-        {"t": 9.5, "kind": "_board", "board": pot, "trusted": True, "player": "red", "move": 2},
+        camera_board(9.5, pot, "red", 2),
         {"t": 15, "kind": "press", "role": "red"},
-        {
-            "t": 15.9,
-            "kind": "_board",
-            "board": wrong,
-            "trusted": False,
-            "player": "blue",
-            "move": 3,
-        },
+        camera_board(15.9, wrong, "blue", 3, trusted=False),
     )
     record = from_table(data, "x.json").record
     boards = [ev for ev in record.events if type(ev).__name__ == "BoardEvent"]
@@ -226,10 +227,10 @@ def test_a_board_read_late_is_the_board_of_the_press_it_was_read_at():
     pot = "11/11/11/11/11/4POT4/11/11/11/11/11"
     late = journal(
         {"t": 0, "kind": "press", "role": "red"},
-        {"t": 0.5, "kind": "_board", "board": empty, "trusted": True, "player": "blue", "move": 1},
+        camera_board(0.5, empty, "blue", 1),
         {"t": 9, "kind": "press", "role": "blue"},
         {"t": 10, "kind": "press", "role": "red"},
-        {"t": 10.5, "kind": "_board", "board": pot, "trusted": True, "player": "red", "move": 2},
+        camera_board(10.5, pot, "red", 2),
     )
     moves = replay_record(from_table(late, "x.json").record).moves
     assert moves[0].ruling is not None and moves[0].ruling.counts["blue"] == 3
@@ -250,11 +251,6 @@ def test_a_challenges_penalty_in_a_camera_game_is_not_ruled_an_illegal_change():
     that challenge's penalty board: the three tiles turned are the penalty, checked as such, and
     blue's move FOG is legal (the live table does not warn of it either)."""
 
-    def board(rows, player, move, t):
-        notation = "/".join(rows)
-        return {"t": t, "kind": "_board", "board": notation, "trusted": True, "player": player,
-                "move": move}  # fmt: skip
-
     e5 = ["11"] * 5
     cafe = "4CAFE3"
     rustic = ["4r6", "4u6", "4s6", "4t6", "4i6"]
@@ -262,17 +258,17 @@ def test_a_challenges_penalty_in_a_camera_game_is_not_ruled_an_illegal_change():
     fog = ["6O4", "6G4", "11", "11", "11"]
     data = journal(
         {"t": 0, "kind": "press", "role": "red"},
-        board(e5 + ["11"] + e5, "blue", 1, 0.5),
+        camera_board(0.5, e5 + ["11"] + e5, "blue", 1),
         {"t": 5, "kind": "press", "role": "blue"},
-        board(e5 + [cafe] + e5, "red", 2, 5.5),
+        camera_board(5.5, e5 + [cafe] + e5, "red", 2),
         {"t": 10, "kind": "press", "role": "red"},
-        board(rustic + [cafe] + e5, "blue", 3, 10.5),
+        camera_board(10.5, rustic + [cafe] + e5, "blue", 3),
         {"t": 12, "kind": "challenge_button"},
         {"t": 13, "kind": "press", "role": "red"},
         {"t": 13.5, "kind": "words", "words": ["FOG"], "valid": True, "per_word": {"FOG": True}},
         {"t": 14, "kind": "confirm"},
         {"t": 20, "kind": "press", "role": "blue"},
-        board(turned + [cafe] + fog, "red", 4, 20.5),
+        camera_board(20.5, turned + [cafe] + fog, "red", 4),
         minutes=5,
     )
     game = replay_record(from_table(data, "x.json").record)

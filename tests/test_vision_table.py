@@ -797,7 +797,7 @@ def test_a_watcher_following_the_journal_keeps_what_the_live_one_kept(steps, tru
             follower.follow(rec, state)
     assert live.start_boards.get(mover) == expected
     assert follower.start_boards == live.start_boards  # the other player's last start too
-    assert follower._mover == live._mover == mover
+    assert follower._moves.mover == live._moves.mover == mover
     assert follower._move_challenged == live._move_challenged
 
 

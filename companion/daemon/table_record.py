@@ -264,8 +264,9 @@ class _Moves:
     the move, as the table has it); a move given back is ruled as the record's rules have it."""
 
     def __init__(self) -> None:
-        self.mover = None
-        self.count = 0  # mover changes so far
+        from companion.vision.table import MoveNumbers
+
+        self.numbers = MoveNumbers()  # numbered as the table's camera watcher numbers them
         self.ruled = False  # a challenge was ruled in the move in progress
         self.starts: dict[int, tuple[int, float]] = {}  # move -> (event index, time) of its press
         self.penalty: set[int] = set()  # moves whose press's board is a penalty board
@@ -275,17 +276,15 @@ class _Moves:
         """After the journal's game event ``ev`` (applied; ``mover`` the timer's mover after it,
         its clock events to be appended at ``index`` of the record's events at time ``t``;
         ``ruled``: a challenge's ruling among them)."""
-        mover = getattr(mover, "value", mover)
-        if mover is None or mover == self.mover:
+        kind = self.numbers.after(ev, mover)
+        if kind is None:
             self.ruled = self.ruled or ruled
             return
-        pressed = ev.get("kind") == "press" and ev.get("role") == self.mover
-        self.count += 1
-        if pressed or self.mover is None:  # a move given back by a ruling has no board read
-            self.starts[self.count] = (index, t)
-            if pressed and self.ruled:
-                self.penalty.add(self.count)
-        self.mover, self.ruled = mover, False
+        if kind == "start":  # a move given back by a ruling has no board read
+            self.starts[self.numbers.number] = (index, t)
+            if self.ruled:
+                self.penalty.add(self.numbers.number)
+        self.ruled = False
 
     def board(self, ev: dict, board: Board, index: int, last_t: float) -> None:
         """A trusted ``_board`` record met when the record's events number ``index``, the

@@ -449,6 +449,42 @@ class CameraJobs:
             self.on_state(now)
 
 
+class MoveNumbers:
+    """The moves of a game as the table's camera numbers them (the ``move`` of its ``_board``
+    records): each change of the timer's mover begins a move, numbered from 1. It is a
+    ``start`` when the player on move pressed (or the first press started the game), a board
+    being read for it; else a ``given back`` (a challenge's ruling gave the move back, no press
+    and no board). Followed live by :class:`ChallengeWatcher` and again from the journal by
+    ``companion.daemon.table_record``, so the two number alike.
+
+    Attributes:
+        mover: the player on move (``blue``/``red``), None before the first press.
+        number: the moves begun so far.
+        starts: each player's last move begun by a press (its number).
+    """
+
+    def __init__(self) -> None:
+        self.mover: str | None = None
+        self.number = 0
+        self.starts: dict[str, int] = {}
+
+    def after(self, event: dict, mover) -> str | None:
+        """Follow ``event`` (a journal record, applied), ``mover`` the timer's mover after it
+        (a colour or its enum): ``start`` or ``given back`` when a move begins, else None."""
+        mover = getattr(mover, "value", mover)
+        if mover is None or mover == self.mover:
+            return None
+        ended = event.get("kind") == "press" and event.get("role") == self.mover
+        kind = "start" if ended or self.mover is None else "given back"
+        self.number += 1
+        if kind == "start":
+            self.starts[str(mover)] = self.number
+        else:  # no board is read for a move given back
+            self.starts.pop(str(mover), None)
+        self.mover = str(mover)
+        return kind
+
+
 class _Job(NamedTuple):
     """A :class:`ChallengeWatcher` job: ``kind`` (``start``, ``given back``, ``challenge``,
     ``count``), the player it is about, the game it was asked in, the number of the move in
@@ -522,9 +558,7 @@ class ChallengeWatcher:
         self.game_id: str | None = None  # the game in progress (the service sets it)
         self._game: str | None = None  # the game of the jobs queued (observe's thread)
         self._game_read: str | None = None  # the game of the jobs read (the reading thread)
-        self._mover: str | None = None
-        self._move = 0  # the moves begun in this game (a move given back counts as one)
-        self._starts: dict[str, int] = {}  # each player's last move begun by a press (its number)
+        self._moves = MoveNumbers()  # the mover and the moves of the game queued (observe's)
         self._move_challenged = False  # a challenge was made in the mover's move
         self._challenge_seen: float | None = None
         self._jobs = CameraJobs(board_camera, self._work, "board-camera", self._camera_state)
@@ -555,7 +589,11 @@ class ChallengeWatcher:
         move needs) and was trusted; any other (an older move, a record of before this field,
         a board in doubt or damaged) is not (the status line then says the move in progress
         goes unchecked)."""
-        if trusted is not True or not isinstance(board, str) or move != self._starts.get(player):
+        if (
+            trusted is not True
+            or not isinstance(board, str)
+            or move != self._moves.starts.get(player)
+        ):
             return
         try:
             parse_board(board, self.board_camera.profile.size)
@@ -568,37 +606,30 @@ class ChallengeWatcher:
         """True when a move is in progress and the board when it began is not known (after a
         restart: its ``_board`` record was not written, or the move was given back), so its
         press checks nothing for ILLEGAL MOVE?."""
-        return self._mover is not None and self._mover not in self.start_boards
+        mover = self._moves.mover
+        return mover is not None and mover not in self.start_boards
 
-    def _track(self, event: dict, mode) -> list[tuple[tuple, bool]]:
-        """The jobs ``event`` asks for, as (job, frame wanted): a job is (kind, colour, game,
-        move number); the watcher's idea of the mover, the move and the challenge follows."""
-        jobs: list[tuple[tuple, bool]] = []
+    def _track(self, event: dict, mode) -> list[tuple[_Job, bool]]:
+        """The jobs ``event`` asks for, as (job, frame wanted); the watcher's idea of the mover,
+        the moves (:class:`MoveNumbers`) and the challenge follows."""
+        jobs: list[tuple[_Job, bool]] = []
         if self.game_id != self._game:  # a new game: nothing of the last one's moves holds
-            self._game, self._mover, self._challenge_seen = self.game_id, None, None
-            self._move, self._starts = 0, {}
+            self._game, self._moves, self._challenge_seen = self.game_id, MoveNumbers(), None
         timer = getattr(mode, "timer", None)
-        mover = getattr(timer, "mover", None)
-        mover = getattr(mover, "value", mover)
-        if mover is not None and mover != self._mover:
+        moves = self._moves
+        kind = moves.after(event, getattr(timer, "mover", None))
+        if kind is not None:
             # a move ends when its player presses (the first press starts the game); the move
             # given back to its player by a challenge's ruling has begun already: the board
             # then is no move's start (its tiles are still to be taken off), so it is not kept
-            # and no move is checked against it
-            ended = event.get("kind") == "press" and event.get("role") == self._mover
-            kind = "start" if ended or self._mover is None else "given back"
-            self._move += 1
-            if kind == "start":
-                self._starts[str(mover)] = self._move
-            else:  # no board is read for a move given back
-                self._starts.pop(str(mover), None)
-            # queued before the mover is said (a count asked for in between is still the last
-            # mover's, read against that move's start board); a move given back needs no frame.
-            # A move in which a challenge was settled is not checked: its penalty turned three
-            # tiles over (rulebook, "Challenge"), which no move may do
-            job = _Job(kind, str(mover), self._game, self._move, check=not self._move_challenged)
+            # and no move is checked against it. Queued before the mover is said (a count asked
+            # for in between is still the last mover's, read against that move's start board);
+            # a move given back needs no frame. A move in which a challenge was settled is not
+            # checked: its penalty turned three tiles over (rulebook, "Challenge"), which no
+            # move may do
+            job = _Job(kind, moves.mover, self._game, moves.number, check=not self._move_challenged)
             jobs.append((job, kind == "start"))
-            self._mover, self._move_challenged = str(mover), False
+            self._move_challenged = False
         rec = getattr(mode, "challenge_rec", None)
         waiting = getattr(mode, "phase", None) == "words" and rec is not None
         if waiting and rec.started_at != self._challenge_seen and rec.challenged:
@@ -608,12 +639,12 @@ class ChallengeWatcher:
                 "challenge",
                 challenged,
                 self._game,
-                self._move,
+                moves.number,
                 at=rec.started_at,
-                mover=self._mover,
+                mover=moves.mover,
             )
             # a completed move's words are between two boards read already: no frame
-            jobs.append((job, challenged == self._mover))
+            jobs.append((job, challenged == moves.mover))
         return jobs
 
     def request_count(self) -> None:
@@ -623,8 +654,8 @@ class ChallengeWatcher:
         # the mover when the count is asked for: the board when that move began says which
         # tiles it laid (the jobs are read in order, so that board is the one kept by then);
         # none after a challenge in the move (a penalty may have turned its own tiles over)
-        mover = "" if self._move_challenged else (self._mover or "")
-        self._jobs.put(_Job("count", mover, self._game, self._move))
+        mover = "" if self._move_challenged else (self._moves.mover or "")
+        self._jobs.put(_Job("count", mover, self._game, self._moves.number))
 
     def wait(self) -> None:
         """Return once the queued readings are done (tests, the simulator's scripts)."""
