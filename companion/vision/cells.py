@@ -650,3 +650,56 @@ def unchanged_cells(before: np.ndarray, after: np.ndarray, profile: Profile) -> 
     middles = diff[lo : lo + n * c, lo : lo + n * c].reshape(n, c, n, c)[:, q : c - q, :, q : c - q]
     share = (middles >= CHANGED).mean(axis=(1, 3))
     return share < CHANGED_SHARE
+
+
+def two_views(
+    before: list[str],
+    before_conf: np.ndarray,
+    now: list[str],
+    now_conf: np.ndarray,
+    same: np.ndarray,
+    key=None,
+) -> tuple[list[str], np.ndarray]:
+    """Two frames' readings of the cells that did not change between them (``same``: bool
+    (size, size), :func:`unchanged_cells`), taken as two views of one tile: read alike, the
+    cell is as sure as the surer view; read differently, the surer view's reading is taken and
+    the cell is in doubt: its confidence is at most the other's doubt of its own reading (1 -
+    its confidence), which a reading's trust level never reaches (a cell's most probable of 29
+    classes has at least 1/29). Cells not ``same`` keep ``now``'s reading.
+
+    Args:
+        before, now: the readings' rows, one character a cell (:attr:`BoardReading.grid`).
+        before_conf, now_conf: float32 (size, size), 0-1: each cell's confidence.
+        same: bool (size, size).
+        key: what two readings of a cell must share to agree, a function of its character
+            (default the character: the letter, and for Iago its colour, by its case); the
+            count's (:func:`presence_confidence`) asks only a tile's presence and colour.
+
+    Returns:
+        (rows, float32 (size, size) confidence).
+
+    No constant: the frames' noise, light and (at the table) sub-pixel placing differ, and a
+    tile read surely in one of them is read as surely as any cell of one photo; two that
+    disagree cannot both be right.
+    """
+    key = key or (lambda ch: ch)
+    rows = [list(r) for r in now]
+    conf = np.array(now_conf, dtype=np.float32)
+    for r, c in zip(*np.nonzero(same), strict=True):
+        a, b = before[r][c], now[r][c]
+        pa, pb = float(before_conf[r, c]), float(now_conf[r, c])
+        if key(a) == key(b):
+            rows[r][c] = a if pa >= pb else b
+            conf[r, c] = max(pa, pb)
+        else:
+            rows[r][c], surer, other = (a, pa, pb) if pa > pb else (b, pb, pa)
+            conf[r, c] = min(surer, 1.0 - other)
+    return ["".join(r) for r in rows], conf
+
+
+def tile_and_colour(ch: str) -> str:
+    """What the count asks of a cell (a character of :attr:`BoardReading.grid`): ``.`` no tile,
+    ``?`` a blank, ``B`` a tile showing blue (upper case), ``r`` red (lower case)."""
+    if not ch.isalpha():
+        return ch
+    return "B" if ch.isupper() else "r"

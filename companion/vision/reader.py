@@ -142,6 +142,15 @@ class BoardReading:
         return not self.problems
 
     @property
+    def doubts_only(self) -> bool:
+        """True when nothing but cells read under the trust level holds the reading back (and
+        when it is trusted): the photo, the grid, the way round and the board's facts are in no
+        doubt, so each cell is as sure as its confidence says, and the next frame of the game
+        can take it as a view of the cells that did not change (:func:`read_board`'s ``last``,
+        :func:`companion.vision.cells.two_views`)."""
+        return all(UNSURE_CELLS in p for p in self.problems)
+
+    @property
     def count_trusted(self) -> bool:
         """True when the count of the lead (:meth:`counts`) is sure: the photo, the grid and the
         board's facts are in no doubt, and every cell is read surely as a tile or none, and a
@@ -293,7 +302,7 @@ def read_board(
     # it lies, says nothing of the next)
     follows = (
         last is not None
-        and last.trusted
+        and last.doubts_only
         and last.warp is not None
         and last.profile == profile
         and min(np.abs(np.roll(np.float32(last.corners), j, axis=0) - pts).max() for j in range(4))
@@ -397,13 +406,9 @@ def read_board(
     ):
         same = cells.unchanged_cells(last.warp, warp, profile) & ~cut
         if same.any():
-            rows = [list(r) for r in grid]
-            for r, c in zip(*np.nonzero(same), strict=True):
-                rows[r][c] = last.grid[r][c]
-            grid = ["".join(r) for r in rows]
-            conf = np.where(same, last.confidence, conf).astype(np.float32)
+            grid, conf = cells.two_views(last.grid, last.confidence, grid, conf, same)
             kept = int(same.sum())
-            notes.append(f"{kept} cell(s) unchanged since the last trusted reading kept it")
+            notes.append(f"{kept} cell(s) unchanged since the last reading read as two views")
     grid, conf, mended = facts.mend_by_facts(grid, conf, ev.probabilities, profile)
     if mended:
         notes.append(
@@ -430,7 +435,9 @@ def read_board(
     counted = cells.presence_confidence(grid, ev)
     if same.any():
         before = last.confidence if last.count_confidence is None else last.count_confidence
-        counted = np.where(same, before, counted)
+        _, counted = cells.two_views(
+            last.grid, before, grid, counted, same, key=cells.tile_and_colour
+        )
     counted = np.where(cut, 0.0, np.maximum(counted, conf)).astype(np.float32)
     level = net.reader_trust_level
     count_problems = list(problems)

@@ -284,7 +284,10 @@ class BoardCamera:
             if note.startswith(CALIBRATION_UNUSED) and note != self._calibration_told:
                 _log.warning("camera: %s", note)  # the set's calibration made, not read with
                 self._calibration_told = note
-        if reading.trusted:
+        if reading.doubts_only:
+            # trusted, or held back by cells in doubt alone: the next frame reads its cells
+            # that did not change as a second view of them (a cell in doubt here may be sure
+            # there, and read alike it is)
             self.last = reading
         elif WAY_DISPUTED in reading.problems:
             # the last reading was read the wrong way round, or this board's letters are: the
