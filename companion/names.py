@@ -10,12 +10,17 @@ from one through :func:`path_in`, which also refuses a result outside its folder
 
 A safe name is 1 to 64 characters: ASCII letters, digits, ``_`` and ``-``, starting with a
 letter or a digit (so never ``.``, ``..``, a hidden file or an option-like ``-x``).
+
+A player's name never becomes a file name, but it is taken in at as many doors (``table setup``,
+table.toml, a name typed at the table, a round's pairings, a result a table sends), and every
+door cleans it the same way, with :func:`player_name`.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from pathlib import Path
 
 from companion.errors import CompanionError
@@ -83,3 +88,10 @@ def path_in(folder: Path | str, name: str, suffix: str = "", what: str = "name")
     if os.path.dirname(os.path.normpath(path)) != os.path.normpath(folder):
         raise UnsafeNameError(f"{what} {_quoted(name)}: {path} is not inside {folder}")
     return path
+
+
+def player_name(name: str) -> str:
+    """A player's name as every part of the box takes it in: spaces at either end stripped and
+    the text composed to Unicode NFC, so ``José`` typed with a precomposed é (U+00E9) and with
+    ``e`` and a combining acute accent (U+0301) is one name, stored and compared the same."""
+    return unicodedata.normalize("NFC", name.strip())

@@ -124,6 +124,11 @@ def test_two_to_four_different_players(players):
         Scorekeeper(players, parse_card("RT2"))
 
 
+def test_a_name_typed_composed_and_decomposed_is_one_player():
+    with pytest.raises(IotaGameError, match="two players have the same name"):
+        Scorekeeper(["Jos\u00e9", "Jose\u0301"], parse_card("RT2"))
+
+
 def test_placement_notation_round_trips():
     text = "*@-1,0 GT2@0,1 BT3@0,2"
     assert format_placements(parse_placements(text)) == text

@@ -93,6 +93,13 @@ def test_same_name_twice_is_refused():
         validate({"blue": "Ada", "red": "ada"})
 
 
+def test_a_players_name_is_kept_composed_and_both_forms_are_one_name():
+    composed, decomposed = "Jos\u00e9", "Jose\u0301"
+    assert validate({"blue": decomposed, "red": "Bob"}).blue == composed
+    with pytest.raises(TableConfigError, match=f"both '{composed}'"):
+        validate({"blue": composed, "red": decomposed})
+
+
 def test_dump_and_load_round_trip(cfg):
     config = TableConfig(number=12, blue='Zoë "Z"', red="Bob", minutes=4, minute_seconds=45.0)
     (cfg / "table.toml").write_text(dump_table(config))

@@ -25,6 +25,15 @@ def test_csv_with_header_tables_and_a_bye():
     assert got == [Pairing("Ada", "Bob", 3), Pairing("Cy", "Di", None), Pairing("Eve", None)]
 
 
+def test_a_name_typed_composed_and_decomposed_is_one_player():
+    composed, decomposed = "Jos\u00e9", "Jose\u0301"
+    with pytest.raises(PairingError, match=f"players listed twice: {composed}"):
+        round_robin([composed, "Bob", decomposed, "Cy"], 1)
+    with pytest.raises(PairingError, match=f"players paired twice: {composed}"):
+        from_csv(f"1,{composed},Bob\n2,{decomposed},Cy\n")
+    assert from_csv(f"1,{decomposed},Bob\n") == [Pairing(composed, "Bob", 1)]
+
+
 def test_csv_every_bad_line_reported():
     with pytest.raises(PairingError) as err:
         from_csv("1,Ada,Bob\nx,Cy,Di\n2,,Eve\n3,Ada,Fay\n4,A,B,C,D\n", "r1.csv")

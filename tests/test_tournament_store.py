@@ -271,6 +271,20 @@ def test_an_accepted_result_is_the_set_ups_game_and_its_typed_names_are_the_play
     assert store.hold_reason(1, "g3", 1, iago_record("Ada", "Bob", "red")) is None
 
 
+def test_names_that_differ_only_in_unicode_composition_are_one_player(store):
+    """José registered with a precomposed é (U+00E9), typed at the table as e + a combining
+    acute (U+0301): the result matches the set-up and counts for the one registered José."""
+    composed, decomposed = "Jos\u00e9", "Jose\u0301"
+    setup = {"round": 1, "table": 1, "game": "iago", "blue": composed, "red": "Bob"}
+    setup["players"] = {"blue": composed, "red": "Bob"}
+    store.set_round(1, {1: setup}, 10.0, players=[composed, "Bob"])
+    record = iago_record(decomposed, "Bob", "red")
+    assert store.hold_reason(1, "g1", 1, record) is None
+    store.record_result(1, "g1", 1, record, 11.0)
+    rows = {s["player"]: (s["played"], s["wins"]) for s in store.standings()}
+    assert rows == {composed: (1, 1), "Bob": (1, 0)}
+
+
 @pytest.mark.parametrize(
     "minutes",
     [{"blue": 1.7e308, "red": -1.7e308}, {"blue": 1000000, "red": 0}, {"blue": 3, "red": -1}],

@@ -63,6 +63,8 @@ def test_setup_needs_enough_tiles_and_players():
         new_game(bag=DEAL[:6])
     with pytest.raises(GameError, match="2 to 12 players"):
         new_game(players=("Ann",))
+    with pytest.raises(GameError, match="are not all different"):  # é composed, decomposed
+        new_game(players=("Jos\u00e9", "Jose\u0301"))
     with pytest.raises(GameError, match="hand_size 0 is out of range"):
         TableSettings(hand_size=0)
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from companion.clock.timer import MAX_MINUTE_SECONDS, MIN_MINUTE_SECONDS
 from companion.errors import CompanionError
 from companion.names import ACCEPTED as SAFE_NAME_ACCEPTED
-from companion.names import SAFE_NAME
+from companion.names import SAFE_NAME, player_name
 from companion.paths import config_dir
 from companion.textformats import TomlError, loads_toml, shown
 
@@ -169,12 +169,12 @@ def validate(
         ok = isinstance(v, str) and v.strip() != ""
         if ok and pattern is not None:
             ok = bool(pattern.fullmatch(v.strip()))
-        if ok and pattern is None:
-            ok = len(v.strip()) <= NAME_MAX and v.isprintable()
+        if ok and pattern is None:  # a player's name: composed (NFC), as everywhere
+            ok = len(player_name(v)) <= NAME_MAX and v.isprintable()
         if not ok:
             bad(key, f": accepted {accepted}")
         else:
-            out[key] = v.strip()
+            out[key] = v.strip() if pattern is not None else player_name(v)
 
     number("number", 1, 999, True)
     number("minutes", 1, 99, True)

@@ -27,6 +27,7 @@ Readings chosen (documented in docs/tournament.md, "Standings"):
 from __future__ import annotations
 
 from companion.errors import CompanionError
+from companion.names import player_name
 
 COLOURS = ("blue", "red")
 POINTS_MAX = 9999  # a colour's points in one game, either sign: above any real game's (Iago's
@@ -58,7 +59,7 @@ def players(record: dict) -> dict[str, str | None]:
 
 
 def _name(value: object) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
+    return player_name(value) if isinstance(value, str) and value.strip() else None
 
 
 def _colour(value: object, names: dict[str, str | None]) -> str | None:

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from companion.errors import CompanionError
+from companion.names import player_name
 
 NAME_MAX = 16
 
@@ -65,7 +66,7 @@ class Game:
 
 
 def _check_name(name: str, where: str) -> str:
-    name = name.strip()
+    name = player_name(name)
     if not name or len(name) > NAME_MAX or not name.isprintable():
         raise PairingError(
             f"{where}: player name {name[:40]!r}: accepted 1 to {NAME_MAX} printable characters"

@@ -15,14 +15,15 @@ pair by the same score, and the FIDE tie-break regulations (C.07, "Buchholz") gi
 - Ranking: points, then spread, then Buchholz (each highest first), then the order the players
   were registered in (their seeding), then name.
 - Every registered player has a row (0 of everything before his first game).
-- A name in a result that differs from a registered player's only in case or spaces (typed
-  at the table, ``ada``) counts for that player (:func:`player_key`).
+- A name in a result that differs from a registered player's only in case, spaces or Unicode
+  composition (typed at the table, ``ada``) counts for that player (:func:`player_key`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from companion.names import player_name
 from companion.tournament import outcome
 
 
@@ -33,10 +34,12 @@ def default_bye_spread(game: str, minutes: int | float) -> float:
 
 
 def player_key(name: str) -> str:
-    """The key under which two spellings of a name are one player: case folded, spaces
-    collapsed (``" ada  lovelace"`` and ``"Ada Lovelace"``). A result the director accepts with
-    names typed at the table counts for the registered players these keys match."""
-    return " ".join(str(name).split()).casefold()
+    """The key under which two spellings of a name are one player: composed to Unicode NFC
+    (:func:`companion.names.player_name`), case folded, spaces collapsed (``" ada  lovelace"``
+    and ``"Ada Lovelace"``; ``José`` with a precomposed é and with a combining accent). A result
+    the director accepts with names typed at the table counts for the registered players these
+    keys match."""
+    return " ".join(player_name(str(name)).split()).casefold()
 
 
 def _whole(value: float) -> int | float:

@@ -30,6 +30,7 @@ from companion.errors import CompanionError
 from companion.games.iota.cards import DECK_SIZE, HAND_SIZE, Card, IotaNotationError, parse_card
 from companion.games.iota.grid import Cell, Grid, format_grid
 from companion.games.iota.rules import PlayResult, play_cards
+from companion.names import player_name
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -111,12 +112,13 @@ def format_placements(placements: Mapping[Cell, Card]) -> str:
 
 
 def check_players(players: Sequence[str]) -> list[str]:
-    """The players' names, stripped, if there are 2 to 4 different non-empty ones.
+    """The players' names, stripped and composed (:func:`companion.names.player_name`), if there
+    are 2 to 4 different non-empty ones (case and Unicode composition aside).
 
     Raises:
         IotaGameError: every problem at once, with what is accepted.
     """
-    names = [str(p).strip() for p in players]
+    names = [player_name(str(p)) for p in players]
     problems = []
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         count = f"{len(names)} player{'' if len(names) == 1 else 's'} given"

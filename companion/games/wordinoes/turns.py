@@ -41,6 +41,7 @@ from companion.games.wordinoes.pieces import (
     Tile,
 )
 from companion.games.wordinoes.variations import TableSettings, Variant
+from companion.names import player_name
 
 
 class SetupAndTurns:
@@ -49,7 +50,7 @@ class SetupAndTurns:
 
     def __init__(self, players: list[str], bag: list, settings: TableSettings | None = None):
         self.settings = settings or TableSettings()
-        names = [str(p).strip() for p in players]
+        names = [player_name(str(p)) for p in players]
         problems = []
         if any(not n for n in names):
             problems.append("a player name is empty")
