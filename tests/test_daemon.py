@@ -457,6 +457,43 @@ def test_abandon_asks_first_and_anything_else_plays_on(sim):
     assert state(s)["status"] == "running" and s.service.last_record_path is None
 
 
+def test_override_and_call_off_with_nothing_to_act_on_say_so_and_leave_the_clock(sim):
+    from companion.daemon.overlays import BANNER_SECONDS
+    from tests.test_faults import shows_banner
+
+    s = sim()
+    s.at(0)
+    s.press("red")  # blue on move from 0 s
+    s.at(10)
+    s.service.command("override")  # no verdict on the screen
+    s.at(11)
+    assert shows_banner(s.devices.display.image, "NOTHING TO OVERRIDE")
+    assert s.service.published.message.startswith("nothing to override")
+    s.at(12)
+    s.service.command("cancel")  # x: no challenge to call off
+    s.at(13)
+    assert shows_banner(s.devices.display.image, "NOTHING TO CALL OFF")
+    assert s.service.published.message.startswith("nothing to call off")
+    s.at(12 + BANNER_SECONDS + 1)  # the banner is gone by itself
+    assert s.service.published.banner == ""
+    st = state(s)
+    assert (st["status"], st["mover"], st["moves_completed"]) == ("running", "blue", 0)
+    assert st["sand_left"] == pytest.approx(60 - (12 + BANNER_SECONDS + 1))  # never stopped
+    # in a challenge whose challenger has pressed, x is too late and o has no verdict yet
+    s.press("blue")
+    s.at(20)
+    s.press("challenge")
+    s.press("blue")  # blue challenges red's move: the words are asked for
+    s.at(21)
+    for command, title in (("cancel", "TOO LATE TO CALL OFF"), ("override", "NOTHING TO OVERRIDE")):
+        s.service.command(command)
+        s.at(s.service.published.t + 0.5)
+        assert shows_banner(s.devices.display.image, title)
+        assert state(s)["challenge_phase"] == "words"
+    kinds = [r.get("kind") for r in s.service.journal.records]
+    assert "override" not in kinds and "cancel" not in kinds  # nothing journaled
+
+
 @pytest.mark.parametrize("answer", ["abandon", "confirm"])
 def test_abandon_saves_the_record_and_starts_a_new_game(sim, answer):
     s = sim()

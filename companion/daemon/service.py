@@ -60,6 +60,7 @@ from companion.daemon.modes import (
     Input,
     Line,
     ModeContext,
+    NothingToDo,
     Press,
     ReplayError,
     View,
@@ -1015,6 +1016,12 @@ class TableService:
             return
         try:
             events = self.mode.decide(inp)
+        except NothingToDo as exc:  # said for a few seconds on the OLED; the clock untouched
+            from companion.daemon import overlays
+
+            self.message = str(exc)
+            self._banner = (Banner(exc.title, exc.detail), g + overlays.BANNER_SECONDS)
+            return
         except ValueError as exc:
             self.message = str(exc)
             return

@@ -44,6 +44,18 @@ class ModeError(CompanionError, ValueError):
     """An unknown game mode, or an event a mode cannot apply (names the event and the cause)."""
 
 
+class NothingToDo(ModeError):
+    """An arbiter's command with nothing to act on (``override`` with no verdict shown): refused
+    in :meth:`GameMode.decide`, so nothing is journaled and the clock is not touched. The message
+    is the service's line; ``title`` and ``detail`` are what the OLED says of it for a few
+    seconds, in a player's words (``NOTHING TO OVERRIDE``)."""
+
+    def __init__(self, message: str, title: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.title = title
+        self.detail = detail
+
+
 # --- inputs ------------------------------------------------------------------------------------
 
 

@@ -52,6 +52,7 @@ from companion.daemon.modes import (
     Line,
     ModeContext,
     ModeError,
+    NothingToDo,
     Press,
     View,
 )
@@ -124,6 +125,7 @@ class IagoTimerMode(ClockedMode):
                     "the clock is paused: resume it first (resume, or the challenge button), "
                     "then the verdict is settled"
                 )
+            self._check_something_to_do(inp.name)
         if isinstance(inp, (Press, Command)):
             return self.clock_event(inp, t)
         if isinstance(inp, Line):
@@ -141,6 +143,25 @@ class IagoTimerMode(ClockedMode):
                 return []
             return [ruling.event(t, words, self.context.lexicon_name)]
         raise ModeError(f"input {inp!r} is not a press, a line or a command")
+
+    def _check_something_to_do(self, command: str) -> None:
+        """Refuse ``override`` with no verdict on the screen and ``cancel`` (call off) outside
+        the wait for the challenger's button: said on the OLED, nothing journaled.
+
+        Raises:
+            NothingToDo: what there is not to act on, for the service's line and the OLED.
+        """
+        if command == "override" and self.phase != PHASE_VERDICT:
+            raise NothingToDo("nothing to override: no verdict is shown", "NOTHING TO OVERRIDE")
+        if command == "cancel" and self.phase is None:
+            raise NothingToDo(
+                "nothing to call off: no challenge is under way", "NOTHING TO CALL OFF"
+            )
+        if command == "cancel" and self.phase != PHASE_WHO:
+            raise NothingToDo(
+                "too late to call off: the challenger has pressed, the challenge is ruled",
+                "TOO LATE TO CALL OFF",
+            )
 
     def slow(self, inp: Input) -> bool:
         """The challenged words are judged (the lexicon may still be opening): on a worker."""
