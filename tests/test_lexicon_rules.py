@@ -279,3 +279,27 @@ def test_a_proper_adjective_scowl_has_in_lower_case_at_95_is_a_name(word):
 def test_a_common_adjective_of_a_name_at_a_smaller_size_stays(default_lexicon):
     # machiavellian: SCOWL's editors list it in lower case at size 70
     assert screen().why("machiavellian") is None and "machiavellian" in default_lexicon
+
+
+def test_the_docs_name_the_short_strings_the_default_rejects_and_scowl_80_accepts(capsys):
+    """README and docs/lexicon.md say which of the default list's rejected one- and two-letter
+    strings scowl-80-both accepts (a reader once took the default's rejections for every list's)."""
+    import json
+    import re
+
+    from companion.cli import main
+
+    def short(*name):
+        assert main(["lexicon", "info", *name, "--short", "--json"]) == 0
+        return json.loads(capsys.readouterr().out)["short"]
+
+    rejected = short()["rejected"]
+    taken = sorted(set(rejected) & set(short("scowl-80-both")["accepted"]))
+    assert "OK" in taken and "AA" not in taken  # checked by hand with companion judge
+    root = Path(__file__).resolve().parents[1]
+    docs = " ".join((root / "docs" / "lexicon.md").read_text(encoding="utf-8").split())
+    said = re.search(r"of these (\d+), scowl-80-both accepts (\d+): ([A-Z ]+) \(", docs)
+    assert said is not None
+    assert (int(said[1]), int(said[2]), said[3].split()) == (len(rejected), len(taken), taken)
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    assert f"`scowl-80-both` accepts {len(taken)} of the default's {len(rejected)}" in readme
