@@ -6,6 +6,7 @@ Iago's rulebook: "Not acceptable are proper nouns, foreign words, abbreviations 
 hyphens or apostrophes."
 """
 
+import json
 import os
 import re
 import unicodedata
@@ -441,6 +442,24 @@ def test_cli_info_short_lists_one_and_two_letter_entries(fake_scowl, capsys):
     assert "accepted 1-letter words (1): X" in out
     assert "accepted 2-letter words (1): QI" in out
     assert "rejected 1-2 letter strings (1): OK" in out
+    # the lists follow the name and counts at once, before the (long) list of source files
+    lines = out.splitlines()
+    assert lines[0] == "name: scowl-35-both" and lines[2].startswith("words: ")
+    assert lines[5].startswith("accepted 1-letter words") and lines.index("sources:") > 8
+    assert all(line.startswith("  ") for line in lines[lines.index("sources:") + 1 :])
+    # the JSON is as it was: the same keys in the same order, the lists under "short"
+    assert main(["lexicon", "info", "scowl-35-both", "--short", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert list(info)[:7] == [
+        "name",
+        "kind",
+        "words",
+        "one_letter_words",
+        "two_letter_words",
+        "params",
+        "sources",
+    ]
+    assert info["short"]["accepted"] == ["QI", "X"] and list(info)[-1] == "short"
 
 
 def test_cli_build_shows_no_progress_bar_when_not_on_a_terminal(fake_scowl, capsys):

@@ -332,13 +332,21 @@ def _info(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(info))
         return 0
-    for key, value in info.items():
-        if key == "sources" and value:
-            print("sources:")
-            for s in value:
-                print(f"  {s}")
-        elif key == "short":
-            _print_short(value)
-        elif value is not None:
+    # the text leads with the list's name and counts, then (--short) the short words' lists; the
+    # source files, some 80 lines for a SCOWL list, come last
+    rest = dict(info)
+    short_lists, sources = rest.pop("short", None), rest.pop("sources", None)
+    lead = ("name", "kind", "words", "one_letter_words", "two_letter_words")
+    for key in lead:
+        if rest.get(key) is not None:
+            print(f"{key}: {rest[key]}")
+    if short_lists is not None:
+        _print_short(short_lists)
+    for key, value in rest.items():
+        if key not in lead and value is not None:
             print(f"{key}: {value}")
+    if sources:
+        print("sources:")
+        for s in sources:
+            print(f"  {s}")
     return 0
