@@ -417,3 +417,52 @@ def test_a_letter_whose_colour_is_in_doubt_holds_back_the_reading_and_the_count(
     reading = read_board(scrabble.image, "scrabble", corners=scrabble.corners)
     assert reading.evidence.ink_unlike is None
     assert not any(INK_UNLIKE in p for p in reading.problems)
+
+
+def test_a_cell_in_doubt_in_one_frame_and_sure_in_the_next_is_sure_and_kept_so():
+    """The last reading held back by a cell in doubt alone (``doubts_only``) is kept by the
+    camera, and the next frame reads its unchanged cells as a second view: a letter in doubt
+    there and read alike, surely, now is sure (the board trusted); a reading held back by
+    anything else (here the board's way round) is not kept."""
+    from companion.vision.reader import UNSURE_CELLS
+
+    grid = list(EMPTY)
+    grid[5] = "...FREAK..."
+    grid[6] = "...a......."
+    photo = _still_photo(grid, 88950)
+    cam = BoardCamera(None, "iago", corners=photo.corners)
+    first = cam.read(frame=photo.image)
+    assert first.trusted and first.grid == grid
+    conf = first.confidence.copy()
+    conf[5, 4] = 0.6  # the R read in doubt
+    doubted = dataclasses.replace(
+        first, confidence=conf, problems=[f"1 {UNSURE_CELLS} (0.982)"], count_confidence=None
+    )
+    assert doubted.doubts_only and not doubted.trusted
+    cam.last = doubted
+    frame = another_frame(photo.image, np.random.default_rng(88951))
+    again = cam.read(frame=frame)
+    assert again.grid == grid and again.trusted, again.problems
+    assert again.kept == 121 and again.confidence[5, 4] >= 0.982 and cam.last is again
+    # nothing but cells in doubt, or the reading is not a view to keep
+    held = dataclasses.replace(again, problems=[WAY_UNKNOWN])
+    assert not held.doubts_only
+
+
+def test_two_frames_reading_an_unchanged_tile_differently_put_it_in_doubt():
+    """An unchanged tile read surely as one letter in the last frame and surely as another in
+    this one: at most one is right, so it is in doubt (confidence at most the other frame's
+    doubt of its own reading), and the board is not trusted though this frame alone is sure."""
+    grid = list(EMPTY)
+    grid[5] = "...FREAK..."
+    grid[6] = "...a......."
+    photo = _still_photo(grid, 88960)
+    cam = BoardCamera(None, "iago", corners=photo.corners)
+    first = cam.read(frame=photo.image)
+    assert first.trusted and first.grid == grid
+    rows = list(first.grid)
+    rows[5] = "...FRFAK..."  # the E read surely as F in the last frame
+    cam.last = dataclasses.replace(first, grid=rows)
+    again = cam.read(frame=another_frame(photo.image, np.random.default_rng(88961)))
+    assert not again.trusted and again.confidence[5, 5] <= 1 - first.confidence[5, 5] + 1e-6
+    assert again.grid[5][5] in "EF" and any("1 cell(s) read" in p for p in again.problems)

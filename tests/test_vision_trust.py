@@ -618,3 +618,38 @@ def test_every_rendered_tile_has_another_beside_it_as_the_word_rule_needs(seed, 
     assert tiles.any()
     assert not (tiles & ~_across_or_down(tiles)).any()
     assert cv2.connectedComponents(tiles.astype(np.uint8), connectivity=4)[0] == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    before=st.lists(st.sampled_from(".AaBb"), min_size=9, max_size=9),
+    now=st.lists(st.sampled_from(".AaBb"), min_size=9, max_size=9),
+    pa=st.lists(st.floats(0.0, 1.0), min_size=9, max_size=9),
+    pb=st.lists(st.floats(0.0, 1.0), min_size=9, max_size=9),
+    same=st.lists(st.booleans(), min_size=9, max_size=9),
+)
+def test_two_views_of_a_tile_are_as_sure_as_the_surer_when_alike_else_in_doubt(
+    before, now, pa, pb, same
+):
+    """cells.two_views: a cell that changed keeps this frame's reading; an unchanged one read
+    alike is as sure as the surer view; read differently, it takes the surer view's reading at
+    no more than the other's doubt of its own (at most one of them is right)."""
+    from companion.vision.cells import two_views
+
+    def rows(chars: list[str]) -> list[str]:
+        return ["".join(chars[i : i + 3]) for i in (0, 3, 6)]
+
+    a, b = np.float32(pa).reshape(3, 3), np.float32(pb).reshape(3, 3)
+    mask = np.array(same).reshape(3, 3)
+    grid, conf = two_views(rows(before), a, rows(now), b, mask)
+    for i in range(9):
+        r, c = divmod(i, 3)
+        if not same[i]:
+            assert grid[r][c] == now[i] and conf[r, c] == b[r, c]
+        elif before[i] == now[i]:
+            assert grid[r][c] == now[i] and conf[r, c] == max(a[r, c], b[r, c])
+        else:
+            surer, other = (a[r, c], b[r, c]) if a[r, c] > b[r, c] else (b[r, c], a[r, c])
+            assert grid[r][c] == (before[i] if a[r, c] > b[r, c] else now[i])
+            assert conf[r, c] == pytest.approx(min(surer, 1.0 - other))
+            assert conf[r, c] <= 1.0 - other + 1e-6

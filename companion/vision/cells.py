@@ -662,10 +662,10 @@ def two_views(
 ) -> tuple[list[str], np.ndarray]:
     """Two frames' readings of the cells that did not change between them (``same``: bool
     (size, size), :func:`unchanged_cells`), taken as two views of one tile: read alike, the
-    cell is as sure as the surer view; read differently, the surer view's reading is taken and
-    the cell is in doubt: its confidence is at most the other's doubt of its own reading (1 -
-    its confidence), which a reading's trust level never reaches (a cell's most probable of 29
-    classes has at least 1/29). Cells not ``same`` keep ``now``'s reading.
+    cell is as sure as the surer view; read differently, at most one view is right, so the
+    surer view's reading is taken at no more than the other's doubt of its own reading (1 - its
+    confidence): a cell both frames read surely, but differently, is in doubt. Cells not
+    ``same`` keep ``now``'s reading.
 
     Args:
         before, now: the readings' rows, one character a cell (:attr:`BoardReading.grid`).
@@ -678,9 +678,9 @@ def two_views(
     Returns:
         (rows, float32 (size, size) confidence).
 
-    No constant: the frames' noise, light and (at the table) sub-pixel placing differ, and a
-    tile read surely in one of them is read as surely as any cell of one photo; two that
-    disagree cannot both be right.
+    No constant. A frame's noise and exposure are its own, so a tile read in doubt in one
+    frame may be read surely in another (Iago games at 20 px a cell: the same J read 0.82 to
+    0.98 frame by frame), and one sure view is as sure as any cell of one photo.
     """
     key = key or (lambda ch: ch)
     rows = [list(r) for r in now]

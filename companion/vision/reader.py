@@ -208,6 +208,12 @@ class BoardReading:
         return out
 
 
+def _chars(grid: list[str]) -> np.ndarray:
+    """A reading's rows (:attr:`BoardReading.grid`) as an array of one-character strings,
+    (size, size)."""
+    return np.array([list(row) for row in grid])
+
+
 def read_board(
     image: np.ndarray,
     profile: Profile | str = "iago",
@@ -216,6 +222,7 @@ def read_board(
     net=None,
     last: BoardReading | None = None,
     known: list[str] | None = None,
+    before_last: BoardReading | None = None,
 ) -> BoardReading:
     """Read the board in a photo, and say how far the reading can be trusted.
 
@@ -229,9 +236,17 @@ def read_board(
             fixed camera between frames; None finds the board afresh.
         net: the cell model (:class:`companion.vision.cellnet.CellNet`); None loads the
             shipped one.
-        last: the last trusted reading of the same game from the same camera: cells that did
-            not change since (:func:`companion.vision.cells.unchanged_cells`) keep its reading,
-            and the reading is trusted when the changed cells are (a move changes few cells).
+        last: the last reading of the same game from the same camera that nothing but cells
+            in doubt held back (:attr:`BoardReading.doubts_only`; a trusted one, or one whose
+            cells are not all sure): each cell that did not change since
+            (:func:`companion.vision.cells.unchanged_cells`) is read as two views of one tile,
+            its and this photo's (:func:`companion.vision.cells.two_views`), so a move's reading
+            is trusted when its changed cells are (a move changes few cells), and a tile read
+            surely once, and alike since, stays sure.
+        before_last: the reading the game's camera kept before ``last``, or None. Where the
+            board was turned under the camera since ``last`` (Iago's players turn it towards the
+            opponent after every move) and ``before_last`` saw it standing as it does now, the
+            pixels are compared with that frame (a tile turned shows other light and shadow).
         known: the board the game holds before this move (rows of ``.`` and letters, a blank
             in lower case), or None: its tiles must be read where they lie, and an empty square
             read empty is weighed with the rules' bound on the tiles a move lays
@@ -400,13 +415,32 @@ def read_board(
     same = np.zeros_like(cut)
     # the last reading's cells are compared only with the board warped the same way round: by
     # its letters (turned since), or at the same corners in the same order
-    if follows and (
-        by_last is not None
-        or np.abs(np.float32(last.corners) - pts).max() < photo_cell_px(pts, profile)
-    ):
-        same = cells.unchanged_cells(last.warp, warp, profile) & ~cut
+    cell_px = photo_cell_px(pts, profile)
+    turned = follows and not np.abs(np.float32(last.corners) - pts).max() < cell_px
+    views: list[tuple[BoardReading, np.ndarray]] = []  # earlier readings, the cells they saw
+    if follows and (by_last is not None or not turned):
+        if (
+            turned
+            and before_last is not None
+            and before_last.doubts_only
+            and before_last.warp is not None
+            and before_last.profile == profile
+            and np.abs(np.float32(before_last.corners) - pts).max() < cell_px
+        ):
+            # turned under the camera since the last (Iago's move ends so), a tile shows other
+            # light and shadow: the pixels are compared with the frame before the last, which
+            # saw the board standing as it does now. A cell unchanged since held the same tile
+            # then and now; the last saw it too where it read it as that frame did (a tile
+            # stolen in the last move and stolen back in this one reads otherwise there)
+            same = cells.unchanged_cells(before_last.warp, warp, profile) & ~cut
+            steady = same & (_chars(last.grid) == _chars(before_last.grid))
+            views = [(before_last, same), (last, steady)]
+        else:
+            same = cells.unchanged_cells(last.warp, warp, profile) & ~cut
+            views = [(last, same)]
+        for seen, cells_seen in views:
+            grid, conf = cells.two_views(seen.grid, seen.confidence, grid, conf, cells_seen)
         if same.any():
-            grid, conf = cells.two_views(last.grid, last.confidence, grid, conf, same)
             kept = int(same.sum())
             notes.append(f"{kept} cell(s) unchanged since the last reading read as two views")
     grid, conf, mended = facts.mend_by_facts(grid, conf, ev.probabilities, profile)
@@ -433,10 +467,10 @@ def read_board(
         problems += differ
     # the count needs less than the letters: which cells hold tiles, and the colour each shows
     counted = cells.presence_confidence(grid, ev)
-    if same.any():
-        before = last.confidence if last.count_confidence is None else last.count_confidence
+    for seen, cells_seen in views:
+        before = seen.confidence if seen.count_confidence is None else seen.count_confidence
         _, counted = cells.two_views(
-            last.grid, before, grid, counted, same, key=cells.tile_and_colour
+            seen.grid, before, grid, counted, cells_seen, key=cells.tile_and_colour
         )
     counted = np.where(cut, 0.0, np.maximum(counted, conf)).astype(np.float32)
     level = net.reader_trust_level

@@ -206,7 +206,10 @@ class BoardCamera:
         self.tracker = BoardTracker(self.profile)
         self.problem: str | None = None
         self.camera_problem: str | None = None  # set while the camera gives no frame
-        self.last = None  # the last trusted reading (BoardReading), the game read so far
+        # the game read so far: the last reading that nothing but cells in doubt held back
+        # (BoardReading.doubts_only), and the one kept before it (read_board's before_last)
+        self.last = None
+        self.before_last = None
         self._calibration_told: str | None = None  # the unusable calibration last logged
 
     def take(self) -> Captured:
@@ -262,6 +265,7 @@ class BoardCamera:
                 net=self.net,
                 last=self.last,
                 known=known,
+                before_last=self.before_last,
             )
             if self.corners is not None and reading.turn and reading.trusted:
                 # the camera sees the board from its side: the corners set up are kept in the
@@ -288,11 +292,11 @@ class BoardCamera:
             # trusted, or held back by cells in doubt alone: the next frame reads its cells
             # that did not change as a second view of them (a cell in doubt here may be sure
             # there, and read alike it is)
-            self.last = reading
+            self.before_last, self.last = self.last, reading
         elif WAY_DISPUTED in reading.problems:
             # the last reading was read the wrong way round, or this board's letters are: the
             # next frame is read afresh rather than held to a reading that may be wrong
-            self.last = None
+            self.last = self.before_last = None
         return reading
 
     def board_now(self) -> str | None:
