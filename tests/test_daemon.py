@@ -892,3 +892,75 @@ def test_a_press_made_before_the_last_minute_ran_out_and_told_after_loses_nothin
     assert "DAMAGED" not in after["table"]["message"] and not list(tmp_path.glob("*.rest-*"))
     assert (after["loser"], after["mover"], after["moves_completed"]) == (None, "red", 1)
     assert after["minutes"] == {"blue": minutes, "red": minutes}
+
+
+def test_a_lexicon_that_cannot_be_opened_leaves_the_verdict_to_the_arbiter(tmp_path, monkeypatch):
+    # the set-up names a word list that is not there: the judge cannot rule on any word
+    from companion.daemon.challenge import lexicon_judge
+
+    judge = lexicon_judge("no-such-list")
+    assert judge.wait(30)
+    s = ScriptedTable(TableConfig(number=3, blue="Ada", red="Bob"), judge, tmp_path / "j.jsonl")
+    s.at(0)
+    s.press("red")  # blue on move
+    s.at(20)
+    s.press("challenge")
+    s.press("red")  # red challenges blue's word: the sand stands at 20 s
+    s.at(30)
+    s.service.line("CAT")
+    s.at(31)
+    st = state(s)
+    # not stuck: the words go to a verdict the arbiter rules, said so on the OLED and the line
+    assert st["challenge_phase"] == "verdict" and st["sand_left"] == pytest.approx(40.0)
+    assert "NO LEXICON: ARBITER RULES" in _words_shown(s, monkeypatch, 31)
+    assert "override" in s.service.message and "cannot be opened" in s.service.message
+    s.service.command("override")  # the arbiter finds CAT not acceptable
+    s.at(32)
+    assert s.service.mode.challenge_rec.verdict == "sustained"
+    s.press("challenge")  # settled: the sand runs again
+    s.at(33)
+    st = state(s)
+    assert (st["status"], st["challenge_phase"]) == ("running", None)
+    rec = s.service.mode.challenges[-1]
+    assert rec["words"] == ["CAT"] and rec["verdict"] == "sustained"
+    assert rec["judged_by"] == "arbiter" and rec["lexicon"] == "" and rec["judged_valid"] is None
+    assert "cannot be opened" in rec["unchecked"]
+    words = [r for r in s.service.journal.records if r.get("kind") == "words"]
+    assert words[-1]["valid"] is None and words[-1]["unchecked"] == rec["unchecked"]
+    # a restart replays the journal without asking the lexicon: the same game, paused
+    expected = s.service.mode.challenges
+    s.service.close()
+    s.start_service()
+    assert s.service.mode.challenges == expected
+    assert state(s)["status"] == "paused"
+
+
+def test_no_lexicon_goes_to_the_arbiter_and_a_lexicon_still_loading_asks_again():
+    from companion.daemon.challenge import LexiconUnavailable
+    from companion.daemon.modes import Line, ModeContext, Press
+    from companion.daemon.modes.iago import IagoTimerMode
+
+    def in_challenge(judge):
+        mode = IagoTimerMode(ModeContext(TableConfig(), judge=judge))
+        for t, role in ((0, "red"), (5, "challenge"), (5, "red")):
+            for ev in mode.decide(Press(role, t)):
+                mode.apply(ev)
+        assert mode.phase == "words"
+        return mode
+
+    # no judge at all (a table given none): the words are taken, not checked
+    mode = in_challenge(None)
+    [ev] = mode.decide(Line("cat, dogs", 9))
+    assert (ev["words"], ev["valid"], ev["lexicon"]) == (["CAT", "DOGS"], None, "")
+    assert ev["unchecked"] == "no lexicon at this table"
+    assert "the arbiter rules" in mode.apply(ev).say
+    assert (mode.phase, mode.challenge_rec.verdict) == ("verdict", "rejected")
+    mode = in_challenge(None)  # not letters: refused, unchecked too
+    assert mode.decide(Line("C4T", 10)) == [] and "C4T" in mode.notice
+
+    def loading(words):
+        raise LexiconUnavailable("the lexicon is still loading: type again", transient=True)
+
+    mode = in_challenge(loading)
+    assert mode.decide(Line("CAT", 9)) == [] and mode.notice.startswith("the lexicon is still")
+    assert mode.phase == "words"

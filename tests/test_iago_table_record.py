@@ -375,3 +375,24 @@ def test_a_plain_record_no_one_lost_is_not_finished():
     assert summary(game, "the game was abandoned").endswith(
         "Result: the game was abandoned; no winner"
     )
+
+
+def test_a_challenge_no_lexicon_checked_is_noted_as_the_arbiters():
+    from companion.daemon.challenge import unchecked_event
+
+    reason = "the lexicon cannot be opened (LexiconNotFound: no lexicon named 'gone')"
+    data = journal(
+        {"t": 0, "kind": "press", "role": "red"},  # blue on move
+        {"t": 10, "kind": "challenge_button"},
+        {"t": 10, "kind": "press", "role": "red"},  # red challenges blue's word
+        unchecked_event(20, ["cat"], reason),  # as the table journals it
+        {"t": 21, "kind": "override"},
+        {"t": 22, "kind": "challenge_button"},
+        {"t": 23, "kind": "_alive"},
+    )
+    game = from_table(data, "x.json")
+    words = [e.to_json() for e in game.record.events if "words" in e.to_json()]
+    assert words == [{"t": 20.0, "words": ["CAT"]}]  # no judgement, no lexicon: not asked
+    assert [n for n in game.notes if "arbiter" in n] == [
+        f"a challenge at 0:10 was ruled by the arbiter: no lexicon checked the words ({reason})"
+    ]

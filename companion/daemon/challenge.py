@@ -27,7 +27,17 @@ class ChallengeInputError(CompanionError, ValueError):
 
 
 class LexiconUnavailable(CompanionError, RuntimeError):
-    """The lexicon is still loading, or cannot be opened; the message says which and what to do."""
+    """The lexicon is still loading, or cannot be opened; the message says which and what to do.
+
+    ``transient``: True when typing the words again shortly may work (the lexicon is still
+    loading); False (the default) when the judge cannot rule at all (a missing or damaged word
+    list, no lexicon): the clocked modes then leave the verdict to the arbiter
+    (:func:`unchecked_event`).
+    """
+
+    def __init__(self, message: str, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 @dataclass(frozen=True)
@@ -55,6 +65,22 @@ class Ruling:
             "per_word": dict(self.words),
             "lexicon": self.lexicon or lexicon_name,
         }
+
+
+def unchecked_event(t: float, words: list[str], reason: str) -> dict:
+    """The journal's ``words`` event of challenged ``words`` at game time ``t`` (seconds) that no
+    lexicon checked (``reason``: why, the judge's message): ``valid`` is None, ``per_word`` and
+    ``lexicon`` are empty and ``unchecked`` holds the reason, so the record says the verdict is
+    the arbiter's and a replay never asks the lexicon."""
+    return {
+        "t": t,
+        "kind": "words",
+        "words": [w.upper() for w in words],
+        "valid": None,
+        "per_word": {},
+        "lexicon": "",
+        "unchecked": reason,
+    }
 
 
 JudgeFn = Callable[[list[str]], Ruling]
@@ -139,7 +165,9 @@ class LexiconJudge:
         """
         self.start()
         if not self._ready.wait(0.5):
-            raise LexiconUnavailable("the lexicon is still loading: type the words again shortly")
+            raise LexiconUnavailable(
+                "the lexicon is still loading: type the words again shortly", transient=True
+            )
         if self._lexicon is None:
             raise LexiconUnavailable(f"the lexicon cannot be opened ({self._error})")
         from companion.lexicon.judge import JudgeInputError, judge

@@ -241,6 +241,11 @@ def from_table(data: dict, name: str = "record") -> TableGame:
                 "(the time the table was down is charged to no one)"
             )
     for ch in mode.challenges:
+        if ch.get("judged_by") == "arbiter":
+            notes.append(
+                f"a challenge at {_clock_time(ch['started_at'])} was ruled by the arbiter: no "
+                f"lexicon checked the words ({ch.get('unchecked')})"
+            )
         if ch.get("outcome") != "ruled":
             notes.append(
                 f"a challenge at {_clock_time(ch['started_at'])} was {ch.get('outcome')} "

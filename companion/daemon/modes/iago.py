@@ -15,6 +15,11 @@ Inputs and what they do (Iago rulebook, "The Timer" and "Challenge"):
 - the arbiter can override the verdict shown (``override``); the challenge button (or
   ``confirm``) settles it once the penalty is done: the ruling goes to the clock
   (:meth:`DifferentialTimer.rule`) and the sand runs again;
+- when no lexicon can judge (the table's word list is missing or damaged, or there is none),
+  the typed words still go to the verdict, not checked: the screen says NO LEXICON: ARBITER
+  RULES under ACCEPTABLE, the arbiter turns it to NOT ACCEPTABLE with ``override`` and settles
+  it as above; the record says ``judged_by`` ``arbiter`` and why (``unchecked``). A lexicon
+  still loading is not that: the words are typed again shortly;
 - the arbiter pauses and resumes; while paused, the challenge button resumes too (a box with no
   keyboard after a restart). Paused during a challenge (a restart in the middle of one), the
   words are still taken and judged (the sand stands still in a challenge anyway) and the screen
@@ -43,7 +48,12 @@ from companion.clock.timer import (
     opponent,
 )
 from companion.daemon import screen
-from companion.daemon.challenge import ChallengeInputError, LexiconUnavailable, split_words
+from companion.daemon.challenge import (
+    ChallengeInputError,
+    LexiconUnavailable,
+    split_words,
+    unchecked_event,
+)
 from companion.daemon.modes import (
     ClockedMode,
     Command,
@@ -63,6 +73,11 @@ PAGE_SECONDS = 3.0  # the verdict and the penalty alternate, each up this long (
 MIN_REDRAW_SECONDS = 0.25
 NOTICE_SECONDS = 2 * screen.TURN_SECONDS  # a message (a typing error) stays up this long
 PHASE_WHO, PHASE_WORDS, PHASE_VERDICT = "who", "words", "verdict"
+NO_LEXICON = "NO LEXICON: ARBITER RULES"  # the verdict's label when no lexicon checked the words
+ARBITER_RULES = (
+    "{reason}: the arbiter rules. Shown ACCEPTABLE: override makes it NOT ACCEPTABLE, "
+    "CHALLENGE (or confirm) settles it"
+)
 
 
 @dataclass
@@ -76,7 +91,9 @@ class ChallengeRecord:
     words: list[str] = field(default_factory=list)
     per_word: dict[str, bool] = field(default_factory=dict)
     lexicon: str = ""
-    judged_valid: bool | None = None
+    judged_valid: bool | None = None  # the lexicon's answer; None: not judged by a lexicon
+    judged_by: str = ""  # "lexicon", or "arbiter" when no lexicon could check the words
+    unchecked: str = ""  # why no lexicon checked the words (the judge's message)
     verdict: str | None = None
     overridden: bool = False
     verdict_at: float | None = None
@@ -136,11 +153,20 @@ class IagoTimerMode(ClockedMode):
             try:
                 words = split_words(inp.text)
                 if judge is None:
-                    raise LexiconUnavailable("no lexicon: the arbiter rules (override)")
+                    raise LexiconUnavailable("no lexicon at this table")
                 ruling = judge(words)
-            except (ChallengeInputError, LexiconUnavailable) as exc:
+            except ChallengeInputError as exc:
                 self._say(str(exc), t)
                 return []
+            except LexiconUnavailable as exc:
+                if exc.transient:  # still loading: the words are typed again shortly
+                    self._say(str(exc), t)
+                    return []
+                bad = [w for w in words if not (w.isascii() and w.isalpha())]
+                if bad:
+                    self._say(f"words {bad!r} are not letters A-Z", t)
+                    return []
+                return [unchecked_event(t, words, str(exc))]  # the arbiter rules
             return [ruling.event(t, words, self.context.lexicon_name)]
         raise ModeError(f"input {inp!r} is not a press, a line or a command")
 
@@ -180,6 +206,9 @@ class IagoTimerMode(ClockedMode):
             raise ModeError(f"event {event!r}: unknown kind {kind!r} for the Iago timer")
         effects = self.advance(t)
         effects += self._effects(handler(t, event))
+        rec = self.challenge_rec
+        if kind == "words" and rec is not None and rec.unchecked and rec.verdict_at == t:
+            effects.say = ARBITER_RULES.format(reason=rec.unchecked)
         self.shown_since = t
         return effects
 
@@ -248,8 +277,13 @@ class IagoTimerMode(ClockedMode):
         rec.words = list(ev["words"])
         rec.per_word = dict(ev.get("per_word", {}))
         rec.lexicon = str(ev.get("lexicon", ""))
-        rec.judged_valid = bool(ev["valid"])
-        rec.verdict = str(Verdict.REJECTED if ev["valid"] else Verdict.SUSTAINED)
+        rec.unchecked = str(ev.get("unchecked") or "")
+        if rec.unchecked:  # no lexicon checked them: shown ACCEPTABLE, the arbiter rules
+            rec.judged_by, rec.judged_valid = "arbiter", None
+            rec.verdict = str(Verdict.REJECTED)
+        else:
+            rec.judged_by, rec.judged_valid = "lexicon", bool(ev["valid"])
+            rec.verdict = str(Verdict.REJECTED if ev["valid"] else Verdict.SUSTAINED)
         rec.verdict_at = t
         self.phase = PHASE_VERDICT
         return []
@@ -260,7 +294,8 @@ class IagoTimerMode(ClockedMode):
             return [Ignored(t, "override", "no verdict is shown")]
         flipped = Verdict.SUSTAINED if rec.verdict == Verdict.REJECTED else Verdict.REJECTED
         rec.verdict = str(flipped)
-        rec.overridden = not rec.overridden
+        if not rec.unchecked:  # a verdict no lexicon gave is the arbiter's: nothing overridden
+            rec.overridden = not rec.overridden
         rec.verdict_at = t
         return []
 
@@ -422,7 +457,7 @@ class IagoTimerMode(ClockedMode):
                 penalty = timer.penalty(rec.verdict or Verdict.REJECTED)
                 verdict = {
                     "acceptable": rec.verdict == Verdict.REJECTED,
-                    "lexicon": rec.lexicon or lexicon,
+                    "lexicon": NO_LEXICON if rec.unchecked else rec.lexicon or lexicon,
                     "overridden": rec.overridden,
                     "turner": penalty.turner,
                     "owner": penalty.owner,
