@@ -23,7 +23,7 @@ EMPTY = ["." * 11] * 11
 def test_a_game_is_read_from_its_empty_board_move_by_move(tmp_path):
     """One camera's frames of a game's first four moves (the empty board first), read by a
     BoardCamera over a file camera: the empty board is trusted, and each move's board is
-    read right and trusted with the cells unchanged since the last trusted one kept. The first
+    read right and trusted with the cells unchanged since the last reading taken as second views. The first
     word, AZ, is read right but not trusted: its two letters read as surely under another turn
     (half round: a turned A as V, Z as itself), so they cannot say which way the board lies
     (``WAY_UNKNOWN``); its count stands, and the next move is kept against the empty board."""

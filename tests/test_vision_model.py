@@ -239,10 +239,12 @@ def test_unchanged_cells_refuse_boards_of_another_shape():
         )
 
 
-def test_a_reading_keeps_the_cells_unchanged_since_the_last_trusted_one():
-    """Read with the last trusted reading, the unchanged cells keep its letters and confidence
-    (even where this frame's network reads them otherwise), the changed ones are read anew."""
-    from companion.vision.reader import read_board
+def test_a_reading_takes_the_cells_unchanged_since_the_last_as_second_views():
+    """Read with the last reading, each unchanged cell is a second view of its tile: read alike,
+    as sure as the surer view; read otherwise (the last said Z, this frame sees the row), in
+    doubt, and the board is not trusted. A last reading held back by cells in doubt alone is
+    such a view; one held back by anything else is not, and the cells are read anew."""
+    from companion.vision.reader import UNSURE_CELLS, read_board
     from companion.vision.synth import render_photo
 
     photo = render_photo("iago", seed=5, size=(1200, 900), hand=False)
@@ -252,9 +254,14 @@ def test_a_reading_keeps_the_cells_unchanged_since_the_last_trusted_one():
     trusted.grid = ["Z" * 11] + first.grid[1:]  # what it said of row 0, whatever the photo shows
     again = read_board(photo.image, "iago", corners=photo.corners, last=trusted)
     assert again.kept == 11 * 11
-    assert again.grid[0] == "Z" * 11  # kept: the cells did not change
-    assert any("unchanged since the last trusted reading" in n for n in again.notes)
-    untrusted = dataclasses.replace(trusted, problems=["not sure"])
+    assert again.grid[1:] == first.grid[1:]
+    assert (again.confidence[1:] >= first.confidence[1:] - 1e-6).all()  # the surer of the two
+    level = cellnet.load_cellnet().reader_trust_level
+    assert (again.confidence[0] < level).all() and not again.trusted
+    assert any("unchanged since the last reading read as two views" in n for n in again.notes)
+    doubted = dataclasses.replace(first, problems=[f"3 {UNSURE_CELLS} (0.982)"])
+    assert read_board(photo.image, "iago", corners=photo.corners, last=doubted).kept == 11 * 11
+    untrusted = dataclasses.replace(trusted, problems=["the photo is too soft (out of focus)"])
     fresh = read_board(photo.image, "iago", corners=photo.corners, last=untrusted)
     assert fresh.kept == 0 and fresh.grid == first.grid
 
