@@ -150,7 +150,7 @@ def game_readings(seed: int, games: int, kind: str, net=None):
     board) photographed by one still camera (one ``seed`` for the board, the light and the
     pose, each frame its own noise: :func:`companion.vision.synth.another_frame`), each frame
     read by a :class:`companion.vision.table.BoardCamera` as at the table (with the game's last
-    trusted reading), corners given and found. Yields (how, truth, reading, start) for each
+    readings), corners given and found. Yields (how, truth, reading, start) for each
     move's board (the empty board read first is not yielded); ``reading`` None where the reader
     refuses it; ``start`` (board, mover) as the table holds them for the count: the reading of
     the board when the move began if it was trusted (else None) and the mover (blue moves
@@ -313,7 +313,7 @@ def renders(count: int) -> None:
     print(small_counts.line("iago bold, 20 px a cell, the count"))
     print(move_given.line("scrabble, every kind, as a move, given"))
     print(move_found.line("scrabble, every kind, as a move, found"))
-    # Iago games read move by move, as the table reads them (the last trusted reading kept)
+    # Iago games read move by move, as the table reads them (the last readings kept as views)
     kinds = (("small", 2 * count), ("full", count), ("turned", count), ("smallturned", 2 * count))
     for name, games in kinds:
         tallies: dict = {}

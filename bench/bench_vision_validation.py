@@ -16,7 +16,7 @@ data, only reported. The sets:
   off the truth, when the tiles left are one group (:func:`last_moves`), up to 8 a photo, each
   read as ``real`` reads the photo (4 sizes, corners given and found): 3 photos, 92 readings;
 - ``iagogames``: Iago games read move by move as the table reads them, each frame with the
-  game's last trusted reading (:func:`bench.bench_vision_trust.game_readings`): 48 games at
+  game's last reading (:func:`bench.bench_vision_trust.game_readings`): 48 games at
   about 20 px a cell in the held-out bold faces (seeds 84000 on; 15-22 px) and 6 in full
   photos (84500 on), 10 moves each, given and found;
 - ``iagoturned``: Iago games whose board is turned half round after every move under the same

@@ -95,7 +95,7 @@ class BoardReading:
         problems: what puts the reading in doubt, in words (empty: ``trusted``).
         notes: what the reader put right or took from elsewhere (the grid moved one row or
             column to fit the premium squares; the board read turned, the way its letters stand;
-            cells kept from the last trusted reading; cells mended, or held bare, by the rules:
+            cells read as second views of the last reading's; cells mended, or held bare, by the rules:
             :func:`companion.vision.facts.mend_by_facts`,
             :func:`companion.vision.facts.bare_by_facts`).
         evidence: what the reader measured besides the cells (:class:`CellEvidence`), or None.
@@ -109,7 +109,7 @@ class BoardReading:
             Only such a reading's letters say the next one's.
         warp: uint8 (board_px, board_px, 3) BGR: the top-down board read (for the next frame's
             game reading), or None.
-        kept: cells whose reading was kept from the last trusted reading of the game, unchanged
+        kept: cells read as second views of the last reading of the game, unchanged
             in the photo since (:func:`companion.vision.cells.unchanged_cells`).
         count_problems: what puts the count of the lead in doubt (:attr:`count_trusted`): the
             same as ``problems`` but for the cells' letters (their confidence, and

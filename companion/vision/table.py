@@ -183,10 +183,12 @@ class BoardCamera:
     A frame can be taken (:meth:`take`) at one time and read later (``read(frame=...)``): the
     board as it was at a press.
 
-    It reads a game, not a photo: the last trusted reading (``last``) is kept, and in the next
-    frame the cells that did not change since keep their reading (a move changes few cells;
-    :func:`companion.vision.cells.unchanged_cells`), so a move's reading is trusted when its
-    changed cells are.
+    It reads a game, not a photo: the last reading that nothing but cells in doubt held back
+    (``last``, :attr:`~companion.vision.reader.BoardReading.doubts_only`) is kept, with the one
+    before it (``before_last``), and in the next frame each cell that did not change since (a
+    move changes few cells; :func:`companion.vision.cells.unchanged_cells`) is read as a second
+    view of its tile (:func:`companion.vision.cells.two_views`), so a move's reading is trusted
+    when its changed cells are, and a tile read surely once, and alike since, stays sure.
 
     Args:
         camera: anything with ``capture() -> uint8 (H, W, 3) BGR`` (companion.devices.camera).
