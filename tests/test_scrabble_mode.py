@@ -182,3 +182,40 @@ def test_a_tournament_round_of_scrabble_tables_gives_the_score_difference_as_spr
         assert rows["Bob"]["losses"] == 1 and rows["Bob"]["spread"] == 59 - 71
     finally:
         store.close()
+
+
+def test_override_and_call_off_with_nothing_to_act_on_say_so_and_leave_the_clock(sim):
+    """The crossword game as Iago: ``override`` with no challenge under way and ``cancel`` with
+    neither a challenge waiting for its words nor a typed move waiting say so on the OLED
+    (NOTHING TO OVERRIDE, NOTHING TO CALL OFF; TOO LATE TO CALL OFF once the verdict is shown),
+    journal nothing and leave the clock running; with something to act on they act as before."""
+    from tests.test_faults import shows_banner
+
+    s = sim(minutes=25)
+    run(s, "0 press red\n10 pause\n11 resume\n")
+    for command, title in (("override", "NOTHING TO OVERRIDE"), ("cancel", "NOTHING TO CALL OFF")):
+        s.service.command(command)
+        s.at(s.service.published.t + 0.5)
+        assert shows_banner(s.devices.display.image, title)
+        assert s.service.published.message.startswith(title.lower())
+    st = s.state()
+    assert st["status"] == "running" and st["mover"] == "blue"
+    assert st["time_left"]["blue"] == pytest.approx(1500 - 10 - (s.service.published.t - 11))
+    # a typed move waiting is called off; a verdict shown is too late to call off
+    s.service.line("8D JETON")
+    s.at(s.service.published.t + 0.5)
+    s.service.command("cancel")
+    s.at(s.service.published.t + 0.5)
+    assert not shows_banner(s.devices.display.image, "NOTHING TO CALL OFF")
+    kinds = [r.get("kind") for r in s.service.journal.records]
+    assert kinds.count("cancel") == 1 and "override" not in kinds
+    s.press("blue")
+    s.press("challenge")
+    s.at(s.service.published.t + 0.5)
+    s.service.line("JETON")
+    s.settle()
+    assert s.service.mode.phase == "verdict"
+    s.service.command("cancel")
+    s.at(s.service.published.t + 0.5)
+    assert shows_banner(s.devices.display.image, "TOO LATE TO CALL OFF")
+    assert s.service.mode.phase == "verdict"

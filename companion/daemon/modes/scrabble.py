@@ -45,6 +45,7 @@ from companion.daemon.modes import (
     Line,
     ModeContext,
     ModeError,
+    NothingToDo,
     Press,
     View,
     tournament_title,
@@ -116,6 +117,8 @@ class ScrabbleMode(ClockedMode):
     def decide(self, inp: Input) -> list[dict]:
         """Presses, typed lines and commands become events (the judge rules here)."""
         t = float(inp.t)
+        if isinstance(inp, Command):
+            self._check_something_to_do(inp.name)
         if isinstance(inp, (Press, Command)):
             return self.clock_event(inp, t)
         if isinstance(inp, Line):
@@ -129,6 +132,30 @@ class ScrabbleMode(ClockedMode):
     def slow(self, inp: Input) -> bool:
         """The challenged words are judged (the lexicon may still be opening): on a worker."""
         return isinstance(inp, Line) and self.phase == PHASE_WORDS
+
+    def _check_something_to_do(self, command: str) -> None:
+        """Refuse ``override`` with no challenge under way (it rules one waiting for its words,
+        or reverses the verdict shown) and ``cancel`` (call off) with neither a challenge
+        waiting for its words nor a typed move waiting: said on the OLED, nothing journaled.
+
+        Raises:
+            NothingToDo: what there is not to act on, for the service's line and the OLED.
+        """
+        if command == "override" and self.challenge is None:
+            raise NothingToDo(
+                "nothing to override: no challenge is under way", "NOTHING TO OVERRIDE"
+            )
+        if command == "cancel" and self.phase == PHASE_VERDICT:
+            raise NothingToDo(
+                "too late to call off: the verdict is shown (override reverses it, confirm "
+                "settles it)",
+                "TOO LATE TO CALL OFF",
+            )
+        if command == "cancel" and self.phase is None and self.pending is None:
+            raise NothingToDo(
+                "nothing to call off: no challenge is under way and no typed move waits",
+                "NOTHING TO CALL OFF",
+            )
 
     def _decide_line(self, text: str, t: float) -> list[dict]:
         if self.phase == PHASE_WORDS:
