@@ -310,3 +310,20 @@ def test_minutes_within_the_time_control_count():
 
     setup = {"game": "iago", "minutes": 5, "players": {"blue": "Ada", "red": "Bob"}}
     assert setup_mismatch(setup, 1, iago_record("Ada", "Bob", "red")) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(min_size=1, max_size=12))
+def test_a_name_and_its_upper_case_are_one_player_whatever_its_script(name):
+    """player_key matches a name typed in capitals to its registered spelling in any script: its
+    key is composed again after folding (Greek capital ΐ folds decomposed: Παΐσιος and ΠΑΐΣΙΟΣ
+    were two players), and it is always NFC."""
+    import unicodedata
+
+    from companion.tournament.standings import player_key
+
+    assert player_key("Παΐσιος") == player_key("ΠΑΐΣΙΟΣ")
+    key = player_key(name)
+    assert unicodedata.is_normalized("NFC", key)
+    assert player_key(key) == key
+    assert player_key(unicodedata.normalize("NFD", name)) == key

@@ -147,6 +147,34 @@ def test_challenges_with_words_verdict_and_evidence():
     assert second["verdict"] == "called off"
 
 
+def test_words_no_lexicon_judged_show_as_the_table_shows_them_the_arbiters():
+    """Words the table took with no lexicon to judge them (``unchecked_event``: valid None) are
+    shown ACCEPTABLE, as the table's OLED shows them, and said to be the arbiter's; the
+    arbiter's override turns them NOT ACCEPTABLE without counting as overriding a lexicon.
+    Before, valid None read as NOT ACCEPTABLE and the override as the judge overridden."""
+    from companion.daemon.challenge import unchecked_event
+
+    words = unchecked_event(40.0, ["cat"], "the lexicon cannot be opened (no such file)")
+    events = [
+        {"t": 30.0, "kind": "challenge_button"},
+        {"t": 31.0, "kind": "press", "role": "red"},
+        words,
+        {"t": 45.0, "kind": "confirm"},
+        {"t": 50.0, "kind": "challenge_button"},
+        {"t": 51.0, "kind": "press", "role": "blue"},
+        {**words, "t": 55.0},
+        {"t": 56.0, "kind": "override"},
+        {"t": 57.0, "kind": "confirm"},
+    ]
+    kept, overridden = views.challenges(events)
+    assert kept["verdict"] == "ACCEPTABLE" and not kept["overridden"] and kept["unchecked"]
+    assert overridden["verdict"] == "NOT ACCEPTABLE" and not overridden["overridden"]
+    said = views.describe_event(words)
+    assert said.startswith("challenged CAT: ACCEPTABLE") and views.NO_LEXICON in said
+    checked = views.challenges(events[:2] + [{**words, "valid": False, "unchecked": None}])
+    assert checked[0]["verdict"] == "NOT ACCEPTABLE" and checked[0]["unchecked"] == ""
+
+
 def test_game_record_leaves_out_the_services_own_records():
     events = [
         {"t": 0.0, "kind": "_game"},

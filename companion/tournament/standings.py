@@ -38,8 +38,9 @@ def player_key(name: str) -> str:
     (:func:`companion.names.player_name`), case folded, spaces collapsed (``" ada  lovelace"``
     and ``"Ada Lovelace"``; ``José`` with a precomposed é and with a combining accent). A result
     the director accepts with names typed at the table counts for the registered players these
-    keys match."""
-    return " ".join(player_name(str(name)).split()).casefold()
+    keys match. Composed again after folding: folding a composed letter can leave it
+    decomposed (Greek capital ΐ's fold), and then ``Παΐσιος`` and ``ΠΑΐΣΙΟΣ`` were two."""
+    return player_name(" ".join(player_name(str(name)).split()).casefold())
 
 
 def _whole(value: float) -> int | float:

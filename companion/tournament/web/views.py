@@ -436,6 +436,8 @@ def describe_event(record: dict) -> str:
         return "challenge button: the sand stops"
     if kind == "words":
         words = " ".join(_str(w) for w in rec.get("words") or [])
+        if rec.get("unchecked"):  # no lexicon could judge: shown ACCEPTABLE, the arbiter rules
+            return f"challenged {words}: ACCEPTABLE, not checked ({NO_LEXICON})"
         verdict = "ACCEPTABLE" if rec.get("valid") else "NOT ACCEPTABLE"
         lex = _str(rec.get("lexicon"))
         return f"challenged {words}: {verdict}" + (f" ({lex})" if lex else "")
@@ -464,9 +466,16 @@ def describe_event(record: dict) -> str:
     return kind.replace("_", " ") or "(a record without a kind)"
 
 
+# what the pages say of challenged words no lexicon judged (the table's OLED says the same)
+NO_LEXICON = "no lexicon: the arbiter rules"
+
+
 def challenges(events: Iterable[dict]) -> list[dict]:
     """Each Iago challenge of a game's events with its words, verdict and evidence: ``{"t",
-    "challenger", "words", "verdict", "per_word": {word: bool}, "lexicon", "overridden"}``."""
+    "challenger", "words", "verdict", "per_word": {word: bool}, "lexicon", "overridden",
+    "unchecked"}``. ``unchecked`` is why no lexicon judged the words ("" when one did): the table
+    shows such words ACCEPTABLE and the arbiter rules, an override turning the verdict without
+    overriding any lexicon (docs/daemon.md)."""
     out: list[dict] = []
     current: dict | None = None
     for ev in events:
@@ -485,6 +494,7 @@ def challenges(events: Iterable[dict]) -> list[dict]:
                 "per_word": {},
                 "lexicon": "",
                 "overridden": False,
+                "unchecked": "",
             }
             out.append(current)
         elif current is not None and kind == "press" and current["challenger"] is None:
@@ -495,9 +505,12 @@ def challenges(events: Iterable[dict]) -> list[dict]:
                 _str(k).upper(): bool(v) for k, v in _dict(rec.get("per_word")).items()
             }
             current["lexicon"] = _str(rec.get("lexicon"))
-            current["verdict"] = "ACCEPTABLE" if rec.get("valid") else "NOT ACCEPTABLE"
+            current["unchecked"] = _str(rec.get("unchecked") or "")
+            valid = rec.get("valid") or current["unchecked"]
+            current["verdict"] = "ACCEPTABLE" if valid else "NOT ACCEPTABLE"
         elif current is not None and kind == "override":
-            current["overridden"] = not current["overridden"]
+            # words no lexicon judged: the arbiter's own ruling, no lexicon's overridden
+            current["overridden"] = not current["overridden"] and not current["unchecked"]
             if current["verdict"] == "ACCEPTABLE":
                 current["verdict"] = "NOT ACCEPTABLE"
             elif current["verdict"] == "NOT ACCEPTABLE":
