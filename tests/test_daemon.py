@@ -494,6 +494,22 @@ def test_override_and_call_off_with_nothing_to_act_on_say_so_and_leave_the_clock
     assert "override" not in kinds and "cancel" not in kinds  # nothing journaled
 
 
+def test_an_arbiters_command_after_the_end_says_the_game_is_over(sim):
+    """override, call off, confirm, pause or resume once the game has ended (lost on time) say
+    so, and how a new game starts, rather than nothing; the finished game is untouched."""
+    s = sim(minutes=1)
+    s.at(0)
+    s.press("blue")
+    s.at(60 + LATE_INPUT_SECONDS + 1)
+    records = len(s.service.journal.records)
+    for command, said in (("override", "override"), ("cancel", "call off"), ("pause", "pause")):
+        s.service.command(command)
+        s.at(s.service.published.t + 0.5)
+        assert s.service.published.message.startswith(f"the game is over: nothing to {said}")
+        assert state(s)["status"] == "finished"
+    assert len(s.service.journal.records) == records
+
+
 @pytest.mark.parametrize("answer", ["abandon", "confirm"])
 def test_abandon_saves_the_record_and_starts_a_new_game(sim, answer):
     s = sim()

@@ -120,6 +120,8 @@ ABANDON_QUESTION = (
     "press or command plays on"
 )
 """What the service asks at ``abandon`` while a game is under way (Iota's ``end`` asks too)."""
+COMMAND_WORDS = {"cancel": "call off", "confirm": "confirm", "override": "override"}
+"""The arbiter's commands as a player says them, for the service's messages."""
 NOT_SAVING_TEXT = (
     "NOT SAVING: the storage does not take the journal; the game goes on in memory and is "
     "written as soon as the card works again"
@@ -991,6 +993,12 @@ class TableService:
                     return
                 self._start_new_game()
                 self.message = ""
+            elif kind == "command" and self.mode.finished:
+                # the arbiter's command after the end: said, not dropped unsaid
+                self.message = (
+                    f"the game is over: nothing to {COMMAND_WORDS.get(value, value)} "
+                    "(CHALLENGE or 'new' starts a new game)"
+                )
             return
         if kind == "command" and value == "new":
             self.message = "a game is under way: 'new' is for after its end ('abandon' ends it)"
