@@ -219,3 +219,40 @@ def test_override_and_call_off_with_nothing_to_act_on_say_so_and_leave_the_clock
     s.at(s.service.published.t + 0.5)
     assert shows_banner(s.devices.display.image, "TOO LATE TO CALL OFF")
     assert s.service.mode.phase == "verdict"
+
+
+def test_with_no_lexicon_to_judge_the_arbiter_rules_a_wrong_challenge_as_iagos_does(
+    tmp_path, monkeypatch
+):
+    """The set-up's word list cannot be opened: the challenged words are taken unchecked and
+    shown ACCEPTABLE (NO LEXICON: ARBITER RULES), and settled so the challenge was wrong: under
+    the double rule the challenger loses the turn. Before, the words were refused and the
+    arbiter could only rule NOT ACCEPTABLE (override) or call the challenge off, which costs a
+    wrong challenger nothing."""
+    from companion.daemon.challenge import lexicon_judge
+    from tests.test_daemon import _words_shown
+
+    judge = lexicon_judge("no-such-list")
+    assert judge.wait(30)
+    table = TableConfig(number=3, blue="Ada", red="Bob", game="scrabble", challenge="double")
+    s = ScriptedTable(table, judge, tmp_path / "j.jsonl")
+    run(s, OPENING + "60 press challenge\n61 type BEDIM\n")
+    assert s.service.mode.phase == "verdict"
+    assert "NO LEXICON: ARBITER RULES" in _words_shown(s, monkeypatch, 61.5)
+    assert "cannot be opened" in s.service.message and "override" in s.service.message
+    s.service.command("confirm")
+    s.at(s.service.published.t + 0.5)
+    final = s.state()
+    assert final["mover"] == "blue" and final["last_move"]["kind"] == "pass"
+    assert "lost turn" in final["last_move"]["note"]
+    c = s.service.mode.challenges[-1]
+    assert c["judged_by"] == "arbiter" and "cannot be opened" in c["unchecked"]
+    assert not c["overridden"] and c["verdict"] == "rejected"
+    words = [r for r in s.service.journal.records if r.get("kind") == "words"]
+    assert words[-1]["valid"] is None and words[-1]["unchecked"] == c["unchecked"]
+    # the arbiter's override turns it, and is no lexicon overridden
+    s2 = ScriptedTable(table, judge, tmp_path / "j2.jsonl")
+    run(s2, OPENING + "60 press challenge\n61 type BEDIM\n62 override\n63 confirm\n")
+    c2 = s2.service.mode.challenges[-1]
+    assert c2["verdict"] == "sustained" and not c2["overridden"]
+    assert s2.state()["last_move"]["kind"] == "phony"

@@ -15,7 +15,9 @@ Inputs and what they do (WESPA Game Rules, NASPA Official Tournament Rules; the 
 - the challenge button: the player on move challenges the play just made; both clocks stop. The
   words are typed (Enter alone takes the words of the recorded play); the judge rules and the
   screen shows ACCEPTABLE or NOT ACCEPTABLE; ``override`` reverses it; the challenge button (or
-  ``confirm``) settles it: challenged off, the play comes off the board and the record and the
+  ``confirm``) settles it (with no lexicon to judge, a word list missing or damaged, the words
+  are shown ACCEPTABLE, not checked: NO LEXICON: ARBITER RULES, and the arbiter rules so, as in
+  Iago; ``override`` before the words rules NOT ACCEPTABLE at once): challenged off, the play comes off the board and the record and the
   challenger moves; a wrong challenge costs the challenger's turn (double) or gives the player
   challenged the challenge points (points). Pressed again before the words, it calls the
   challenge off. A play can be challenged until the next move is made (the challenger's own
@@ -36,7 +38,12 @@ import re
 
 from companion.clock.timer import Status, Verdict, opponent
 from companion.daemon import screen
-from companion.daemon.challenge import ChallengeInputError, LexiconUnavailable, split_words
+from companion.daemon.challenge import (
+    ChallengeInputError,
+    LexiconUnavailable,
+    split_words,
+    unchecked_event,
+)
 from companion.daemon.modes import (
     ClockedMode,
     Command,
@@ -56,6 +63,11 @@ from companion.games.scrabble.record import GameRecord, RecordError
 from companion.games.scrabble.scoring import VIOLATIONS
 
 PHASE_WORDS, PHASE_VERDICT = "words", "verdict"
+NO_LEXICON = "NO LEXICON: ARBITER RULES"  # the verdict's label when no lexicon checked the words
+ARBITER_RULES = (
+    "{reason}: the arbiter rules. Shown ACCEPTABLE: override makes it NOT ACCEPTABLE, "
+    "CHALLENGE (or confirm) settles it"
+)
 NOTICE_SECONDS = 2 * screen.TURN_SECONDS
 _PLAY = re.compile(r"^([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})\s+([A-Za-z.]+)$")
 _EXCHANGE = re.compile(r"^(?:exchange|exch|x)\s+([A-Za-z?]{1,7}|[1-7])$", re.IGNORECASE)
@@ -370,9 +382,17 @@ class ScrabbleMode(ClockedMode):
         if late:  # no challenge: those words' window closed when the next move was made
             return {"t": t, "kind": "too_late", "words": late}
         judge = self.context.judge
-        if judge is None:
-            raise LexiconUnavailable("no lexicon: the arbiter rules (override, then confirm)")
-        return judge(words).event(t, words, self.context.lexicon_name)
+        try:
+            if judge is None:
+                raise LexiconUnavailable("no lexicon at this table")
+            return judge(words).event(t, words, self.context.lexicon_name)
+        except LexiconUnavailable as exc:
+            if exc.transient:  # still loading: the words are typed again shortly
+                raise
+            bad = [w for w in words if not (w.isascii() and w.isalpha())]
+            if bad:
+                raise ChallengeInputError(f"words {bad!r} are not letters A-Z") from None
+            return unchecked_event(t, words, str(exc))  # as Iago's: the arbiter rules
 
     def _late_words(self, words: list[str]) -> list[str]:
         """The typed ``words`` that belong to a play made before the one open to challenge (its
@@ -568,10 +588,12 @@ class ScrabbleMode(ClockedMode):
             return
         self._on_confirm(t, ev)
 
-    def _on_words(self, t: float, ev: dict) -> None:
+    def _on_words(self, t: float, ev: dict) -> Effects | None:
         if self.phase != PHASE_WORDS or self.challenge is None:
             return
-        verdict = Verdict.REJECTED if ev["valid"] else Verdict.SUSTAINED
+        # no lexicon checked them (unchecked_event): shown ACCEPTABLE, the arbiter rules
+        unchecked = str(ev.get("unchecked") or "")
+        verdict = Verdict.REJECTED if ev["valid"] or unchecked else Verdict.SUSTAINED
         self.challenge.update(
             words=list(ev["words"]),
             per_word=dict(ev.get("per_word", {})),
@@ -579,8 +601,14 @@ class ScrabbleMode(ClockedMode):
             verdict=str(verdict),
             overridden=False,
             verdict_at=t,
+            judged_by="arbiter" if unchecked else "lexicon",
         )
+        if unchecked:
+            self.challenge["unchecked"] = unchecked
         self.phase = PHASE_VERDICT
+        if unchecked:
+            return Effects(say=ARBITER_RULES.format(reason=unchecked))
+        return None
 
     def _on_override(self, t: float, ev: dict) -> None:
         c = self.challenge
@@ -593,7 +621,8 @@ class ScrabbleMode(ClockedMode):
         c["verdict"] = str(
             Verdict.SUSTAINED if c["verdict"] == Verdict.REJECTED else Verdict.REJECTED
         )
-        c["overridden"] = not c.get("overridden")
+        if not c.get("unchecked"):  # a verdict no lexicon gave is the arbiter's: none overridden
+            c["overridden"] = not c.get("overridden")
         c["verdict_at"] = t
 
     def _on_confirm(self, t: float, ev: dict) -> None:
@@ -786,7 +815,7 @@ class ScrabbleMode(ClockedMode):
             c = self.challenge
             data["challenger"] = c["challenger"]
             data["verdict"] = c.get("verdict")
-            data["lexicon"] = c.get("lexicon", "")
+            data["lexicon"] = NO_LEXICON if c.get("unchecked") else c.get("lexicon", "")
         prompt = None
         if self.phase == PHASE_WORDS:
             prompt = "Challenged words (Enter alone: the words of the play), then Enter"
