@@ -95,3 +95,12 @@ def player_name(name: str) -> str:
     the text composed to Unicode NFC, so ``José`` typed with a precomposed é (U+00E9) and with
     ``e`` and a combining acute accent (U+0301) is one name, stored and compared the same."""
     return unicodedata.normalize("NFC", name.strip())
+
+
+def name_key(name: str) -> str:
+    """The key under which two spellings of a player's name are one player, wherever names are
+    compared (the director's standings, a table's blue and red, Iota's players): composed to
+    NFC (:func:`player_name`), inner spaces collapsed, case folded, and composed again (folding
+    a composed letter can leave it decomposed: Greek capital ΐ's fold). ``" ada  lovelace"``
+    and ``"Ada Lovelace"`` are one; so are ``Παΐσιος`` and ``ΠΑΐΣΙΟΣ``."""
+    return player_name(" ".join(player_name(str(name)).split()).casefold())

@@ -507,6 +507,9 @@ def test_an_arbiters_command_after_the_end_says_the_game_is_over(sim):
         s.at(s.service.published.t + 0.5)
         assert s.service.published.message.startswith(f"the game is over: nothing to {said}")
         assert state(s)["status"] == "finished"
+    s.service.line("CAT")  # a line typed after the end too
+    s.at(s.service.published.t + 0.5)
+    assert s.service.published.message.startswith("the game is over: the line is not taken")
     assert len(s.service.journal.records) == records
 
 

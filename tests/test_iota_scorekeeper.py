@@ -127,6 +127,10 @@ def test_two_to_four_different_players(players):
 def test_a_name_typed_composed_and_decomposed_is_one_player():
     with pytest.raises(IotaGameError, match="two players have the same name"):
         Scorekeeper(["Jos\u00e9", "Jose\u0301"], parse_card("RT2"))
+    # as the director's standings count them (names.name_key): capitals and inner spaces
+    for pair in (["Παΐσιος", "ΠΑΐΣΙΟΣ".upper()], ["Ada Lovelace", "Ada  Lovelace"]):
+        with pytest.raises(IotaGameError, match="two players have the same name"):
+            Scorekeeper(pair, parse_card("RT2"))
 
 
 def test_placement_notation_round_trips():

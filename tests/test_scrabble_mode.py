@@ -256,3 +256,25 @@ def test_with_no_lexicon_to_judge_the_arbiter_rules_a_wrong_challenge_as_iagos_d
     c2 = s2.service.mode.challenges[-1]
     assert c2["verdict"] == "sustained" and not c2["overridden"]
     assert s2.state()["last_move"]["kind"] == "phony"
+
+
+def test_a_verdict_is_not_confirmed_while_paused_nor_typed_over(sim):
+    """With the verdict shown, ``confirm`` while the clock is paused (a restart comes back so)
+    says to resume first and is not journaled, as Iago's; a line typed then says the verdict is
+    shown, not that the game has not started. The button resumes, then settles."""
+    s = sim(minutes=25)
+    run(s, OPENING + "60 press challenge\n61 type BEDIM\n62 pause\n")
+    assert s.service.mode.phase == "verdict"
+    s.service.command("confirm")
+    s.at(63)
+    assert s.service.message.startswith("the clock is paused: resume it first")
+    assert s.service.mode.phase == "verdict"
+    assert "confirm" not in [r.get("kind") for r in s.service.journal.records]
+    s.service.line("BEDIM")
+    s.at(64)
+    assert s.service.message.startswith("the verdict is shown")
+    s.press("challenge")  # resumes
+    s.at(65)
+    s.press("challenge")  # settles: BEDIM is good, the challenger (red) moves on
+    s.at(66)
+    assert s.service.mode.phase is None and s.state()["status"] == "running"

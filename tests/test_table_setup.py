@@ -98,6 +98,10 @@ def test_a_players_name_is_kept_composed_and_both_forms_are_one_name():
     assert validate({"blue": decomposed, "red": "Bob"}).blue == composed
     with pytest.raises(TableConfigError, match=f"both '{composed}'"):
         validate({"blue": composed, "red": decomposed})
+    # one player by the director's standings (names.name_key), so one here too
+    for blue, red in (("Παΐσιος", "ΠΑΐΣΙΟΣ".upper()), ("Ada Lovelace", "Ada  Lovelace")):
+        with pytest.raises(TableConfigError, match="blue and red are both"):
+            validate({"blue": blue, "red": red})
 
 
 def test_dump_and_load_round_trip(cfg):

@@ -175,6 +175,63 @@ def test_words_no_lexicon_judged_show_as_the_table_shows_them_the_arbiters():
     assert checked[0]["verdict"] == "NOT ACCEPTABLE" and checked[0]["unchecked"] == ""
 
 
+def test_a_challenge_settled_with_the_button_is_one_challenge_and_a_paused_button_resumes():
+    """The challenge button with the verdict shown settles it (as confirm does) and starts no
+    second challenge; pressed while the clock is paused (a restart) it resumes, and the next
+    press settles. Before, every settling press showed a challenge under way that never was."""
+    words = {"kind": "words", "words": ["CAT"], "valid": True, "lexicon": "x"}
+    events = [
+        {"t": 30.0, "kind": "challenge_button"},
+        {"t": 31.0, "kind": "press", "role": "red"},
+        {**words, "t": 32.0},
+        {"t": 33.0, "kind": "challenge_button"},  # settles
+        {"t": 40.0, "kind": "challenge_button"},
+        {"t": 41.0, "kind": "press", "role": "blue"},
+        {**words, "t": 42.0, "valid": False},
+        {"t": 43.0, "kind": "restart"},
+        {"t": 44.0, "kind": "challenge_button"},  # resumes
+        {"t": 45.0, "kind": "challenge_button"},  # settles
+    ]
+    first, second = views.challenges(events)
+    assert (first["challenger"], first["verdict"]) == ("red", "ACCEPTABLE")
+    assert (second["challenger"], second["verdict"]) == ("blue", "NOT ACCEPTABLE")
+
+
+def test_a_crossword_challenge_says_its_challenger_and_an_override_before_the_words():
+    """The crossword game: no press names the challenger (the player on move challenges: the
+    one who did not press last), and ``override`` before the words rules NOT ACCEPTABLE at once
+    (the arbiter's); Iago's tables refuse that override, so there it changes nothing."""
+    events = [
+        {"t": 0.0, "kind": "press", "role": "red"},
+        {"t": 12.0, "kind": "press", "role": "blue"},  # red on move
+        {"t": 20.0, "kind": "challenge_button"},
+        {"t": 21.0, "kind": "override"},
+        {"t": 22.0, "kind": "challenge_button"},
+    ]
+    (c,) = views.challenges(events, game="scrabble")
+    assert (c["challenger"], c["verdict"], c["overridden"]) == ("red", "NOT ACCEPTABLE", True)
+    (i,) = views.challenges(events[:4])
+    assert (i["verdict"], i["overridden"]) == ("under way", False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    words=st.one_of(
+        st.none(), st.integers(), st.booleans(), st.floats(), st.text(), st.lists(st.integers())
+    ),
+    valid=st.one_of(st.none(), st.booleans(), st.integers(), st.text()),
+    unchecked=st.one_of(st.none(), st.integers(), st.text(), st.lists(st.text())),
+)
+def test_any_words_record_makes_a_line_and_a_challenge(words, valid, unchecked):
+    """Whatever a table's words record holds (words not a list: a number, true), the pages
+    describe it and list its challenge, never breaking (before, words 5 raised TypeError)."""
+    rec = {"t": 1.0, "kind": "words", "words": words, "valid": valid, "unchecked": unchecked}
+    assert views.describe_event(rec).startswith("challenged")
+    for game in ("iago", "scrabble"):
+        (c,) = views.challenges([{"t": 0.0, "kind": "challenge_button"}, rec], game=game)
+        assert isinstance(c["words"], list) and c["verdict"] in ("ACCEPTABLE", "NOT ACCEPTABLE")
+
+
 def test_game_record_leaves_out_the_services_own_records():
     events = [
         {"t": 0.0, "kind": "_game"},

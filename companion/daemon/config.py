@@ -38,7 +38,7 @@ from pathlib import Path
 from companion.clock.timer import MAX_MINUTE_SECONDS, MIN_MINUTE_SECONDS
 from companion.errors import CompanionError
 from companion.names import ACCEPTED as SAFE_NAME_ACCEPTED
-from companion.names import SAFE_NAME, player_name
+from companion.names import SAFE_NAME, name_key, player_name
 from companion.paths import config_dir
 from companion.textformats import TomlError, loads_toml, shown
 
@@ -215,7 +215,7 @@ def validate(
             errors.append(
                 f"[table] drawn_by_lot = {_shown(values['drawn_by_lot'])}: accepted true or false"
             )
-    if "blue" in out and "red" in out and out["blue"].casefold() == out["red"].casefold():
+    if "blue" in out and "red" in out and name_key(out["blue"]) == name_key(out["red"]):
         given = sorted({options[k] for k in ("blue", "red") if k in options})
         (typed if given else errors).append(
             f"{'/'.join(given) or '[table]'}: blue and red are both {out['blue']!r}: "

@@ -993,12 +993,14 @@ class TableService:
                     return
                 self._start_new_game()
                 self.message = ""
-            elif kind == "command" and self.mode.finished:
-                # the arbiter's command after the end: said, not dropped unsaid
-                self.message = (
-                    f"the game is over: nothing to {COMMAND_WORDS.get(value, value)} "
-                    "(CHALLENGE or 'new' starts a new game)"
+            elif kind in ("command", "line") and self.mode.finished:
+                # the arbiter's command or a typed line after the end: said, not dropped unsaid
+                what = (
+                    f"nothing to {COMMAND_WORDS.get(value, value)}"
+                    if kind == "command"
+                    else "the line is not taken"
                 )
+                self.message = f"the game is over: {what} (CHALLENGE or 'new' starts a new game)"
             return
         if kind == "command" and value == "new":
             self.message = "a game is under way: 'new' is for after its end ('abandon' ends it)"

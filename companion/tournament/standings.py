@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from companion.names import player_name
+from companion.names import name_key
 from companion.tournament import outcome
 
 
@@ -34,13 +34,12 @@ def default_bye_spread(game: str, minutes: int | float) -> float:
 
 
 def player_key(name: str) -> str:
-    """The key under which two spellings of a name are one player: composed to Unicode NFC
-    (:func:`companion.names.player_name`), case folded, spaces collapsed (``" ada  lovelace"``
+    """The key under which two spellings of a name are one player
+    (:func:`companion.names.name_key`: NFC, case folded, spaces collapsed: ``" ada  lovelace"``
     and ``"Ada Lovelace"``; ``José`` with a precomposed é and with a combining accent). A result
     the director accepts with names typed at the table counts for the registered players these
-    keys match. Composed again after folding: folding a composed letter can leave it
-    decomposed (Greek capital ΐ's fold), and then ``Παΐσιος`` and ``ΠΑΐΣΙΟΣ`` were two."""
-    return player_name(" ".join(player_name(str(name)).split()).casefold())
+    keys match."""
+    return name_key(name)
 
 
 def _whole(value: float) -> int | float:

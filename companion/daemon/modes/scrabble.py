@@ -152,7 +152,16 @@ class ScrabbleMode(ClockedMode):
 
         Raises:
             NothingToDo: what there is not to act on, for the service's line and the OLED.
+            ModeError: ``confirm`` with the verdict shown while the clock is paused (a restart):
+                resumed first, as in Iago.
         """
+        paused = self.clock.status == Status.PAUSED
+        if command == "confirm" and self.phase == PHASE_VERDICT and paused:
+            # as Iago's: said, not journaled
+            raise ModeError(
+                "the clock is paused: resume it first (resume, or the challenge button), "
+                "then the verdict is settled"
+            )
         if command == "override" and self.challenge is None:
             raise NothingToDo(
                 "nothing to override: no challenge is under way", "NOTHING TO OVERRIDE"
@@ -172,6 +181,11 @@ class ScrabbleMode(ClockedMode):
     def _decide_line(self, text: str, t: float) -> list[dict]:
         if self.phase == PHASE_WORDS:
             return [self._judge(text, t)]
+        if self.phase == PHASE_VERDICT:
+            raise ScrabbleModeError(
+                "the verdict is shown: override reverses it, the challenge button (or confirm) "
+                "settles it; the words are not typed again"
+            )
         if self.finished:
             raise ScrabbleModeError("the game is over")
         m = _CAMERA.match(text)

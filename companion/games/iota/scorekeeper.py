@@ -30,7 +30,7 @@ from companion.errors import CompanionError
 from companion.games.iota.cards import DECK_SIZE, HAND_SIZE, Card, IotaNotationError, parse_card
 from companion.games.iota.grid import Cell, Grid, format_grid
 from companion.games.iota.rules import PlayResult, play_cards
-from companion.names import player_name
+from companion.names import name_key, player_name
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -125,7 +125,7 @@ def check_players(players: Sequence[str]) -> list[str]:
         problems.append(f"{count}; Iota is for 2 to 4")
     if any(not n for n in names):
         problems.append("a player's name is empty")
-    if len({n.casefold() for n in names}) != len(names):
+    if len({name_key(n) for n in names}) != len(names):
         problems.append("two players have the same name")
     if problems:
         raise IotaGameError(

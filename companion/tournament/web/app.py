@@ -155,7 +155,7 @@ def table_context(table: dict, now: float) -> dict:
             "board_received": board.get("received") if board else None,
             "moves": views.scrabble_moves(state),
             "record": views.game_record(table.get("events") or []),
-            "challenges": views.challenges(table.get("events") or []),
+            "challenges": views.challenges(table.get("events") or [], game="scrabble"),
             "results": _results(table),
             "now": now,
         }

@@ -435,7 +435,7 @@ def describe_event(record: dict) -> str:
     if kind == "challenge_button":
         return "challenge button: the sand stops"
     if kind == "words":
-        words = " ".join(_str(w) for w in rec.get("words") or [])
+        words = " ".join(_words(rec.get("words")))
         if rec.get("unchecked"):  # no lexicon could judge: shown ACCEPTABLE, the arbiter rules
             return f"challenged {words}: ACCEPTABLE, not checked ({NO_LEXICON})"
         verdict = "ACCEPTABLE" if rec.get("valid") else "NOT ACCEPTABLE"
@@ -470,25 +470,54 @@ def describe_event(record: dict) -> str:
 NO_LEXICON = "no lexicon: the arbiter rules"
 
 
-def challenges(events: Iterable[dict]) -> list[dict]:
-    """Each Iago challenge of a game's events with its words, verdict and evidence: ``{"t",
+def _words(value) -> list[str]:
+    """A record's words as strings: anything but a list is none (a table's record may hold
+    anything; the pages never break on it)."""
+    return [_str(w) for w in value] if isinstance(value, list) else []
+
+
+def challenges(events: Iterable[dict], game: str = "iago") -> list[dict]:
+    """Each challenge of a game's events with its words, verdict and evidence: ``{"t",
     "challenger", "words", "verdict", "per_word": {word: bool}, "lexicon", "overridden",
     "unchecked"}``. ``unchecked`` is why no lexicon judged the words ("" when one did): the table
     shows such words ACCEPTABLE and the arbiter rules, an override turning the verdict without
-    overriding any lexicon (docs/daemon.md)."""
+    overriding any lexicon (docs/daemon.md).
+
+    As the tables rule them: the challenge button pressed again before the words calls the
+    challenge off, and with the verdict shown settles it (as ``confirm`` does); ``cancel``
+    calls off only a challenge waiting for its words. ``game`` ``scrabble`` (the crossword
+    game): the challenger is the player on move at the button (no press says it), and an
+    ``override`` before the words rules NOT ACCEPTABLE at once, the arbiter's (Iago's tables
+    refuse it there)."""
     out: list[dict] = []
     current: dict | None = None
+    last_press = None  # the role of the last press: the crossword game's mover is the other
+    paused = False  # while paused (a restart comes back paused) the button resumes
     for ev in events:
         rec = _dict(_dict(ev).get("record", ev))
         kind = rec.get("kind")
-        if kind == "challenge_button":
-            if current is not None and current.get("words") is None:
-                current["verdict"] = "called off"
-                current = None
+        if kind in ("pause", "restart", "resume"):
+            paused = kind != "resume"
+        elif kind == "challenge_button":
+            if current is not None:
+                waiting = current["verdict"] == "under way"
+                if waiting and (game == "scrabble" or current["challenger"] is None):
+                    current["verdict"] = "called off"  # pressed again before the words
+                    current = None
+                elif paused:
+                    paused = False  # it resumes the clock
+                elif not waiting:
+                    current = None  # the verdict shown: settled
                 continue
+            if paused:
+                paused = False
+                continue
+            challenger = None
+            if game == "scrabble" and last_press in ("blue", "red"):
+                challenger = {"blue": "red", "red": "blue"}[last_press]
             current = {
                 "t": _num(rec.get("t")),
-                "challenger": None,
+                "challenger": challenger,
                 "words": None,
                 "verdict": "under way",
                 "per_word": {},
@@ -497,10 +526,13 @@ def challenges(events: Iterable[dict]) -> list[dict]:
                 "unchecked": "",
             }
             out.append(current)
-        elif current is not None and kind == "press" and current["challenger"] is None:
-            current["challenger"] = rec.get("role")
+        elif kind == "press":
+            if current is None:
+                last_press = rec.get("role")
+            elif current["challenger"] is None and game != "scrabble":
+                current["challenger"] = rec.get("role")
         elif current is not None and kind == "words":
-            current["words"] = [_str(w) for w in rec.get("words") or []]
+            current["words"] = _words(rec.get("words"))
             current["per_word"] = {
                 _str(k).upper(): bool(v) for k, v in _dict(rec.get("per_word")).items()
             }
@@ -509,6 +541,10 @@ def challenges(events: Iterable[dict]) -> list[dict]:
             valid = rec.get("valid") or current["unchecked"]
             current["verdict"] = "ACCEPTABLE" if valid else "NOT ACCEPTABLE"
         elif current is not None and kind == "override":
+            if current["verdict"] == "under way":
+                if game == "scrabble":  # ruled at once by the arbiter, no words judged
+                    current.update(words=[], verdict="NOT ACCEPTABLE", overridden=True)
+                continue
             # words no lexicon judged: the arbiter's own ruling, no lexicon's overridden
             current["overridden"] = not current["overridden"] and not current["unchecked"]
             if current["verdict"] == "ACCEPTABLE":
@@ -516,9 +552,10 @@ def challenges(events: Iterable[dict]) -> list[dict]:
             elif current["verdict"] == "NOT ACCEPTABLE":
                 current["verdict"] = "ACCEPTABLE"
         elif current is not None and kind == "cancel":
-            current["verdict"] = "called off"
-            current = None
-        elif current is not None and kind == "confirm":
+            if current["verdict"] == "under way":
+                current["verdict"] = "called off"
+                current = None
+        elif current is not None and kind == "confirm" and current["verdict"] != "under way":
             current = None
     return out
 
