@@ -419,6 +419,19 @@ def test_a_letter_whose_colour_is_in_doubt_holds_back_the_reading_and_the_count(
     assert not any(INK_UNLIKE in p for p in reading.problems)
 
 
+def _freak_read_once(seed: int):
+    """(grid, photo, camera, first reading): FREAK across the middle and a red A under it, by
+    :func:`_still_photo`, read once (trusted, right) by a BoardCamera with the corners given."""
+    grid = list(EMPTY)
+    grid[5] = "...FREAK..."
+    grid[6] = "...a......."
+    photo = _still_photo(grid, seed)
+    cam = BoardCamera(None, "iago", corners=photo.corners)
+    first = cam.read(frame=photo.image)
+    assert first.trusted and first.grid == grid
+    return grid, photo, cam, first
+
+
 def test_a_cell_in_doubt_in_one_frame_and_sure_in_the_next_is_sure_and_kept_so():
     """The last reading held back by a cell in doubt alone (``doubts_only``) is kept by the
     camera, and the next frame reads its unchanged cells as a second view: a letter in doubt
@@ -426,13 +439,7 @@ def test_a_cell_in_doubt_in_one_frame_and_sure_in_the_next_is_sure_and_kept_so()
     anything else (here the board's way round) is not kept."""
     from companion.vision.reader import UNSURE_CELLS
 
-    grid = list(EMPTY)
-    grid[5] = "...FREAK..."
-    grid[6] = "...a......."
-    photo = _still_photo(grid, 88950)
-    cam = BoardCamera(None, "iago", corners=photo.corners)
-    first = cam.read(frame=photo.image)
-    assert first.trusted and first.grid == grid
+    grid, photo, cam, first = _freak_read_once(88950)
     conf = first.confidence.copy()
     conf[5, 4] = 0.6  # the R read in doubt
     doubted = dataclasses.replace(
@@ -453,13 +460,7 @@ def test_two_frames_reading_an_unchanged_tile_differently_put_it_in_doubt():
     """An unchanged tile read surely as one letter in the last frame and surely as another in
     this one: at most one is right, so it is in doubt (confidence at most the other frame's
     doubt of its own reading), and the board is not trusted though this frame alone is sure."""
-    grid = list(EMPTY)
-    grid[5] = "...FREAK..."
-    grid[6] = "...a......."
-    photo = _still_photo(grid, 88960)
-    cam = BoardCamera(None, "iago", corners=photo.corners)
-    first = cam.read(frame=photo.image)
-    assert first.trusted and first.grid == grid
+    grid, photo, cam, first = _freak_read_once(88960)
     rows = list(first.grid)
     rows[5] = "...FRFAK..."  # the E read surely as F in the last frame
     cam.last = dataclasses.replace(first, grid=rows)
