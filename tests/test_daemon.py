@@ -161,7 +161,7 @@ def test_sustained_challenge_of_completed_move_gives_the_move_back(sim):
     ]
 
 
-def test_challenge_with_nothing_to_challenge_is_called_off(sim):
+def test_challenge_with_nothing_to_challenge_is_called_off(sim, monkeypatch):
     s = sim()
     s.at(0)
     s.press("red")  # blue on move, no move completed yet
@@ -169,6 +169,10 @@ def test_challenge_with_nothing_to_challenge_is_called_off(sim):
     s.press("challenge")
     s.at(8)
     s.press("blue")  # blue, on move, would challenge the move just completed: there is none
+    s.at(8.5)
+    # said on the OLED and the service's line (a newcomer saw the challenge vanish unsaid)
+    assert "NOTHING TO CHALLENGE" in _words_shown(s, monkeypatch, 8.5)
+    assert s.service.message.startswith("nothing to challenge")
     s.at(10)
     st = state(s)
     assert st["status"] == "running" and st["challenge_phase"] is None
@@ -463,6 +467,10 @@ def test_override_and_call_off_with_nothing_to_act_on_say_so_and_leave_the_clock
 
     s = sim()
     s.at(0)
+    s.service.command("pause")  # p before the first press: nothing to pause (a newcomer's)
+    s.at(0)
+    assert shows_banner(s.devices.display.image, "NOTHING TO PAUSE")
+    assert state(s)["status"] == "ready" and not s.service.journal.records[1:]
     s.press("red")  # blue on move from 0 s
     s.at(10)
     s.service.command("override")  # no verdict on the screen
@@ -479,6 +487,9 @@ def test_override_and_call_off_with_nothing_to_act_on_say_so_and_leave_the_clock
     st = state(s)
     assert (st["status"], st["mover"], st["moves_completed"]) == ("running", "blue", 0)
     assert st["sand_left"] == pytest.approx(60 - (12 + BANNER_SECONDS + 1))  # never stopped
+    s.service.command("resume")  # running: nothing to resume
+    s.at(s.service.published.t + 0.5)
+    assert shows_banner(s.devices.display.image, "NOTHING TO RESUME")
     # in a challenge whose challenger has pressed, x is too late and o has no verdict yet
     s.press("blue")
     s.at(20)
@@ -495,6 +506,8 @@ def test_override_and_call_off_with_nothing_to_act_on_say_so_and_leave_the_clock
 
 
 def test_an_arbiters_command_after_the_end_says_the_game_is_over(sim):
+    from tests.test_faults import shows_banner
+
     """override, call off, confirm, pause or resume once the game has ended (lost on time) say
     so, and how a new game starts, rather than nothing; the finished game is untouched."""
     s = sim(minutes=1)
@@ -506,6 +519,7 @@ def test_an_arbiters_command_after_the_end_says_the_game_is_over(sim):
         s.service.command(command)
         s.at(s.service.published.t + 0.5)
         assert s.service.published.message.startswith(f"the game is over: nothing to {said}")
+        assert shows_banner(s.devices.display.image, "THE GAME IS OVER", "CHALLENGE: a new game")
         assert state(s)["status"] == "finished"
     s.service.line("CAT")  # a line typed after the end too
     s.at(s.service.published.t + 0.5)

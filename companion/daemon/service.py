@@ -1000,7 +1000,13 @@ class TableService:
                     if kind == "command"
                     else "the line is not taken"
                 )
-                self.message = f"the game is over: {what} (CHALLENGE or 'new' starts a new game)"
+                self.message = f"the game is over: {what} (CHALLENGE or /new starts a new game)"
+                from companion.daemon import overlays
+
+                self._banner = (
+                    Banner("THE GAME IS OVER", "CHALLENGE: a new game"),
+                    g + overlays.BANNER_SECONDS,
+                )
             return
         if kind == "command" and value == "new":
             self.message = "a game is under way: 'new' is for after its end ('abandon' ends it)"

@@ -73,6 +73,7 @@ PAGE_SECONDS = 3.0  # the verdict and the penalty alternate, each up this long (
 MIN_REDRAW_SECONDS = 0.25
 NOTICE_SECONDS = 2 * screen.TURN_SECONDS  # a message (a typing error) stays up this long
 PHASE_WHO, PHASE_WORDS, PHASE_VERDICT = "who", "words", "verdict"
+NOTHING_TO_CHALLENGE = "NOTHING TO CHALLENGE: no move completed yet, the sand runs on"
 NO_LEXICON = "NO LEXICON: ARBITER RULES"  # the verdict's label when no lexicon checked the words
 ARBITER_RULES = (
     "{reason}: the arbiter rules. Shown ACCEPTABLE: override makes it NOT ACCEPTABLE, "
@@ -171,12 +172,21 @@ class IagoTimerMode(ClockedMode):
         raise ModeError(f"input {inp!r} is not a press, a line or a command")
 
     def _check_something_to_do(self, command: str) -> None:
-        """Refuse ``override`` with no verdict on the screen and ``cancel`` (call off) outside
-        the wait for the challenger's button: said on the OLED, nothing journaled.
+        """Refuse ``override`` with no verdict on the screen, ``cancel`` (call off) outside the
+        wait for the challenger's button, ``pause`` before the game has started and ``resume``
+        with the clock not paused: said on the OLED, nothing journaled.
 
         Raises:
             NothingToDo: what there is not to act on, for the service's line and the OLED.
         """
+        status = self.timer.status
+        if command == "pause" and status == Status.READY:
+            raise NothingToDo(
+                "nothing to pause: the game has not started (the first press starts it)",
+                "NOTHING TO PAUSE",
+            )
+        if command == "resume" and status != Status.PAUSED and self.phase is None:
+            raise NothingToDo("nothing to resume: the clock is not paused", "NOTHING TO RESUME")
         if command == "override" and self.phase != PHASE_VERDICT:
             raise NothingToDo("nothing to override: no verdict is shown", "NOTHING TO OVERRIDE")
         if command == "cancel" and self.phase is None:
@@ -209,6 +219,8 @@ class IagoTimerMode(ClockedMode):
         rec = self.challenge_rec
         if kind == "words" and rec is not None and rec.unchecked and rec.verdict_at == t:
             effects.say = ARBITER_RULES.format(reason=rec.unchecked)
+        if self.notice == NOTHING_TO_CHALLENGE and self.notice_at == t:
+            effects.say = NOTHING_TO_CHALLENGE.lower()
         self.shown_since = t
         return effects
 
@@ -231,8 +243,10 @@ class IagoTimerMode(ClockedMode):
         t0 = rec.started_at
         notices = self.timer.challenge(challenger, t0)
         if any(isinstance(n, Ignored) for n in notices):
-            # nothing to challenge: the sand runs on, the stopped time not charged
+            # nothing to challenge: the sand runs on, the stopped time not charged; said on the
+            # screen and the service's line, not dropped unsaid
             self._call_off(t, "nothing to challenge: no move completed yet")
+            self._say(NOTHING_TO_CHALLENGE, t)
             return notices
         rec.challenger = challenger
         rec.challenged = opponent(challenger)
