@@ -109,6 +109,15 @@ def test_each_game_resumes_its_own_journal(dirs):
     assert again.service.mode.name == "iago" and again.service.mode.started
     assert "game in progress was resumed" in game_notice(again.service, "iago")
     assert sim_journal(False, "iago") != sim_journal(False, "iota")
+    # options of another time control do not apply to the game resumed, and it is said
+    again.service.close()
+    asked = TableConfig(game="iago", minutes=1, minute_seconds=2.0)
+    resumed = ScriptedTable(asked, judge, journal_file=sim_journal(False, "iago"), resume=True)
+    kept = resumed.service.mode.context.table
+    assert (kept.minutes, kept.minute_seconds) != (1, 2.0)
+    said = game_notice(resumed.service, "iago", asked)
+    assert f"keeps its own time ({kept.minutes} min" in said and "1 min, 2 s minute is for" in said
+    assert "keeps its own time" not in game_notice(resumed.service, "iago", kept)
 
 
 def test_the_old_single_journal_goes_to_its_game(dirs):

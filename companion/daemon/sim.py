@@ -100,16 +100,28 @@ def adopt_old_journal() -> Path | None:
     return target
 
 
-def game_notice(service: TableService, game: str) -> str:
+def game_notice(service: TableService, game: str, asked: TableConfig | None = None) -> str:
     """What the simulator says about the game it opened: a new one, or the one in progress of
-    that game resumed from its journal."""
+    that game resumed from its journal; then it keeps its own time control, and where
+    ``asked`` (the set-up with the options given) has another, it says so rather than ignore
+    the options unsaid (a newcomer's ``--minutes 1`` resumed a 5-minute game)."""
     events = [r for r in service.journal.records if not str(r.get("kind", "")).startswith("_")]
     where = service.journal_file
     if events and not service.mode.finished:
-        return (
+        text = (
             f"{game}: your {game} game in progress was resumed (journal {where}); "
             "A (F9 while typing) abandons it for a new game"
         )
+        kept = service.mode.context.table
+        if asked is not None and (asked.minutes, asked.minute_seconds) != (
+            kept.minutes,
+            kept.minute_seconds,
+        ):
+            text += (
+                f"; it keeps its own time ({kept.minutes} min, {kept.minute_seconds:g} s minute): "
+                f"{asked.minutes} min, {asked.minute_seconds:g} s minute is for the next game"
+            )
+        return text
     return f"{game}: a new game (journal {where})"
 
 
@@ -473,7 +485,7 @@ def run_interactive(
     )
     if frames is not None:
         frames.time = service.game_time
-    notice = game_notice(service, table.game)
+    notice = game_notice(service, table.game, table)
     thread = threading.Thread(target=service.run, name="clock", daemon=True)
     thread.start()
     releases: list[tuple[float, object]] = []
