@@ -525,6 +525,11 @@ def test_an_arbiters_command_after_the_end_says_the_game_is_over(sim):
     s.at(s.service.published.t + 0.5)
     assert s.service.published.message.startswith("the game is over: the line is not taken")
     assert len(s.service.journal.records) == records
+    # the banner, timed on the finished game's clock, does not stay on the new game's screen
+    s.service.command("override")
+    s.press("challenge")  # a new game
+    s.at(s.service.published.t + 0.5)
+    assert state(s)["status"] == "ready" and s.service.published.banner == ""
 
 
 @pytest.mark.parametrize("answer", ["abandon", "confirm"])

@@ -559,6 +559,10 @@ class TableService:
         self._setup_stamp = stamp
         self._offset = self.clock()
         self._last_g = 0.0
+        if self._banner is not None and self._banner[1] is not None:
+            # a banner timed on the last game's clock (NO CAMERA, THE GAME IS OVER) would stay
+            # on the new game's screen until its clock came that far
+            self._banner = None
         self._crossed = None
         self._next_heartbeat = None
         self._paused_by_head = False
