@@ -436,6 +436,23 @@ def test_garbage_right_after_the_header_leaves_no_game_and_is_set_aside(tmp_path
     (aside,) = tmp_path.glob("journal.jsonl.rest-*")
     assert aside.read_bytes() == b'garbage\n{"seq":3,"t":1,"kind":"press"}\n'
     assert s.service.published.banner.startswith("JOURNAL DAMAGED")
+    # an input that does nothing (p before the first press) leaves the warning up
+    s.service.command("pause")
+    s.at(10)
+    assert s.service.published.message.startswith("nothing to pause")
+    assert s.service.published.banner.startswith("JOURNAL DAMAGED")
+
+
+def test_the_abandon_question_goes_when_the_game_ends_on_time(sim):
+    s = sim(minutes=1)
+    s.at(0)
+    s.press("red")
+    s.at(58)
+    s.service.command("abandon")
+    s.at(58.5)
+    assert s.service.published.banner.startswith("ABANDON GAME?")
+    s.at(66)  # the flag fell meanwhile: nothing left to abandon, LOST ON TIME shows
+    assert state(s)["status"] == "finished" and s.service.published.banner == ""
 
 
 def test_abandon_asks_first_and_anything_else_plays_on(sim):
@@ -858,6 +875,32 @@ def test_the_timer_heads_silence_counted_back_survives_a_restart(tmp_path, heard
     assert "DAMAGED" not in after["table"]["message"] and not list(tmp_path.glob("*.rest-*"))
     assert (after["mover"], after["moves_completed"]) == (before["mover"], 1)
     assert after["sand_left"] == pytest.approx(before["sand_left"])
+
+
+def test_the_head_back_says_challenge_resumes_only_while_its_pause_lasts(tmp_path):
+    """The head's pause is over once the clock runs again: silent again later (in a challenge,
+    where the clock is not running and nothing is paused), its return does not tell the arbiter
+    that CHALLENGE resumes a clock never paused (the challenge button would call the challenge
+    off there)."""
+    s = ScriptedTable(TableConfig(), set_judge(WORDS), tmp_path / "j.jsonl")
+    s.at(0)
+    s.press("red")
+    s.settle()
+    s.at(10)
+    s.service._on_link(False, START + 10)
+    s.settle()
+    s.service._on_link(True, START + 11)
+    s.at(11)
+    assert "CHALLENGE (or the arbiter) resumes the clock" in s.service.message
+    s.service.command("resume")
+    s.at(12)
+    s.press("challenge")  # the sand stands: waiting for the challenger
+    s.settle()
+    s.service._on_link(False, START + 13)
+    s.settle()
+    s.service._on_link(True, START + 14)
+    s.at(14)
+    assert s.service.message == "the timer head is back"
 
 
 def test_an_input_journaled_further_back_than_a_late_input_is_set_aside(tmp_path):

@@ -244,6 +244,10 @@ def test_a_finished_game_waits_for_the_card_to_save_its_record(table):
     s.press("challenge")  # a new game would drop the unsaved one: refused, said
     s.at(62)
     assert s.state()["status"] == "finished" and "not saved yet" in svc.published.message
+    svc.command("pause")  # the game is over, and a new one waits for the card: said so
+    s.at(62.5)
+    assert "not saved yet" in svc.published.message and "CHALLENGE" not in svc.published.message
+    assert shows_banner(oled(s), "THE GAME IS OVER", "record not saved yet")
     card.errno = None
     s.at(64)
     assert svc.records_saved == 1 and svc.published.faults == ()

@@ -118,6 +118,21 @@ def test_each_game_resumes_its_own_journal(dirs):
     said = game_notice(resumed.service, "iago", asked)
     assert f"keeps its own time ({kept.minutes} min" in said and "1 min, 2 s minute is for" in said
     assert "keeps its own time" not in game_notice(resumed.service, "iago", kept)
+    # the crossword game's clock has no minute of sand: only its minutes are compared
+    resumed.service.close()
+    cross = open_table("scrabble")
+    cross.at(0)
+    cross.press("red")  # the crossword game starts
+    cross.at(5)
+    cross.service.stop()
+    cross.service.step()
+    own = cross.service.mode.context.table
+    other_sand = TableConfig(game="scrabble", minutes=own.minutes, minute_seconds=30.0)
+    again = ScriptedTable(other_sand, judge, sim_journal(False, "scrabble"), resume=True)
+    assert "keeps its own time" not in game_notice(again.service, "scrabble", other_sand)
+    shorter = TableConfig(game="scrabble", minutes=own.minutes - 5)
+    said = game_notice(again.service, "scrabble", shorter)
+    assert f"keeps its own time ({own.minutes} min): {own.minutes - 5} min is for" in said
 
 
 def test_the_old_single_journal_goes_to_its_game(dirs):

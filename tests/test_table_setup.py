@@ -15,6 +15,7 @@ from companion.daemon.config import (
     load_table,
     validate,
 )
+from companion.names import player_name
 
 
 @pytest.fixture
@@ -100,8 +101,10 @@ def test_a_players_name_is_kept_composed_and_both_forms_are_one_name():
         validate({"blue": composed, "red": decomposed})
     # one player by the director's standings (names.name_key), so one here too
     for blue, red in (("Παΐσιος", "ΠΑΐΣΙΟΣ".upper()), ("Ada Lovelace", "Ada  Lovelace")):
-        with pytest.raises(TableConfigError, match="blue and red are both"):
+        with pytest.raises(TableConfigError, match="blue and red are both") as err:
             validate({"blue": blue, "red": red})
+        shown = player_name(red)  # as stored: composed
+        assert f"red {shown!r}: one name, case and spaces aside" in str(err.value)  # both named
 
 
 def test_dump_and_load_round_trip(cfg):

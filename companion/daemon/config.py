@@ -218,8 +218,13 @@ def validate(
     if "blue" in out and "red" in out and name_key(out["blue"]) == name_key(out["red"]):
         given = sorted({options[k] for k in ("blue", "red") if k in options})
         (typed if given else errors).append(
-            f"{'/'.join(given) or '[table]'}: blue and red are both {out['blue']!r}: "
-            "accepted two different names"
+            f"{'/'.join(given) or '[table]'}: blue and red are both {out['blue']!r}"
+            + (
+                ""
+                if out["blue"] == out["red"]
+                else f" (red {out['red']!r}: one name, case and spaces aside)"
+            )
+            + ": accepted two different names"
         )
     if errors or typed:
         raise TableConfigError(

@@ -1004,13 +1004,15 @@ class TableService:
                     if kind == "command"
                     else "the line is not taken"
                 )
-                self.message = f"the game is over: {what} (CHALLENGE or /new starts a new game)"
-                from companion.daemon import overlays
-
-                self._banner = (
-                    Banner("THE GAME IS OVER", "CHALLENGE: a new game"),
-                    g + overlays.BANNER_SECONDS,
-                )
+                if self._record_unsaved:  # a new game waits for the card (NOT SAVING)
+                    self.message = (
+                        f"the game is over: {what}; its record is not saved yet (NOT SAVING: "
+                        "storage): a new game waits until the card takes it"
+                    )
+                    self._brief_banner(Banner("THE GAME IS OVER", "record not saved yet"), g)
+                else:
+                    self.message = f"the game is over: {what} (CHALLENGE or /new starts a new game)"
+                    self._brief_banner(Banner("THE GAME IS OVER", "CHALLENGE: a new game"), g)
             return
         if kind == "command" and value == "new":
             self.message = "a game is under way: 'new' is for after its end ('abandon' ends it)"
@@ -1037,15 +1039,23 @@ class TableService:
         try:
             events = self.mode.decide(inp)
         except NothingToDo as exc:  # said for a few seconds on the OLED; the clock untouched
-            from companion.daemon import overlays
-
             self.message = str(exc)
-            self._banner = (Banner(exc.title, exc.detail), g + overlays.BANNER_SECONDS)
+            self._brief_banner(Banner(exc.title, exc.detail), g)
             return
         except ValueError as exc:
             self.message = str(exc)
             return
         self._journal_and_apply(events, g, cause)
+
+    def _brief_banner(self, banner: Banner, g: float) -> None:
+        """Show ``banner`` for a few seconds from game time ``g`` (overlays.BANNER_SECONDS), over
+        a brief one, not in place of one that stays until an input does something (JOURNAL
+        DAMAGED at a restart): that one stays, and the service's message says the rest."""
+        from companion.daemon import overlays
+
+        if self._banner is not None and self._banner[1] is None:
+            return
+        self._banner = (banner, g + overlays.BANNER_SECONDS)
 
     def _abandon(self, g: float) -> None:
         """End the game in progress at game time ``g`` without a result (asked and confirmed):
@@ -1074,6 +1084,8 @@ class TableService:
         self._last_g = max(g, self._last_g) if not events else g
         if events:
             self._banner = None  # a banner stays until the next input that does something
+        if self.mode.running():
+            self._paused_by_head = False  # resumed since: the head's pause is over
 
     # -- long work off the clock thread (the judge) --------------------------------------------
 
@@ -1308,6 +1320,9 @@ class TableService:
     # -- outputs ------------------------------------------------------------------------------
 
     def _effects(self, eff: Effects) -> None:
+        if eff.finished and self._abandon_asked:
+            # the game ended (on time) while ABANDON GAME? was asked: nothing to abandon
+            self._abandon_asked, self._banner = False, None
         if eff.say:
             self.message = eff.say
         if eff.beeps:

@@ -100,6 +100,18 @@ def adopt_old_journal() -> Path | None:
     return target
 
 
+CLOCK_SETTINGS = {"iago": ("minutes", "minute_seconds"), "scrabble": ("minutes",)}
+"""The set-up's keys each game's clock uses (Iota and Wordinoes have no clock)."""
+
+
+def _clock_text(table: TableConfig, keys: tuple[str, ...]) -> str:
+    """``5 min, 60 s minute`` (Iago) or ``25 min`` (the crossword game)."""
+    parts = [f"{table.minutes} min"]
+    if "minute_seconds" in keys:
+        parts.append(f"{table.minute_seconds:g} s minute")
+    return ", ".join(parts)
+
+
 def game_notice(service: TableService, game: str, asked: TableConfig | None = None) -> str:
     """What the simulator says about the game it opened: a new one, or the one in progress of
     that game resumed from its journal; then it keeps its own time control, and where
@@ -113,13 +125,11 @@ def game_notice(service: TableService, game: str, asked: TableConfig | None = No
             "A (F9 while typing) abandons it for a new game"
         )
         kept = service.mode.context.table
-        if asked is not None and (asked.minutes, asked.minute_seconds) != (
-            kept.minutes,
-            kept.minute_seconds,
-        ):
+        clock = CLOCK_SETTINGS.get(service.mode.name, ())  # what the game's clock uses
+        if asked is not None and any(getattr(asked, k) != getattr(kept, k) for k in clock):
             text += (
-                f"; it keeps its own time ({kept.minutes} min, {kept.minute_seconds:g} s minute): "
-                f"{asked.minutes} min, {asked.minute_seconds:g} s minute is for the next game"
+                f"; it keeps its own time ({_clock_text(kept, clock)}): "
+                f"{_clock_text(asked, clock)} is for the next game"
             )
         return text
     return f"{game}: a new game (journal {where})"
