@@ -731,6 +731,8 @@ def test_by_lot_the_first_movers_press_is_ignored_and_the_screen_says_who_presse
     assert presses == ["blue"]  # journaled, like any press
     s.at(2)
     s.press("red")  # red starts blue's first move
+    s.at(2.5)  # the ready screen's answer goes with it (it showed cut off on the running screen)
+    assert "HAS THE" not in _words_shown(s, monkeypatch, 2.5)
     s.at(62)
     st = state(s)
     assert (st["status"], st["mover"]) == ("running", "blue")

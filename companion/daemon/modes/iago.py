@@ -232,6 +232,8 @@ class IagoTimerMode(ClockedMode):
             if ready and any(isinstance(n, Ignored) for n in notices):
                 # the first mover pressed: the ready screen says again who presses
                 self._say(f"{role.upper()} HAS THE FIRST MOVE", t)
+            elif ready:  # the game starts: the ready screen's answer goes with it
+                self.notice = ""
             return notices
         if self.phase == PHASE_WHO:
             return self._identify(role, t)
