@@ -83,6 +83,39 @@ def unchecked_event(t: float, words: list[str], reason: str) -> dict:
     }
 
 
+NO_LEXICON = "NO LEXICON: ARBITER RULES"  # the verdict's label when no lexicon checked the words
+ARBITER_RULES = (
+    "{reason}: the arbiter rules. Shown ACCEPTABLE: override makes it NOT ACCEPTABLE, "
+    "CHALLENGE (or confirm) settles it"
+)
+"""What the service says of words no lexicon checked (``reason``: the judge's message)."""
+
+
+def words_event(judge, words: list[str], t: float, lexicon_name: str) -> dict:
+    """The journal's ``words`` event of the challenged ``words`` at game time ``t`` (seconds),
+    as the clocked modes (Iago, the crossword game) write it: ``judge``'s ruling
+    (:meth:`Ruling.event`), or, when no lexicon can judge (``judge`` None, or a word list missing
+    or damaged), the words unchecked for the arbiter to rule (:func:`unchecked_event`).
+
+    Raises:
+        ChallengeInputError: the judge refuses the words, or, unchecked, they are not letters
+            A-Z.
+        LexiconUnavailable: the lexicon is still loading (``transient``): type them again
+            shortly.
+    """
+    try:
+        if judge is None:
+            raise LexiconUnavailable("no lexicon at this table")
+        return judge(words).event(t, words, lexicon_name)
+    except LexiconUnavailable as exc:
+        if exc.transient:  # still loading: the words are typed again shortly
+            raise
+        bad = [w for w in words if not (w.isascii() and w.isalpha())]
+        if bad:
+            raise ChallengeInputError(f"words {bad!r} are not letters A-Z") from None
+        return unchecked_event(t, words, str(exc))  # the arbiter rules
+
+
 JudgeFn = Callable[[list[str]], Ruling]
 """``judge(words) -> Ruling``; raises :class:`ChallengeInputError` for bad words and
 :class:`LexiconUnavailable` when it cannot rule now."""

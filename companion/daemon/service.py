@@ -1005,14 +1005,15 @@ class TableService:
                     else "the line is not taken"
                 )
                 if self._record_unsaved:  # a new game waits for the card (NOT SAVING)
-                    self.message = (
-                        f"the game is over: {what}; its record is not saved yet (NOT SAVING: "
-                        "storage): a new game waits until the card takes it"
+                    then = (
+                        "; its record is not saved yet (NOT SAVING: storage): a new game waits "
+                        "until the card takes it"
                     )
-                    self._brief_banner(Banner("THE GAME IS OVER", "record not saved yet"), g)
+                    detail = "record not saved yet"
                 else:
-                    self.message = f"the game is over: {what} (CHALLENGE or /new starts a new game)"
-                    self._brief_banner(Banner("THE GAME IS OVER", "CHALLENGE: a new game"), g)
+                    then, detail = " (CHALLENGE or /new starts a new game)", "CHALLENGE: a new game"
+                self.message = f"the game is over: {what}{then}"
+                self._brief_banner(Banner("THE GAME IS OVER", detail), g)
             return
         if kind == "command" and value == "new":
             self.message = "a game is under way: 'new' is for after its end ('abandon' ends it)"

@@ -208,6 +208,23 @@ class BoardReading:
         return out
 
 
+def _earlier_view(reading, profile: Profile, pts: np.ndarray, turns=(0,)) -> bool:
+    """Whether ``reading`` (an earlier BoardReading of the game, or None) can be read as an
+    earlier view of the board in this photo: nothing but cells in doubt held it back
+    (:attr:`BoardReading.doubts_only`), it kept its warp, it was read with ``profile``, and its
+    corners lie within a cell of ``pts`` (float32 (4, 2), pixels) taken in their order turned by
+    one of ``turns`` (quarter turns: ``range(4)``, the board turned under the camera since, in
+    any way; the default, standing as it does now)."""
+    return (
+        reading is not None
+        and reading.doubts_only
+        and reading.warp is not None
+        and reading.profile == profile
+        and min(np.abs(np.roll(np.float32(reading.corners), j, axis=0) - pts).max() for j in turns)
+        < photo_cell_px(pts, profile)
+    )
+
+
 def _chars(grid: list[str]) -> np.ndarray:
     """A reading's rows (:attr:`BoardReading.grid`) as an array of one-character strings,
     (size, size)."""
@@ -315,14 +332,7 @@ def read_board(
     # in any order (Iago's board is turned towards the opponent after every move); its letters
     # say the way round only when its own was known (a first word of three letters, taken as
     # it lies, says nothing of the next)
-    follows = (
-        last is not None
-        and last.doubts_only
-        and last.warp is not None
-        and last.profile == profile
-        and min(np.abs(np.roll(np.float32(last.corners), j, axis=0) - pts).max() for j in range(4))
-        < photo_cell_px(pts, profile)
-    )
+    follows = _earlier_view(last, profile, pts, turns=range(4))
     turn, by_last, disputed, way_known = 0, None, False, by_markers
     doubted = False
     if not by_markers:
@@ -415,18 +425,10 @@ def read_board(
     same = np.zeros_like(cut)
     # the last reading's cells are compared only with the board warped the same way round: by
     # its letters (turned since), or at the same corners in the same order
-    cell_px = photo_cell_px(pts, profile)
-    turned = follows and not np.abs(np.float32(last.corners) - pts).max() < cell_px
+    turned = follows and not _earlier_view(last, profile, pts)
     views: list[tuple[BoardReading, np.ndarray]] = []  # earlier readings, the cells they saw
     if follows and (by_last is not None or not turned):
-        if (
-            turned
-            and before_last is not None
-            and before_last.doubts_only
-            and before_last.warp is not None
-            and before_last.profile == profile
-            and np.abs(np.float32(before_last.corners) - pts).max() < cell_px
-        ):
+        if turned and _earlier_view(before_last, profile, pts):
             # turned under the camera since the last (Iago's move ends so), a tile shows other
             # light and shadow: the pixels are compared with the frame before the last, which
             # saw the board standing as it does now. A cell unchanged since held the same tile

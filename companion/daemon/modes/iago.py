@@ -49,10 +49,12 @@ from companion.clock.timer import (
 )
 from companion.daemon import screen
 from companion.daemon.challenge import (
+    ARBITER_RULES,
+    NO_LEXICON,
     ChallengeInputError,
     LexiconUnavailable,
     split_words,
-    unchecked_event,
+    words_event,
 )
 from companion.daemon.modes import (
     ClockedMode,
@@ -74,11 +76,6 @@ MIN_REDRAW_SECONDS = 0.25
 NOTICE_SECONDS = 2 * screen.TURN_SECONDS  # a message (a typing error) stays up this long
 PHASE_WHO, PHASE_WORDS, PHASE_VERDICT = "who", "words", "verdict"
 NOTHING_TO_CHALLENGE = "NOTHING TO CHALLENGE: no move completed yet, the sand runs on"
-NO_LEXICON = "NO LEXICON: ARBITER RULES"  # the verdict's label when no lexicon checked the words
-ARBITER_RULES = (
-    "{reason}: the arbiter rules. Shown ACCEPTABLE: override makes it NOT ACCEPTABLE, "
-    "CHALLENGE (or confirm) settles it"
-)
 
 
 @dataclass
@@ -150,25 +147,12 @@ class IagoTimerMode(ClockedMode):
             if self.phase != PHASE_WORDS:
                 self._say("Typed words are taken during a challenge", t)
                 return []
-            judge = self.context.judge
             try:
                 words = split_words(inp.text)
-                if judge is None:
-                    raise LexiconUnavailable("no lexicon at this table")
-                ruling = judge(words)
-            except ChallengeInputError as exc:
+                return [words_event(self.context.judge, words, t, self.context.lexicon_name)]
+            except (ChallengeInputError, LexiconUnavailable) as exc:
                 self._say(str(exc), t)
                 return []
-            except LexiconUnavailable as exc:
-                if exc.transient:  # still loading: the words are typed again shortly
-                    self._say(str(exc), t)
-                    return []
-                bad = [w for w in words if not (w.isascii() and w.isalpha())]
-                if bad:
-                    self._say(f"words {bad!r} are not letters A-Z", t)
-                    return []
-                return [unchecked_event(t, words, str(exc))]  # the arbiter rules
-            return [ruling.event(t, words, self.context.lexicon_name)]
         raise ModeError(f"input {inp!r} is not a press, a line or a command")
 
     def _check_something_to_do(self, command: str) -> None:

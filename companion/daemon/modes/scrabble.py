@@ -39,10 +39,12 @@ import re
 from companion.clock.timer import Status, Verdict, opponent
 from companion.daemon import screen
 from companion.daemon.challenge import (
+    ARBITER_RULES,
+    NO_LEXICON,
     ChallengeInputError,
     LexiconUnavailable,
     split_words,
-    unchecked_event,
+    words_event,
 )
 from companion.daemon.modes import (
     ClockedMode,
@@ -63,11 +65,6 @@ from companion.games.scrabble.record import GameRecord, RecordError
 from companion.games.scrabble.scoring import VIOLATIONS
 
 PHASE_WORDS, PHASE_VERDICT = "words", "verdict"
-NO_LEXICON = "NO LEXICON: ARBITER RULES"  # the verdict's label when no lexicon checked the words
-ARBITER_RULES = (
-    "{reason}: the arbiter rules. Shown ACCEPTABLE: override makes it NOT ACCEPTABLE, "
-    "CHALLENGE (or confirm) settles it"
-)
 NOTICE_SECONDS = 2 * screen.TURN_SECONDS
 _PLAY = re.compile(r"^([0-9]{1,2}[A-Za-z]|[A-Za-z][0-9]{1,2})\s+([A-Za-z.]+)$")
 _EXCHANGE = re.compile(r"^(?:exchange|exch|x)\s+([A-Za-z?]{1,7}|[1-7])$", re.IGNORECASE)
@@ -395,18 +392,7 @@ class ScrabbleMode(ClockedMode):
         late = self._late_words(words)
         if late:  # no challenge: those words' window closed when the next move was made
             return {"t": t, "kind": "too_late", "words": late}
-        judge = self.context.judge
-        try:
-            if judge is None:
-                raise LexiconUnavailable("no lexicon at this table")
-            return judge(words).event(t, words, self.context.lexicon_name)
-        except LexiconUnavailable as exc:
-            if exc.transient:  # still loading: the words are typed again shortly
-                raise
-            bad = [w for w in words if not (w.isascii() and w.isalpha())]
-            if bad:
-                raise ChallengeInputError(f"words {bad!r} are not letters A-Z") from None
-            return unchecked_event(t, words, str(exc))  # as Iago's: the arbiter rules
+        return words_event(self.context.judge, words, t, self.context.lexicon_name)
 
     def _late_words(self, words: list[str]) -> list[str]:
         """The typed ``words`` that belong to a play made before the one open to challenge (its
@@ -617,12 +603,11 @@ class ScrabbleMode(ClockedMode):
             verdict_at=t,
             judged_by="arbiter" if unchecked else "lexicon",
         )
-        if unchecked:
-            self.challenge["unchecked"] = unchecked
         self.phase = PHASE_VERDICT
-        if unchecked:
-            return Effects(say=ARBITER_RULES.format(reason=unchecked))
-        return None
+        if not unchecked:
+            return None
+        self.challenge["unchecked"] = unchecked
+        return Effects(say=ARBITER_RULES.format(reason=unchecked))
 
     def _on_override(self, t: float, ev: dict) -> None:
         c = self.challenge

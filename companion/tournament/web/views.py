@@ -31,6 +31,7 @@ import time
 from collections.abc import Iterable
 
 from companion.textformats import is_number, spreadsheet_safe
+from companion.tournament.outcome import other
 
 COLOURS = ("blue", "red")
 GAMES = ("iago", "iota", "wordinoes", "scrabble")
@@ -514,7 +515,7 @@ def challenges(events: Iterable[dict], game: str = "iago") -> list[dict]:
                 continue
             challenger = None
             if game == "scrabble" and last_press in ("blue", "red"):
-                challenger = {"blue": "red", "red": "blue"}[last_press]
+                challenger = other(last_press)
             current = {
                 "t": _num(rec.get("t")),
                 "challenger": challenger,
