@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
+from companion.daemon.overlays import BANNER_SECONDS
 from companion.daemon.service import LATE_INPUT_SECONDS
 from companion.daemon.sim import START, ScriptedTable
 from companion.paths import data_dir
@@ -436,10 +437,14 @@ def test_garbage_right_after_the_header_leaves_no_game_and_is_set_aside(tmp_path
     (aside,) = tmp_path.glob("journal.jsonl.rest-*")
     assert aside.read_bytes() == b'garbage\n{"seq":3,"t":1,"kind":"press"}\n'
     assert s.service.published.banner.startswith("JOURNAL DAMAGED")
-    # an input that does nothing (p before the first press) leaves the warning up
-    s.service.command("pause")
+    # an input that does nothing (p before the first press) says so over the warning, which
+    # comes back when that banner's seconds are over (it used to replace it, or go unsaid)
     s.at(10)
+    s.service.command("pause")
+    s.at(10.1)
     assert s.service.published.message.startswith("nothing to pause")
+    assert s.service.published.banner.startswith("NOTHING TO PAUSE")
+    s.at(10 + BANNER_SECONDS + 0.1)
     assert s.service.published.banner.startswith("JOURNAL DAMAGED")
 
 

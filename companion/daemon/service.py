@@ -313,6 +313,8 @@ class TableService:
         self.mode: GameMode
         self.journal: Journal
         self._banner: tuple[Banner, float | None] | None = None  # and until (game time)
+        # a banner that stays (until None) while a timed one is shown over it: back after it
+        self._under: tuple[Banner, None] | None = None
         self._resumed = False  # a game in progress resumed from the journal
         self._finish_at: float | None = None  # game time a finished game's record is saved at
         try:
@@ -459,7 +461,7 @@ class TableService:
                     f"journal damaged ({problem}); no game to resume: the rest is set aside in "
                     f"{names} and a new game starts"
                 )
-                self._banner = (Banner("JOURNAL DAMAGED", "new game: rest set aside"), None)
+                self._show_banner(Banner("JOURNAL DAMAGED", "new game: rest set aside"), None)
             elif journal.dropped_torn:
                 self.message = "torn last journal record dropped"
             return
@@ -482,7 +484,7 @@ class TableService:
                 f"journal damaged ({problem}): the game resumes from its last good record "
                 f"(seq {good}), paused; the rest is set aside in {names}"
             )
-            self._banner = (Banner("JOURNAL DAMAGED", f"resumed at record {good}"), None)
+            self._show_banner(Banner("JOURNAL DAMAGED", f"resumed at record {good}"), None)
             log.warning("%s", self.message)
         if self.mode.finished:
             self._finish()
@@ -562,7 +564,7 @@ class TableService:
         if self._banner is not None and self._banner[1] is not None:
             # a banner timed on the last game's clock (NO CAMERA, THE GAME IS OVER) would stay
             # on the new game's screen until its clock came that far
-            self._banner = None
+            self._banner, self._under = self._under, None
         self._crossed = None
         self._next_heartbeat = None
         self._paused_by_head = False
@@ -679,7 +681,8 @@ class TableService:
         """On the clock thread: the count asked for (:meth:`count`). It answers ABANDON GAME? as
         any other input does: the game goes on."""
         if self._abandon_asked:
-            self._abandon_asked, self._banner = False, None
+            self._abandon_asked = False
+            self._clear_banner()
             self.message = "not abandoned: the game goes on"
         if getattr(self.mode, "name", "") != "iago":
             self._camera_news(("say", None, "the colour count is Iago's"), t_mono)
@@ -912,7 +915,7 @@ class TableService:
         from companion.daemon import overlays
 
         g = max(self.game_time(t_mono), self._last_g)
-        self._banner = (Banner(title, detail), g + overlays.BANNER_SECONDS)
+        self._show_banner(Banner(title, detail), g + overlays.BANNER_SECONDS)
         self.message = text
         log.warning("%s", text)
 
@@ -969,7 +972,8 @@ class TableService:
         g = self._late_input(self.game_time(t_mono), rewind=bool(cause))
         self._inputs += 1
         if self._abandon_asked and not cause:  # this input answers 'abandon the game?'
-            self._abandon_asked, self._banner = False, None
+            self._abandon_asked = False
+            self._clear_banner()
             if self.mode.finished:
                 pass  # the game ended meanwhile: nothing to abandon
             elif kind == "command" and value in ("abandon", "confirm"):
@@ -1022,7 +1026,7 @@ class TableService:
             if self.mode.started:  # asked first, as Iota's 'end' is
                 self._abandon_asked = True
                 self.message = ABANDON_QUESTION
-                self._banner = (Banner("ABANDON GAME?", "again or Enter: yes"), None)
+                self._show_banner(Banner("ABANDON GAME?", "again or Enter: yes"), None)
             else:
                 self.message = "no game under way: nothing to abandon"
             return
@@ -1049,14 +1053,34 @@ class TableService:
         self._journal_and_apply(events, g, cause)
 
     def _brief_banner(self, banner: Banner, g: float) -> None:
-        """Show ``banner`` for a few seconds from game time ``g`` (overlays.BANNER_SECONDS), over
-        a brief one, not in place of one that stays until an input does something (JOURNAL
-        DAMAGED at a restart): that one stays, and the service's message says the rest."""
+        """Show ``banner`` for a few seconds from game time ``g`` (overlays.BANNER_SECONDS)
+        (:meth:`_show_banner`)."""
         from companion.daemon import overlays
 
-        if self._banner is not None and self._banner[1] is None:
-            return
-        self._banner = (banner, g + overlays.BANNER_SECONDS)
+        self._show_banner(banner, g + overlays.BANNER_SECONDS)
+
+    def _show_banner(self, banner: Banner, until: float | None) -> None:
+        """Show ``banner`` until game time ``until`` (seconds), or until an input does something
+        (``until`` None). A timed banner shown while one that stays is up (JOURNAL DAMAGED at a
+        restart, ABANDON GAME?, JUDGING...) is shown over it: that one comes back when the
+        timed one ends, so neither goes unsaid (a press refused over JOURNAL DAMAGED)."""
+        if until is None:
+            self._under = None
+        elif self._banner is not None and self._banner[1] is None:
+            self._under = self._banner  # type: ignore[assignment]
+        self._banner = (banner, until)
+
+    def _clear_banner(self) -> None:
+        """Take down the banner and any under it (an input did something)."""
+        self._banner = self._under = None
+
+    def _drop_banner(self, title: str) -> None:
+        """Take down the banner titled ``title`` (its question answered, its work done), shown
+        or under a timed one; what is over it stays."""
+        if self._under is not None and self._under[0].title == title:
+            self._under = None
+        if self._banner is not None and self._banner[0].title == title:
+            self._banner, self._under = self._under, None
 
     def _abandon(self, g: float) -> None:
         """End the game in progress at game time ``g`` without a result (asked and confirmed):
@@ -1084,7 +1108,7 @@ class TableService:
             self._crossed = None
         self._last_g = max(g, self._last_g) if not events else g
         if events:
-            self._banner = None  # a banner stays until the next input that does something
+            self._clear_banner()  # a banner stays until the next input that does something
         if self.mode.running():
             self._paused_by_head = False  # resumed since: the head's pause is over
 
@@ -1096,7 +1120,7 @@ class TableService:
         meanwhile wait their turn behind it."""
         text = inp.text if isinstance(inp, Line) else ""
         self._deciding = inp
-        self._banner = (Banner("JUDGING...", text[:24]), None)
+        self._show_banner(Banner("JUDGING...", text[:24]), None)
         self._decided.clear()
         mode = self.mode
 
@@ -1115,8 +1139,7 @@ class TableService:
         """On the clock thread: the worker's decision on ``inp`` is journaled and applied, then
         the inputs held behind it are taken in order."""
         self._deciding = None
-        if self._banner is not None and self._banner[0].title == "JUDGING...":
-            self._banner = None
+        self._drop_banner("JUDGING...")
         if mode is not self.mode:
             pass  # the game changed meanwhile (cannot happen: inputs were held); dropped
         elif exc is not None:
@@ -1323,7 +1346,8 @@ class TableService:
     def _effects(self, eff: Effects) -> None:
         if eff.finished and self._abandon_asked:
             # the game ended (on time) while ABANDON GAME? was asked: nothing to abandon
-            self._abandon_asked, self._banner = False, None
+            self._abandon_asked = False
+            self._drop_banner("ABANDON GAME?")
         if eff.say:
             self.message = eff.say
         if eff.beeps:
@@ -1418,7 +1442,7 @@ class TableService:
             return
         if what == "warning":
             mover, codes = data
-            self._banner = (overlays.warning_banner(mover, codes), until)
+            self._show_banner(overlays.warning_banner(mover, codes), until)
             self.message = text
             self._beeps += 2
             self._sounder.submit(("short", 2))
@@ -1438,7 +1462,7 @@ class TableService:
                 else:  # the camera works but the board was not read surely (a hand over it?)
                     banner = overlays.no_count_banner(text)
                 self.message = f"no count: {text}"
-            self._banner = (banner, until)
+            self._show_banner(banner, until)
         elif what == "state":
             self.camera_problem = text
             self.message = text or "the camera is back"
@@ -1482,7 +1506,8 @@ class TableService:
         if self._banner is not None:
             banner, until = self._banner
             if until is not None and g >= until:
-                self._banner, banner = None, None
+                self._banner, self._under = self._under, None  # what stays comes back
+                banner = None if self._banner is None else self._banner[0]
         words = tuple(self._fault_words(k) for k in self.faults if k != "display")
         redraw = view.redraw_at
         strip: bool | str = self.camera_problem is not None and view.status in (
