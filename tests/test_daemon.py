@@ -982,6 +982,44 @@ def test_a_press_made_before_the_last_minute_ran_out_and_told_after_loses_nothin
     assert after["minutes"] == {"blue": minutes, "red": minutes}
 
 
+def test_a_lexicon_that_could_not_be_opened_is_opened_again_at_the_next_challenge(
+    tmp_path, monkeypatch
+):
+    # the set-up names a club's list not imported yet: the first challenge goes to the arbiter;
+    # the list imported meanwhile judges the next one (it used to stay failed until a restart)
+    from companion.daemon.challenge import lexicon_judge
+    from companion.lexicon.store import import_list
+
+    name = f"club{tmp_path.name[-6:]}"
+    judge = lexicon_judge(name)
+    assert judge.wait(30)
+    s = ScriptedTable(TableConfig(number=3, blue="Ada", red="Bob"), judge, tmp_path / "j.jsonl")
+    s.at(0)
+    s.press("red")  # blue on move
+    s.at(20)
+    s.press("challenge")
+    s.press("red")
+    s.at(30)
+    s.service.line("CAT")
+    s.at(31)
+    assert "NO LEXICON: ARBITER RULES" in _words_shown(s, monkeypatch, 31)
+    s.press("challenge")  # the arbiter lets it stand: the sand runs again, red on move
+    s.at(32)
+    words = tmp_path / "club.txt"
+    words.write_text("CAT\nDOG\n", encoding="utf-8")
+    import_list(words, name)
+    s.press("red")  # blue on move again
+    s.at(40)
+    s.press("challenge")
+    s.press("red")
+    s.at(41)
+    s.service.line("COW")
+    s.at(42)
+    rec = s.service.mode.challenge_rec
+    assert (rec.verdict, rec.per_word, rec.judged_by) == ("sustained", {"COW": False}, "lexicon")
+    assert rec.lexicon == judge.name == name
+
+
 def test_a_lexicon_that_cannot_be_opened_leaves_the_verdict_to_the_arbiter(tmp_path, monkeypatch):
     # the set-up names a word list that is not there: the judge cannot rule on any word
     from companion.daemon.challenge import lexicon_judge

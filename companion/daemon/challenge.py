@@ -173,6 +173,14 @@ class LexiconJudge:
             self._thread.start()
         return self
 
+    def _try_again(self) -> None:
+        """Open the lexicon again after it failed (the list imported or mended since, the card
+        read again): a failure is not kept for the rest of the service's life."""
+        if self._lexicon is None and self._ready.is_set():
+            self._error, self._thread = None, None
+            self._ready.clear()
+            self.start()
+
     def _open(self) -> None:
         try:
             from companion.lexicon import open_lexicon
@@ -192,10 +200,14 @@ class LexiconJudge:
     def __call__(self, words: list[str]) -> Ruling:
         """Rule on ``words``.
 
+        A lexicon that could not be opened is opened again first (waited for as long as one
+        still loading is), so a list imported or mended meanwhile judges this challenge.
+
         Raises:
             ChallengeInputError: a word is empty or not letters A-Z.
             LexiconUnavailable: the lexicon is still loading or could not be opened.
         """
+        self._try_again()
         self.start()
         if not self._ready.wait(0.5):
             raise LexiconUnavailable(
