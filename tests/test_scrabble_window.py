@@ -109,3 +109,35 @@ def test_a_pass_holds_nothing_to_challenge(sim):
     assert st["status"] == "running" and st["mover"] == "red" and not st["challengeable"]
     assert foot_shows(oled(s), "Nothing to challenge: no play")
     assert st["time_left"]["red"] == OWN - 4
+
+
+def test_a_challenge_refused_is_not_journaled_and_the_pages_show_none_under_way(sim):
+    # a press that challenges nothing (a pass; a play already ruled) is said and refused before
+    # the journal: the director's pages, which read the journal, used to show it under way
+    from companion.tournament.web import views
+
+    s = sim(minutes=25)
+    run(s, "0 press red\n10 type pass\n12 press blue\n15 press challenge\n16 state\n")
+    assert foot_shows(oled(s), "Nothing to challenge: no play")
+    s = sim(minutes=25, challenge="points", challenge_points=5)
+    run(s, OPENING + "60 press challenge\n61 type BEDIM BE ET DO\n62 confirm\n64 press challenge\n")
+    run(s, "67.5 state\n")
+    assert foot_shows(oled(s), "TOO LATE TO CHALLENGE BEDIM", 1)
+    records = s.service.journal.records
+    assert [r["t"] for r in records if r.get("kind") == "challenge_button"] == [60]
+    shown = views.challenges(records, game="scrabble")
+    assert [(c["words"], c["verdict"]) for c in shown] == [
+        (["BEDIM", "BE", "ET", "DO"], "ACCEPTABLE")
+    ]
+
+
+def test_the_pages_end_a_challenge_whose_words_came_too_late():
+    from companion.tournament.web import views
+
+    events = [
+        {"t": 60.0, "kind": "challenge_button"},
+        {"t": 66.0, "kind": "too_late", "words": ["REDYEING"]},
+        {"t": 70.0, "kind": "press", "role": "red"},
+    ]
+    (c,) = views.challenges(events, game="scrabble")
+    assert (c["words"], c["verdict"]) == (["REDYEING"], "too late")

@@ -34,6 +34,7 @@ Inputs and what they do (WESPA Game Rules, NASPA Official Tournament Rules; the 
 
 from __future__ import annotations
 
+import copy
 import re
 
 from companion.clock.timer import Status, Verdict, opponent
@@ -128,6 +129,11 @@ class ScrabbleMode(ClockedMode):
         t = float(inp.t)
         if isinstance(inp, Command):
             self._check_something_to_do(inp.name)
+        if isinstance(inp, Press) and inp.role == "challenge":
+            why = self._challenge_refused(t)
+            if why:  # said on the OLED as the clock would, and not journaled
+                self._say(why, t)
+                raise ScrabbleModeError(why)
         if isinstance(inp, (Press, Command)):
             return self.clock_event(inp, t)
         if isinstance(inp, Line):
@@ -174,6 +180,28 @@ class ScrabbleMode(ClockedMode):
                 "nothing to call off: no challenge is under way and no typed move waits",
                 "NOTHING TO CALL OFF",
             )
+
+    def _challenge_refused(self, t: float) -> str:
+        """Why the challenge button pressed at game time ``t`` (seconds) would challenge nothing
+        with the clock running, in the words the OLED says (Nothing to challenge: no play;
+        TOO LATE TO CHALLENGE and the word), or "" when it challenges, settles, calls off or
+        resumes. Such a press is refused before the journal: the director's pages, which read
+        the journal, then never show a challenge that was not (:meth:`_on_challenge_button`
+        still says the same of one journaled before)."""
+        clock = self.clock
+        if self.phase is not None or clock.status != Status.RUNNING or clock.mover is None:
+            return ""
+        if self.challengeable():
+            return ""
+        if clock.challengeable:  # the turn just ended was a pass or an exchange
+            return "Nothing to challenge: no play"
+        notes = copy.deepcopy(clock).challenge(clock.mover, t)  # the clock itself untouched
+        if any(n.startswith("too late") for n in notes):
+            last = self.record.last_play()
+            return f"TOO LATE TO CHALLENGE {last.word if last else ''}".strip()
+        if any(n.startswith("challenge ") for n in notes):
+            return ""  # it would hold the clock (it cannot, not challengeable: kept safe)
+        return "Nothing to challenge yet"
 
     def _decide_line(self, text: str, t: float) -> list[dict]:
         if self.phase == PHASE_WORDS:
@@ -430,6 +458,7 @@ class ScrabbleMode(ClockedMode):
     def _say(self, text: str, t: float) -> None:
         self.notice, self.notice_at = text, t
         self.notice_for = _notice_seconds(text)
+        self.shown_since = t  # a notice longer than the line is shown in turns from now
 
     # -- events -> state ---------------------------------------------------------------------------
 

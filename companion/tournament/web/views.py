@@ -489,7 +489,8 @@ def challenges(events: Iterable[dict], game: str = "iago") -> list[dict]:
     calls off only a challenge waiting for its words. ``game`` ``scrabble`` (the crossword
     game): the challenger is the player on move at the button (no press says it), and an
     ``override`` before the words rules NOT ACCEPTABLE at once, the arbiter's (Iago's tables
-    refuse it there)."""
+    refuse it there), and words of a play whose window had closed (``too_late``) end it as
+    ``"too late"``."""
     out: list[dict] = []
     current: dict | None = None
     last_press = None  # the role of the last press: the crossword game's mover is the other
@@ -552,6 +553,11 @@ def challenges(events: Iterable[dict], game: str = "iago") -> list[dict]:
                 current["verdict"] = "NOT ACCEPTABLE"
             elif current["verdict"] == "NOT ACCEPTABLE":
                 current["verdict"] = "ACCEPTABLE"
+        elif current is not None and kind == "too_late":
+            # the crossword game: words of a play whose window had closed, the clock never held
+            if current["verdict"] == "under way":
+                current.update(words=_words(rec.get("words")), verdict="too late")
+                current = None
         elif current is not None and kind == "cancel":
             if current["verdict"] == "under way":
                 current["verdict"] = "called off"
