@@ -982,6 +982,20 @@ def test_a_press_made_before_the_last_minute_ran_out_and_told_after_loses_nothin
     assert after["minutes"] == {"blue": minutes, "red": minutes}
 
 
+def _challenged_at_20_s(judge, tmp_path) -> ScriptedTable:
+    """A table judging with ``judge`` (waited for until open or failed) at 30 s of a game where
+    red challenged blue's first move at 20 s: the words are asked for."""
+    assert judge.wait(30)
+    s = ScriptedTable(TableConfig(number=3, blue="Ada", red="Bob"), judge, tmp_path / "j.jsonl")
+    s.at(0)
+    s.press("red")  # blue on move
+    s.at(20)
+    s.press("challenge")
+    s.press("red")  # red challenges blue's word: the sand stands at 20 s
+    s.at(30)
+    return s
+
+
 def test_a_lexicon_that_could_not_be_opened_is_opened_again_at_the_next_challenge(
     tmp_path, monkeypatch
 ):
@@ -992,14 +1006,7 @@ def test_a_lexicon_that_could_not_be_opened_is_opened_again_at_the_next_challeng
 
     name = f"club{tmp_path.name[-6:]}"
     judge = lexicon_judge(name)
-    assert judge.wait(30)
-    s = ScriptedTable(TableConfig(number=3, blue="Ada", red="Bob"), judge, tmp_path / "j.jsonl")
-    s.at(0)
-    s.press("red")  # blue on move
-    s.at(20)
-    s.press("challenge")
-    s.press("red")
-    s.at(30)
+    s = _challenged_at_20_s(judge, tmp_path)
     s.service.line("CAT")
     s.at(31)
     assert "NO LEXICON: ARBITER RULES" in _words_shown(s, monkeypatch, 31)
@@ -1025,14 +1032,7 @@ def test_a_lexicon_that_cannot_be_opened_leaves_the_verdict_to_the_arbiter(tmp_p
     from companion.daemon.challenge import lexicon_judge
 
     judge = lexicon_judge("no-such-list")
-    assert judge.wait(30)
-    s = ScriptedTable(TableConfig(number=3, blue="Ada", red="Bob"), judge, tmp_path / "j.jsonl")
-    s.at(0)
-    s.press("red")  # blue on move
-    s.at(20)
-    s.press("challenge")
-    s.press("red")  # red challenges blue's word: the sand stands at 20 s
-    s.at(30)
+    s = _challenged_at_20_s(judge, tmp_path)
     s.service.line("CAT")
     s.at(31)
     st = state(s)
