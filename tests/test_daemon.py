@@ -1027,6 +1027,34 @@ def test_a_lexicon_that_could_not_be_opened_is_opened_again_at_the_next_challeng
     assert rec.lexicon == judge.name == name
 
 
+def test_a_lexicon_that_fails_slowly_again_does_not_hold_the_challenge_for_ever(
+    tmp_path, monkeypatch
+):
+    # the list fails after longer than the judge waits (an index built, then not written: the
+    # card full): opened again at each typing, it was "still loading" for ever and the words
+    # never reached the arbiter
+    import time
+
+    import companion.lexicon
+    from companion.daemon.challenge import lexicon_judge
+
+    def fails_slowly(name=None):
+        time.sleep(0.8)
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(companion.lexicon, "open_lexicon", fails_slowly)
+    judge = lexicon_judge("club")
+    s = _challenged_at_20_s(judge, tmp_path)
+    for t in (31, 35, 39):
+        s.service.line("CAT")
+        s.at(t)
+        if state(s)["challenge_phase"] == "verdict":
+            break
+        time.sleep(1)  # the player types the words again, as told
+    assert state(s)["challenge_phase"] == "verdict"
+    assert "cannot be opened" in s.service.message and "No space left" in s.service.message
+
+
 def test_a_lexicon_that_cannot_be_opened_leaves_the_verdict_to_the_arbiter(tmp_path, monkeypatch):
     # the set-up names a word list that is not there: the judge cannot rule on any word
     from companion.daemon.challenge import lexicon_judge

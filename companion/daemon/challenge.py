@@ -163,6 +163,7 @@ class LexiconJudge:
         self.name = name or ""
         self._lexicon = None
         self._error: str | None = None
+        self._failed: str | None = None  # the last failure, while it is being opened again
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -177,7 +178,7 @@ class LexiconJudge:
         """Open the lexicon again after it failed (the list imported or mended since, the card
         read again): a failure is not kept for the rest of the service's life."""
         if self._lexicon is None and self._ready.is_set():
-            self._error, self._thread = None, None
+            self._failed, self._error, self._thread = self._error, None, None
             self._ready.clear()
             self.start()
 
@@ -201,7 +202,9 @@ class LexiconJudge:
         """Rule on ``words``.
 
         A lexicon that could not be opened is opened again first (waited for as long as one
-        still loading is), so a list imported or mended meanwhile judges this challenge.
+        still loading is), so a list imported or mended meanwhile judges this challenge; not
+        done by then, the last failure stands for this challenge (not "still loading": a list
+        that fails slowly would say so at every typing and never reach the arbiter).
 
         Raises:
             ChallengeInputError: a word is empty or not letters A-Z.
@@ -210,6 +213,8 @@ class LexiconJudge:
         self._try_again()
         self.start()
         if not self._ready.wait(0.5):
+            if self._failed is not None:  # not done opening again: the last failure stands
+                raise LexiconUnavailable(f"the lexicon cannot be opened ({self._failed})")
             raise LexiconUnavailable(
                 "the lexicon is still loading: type the words again shortly", transient=True
             )
