@@ -460,6 +460,26 @@ def test_the_abandon_question_goes_when_the_game_ends_on_time(sim):
     assert state(s)["status"] == "finished" and s.service.published.banner == ""
 
 
+def test_the_abandon_question_stays_shown_while_the_heads_silence_pauses_the_clock(sim):
+    # the head's pause is no one's answer: the question stays asked, so it stays on the OLED
+    # (it went, still asked: the arbiter's Enter later abandoned the game unasked)
+    s = sim()
+    s.at(0)
+    s.press("red")
+    s.at(10)
+    s.service.command("abandon")
+    s.at(10.5)
+    assert s.service.published.banner.startswith("ABANDON GAME?")
+    s.service._on_link(False, START + 10.5)
+    s.settle()
+    s.at(11)
+    assert state(s)["status"] == "paused"
+    assert s.service.published.banner.startswith("ABANDON GAME?")
+    s.service._on_link(True, START + 12)
+    s.at(12)
+    assert s.service.published.banner.startswith("ABANDON GAME?")
+
+
 def test_abandon_asks_first_and_anything_else_plays_on(sim):
     from tests.test_faults import shows_banner
 

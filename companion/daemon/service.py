@@ -1107,8 +1107,10 @@ class TableService:
         if events:
             self._crossed = None
         self._last_g = max(g, self._last_g) if not events else g
-        if events:
-            self._clear_banner()  # a banner stays until the next input that does something
+        if events and not cause:
+            # a banner stays until the next input that does something; the head's silence
+            # (``cause``) is no one's input: ABANDON GAME? stays asked, and shown
+            self._clear_banner()
         if self.mode.running():
             self._paused_by_head = False  # resumed since: the head's pause is over
 
