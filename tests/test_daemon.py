@@ -628,6 +628,34 @@ def test_a_bad_record_in_the_middle_resumes_the_game_from_the_last_good_one(tmp_
     assert kinds == [(1, "_game"), (2, "press"), (3, "restart")]
 
 
+def test_journal_damaged_of_a_finished_game_goes_when_challenge_starts_a_new_one(tmp_path):
+    # the good records end the game (its scores typed): saved at the restart, JOURNAL DAMAGED
+    # says so over its final screen; CHALLENGE starts a new game, an input that does something,
+    # and the banner of the old game's records went on over the new game's ready screen
+    path = tmp_path / "journal.jsonl"
+    header = {"seq": 1, "t": 0, "kind": "_game", "mode": "scrabble", "settings": {"minutes": 5}}
+    records = [
+        header,
+        {"seq": 2, "t": 1, "kind": "press", "role": "red"},
+        {"seq": 3, "t": 6, "kind": "scores", "blue": 300, "red": 250},
+        "garbage",
+        {"seq": 5, "t": 7, "kind": "_alive"},
+    ]
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records))
+    s = ScriptedTable(TableConfig(game="scrabble"), set_judge(WORDS), path, resume=True)
+    s.at(8)
+    assert state(s)["status"] == "finished" and s.service.last_record_path is not None
+    assert s.service.published.banner == "JOURNAL DAMAGED resumed at record 3"
+    s.service.command("pause")  # THE GAME IS OVER over it for a few seconds
+    s.at(9)
+    assert s.service.published.banner.startswith("THE GAME IS OVER")
+    s.press("challenge")  # a new game
+    s.at(10)
+    assert state(s)["status"] == "ready" and s.service.published.banner == ""
+    s.at(20)
+    assert s.service.published.banner == ""
+
+
 @pytest.mark.parametrize("seqs", [(1, 2, 4, 5), (1, 2, 2, 3)], ids=["missing", "duplicated"])
 def test_a_missing_or_duplicated_record_is_found_and_not_replayed(tmp_path, seqs):
     path = tmp_path / "journal.jsonl"

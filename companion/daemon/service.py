@@ -999,6 +999,7 @@ class TableService:
                         "a new game waits until the card takes it"
                     )
                     return
+                self._clear_banner()  # the last game's (JOURNAL DAMAGED of its records)
                 self._start_new_game()
                 self.message = ""
             elif kind in ("command", "line") and self.mode.finished:
