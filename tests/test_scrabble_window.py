@@ -141,3 +141,19 @@ def test_the_pages_end_a_challenge_whose_words_came_too_late():
     ]
     (c,) = views.challenges(events, game="scrabble")
     assert (c["words"], c["verdict"]) == (["REDYEING"], "too late")
+
+
+@pytest.mark.parametrize("call_off", ["cancel", "press challenge"])
+def test_a_challenge_called_off_while_the_clocks_are_paused_leaves_a_clock_to_resume(sim, call_off):
+    # paused in a challenge (the arbiter's pause), then called off: the clock was left held in
+    # a challenge no one could settle (presses ignored, the button said nothing to challenge)
+    s = sim(minutes=25)
+    st = run(s, OPENING + "60 press challenge\n61 pause\n")
+    st = run(s, f"62 {call_off}\n63 state\n")
+    assert st["status"] == "paused" and st["challenge_phase"] is None
+    assert s.service.mode.challenges[-1]["outcome"] == "called off"
+    st = run(s, "65 resume\n66 state\n")
+    assert st["status"] == "running" and st["mover"] == "red" and st["challengeable"]
+    assert st["time_left"]["red"] == OWN - 33 - (60 - 55) - (66 - 65)  # held 60-65
+    st = run(s, "70 press red\n71 state\n")
+    assert st["mover"] == "blue" and st["moves_completed"] == 4

@@ -663,7 +663,13 @@ class ScrabbleMode(ClockedMode):
     def _settle(self, t: float, verdict: str | None, outcome: str) -> None:
         c = self.challenge
         assert c is not None
-        if verdict is None:  # called off: the challenger's clock runs on as before
+        if verdict is None and self.clock.status == Status.PAUSED:
+            # called off while paused in it: paused still, the challenger's clock to run on
+            # at the resume (the clock itself calls off only a challenge holding the clocks)
+            self.clock.resume(t)
+            self.clock.call_off(t)
+            self.clock.pause(t)
+        elif verdict is None:  # called off: the challenger's clock runs on as before
             self.clock.call_off(t)
         else:
             self.clock.rule(verdict, t)
