@@ -117,8 +117,11 @@ def test_a_challenge_refused_is_not_journaled_and_the_pages_show_none_under_way(
     from companion.tournament.web import views
 
     s = sim(minutes=25)
-    run(s, "0 press red\n10 type pass\n12 press blue\n15 press challenge\n16 state\n")
+    run(s, "0 press challenge\n")  # before the first press: said (it used to go unsaid)
+    assert foot_shows(oled(s), "Nothing to challenge yet")
+    run(s, "1 press red\n10 type pass\n12 press blue\n15 press challenge\n16 state\n")
     assert foot_shows(oled(s), "Nothing to challenge: no play")
+    assert not [r for r in s.service.journal.records if r.get("kind") == "challenge_button"]
     s = sim(minutes=25, challenge="points", challenge_points=5)
     run(s, OPENING + "60 press challenge\n61 type BEDIM BE ET DO\n62 confirm\n64 press challenge\n")
     run(s, "67.5 state\n")

@@ -189,6 +189,8 @@ class ScrabbleMode(ClockedMode):
         the journal, then never show a challenge that was not (:meth:`_on_challenge_button`
         still says the same of one journaled before)."""
         clock = self.clock
+        if self.phase is None and clock.status == Status.READY:
+            return "Nothing to challenge yet"  # before the first press
         if self.phase is not None or clock.status != Status.RUNNING or clock.mover is None:
             return ""
         if self.challengeable():
@@ -950,7 +952,7 @@ def _frame(data: dict):
                 else ("BLUE WINS" if s["blue"] > s["red"] else "RED WINS")
             )
         elif data["status"] == "ready":
-            foot = "WHO GOES SECOND PRESSES TO START"
+            foot = data["notice"] or "WHO GOES SECOND PRESSES TO START"
         screen.fitted(draw, (0, 44, width - 1, height - 1), foot, 14, False, turn=turn)
 
     return frame
