@@ -74,6 +74,24 @@ def test_a_wrong_double_challenge_loses_the_challengers_turn(sim):
     assert final["last_move"]["kind"] == "pass" and "lost turn" in final["last_move"]["note"]
 
 
+def test_enter_alone_in_a_challenge_takes_the_words_of_the_recorded_play(sim):
+    # Enter with nothing typed sends 'confirm' (the simulator's terminal, the Pi's keyboard);
+    # the prompt says it takes the play's words. It used to be journaled and do nothing.
+    s = sim(minutes=25, challenge="double")
+    final = run(s, OPENING + "60 press challenge\n61 confirm\n62 press challenge\n")
+    assert final["mover"] == "blue" and final["scores"] == {"blue": 66, "red": 64}
+    assert "lost turn" in final["last_move"]["note"]
+    [challenge] = s.service.mode.challenges
+    assert sorted(challenge["words"]) == ["BE", "BEDIM", "DO", "ET"]
+
+
+def test_enter_alone_in_a_challenge_of_an_unrecorded_play_asks_for_the_words(sim):
+    s = sim(minutes=25)
+    final = run(s, "0 press red\n10 press blue\n12 press challenge\n13 confirm\n")
+    assert final["status"] == "challenge" and final["challenge_phase"] == "words"
+    assert "type the challenged words" in s.service.message
+
+
 def test_a_wrong_challenge_under_the_points_rule_gives_points(sim):
     s = sim(minutes=25, challenge="points", challenge_points=5)
     final = run(s, OPENING + "60 press challenge\n61 type BEDIM BE ET DO\n62 confirm\n")

@@ -127,6 +127,8 @@ class ScrabbleMode(ClockedMode):
     def decide(self, inp: Input) -> list[dict]:
         """Presses, typed lines and commands become events (the judge rules here)."""
         t = float(inp.t)
+        if self._enter_alone(inp):  # Enter alone (sim, the Pi's keyboard): the play's words
+            inp = Line("", t)
         if isinstance(inp, Command):
             self._check_something_to_do(inp.name)
         if isinstance(inp, Press) and inp.role == "challenge":
@@ -146,7 +148,13 @@ class ScrabbleMode(ClockedMode):
 
     def slow(self, inp: Input) -> bool:
         """The challenged words are judged (the lexicon may still be opening): on a worker."""
-        return isinstance(inp, Line) and self.phase == PHASE_WORDS
+        return self.phase == PHASE_WORDS and (isinstance(inp, Line) or self._enter_alone(inp))
+
+    def _enter_alone(self, inp: Input) -> bool:
+        """True for ``confirm`` (what Enter alone sends, in the simulator and on the Pi's
+        keyboard) while a challenge waits for its words: it takes the words of the recorded
+        play, as an empty typed line does, or says to type them."""
+        return isinstance(inp, Command) and inp.name == "confirm" and self.phase == PHASE_WORDS
 
     def _check_something_to_do(self, command: str) -> None:
         """Refuse ``override`` with no challenge under way (it rules one waiting for its words,
