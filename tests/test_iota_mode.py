@@ -5,7 +5,9 @@ pins, a fake clock): typed plays, buttons ending turns, the journal across a pow
 import json
 
 import pytest
+from PIL import ImageDraw
 
+from companion.daemon import screen
 from companion.daemon.challenge import set_judge
 from companion.daemon.config import TableConfig
 from companion.daemon.modes.iota import END_QUESTION, PASS_QUESTION
@@ -107,6 +109,24 @@ def test_three_players_pass_the_turn_round_with_either_button(sim):
     assert final["scores"] == {"Ana": 0, "Ben": 0, "Cy": 4}
     assert final["current"] == "Ana" and final["pile"] == 66 - 12 - 1 - 1
     assert s.service.published.lights == {"blue": True, "red": True}
+
+
+@pytest.mark.parametrize("names", ["Ana Ben", "Ana Ben Cy"])
+def test_a_press_with_nothing_typed_shows_pass_at_once(sim, names, monkeypatch):
+    # with 3-4 players the foot line takes turns with the pile; the question came second, so
+    # for 3 s the screen did not change and a second press (to see something) passed the turn
+    s = sim()
+    run(s, f"0 type {names}\n1 type RT2\n3 press blue\n")
+    texts = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self, xy, txt, *args, **kwargs):
+        texts.append(txt)
+        return original(self, xy, txt, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    screen.render(s.service.mode.view(3).frame)
+    assert any("PASS?" in t for t in texts), texts
 
 
 def test_a_power_cut_loses_neither_the_scores_nor_the_typed_play(sim):

@@ -424,7 +424,7 @@ def _setup_frame(title: str, line: str, notice: str, turn: int = 0):
 def _score_frame(data: dict):
     """The totals, one row a player (the player on turn lit), and a foot line: the entry's score
     or the last turn's, and the pile. Two players: a head line with the pile; three or four: rows
-    of 12 pixels (capitals of 10) and the pile in turns on the foot line."""
+    of 12 pixels (capitals of 10) and the pile in turns on the foot line, after the line."""
 
     def frame(draw, width, height):
         players = data["players"]
@@ -438,7 +438,8 @@ def _score_frame(data: dict):
         else:
             step = 48 // len(players)
             rows = [(i * step, (i + 1) * step - 1) for i in range(len(players))]
-            foot = (head, line)[turn % 2] if line else head
+            # the line first: a notice or a question (PASS?) is seen at once, not after the pile
+            foot = (line, head)[turn % 2] if line else head
             turn //= 2
         for (top, bottom), name in zip(rows, players, strict=True):
             box = (0, top, width - 1, bottom)
