@@ -289,3 +289,28 @@ def test_the_votes_outcome_is_shown_whole_and_said(sim, monkeypatch):
         first = " ".join(turns[0])
         # the verdict and the count, each whole, from the first turn on
         assert "TILE REMOVED" in first and "1 for, 2 against" in first, (size, turns)
+
+
+def test_after_the_vote_the_next_player_types_and_sees_his_move(sim, monkeypatch):
+    # the vote's page stayed 6 s whatever was played meanwhile, and without a prompt: the
+    # simulator's keys were then the buttons, so typing 'knock' pressed challenge ('c')
+    from tests.test_oled import drawn
+
+    s = sim()
+    run(
+        s,
+        """
+        0 type Ann Bob Cy hand=2 tiles=12
+        1 type Cy APPLE PIE
+        2 type PIE PIE right
+        3 press challenge
+        4 type Bob
+        5 type no
+        6 type no
+        6.5 type yes
+        """,
+    )
+    assert s.service.mode.view(7).prompt == "Bob: WORD WORD left|right, or knock"
+    run(s, "8 type knock\n")
+    texts = " ".join(t for t, _, _ in drawn(s.service.mode.view(8).frame, (128, 64), monkeypatch))
+    assert "THE VOTE" not in texts and "Cy to play" in texts, texts

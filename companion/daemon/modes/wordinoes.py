@@ -425,6 +425,7 @@ class WordinoesMode(GameMode):
                 self.closed = True
                 return Effects(finished=True)
             notices = _apply_to(self.game, event)
+            self.outcome = None  # the vote's page gives way to the game's next event
         except GameError as exc:
             raise ModeError(f"event {event!r}: {exc}") from None
         self.phase = None
@@ -578,16 +579,16 @@ class WordinoesMode(GameMode):
             word = "vote:removed" if n.removed else "vote:stays"
             since = self.outcome_at
             redraw_at = self.outcome_at + NOTICE_SECONDS  # then the game's screen again
+            prompt = _play_prompt(game)  # the next player types meanwhile
         else:
             chain = game.chains[game.chain_of(game.turn)] if game.turn else None
             ends = f"{chain.left_word} .. {chain.right_word}" if chain else ""
             counts = " ".join(f"{p[:5]}:{len(game.hands[p])}" for p in game.players)
             if status == Status.ALL_KNOCKED:
                 head = f"ALL KNOCKED: {game.turn}"
-                prompt = f"{game.turn}: two tiles, WORD WORD / WORD WORD (left / right)"
             else:
                 head = f"{game.turn} to play"
-                prompt = f"{game.turn}: WORD WORD left|right, or knock"
+            prompt = _play_prompt(game)
             frame = _play_frame(
                 head, ends, f"{counts} bag:{len(game.bag)}", notice or self.last_line
             )
@@ -598,6 +599,13 @@ class WordinoesMode(GameMode):
         frame = functools.partial(frame, turn=turn)
         key = (word, notice, self.last_line, repr(game.snapshot("*")), redraw_at, turn)
         return View(frame, lights, None, prompt, word, redraw_at, key)
+
+
+def _play_prompt(game: Game) -> str:
+    """What the player on turn types: a tile and its end, or after an all-knock the two drawn."""
+    if game.status == Status.ALL_KNOCKED:
+        return f"{game.turn}: two tiles, WORD WORD / WORD WORD (left / right)"
+    return f"{game.turn}: WORD WORD left|right, or knock"
 
 
 def _quietly(fn) -> None:
