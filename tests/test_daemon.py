@@ -503,6 +503,22 @@ def test_abandon_asks_first_and_anything_else_plays_on(sim):
     assert state(s)["status"] == "running" and s.service.last_record_path is None
 
 
+def test_the_challenge_button_before_the_first_press_says_nothing_to_challenge(sim):
+    # it was journaled and said nothing; the director's page showed a challenge under way
+    from tests.test_faults import shows_banner
+
+    s = sim()
+    s.at(0)
+    s.press("challenge")
+    s.at(0.5)
+    assert shows_banner(s.devices.display.image, "NOTHING TO CHALLENGE")
+    assert s.service.published.message.startswith("nothing to challenge")
+    assert state(s)["status"] == "ready" and not s.service.journal.records[1:]
+    s.press("red")  # the game starts as usual
+    s.at(1)
+    assert (state(s)["status"], state(s)["mover"]) == ("running", "blue")
+
+
 def test_override_and_call_off_with_nothing_to_act_on_say_so_and_leave_the_clock(sim):
     from companion.daemon.overlays import BANNER_SECONDS
     from tests.test_faults import shows_banner

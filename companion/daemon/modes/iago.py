@@ -141,6 +141,13 @@ class IagoTimerMode(ClockedMode):
                     "then the verdict is settled"
                 )
             self._check_something_to_do(inp.name)
+        ready = self.timer.status == Status.READY and self.phase is None
+        if isinstance(inp, Press) and inp.role == "challenge" and ready:
+            # said and not journaled (the director's page took it for a challenge under way)
+            raise NothingToDo(
+                "nothing to challenge: the game has not started (the first press starts it)",
+                "NOTHING TO CHALLENGE",
+            )
         if isinstance(inp, (Press, Command)):
             return self.clock_event(inp, t)
         if isinstance(inp, Line):
