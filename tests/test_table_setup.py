@@ -347,3 +347,18 @@ def test_a_name_the_terminal_cannot_show_prints_escaped_not_a_traceback(tmp_path
     assert done.returncode == 0, done.stderr
     out = done.stdout.decode("latin-1")
     assert "Zoë" in out and "\\u674e\\u96f7" in out  # what latin-1 cannot show, escaped
+
+
+def test_the_crossword_games_25_minutes_do_not_stay_when_the_table_goes_back_to_iago(cfg, capsys):
+    # --game scrabble without --minutes sets its own 25; --game iago afterwards kept them, an
+    # Iago game of 25 minutes' allowance (the rulebook's is 5) that nobody asked for
+    assert main(["table", "setup", "--game", "scrabble"]) == 0
+    assert load_table().minutes == 25
+    assert main(["table", "setup", "--game", "iago"]) == 0
+    assert load_table().minutes == 5
+    assert main(["table", "setup", "--game", "scrabble", "--minutes", "20"]) == 0
+    assert main(["table", "setup", "--game", "iota"]) == 0
+    assert load_table().minutes == 5
+    assert main(["table", "setup", "--game", "iago", "--minutes", "7"]) == 0
+    assert main(["table", "setup", "--game", "iago"]) == 0  # not leaving scrabble: kept
+    assert load_table().minutes == 7

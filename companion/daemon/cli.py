@@ -227,6 +227,10 @@ def _setup(args: argparse.Namespace) -> int:
         from companion.daemon.config import SCRABBLE_MINUTES
 
         minutes = SCRABBLE_MINUTES  # the crossword game's own time, unless told
+    elif (
+        minutes is None and args.game not in (None, "scrabble") and values.get("game") == "scrabble"
+    ):
+        minutes = TableConfig().minutes  # the crossword game's time is no allowance (Iago's 5)
     for colour in ("blue", "red"):
         options[colour] = "--players" if args.players else f"--{colour}"
     config = updated(
