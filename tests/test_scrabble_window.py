@@ -160,3 +160,15 @@ def test_a_challenge_called_off_while_the_clocks_are_paused_leaves_a_clock_to_re
     assert st["time_left"]["red"] == OWN - 33 - (60 - 55) - (66 - 65)  # held 60-65
     st = run(s, "70 press red\n71 state\n")
     assert st["mover"] == "blue" and st["moves_completed"] == 4
+
+
+def test_a_refused_entry_is_no_longer_said_once_its_turn_has_ended(sim):
+    # a newcomer saw "H7 CAT: ..." stay on the bottom line after the next press, and on the
+    # challenge screen: what was said of a turn goes when the turn ends
+    s = sim(minutes=25)
+    run(s, "0 press red\n1 type 8D JETON\n3 press blue\n5 type H7 CAT\n5.5 state\n")
+    refusal = s.service.mode.notice
+    assert refusal.startswith("H7 CAT")
+    assert foot_shows(oled(s), refusal)
+    run(s, "6 press red\n6.5 state\n")
+    assert s.service.mode.notice == "" and not foot_shows(oled(s), refusal)

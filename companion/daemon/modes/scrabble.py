@@ -492,6 +492,7 @@ class ScrabbleMode(ClockedMode):
         mover = self.clock.mover
         notes = self.clock.press(role, t)
         if any(n.startswith("turn ") for n in notes) and mover is not None:
+            self.notice = ""  # what was said of the turn that ended (a refused entry) is past
             before = len(self.record.moves)
             self._record_pending(mover)
             recorded = len(self.record.moves) > before
