@@ -169,6 +169,9 @@ def test_an_inflection_is_legitimate_if_only_the_new_letters_show_the_mover(afte
     assert [(w.word.text, w.kind) for w in r.words] == [(word, "inflection")]
     assert r.substituted_letters == pool
     assert codes(r) == ["no-lead"]
+    blue, red = len(word) - 4 + len(pool), 4 - len(pool)  # S; or I N G, the E substituted
+    said = f"blue shows {blue} tile{'s' if blue > 1 else ''} and red {red}"
+    assert r.violations[0].message.startswith(said)  # "1 tile", not "1 tiles"
 
 
 @pytest.mark.parametrize("word", ["LOVES", "LOVING"])

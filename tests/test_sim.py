@@ -133,6 +133,17 @@ def test_each_game_resumes_its_own_journal(dirs):
     shorter = TableConfig(game="scrabble", minutes=own.minutes - 5)
     said = game_notice(again.service, "scrabble", shorter)
     assert f"keeps its own time ({own.minutes} min): {own.minutes - 5} min is for" in said
+    # the resumed game abandoned, a new one is ready: the notice no longer speaks of it (a
+    # newcomer read "your game in progress was resumed" under the new game's ready screen)
+    from companion.daemon.sim import notice_now
+
+    game_id = again.service._game_id()
+    assert notice_now(again.service, said, game_id) == said
+    again.service.command("abandon")
+    again.service.command("abandon")
+    again.at(10)
+    assert again.service.mode.started is False
+    assert notice_now(again.service, said, game_id) == ""
 
 
 def test_the_old_single_journal_goes_to_its_game(dirs):

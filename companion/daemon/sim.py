@@ -135,6 +135,13 @@ def game_notice(service: TableService, game: str, asked: TableConfig | None = No
     return f"{game}: a new game (journal {where})"
 
 
+def notice_now(service: TableService, notice: str, game_id: str | None) -> str:
+    """``notice`` (:func:`game_notice`, said of the game ``game_id``) while that game is still
+    the service's, else "": once it is abandoned, or a new one follows its end, "your game in
+    progress was resumed" would speak of a game that is no longer on the table."""
+    return notice if service._game_id() == game_id else ""
+
+
 def parse_sim_script(lines: list[str], name: str = "script") -> list[tuple[float, str, list[str]]]:
     """Parse a script into ``(time, action, args)``; every bad line reported at once.
 
@@ -496,6 +503,7 @@ def run_interactive(
     if frames is not None:
         frames.time = service.game_time
     notice = game_notice(service, table.game, table)
+    noticed = service._game_id()  # the game the notice speaks of
     thread = threading.Thread(target=service.run, name="clock", daemon=True)
     thread.start()
     releases: list[tuple[float, object]] = []
@@ -579,6 +587,7 @@ def run_interactive(
         return False
 
     def draw(stdscr, pub) -> None:
+        nonlocal notice
         rows, cols = stdscr.getmaxyx()
         size = (pinmap.display.width, pinmap.display.height)
         kind = style or pick_style(cols, rows, utf8, *size)
@@ -604,6 +613,7 @@ def run_interactive(
         y = len(lines) + 2
         put(y - 1, 0, "+" + "-" * width + "+")
         sounding = getattr(devices.sounder, "is_sounding", False)
+        notice = notice_now(service, notice, noticed)
         lines = status_lines(pub, "".join(buffer), sounding, cols, notice, table.game)
         for text, bold in lines:
             put(y, 0, text, curses.A_BOLD if bold else 0)

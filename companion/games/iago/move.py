@@ -673,7 +673,8 @@ def rule_move(
         violations.append(
             Violation(
                 "no-lead",
-                f"{mover} shows {counts[mover]} tiles and {opp} {counts[opp]}; the mover needs "
+                f"{mover} shows {counts[mover]} tile{'' if counts[mover] == 1 else 's'} and "
+                f"{opp} {counts[opp]}; the mover needs "
                 "at least one more than the opponent",
                 details={"counts": dict(counts)},
             )
