@@ -128,6 +128,14 @@ def test_setup_by_lot_draws_the_colours_of_the_two_players(cfg, capsys):
     table = load_table()
     assert table.drawn_by_lot is True
     assert {table.blue, table.red} == {"Ada", "Bob"}
+    capsys.readouterr()
+    # colours given by hand afterwards replace the lot's, and it is said (it was dropped unsaid)
+    assert main(["table", "setup", "--players", "Cy", "Dee"]) == 0
+    assert load_table().drawn_by_lot is False
+    err = capsys.readouterr().err
+    assert "no longer drawn by lot" in err and "Cy blue, Dee red" in err
+    assert main(["table", "setup", "--players", "Cy", "Eve"]) == 0  # no lot to lose: nothing said
+    assert "lot" not in capsys.readouterr().err
 
 
 def test_unknown_game_and_lexicon_reported_with_every_other_bad_key(cfg, capsys):

@@ -259,6 +259,13 @@ def _setup(args: argparse.Namespace) -> int:
             "presses to start it (the ready screen says RED PRESSES TO START BLUE)",
             file=sys.stderr,
         )
+    elif lot is False and values.get("drawn_by_lot"):
+        # colours given by hand replace the lot's: said, not dropped unsaid
+        print(
+            f"companion table setup: the colours are now as given ({config.blue} blue, "
+            f"{config.red} red), no longer drawn by lot; --lot draws them again",
+            file=sys.stderr,
+        )
     return 0
 
 
