@@ -319,6 +319,32 @@ class _Renderer:
 _TILE_RENDERER = _Renderer()
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    moves=json_values,
+    state=st.dictionaries(
+        st.sampled_from(["moves", "scores", "time_left", "overtime_penalty", "board"]),
+        json_values,
+        max_size=4,
+    ),
+)
+def test_any_crossword_state_makes_the_table_page(moves, state):
+    """A crossword table's state whose ``moves`` is not a list (``true``, ``5``: a table
+    may send anything) made the table page fail with a TypeError, and with it every live
+    update of the poll that drew it (the hall's tiles of every other table changed then)."""
+    from starlette.templating import Jinja2Templates
+
+    from companion.tournament.web.app import HERE, table_context
+
+    env = Jinja2Templates(directory=str(HERE / "templates")).env
+    env.filters["clock"] = views._clock
+    detail = env.get_template("_table.html")
+    for value in (moves, True, 5, "P"):
+        table = row({**state, "game": "scrabble", "moves": value}) | {"events": [], "results": []}
+        html = detail.render(**table_context(table, 100.0))
+        assert "<h1>Table 5</h1>" in html
+
+
 def test_names_are_escaped_in_a_tile():
     html = _TILE_RENDERER.tile_template.render(
         t=views.tile(row(iago(players={"blue": "<script>x</script>", "red": "Bob"})))

@@ -336,7 +336,8 @@ def scrabble_moves(state: dict) -> list[dict]:
     """The crossword game's moves from its state (``moves``), each ``{"player", "text",
     "score", "total"}`` for the table page."""
     out = []
-    for m in state.get("moves") or []:
+    moves = state.get("moves")
+    for m in moves if isinstance(moves, list) else []:  # a state may hold anything
         m = _dict(m)
         kind = _str(m.get("kind"))
         if kind == "play":
