@@ -320,3 +320,77 @@ def test_a_tables_qr_code_png_reads_back_as_its_page(store):
     image = cv2.imdecode(np.frombuffer(r.content, np.uint8), cv2.IMREAD_GRAYSCALE)
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(image)
     assert text == "http://10.42.0.1:8080/table/3"
+
+
+def test_a_poll_that_fails_loses_no_change_the_next_poll_shows_it(store):
+    """The hub took the store's new version before it read and drew the tables that changed;
+    when that failed (the store busy, a tile that could not be drawn) the change was lost:
+    the hall kept the table's old tile until the table changed again. Now the version moves
+    only once the changes are offered, so the next poll shows them."""
+    import asyncio
+    import sqlite3
+
+    from companion.tournament.web.live import Hub
+
+    async def call(fn, *args):
+        return fn(*args)
+
+    async def render(changed, rows, details):
+        return {"tiles": {str(r["table"]): "tile" for r in rows}}
+
+    class Busy:
+        def __init__(self, store):
+            self.store, self.busy = store, True
+
+        def __getattr__(self, name):
+            return getattr(self.store, name)
+
+        def tables(self):
+            if self.busy:
+                self.busy = False
+                raise sqlite3.OperationalError("database is locked")
+            return self.store.tables()
+
+    async def run():
+        hub = Hub(call, Busy(store), render)
+        hub.version = store.version()
+        sub = hub.subscribe()
+        store.record_state(3, iago_state(3, minutes=(1, 2)), time.time())
+        with pytest.raises(sqlite3.OperationalError):
+            await hub.poll()
+        await hub.poll()
+        return sub.take()
+
+    assert list(asyncio.run(run()).get("tiles", {})) == ["3"]
+
+
+def test_a_tile_that_cannot_be_drawn_holds_up_no_other(store, monkeypatch):
+    """With the hub polling again after a failure, one table that cannot be drawn must not
+    stop the others: it is said in the log and left out of the update."""
+    import asyncio
+
+    from companion.tournament.web import app, views
+
+    web = app._Web(
+        store,
+        director_password=PASSWORD,
+        viewer_pin="",
+        publish=None,
+        session_seconds=60,
+        poll_seconds=1,
+        event="e",
+        base_url="",
+    )
+    tile = views.tile
+
+    def broken(row, **kw):
+        if row.get("table") == 2:
+            raise TypeError("a tile that cannot be drawn")
+        return tile(row, **kw)
+
+    monkeypatch.setattr(views, "tile", broken)
+    rows = store.tables()
+    out = asyncio.run(web.render_changes([1, 2, 3], rows, {2: store.table(2), 3: store.table(3)}))
+    web.pool.shutdown()
+    assert sorted(out["tiles"]) == sorted(str(r["table"]) for r in rows if r["table"] != 2)
+    assert list(out["details"]) == [3]

@@ -123,13 +123,27 @@ class _Web:
         return views.reported(rnd, setups, results)
 
     async def render_changes(self, changed, rows, details) -> dict:
+        """The changed tables drawn; one that cannot be drawn is said in the log and left
+        out, never holding up the others (the hub polls again only when the store fails)."""
         now = time.time()
         _, progress = await _hall_data(self, rows=False)
-        return {
-            "tiles": {str(r["table"]): self.tile_html(r, now) for r in rows},
-            "details": {n: self.detail_html(d, now) for n, d in details.items() if d},
-            "progress": progress,
-        }
+        tiles, pages = {}, {}
+        for r in rows:
+            with _said(f"table {r.get('table')}'s tile"):
+                tiles[str(r["table"])] = self.tile_html(r, now)
+        for n, d in details.items():
+            if d:
+                with _said(f"table {n}'s page"):
+                    pages[n] = self.detail_html(d, now)
+        return {"tiles": tiles, "details": pages, "progress": progress}
+
+
+@contextlib.contextmanager
+def _said(what: str):
+    try:
+        yield
+    except Exception:  # noqa: BLE001 - one table drawn wrong must not stop the others' updates
+        log.exception("director pages: %s could not be drawn", what)
 
 
 def _results(table: dict) -> list[dict]:

@@ -99,8 +99,8 @@ class Hub:
         """One poll: fetch what changed and offer it to the subscribers."""
         self.polls += 1
         version, changed = await self.call(self.store.changed_since, self.version)
-        self.version = version
         if not changed or not self.subscribers:
+            self.version = version
             return
         wanted = {int(n) for n in changed}
         rows = [r for r in await self.call(self.store.tables) if r.get("table") in wanted]
@@ -115,6 +115,7 @@ class Hub:
                 sub.offer(hall)
             elif sub.table in out.get("details", {}):
                 sub.offer({"detail": out["details"][sub.table]})
+        self.version = version  # only now: a poll that failed is done again by the next
 
     async def stream(self, sub: Subscriber, first: dict | None = None):
         """The server-sent events of one page: ``event: update`` with JSON ``{"now": epoch
