@@ -457,3 +457,18 @@ def test_a_pages_address_the_tables_cannot_take_is_left_out_not_sent(tmp_path, m
     finally:
         server.stop()
         store.close()
+
+
+@pytest.mark.parametrize("table", ["0", "1000", "99999999999999999999", "-3"])
+def test_correct_a_table_number_out_of_range_is_named_never_a_traceback(
+    director_home, capsys, table
+):
+    """``director correct 99999999999999999999 g1 ...`` ended in an OverflowError traceback
+    (SQLite holds no such integer); every table number outside 1 to 999 is now named with
+    what is accepted, exit 2."""
+    fill()
+    args = ["director", "correct", table, "g1", "--void", "--reason", "x", "--who", "y"]
+    assert main([*args, "--event", "spring"]) == 2
+    err = capsys.readouterr().err
+    assert f"table {table}: accepted a table number, 1 to 999" in err
+    assert "Traceback" not in err

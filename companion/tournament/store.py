@@ -531,8 +531,13 @@ class Store:
 
         Raises:
             CorrectionError: a bad change.
-            StoreError: no result of ``game`` at ``table`` is stored, or no reason or who.
+            StoreError: a table number outside 1 to 999, no result of ``game`` at ``table``
+                is stored, or no reason or who.
         """
+        from companion.tournament.protocol import TABLE_MAX
+
+        if isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= TABLE_MAX:
+            raise StoreError(f"table {table!r}: accepted a table number, 1 to {TABLE_MAX}")
         change = outcome.check_change(change)
         if not str(reason).strip() or not str(who).strip():
             raise StoreError("a correction needs a reason and who makes it")
