@@ -260,6 +260,22 @@ def test_director_ca_refuses_a_name_that_is_no_host_name(tmp_path, monkeypatch, 
     assert not (tmp_path / "director" / "tls").exists()  # nothing written
 
 
+@pytest.mark.parametrize("days", ["0", "-5", "99999999999"])
+def test_director_ca_days_out_of_range_are_named(tmp_path, monkeypatch, capsys, days):
+    """``director ca --days 0`` passed openssl's own words through ('req: Non-positive
+    number "0" for option -days; req: Use -help for summary'); now the value and the
+    accepted range are said, and nothing is written."""
+    from companion.cli import main
+    from companion.tournament import director as director_module
+
+    monkeypatch.setattr(director_module, "director_dir", lambda: tmp_path / "director")
+    assert main(["director", "ca", "--name", "10.42.0.1", "--days", days]) == 2
+    err = capsys.readouterr().err
+    assert f"--days {days}: accepted a whole number of days, 1 to 3650" in err
+    assert "openssl" not in err
+    assert not (tmp_path / "director" / "tls").exists()
+
+
 def test_director_ca_takes_host_names_and_addresses(tmp_path):
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not installed")

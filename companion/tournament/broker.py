@@ -612,6 +612,10 @@ def _signal_running(accounts: Accounts, sig: int) -> bool:
     return True
 
 
+CA_DAYS_MAX = 3650
+"""The longest validity of the hall's certificates, in days (ten years)."""
+
+
 def make_hall_ca(directory: Path, names: list[str], days: int = 825) -> TLSFiles:
     """A self-signed CA for a hall and a broker certificate signed by it, with openssl.
 
@@ -619,15 +623,17 @@ def make_hall_ca(directory: Path, names: list[str], days: int = 825) -> TLSFiles
         directory: where to write ``ca.pem``, ``ca.key``, ``broker.pem``, ``broker.key``.
         names: the broker's host names and IP addresses (subjectAltName), e.g.
             ``["director.local", "10.42.0.1", "127.0.0.1"]``.
-        days: validity of both certificates.
+        days: validity of both certificates, 1 to :data:`CA_DAYS_MAX`.
 
     Returns:
         The :class:`TLSFiles` (copy ``ca.pem`` to each table; ``[tournament] ca``).
 
     Raises:
-        BrokerError: a name that is neither a host name nor an IP address
+        BrokerError: days out of range, a name that is neither a host name nor an IP address
             (:func:`check_host_name`), openssl missing or failing.
     """
+    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= CA_DAYS_MAX:
+        raise BrokerError(f"--days {days}: accepted a whole number of days, 1 to {CA_DAYS_MAX}")
     names = [check_host_name(n) for n in names]
     if not names:
         raise BrokerError("the broker's certificate needs at least one host name or address")
