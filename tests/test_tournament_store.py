@@ -327,3 +327,19 @@ def test_a_name_and_its_upper_case_are_one_player_whatever_its_script(name):
     assert unicodedata.is_normalized("NFC", key)
     assert player_key(key) == key
     assert player_key(unicodedata.normalize("NFD", name)) == key
+
+
+@pytest.mark.parametrize("colour", ["blue", "red"])
+def test_a_result_whose_winner_is_its_loser_is_held(store, colour):
+    """``{"winner": "blue", "loser": "blue"}`` matched the set-up and counted: blue had a win
+    and red no game at all (neither won, lost nor drew), so red's row and Buchholz were wrong.
+    A record that contradicts itself is now held with that reason."""
+    setup = {"round": 1, "table": 1, "game": "iago", "minutes": 5}
+    setup["players"] = {"blue": "Ada", "red": "Bob"}
+    store.set_round(1, {1: setup}, 10.0, players=["Ada", "Bob"])
+    record = {**iago_record("Ada", "Bob", "red"), "winner": colour, "loser": colour}
+    held = store.hold_reason(1, "g1", 1, record)
+    assert held == f"winner and loser are both {colour}"
+    store.record_result(1, "g1", 1, record, 11.0, held=held)
+    rows = {s["player"]: (s["played"], s["wins"]) for s in store.standings()}
+    assert rows == {"Ada": (0, 0), "Bob": (0, 0)}

@@ -155,7 +155,7 @@ def setup_mismatch(setup: dict | None, round_no: int | None, record: dict) -> st
     """Why a result record does not match the set-up its table was given for round
     ``round_no`` (None when it matches): no round, no set-up of that round for the table,
     other players (the same two names, in either colour: colours may be drawn by lot at the
-    table), or another game (the record's ``mode``, when it names one, against the set-up's
+    table), a winner who is also the loser, or another game (the record's ``mode``, when it names one, against the set-up's
     ``game``). Pure; the words go on the standings page after "held: not in a set-up"."""
     if round_no is None:
         return "no round: the table had no set-up"
@@ -168,6 +168,9 @@ def setup_mismatch(setup: dict | None, round_no: int | None, record: dict) -> st
             f"players {got['blue'] or '?'} v {got['red'] or '?'}; round {round_no}'s set-up "
             f"has {want['blue'] or '?'} v {want['red'] or '?'}"
         )
+    said = decided(record)
+    if said["winner"] is not None and said["winner"] == said["loser"]:
+        return f"winner and loser are both {said['winner']}"
     game = setup.get("game")
     mode = record.get("mode")
     if isinstance(mode, str) and mode and isinstance(game, str) and game and mode != game:
