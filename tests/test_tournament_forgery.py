@@ -742,3 +742,30 @@ def test_a_full_disk_is_said_in_one_line_and_nothing_is_acked(tmp_path, caplog, 
     assert record.exc_info is None and "database or disk is full" in record.getMessage()
     assert str(store.path) in record.getMessage() and acks == []
     store.close()
+
+
+def test_a_result_sent_again_with_other_contents_is_said_and_the_first_kept(hall, caplog):
+    """A table's result sent a second time under the same game id with other contents (the
+    winner changed) was acked and dropped without a word: the director never knew a second
+    version existed. The first copy still stands (and is acked, so the table stops), and the
+    other is said in the log and listed among the refused messages."""
+    creds = account(hall, 3)
+    topic = protocol.topic(PREFIX, 3, "result")
+    first = {"game": "g9", "round": 1, "record": {"players": ["Ada", "Bob"], "loser": "red"}}
+    other = {"game": "g9", "round": 1, "record": {"players": ["Ada", "Bob"], "loser": "blue"}}
+    c = raw_client(hall.port, creds["username"], creds["password"], "table3")
+    try:
+        publish_all(c, [(topic, protocol.encode(first))])
+        wait_until(lambda: hall.store.results(), what="the first copy stored")
+        with caplog.at_level(logging.WARNING, logger="companion.tournament"):
+            publish_all(c, [(topic, protocol.encode(first)), (topic, protocol.encode(other))])
+            wait_until(lambda: hall.store.rejected(), what="the other copy said")
+    finally:
+        c.disconnect()
+        c.loop_stop()
+    assert hall.director.drain()
+    (res,) = hall.store.results()
+    assert res["loser"] == "red"
+    (refused,) = hall.store.rejected()  # the identical copy is a plain duplicate
+    assert "result g9 sent again with other contents" in refused["reason"]
+    assert "sent again with other contents" in caplog.text

@@ -18,7 +18,8 @@ A message that breaks the protocol (not JSON, too big, a number SQLite cannot ho
 the wrong type, a ``table`` that is not the topic's), or that the store cannot take, is refused:
 logged (the ``companion.tournament`` logger, and the store's ``rejected`` table) and dropped;
 each message of a batch is stored in a savepoint of its own, so nothing else is lost. A duplicate (same table, game, seq) is
-counted and dropped by the store.
+counted and dropped by the store; a result sent again under its game id with other contents keeps
+the first copy (acked) and the other is refused into ``rejected`` and the log, so it is seen.
 """
 
 from __future__ import annotations
@@ -429,6 +430,17 @@ class Director:
                     )
             new = store.record_result(table, payload["game"], rnd, record, received, held=held)
             self._count(new)
+            if not new and not store.same_result(table, payload["game"], record):
+                # the first copy stands (acked below, so the table stops sending); the other
+                # is said, never dropped without a word
+                self._refuse(
+                    protocol.topic(self.prefix, table, "result"),
+                    f"table {table}'s result {payload['game']} sent again with other contents; "
+                    "the first copy is kept (director results); correct it if this one is "
+                    "right",
+                    protocol.encode(payload),
+                    received,
+                )
             if new and held:
                 log.warning(
                     "director: table %d's result %s held: not in a set-up (%s); it counts once "

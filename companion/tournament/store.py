@@ -385,6 +385,16 @@ class Store:
         )
         return row is not None
 
+    def same_result(self, table: int, game: str, record: dict) -> bool:
+        """Whether the result stored of ``game`` at ``table`` is ``record`` (False when none
+        is stored, or it holds other contents)."""
+        row = (
+            self._con()
+            .execute("SELECT record FROM results WHERE table_no = ? AND game = ?", (table, game))
+            .fetchone()
+        )
+        return row is not None and row[0] == _dumps(record)
+
     def held_waiting(self, table: int) -> int:
         """How many of ``table``'s results are held and waiting for the director: neither
         accepted nor void."""
