@@ -435,6 +435,16 @@ def test_a_players_file_that_is_not_text_is_refused_naming_it(director_home, cap
     assert f"players file {binary} is not UTF-8 text" in err and "Traceback" not in err
 
 
+def test_players_run_together_with_commas_are_named_and_how_to_give_them_said(
+    director_home, capsys
+):
+    # "--players Ada,Bob" is one name: said with how names are given (it said only "1 player(s)")
+    argv = ["director", "round", "1", "--round-robin", "--players", "Ada,Bob", "--dry-run"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "1 player(s) ('Ada,Bob')" in err and "separated by spaces" in err and "@FILE" in err
+
+
 def test_a_pages_address_the_tables_cannot_take_is_left_out_not_sent(tmp_path, monkeypatch, caplog):
     """Without --pages-url the address is this machine's: one a table would refuse (a host
     name with an underscore) is said and left out of the set-ups, never sent to the tables."""

@@ -162,7 +162,11 @@ def _players(players: Iterable[str], where: str) -> list[str]:
     if twice:
         raise PairingError(f"{where}: players listed twice: {', '.join(twice)}")
     if len(names) < 2:
-        raise PairingError(f"{where}: {len(names)} player(s); a round needs at least 2")
+        given = f" ({', '.join(repr(n) for n in names)})" if names else ""
+        raise PairingError(
+            f"{where}: {len(names)} player(s){given}; a round needs at least 2, the names "
+            "separated by spaces (--players Ada Bob Cy) or one a line in @FILE"
+        )
     return names
 
 
