@@ -202,3 +202,24 @@ def test_file_camera_names_a_directory_among_images(tmp_path):
 
     image, problem = read_image_file(tmp_path)
     assert image is None and "is a directory" in problem
+
+
+def test_a_file_replaced_while_it_is_read_is_decoded_as_it_was_checked(tmp_path, monkeypatch):
+    """The photo is checked from its bytes; a file rewritten between that read and the decoding
+    (being copied in, cut short at that moment) must not be decoded unchecked: the frame is the
+    one checked (OpenCV decodes a cut JPEG from a path, grey filling the rest)."""
+    from pathlib import Path
+
+    data = _photo_jpeg()
+    path = tmp_path / "board.jpg"
+    path.write_bytes(data)
+    expected = FileCamera(path).capture()
+    read_bytes = Path.read_bytes
+
+    def read_then_replaced(self):
+        got = read_bytes(self)
+        self.write_bytes(data[: len(data) // 2])  # a new photo being written, half there
+        return got
+
+    monkeypatch.setattr(Path, "read_bytes", read_then_replaced)
+    assert np.array_equal(FileCamera(path).capture(), expected)

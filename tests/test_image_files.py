@@ -35,10 +35,10 @@ def test_a_decompression_bomb_is_refused_from_its_header(tmp_path, capsys, monke
     path = tmp_path / "bomb.png"
     path.write_bytes(_png_bomb(30000, 30000))
 
-    def decoded(_path):
+    def decoded(_data):
         raise AssertionError("decoded (17 s and 5.3 GB when it was)")
 
-    monkeypatch.setattr(camera, "_imread_quietly", decoded)
+    monkeypatch.setattr(camera, "_decode_quietly", decoded)
     image, problem = read_image_file(path)
     assert image is None
     assert "declares more than 179 megapixels" in problem  # Pillow's own bound, past ours
@@ -140,10 +140,10 @@ def test_a_header_whose_size_cannot_be_read_is_refused_before_decoding(tmp_path,
         b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 20000 +X 20000\n"
     )
 
-    def decoded(_path):
+    def decoded(_data):
         raise AssertionError("decoded")
 
-    monkeypatch.setattr(camera, "_imread_quietly", decoded)
+    monkeypatch.setattr(camera, "_decode_quietly", decoded)
     image, problem = read_image_file(tmp_path / "adobe.jpg")
     assert image is None and "header whose size cannot be read" in problem
     image, problem = read_image_file(tmp_path / "image.hdr")

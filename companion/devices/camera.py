@@ -168,23 +168,26 @@ def _not_a_regular_file(mode: int) -> str:
     return f"is {kind}, not an image file"
 
 
-def _imread_quietly(path: Path):
-    # OpenCV's decoders log their own errors on stderr ("[ERROR:0@0.2] global grfmt_tiff.cpp:117
-    # TIFF_Error ...") before imread returns None, and the caller says what is wrong; at the
-    # default level (WARNING) they are silenced for the call, and a level set higher to see them
-    # (OPENCV_LOG_LEVEL=INFO or DEBUG) is kept. libjpeg's own warnings ("Corrupt JPEG data")
-    # are not OpenCV's log and still show.
+def _decode_quietly(data: bytes):
+    # the bytes checked are the bytes decoded: a file rewritten after it was read (a new photo
+    # being copied in) is not decoded unchecked from its path, where OpenCV decodes a cut JPEG
+    # with grey filling the rest. OpenCV's decoders log their own errors on stderr
+    # ("[ERROR:0@0.2] global grfmt_tiff.cpp:117 TIFF_Error ...") before imdecode returns None,
+    # and the caller says what is wrong; at the default level (WARNING) they are silenced for
+    # the call, and a level set higher to see them (OPENCV_LOG_LEVEL=INFO or DEBUG) is kept.
+    # libjpeg's own warnings ("Corrupt JPEG data") are not OpenCV's log and still show.
     import cv2
 
+    buffer = np.frombuffer(data, np.uint8)
     log = _opencv_log_level(cv2)
     if log is None:  # an OpenCV that lets no one set its log level: its lines show
-        return cv2.imread(str(path), cv2.IMREAD_COLOR)
+        return cv2.imdecode(buffer, cv2.IMREAD_COLOR)
     get, set_, warning, silent = log
     level = get()
     if level == warning:  # the default: a level set otherwise is kept
         set_(silent)
     try:
-        return cv2.imread(str(path), cv2.IMREAD_COLOR)
+        return cv2.imdecode(buffer, cv2.IMREAD_COLOR)
     finally:
         set_(level)
 
@@ -243,7 +246,7 @@ def read_image_file(path: str | Path) -> tuple[np.ndarray | None, str | None]:
     if problem:
         return None, problem
     try:
-        frame = _imread_quietly(path)
+        frame = _decode_quietly(data)
     except cv2.error as exc:
         # OpenCV refuses, with an exception, a header that declares more pixels than it
         # decodes (2**30 by default: a decompression bomb, or a panorama far past any camera's)
