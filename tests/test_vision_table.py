@@ -951,3 +951,40 @@ def test_a_challenge_waiting_for_its_words_at_a_power_cut_is_read_on_the_restart
     s.settle()
     gate.set()  # the dead service's reading ends; its words go nowhere
     assert s.service.mode.phase == "verdict" and _words_records(s) == [["CAFE"]]
+
+
+def test_a_challenge_whose_words_the_camera_cannot_read_says_so_and_the_words_are_typed(
+    tmp_path, classifier
+):
+    """Red challenges blue's CAFE while a hand covers the board: the camera's reading is not
+    trusted, so it gives no words; that is said (the OLED's banner, the status line with the
+    reader's own words), not left for the players to wait on. The words are typed and judged;
+    the clock is as without a camera."""
+    import cv2
+
+    from companion.vision.synth import render_photo
+
+    folder = tmp_path / "camera"
+    folder.mkdir()
+    render_photo("iago", seed=61, grid=[EMPTY] * 11, size=SMALL).save(folder / "01")
+    photo = render_photo("iago", seed=62, grid=CAFE, size=SMALL)
+    x, y = np.mean(photo.corners, axis=0).astype(int)
+    cv2.ellipse(photo.image, (int(x), int(y)), (60, 140), 30, 0, 360, (120, 150, 200), -1)
+    cv2.imwrite(str(folder / "02.png"), photo.image)  # a hand over the board
+    for extra in folder.glob("*.*.*"):
+        extra.unlink()
+    judge = set_judge({"CAFE"})
+    s = camera_support.camera_table(TABLE, judge, tmp_path / "j.jsonl", folder)
+    twin = camera_support.camera_table(TABLE, judge, tmp_path / "twin.jsonl")
+    script = ("0 press red", "2 press challenge", "3 press red")
+    pub = run(s, *script, "4 sleep")
+    run(twin, *script, "4 sleep")
+    assert s.service.mode.phase == "words" and _words_records(s) == []
+    expected = overlays.Banner("WORDS NOT READ", "type the words")
+    assert pub.banner == str(expected)
+    assert region(s.devices.display.image, overlays.BANNER_BOX) == banner_pixels(expected)
+    assert s.service.message.startswith("camera unsure of the board (something covers")
+    assert s.service.message.endswith("type the words")
+    assert clock_of(s) == clock_of(twin)
+    run(s, "5 type CAFE")
+    assert _words_records(s) == [["CAFE"]] and s.service.mode.phase == "verdict"

@@ -338,6 +338,7 @@ class TableService:
             self.camera_watcher.on_board = self._camera_board
             if hasattr(self.camera_watcher, "submit_words"):  # taken while their challenge waits
                 self.camera_watcher.submit_words = self._camera_words
+                self.camera_watcher.on_no_words = self._camera_no_words
             if hasattr(self.camera_watcher, "photos"):  # each move's photo kept (photos.py)
                 self.camera_watcher.photos = self._move_photos(photo_io, photo_clock)
                 self.camera_watcher.on_photo = self._camera_photo
@@ -1380,6 +1381,10 @@ class TableService:
         """The camera's words for the challenge whose sand stopped at ``at`` (any thread)."""
         self._queue.put(("camera", ("words", (text, at), ""), self.clock()))
 
+    def _camera_no_words(self, why: str, at: float | None) -> None:
+        """The camera gives the challenge whose sand stopped at ``at`` no words (any thread)."""
+        self._queue.put(("camera", ("no words", at, why), self.clock()))
+
     def _camera_board(self, notation: str, trusted: bool, move: tuple | None = None) -> None:
         self._queue.put(("camera", ("board", (notation, trusted, move), ""), self.clock()))
 
@@ -1432,6 +1437,17 @@ class TableService:
                 self.message = (
                     f"the camera's words {words} came after their challenge was settled: not used"
                 )
+            return
+        if what == "no words":
+            # the camera cannot give a challenge its words: said while that challenge waits for
+            # them (typed meanwhile, or settled, there is nothing to say)
+            rec = getattr(self.mode, "challenge_rec", None)
+            if (
+                getattr(self.mode, "phase", None) == "words"
+                and getattr(rec, "started_at", None) == data
+            ):
+                self._show_banner(Banner("WORDS NOT READ", "type the words"), until)
+                self.message = text
             return
         if what == "board":
             # the board after a move, as read: journaled as the service's own record (BOARD,

@@ -561,6 +561,9 @@ class ChallengeWatcher:
         # called with (words, the challenge's mark) instead of submit_line when set: the service
         # takes them only while that challenge waits for its words
         self.submit_words = None
+        # called with (why, the challenge's mark) when the camera gives a challenge no words
+        # (no frame, no board at the move's start, a reading in doubt): the words are typed
+        self.on_no_words = None
         self.on_board = None  # called with (notation, trusted, (player, move number)) for each
         # board read when a move begins
         self.start_boards: dict[str, str] = {}
@@ -722,6 +725,8 @@ class ChallengeWatcher:
             self.problem = shot.problem
             if kind == "count" and self.on_count is not None:
                 self.on_count(None, shot.problem)
+            elif kind == "challenge":
+                self._no_words(f"{shot.problem}; type the words", job)
             elif kind == "start":
                 self.start_boards.pop(colour, None)
             return
@@ -758,14 +763,16 @@ class ChallengeWatcher:
             return
         before = self.start_boards.get(colour)
         if before is None:
-            self.problem = f"camera: no board seen at the start of {colour}'s move; type the words"
+            self._no_words(f"camera: no board seen at the start of {colour}'s move", job)
             return
-        answer = self.board_camera.challenged_words(before, colour, frame=frame)
+        try:
+            answer = self.board_camera.challenged_words(before, colour, frame=frame)
+        except CompanionError as exc:  # no board found in the frame
+            self._no_words(self.board_camera.problem or f"camera: {exc}", job)
+            return
         if not answer.trusted:
             # never a word from a board the reader is unsure of: the words are typed
-            self.problem = (
-                f"camera unsure of the board ({unsure_why(answer.problems)}); type the words"
-            )
+            self._no_words(f"camera unsure of the board ({unsure_why(answer.problems)})", job)
             return
         self._submit(answer.words, job)
 
@@ -777,18 +784,24 @@ class ChallengeWatcher:
         after = self.start_boards.get(job.mover or "")
         if before is None or after is None:
             when = "began" if before is None else "ended"
-            self.problem = (
-                f"camera unsure of the board when {job.colour}'s move {when}; type the words"
-            )
+            self._no_words(f"camera unsure of the board when {job.colour}'s move {when}", job)
             return
         self._submit(move_words(before, after, job.colour), job)
+
+    def _no_words(self, why: str, job: _Job) -> None:
+        """The challenge marked ``job.at`` gets no words from the camera: ``why`` (ending "; type
+        the words") is kept in ``problem`` and passed to ``on_no_words`` for the screen, so the
+        players do not wait on the camera."""
+        self.problem = why if why.endswith("type the words") else f"{why}; type the words"
+        if self.on_no_words is not None:
+            self.on_no_words(self.problem, job.at)
 
     def _submit(self, words: list[str], job: _Job) -> None:
         """Give the challenge marked ``job.at`` its ``words``, as a typed line: through
         ``submit_words(text, at)`` when the service set it (it takes them only while that
         challenge still waits for its words), else ``submit_line(text)``."""
         if not words:
-            self.problem = "camera: no new word on the board; type the words"
+            self._no_words("camera: no new word on the board", job)
             return
         self.problem = None
         if self.submit_words is not None:
