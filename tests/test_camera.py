@@ -223,3 +223,48 @@ def test_a_file_replaced_while_it_is_read_is_decoded_as_it_was_checked(tmp_path,
 
     monkeypatch.setattr(Path, "read_bytes", read_then_replaced)
     assert np.array_equal(FileCamera(path).capture(), expected)
+
+
+class _Webcam:
+    """cv2.VideoCapture over a USB webcam that can be unplugged: a capture opened while it is
+    plugged in gives frames until it is unplugged, and none after, even once it is plugged in
+    again (its device went away: V4L2 makes a new one); a capture opened again then does."""
+
+    plugged = True
+
+    def __init__(self, device):
+        self.alive = _Webcam.plugged
+
+    def isOpened(self):  # noqa: N802 - OpenCV's name
+        return self.alive
+
+    def set(self, prop, value):
+        return True
+
+    def grab(self):
+        return self.alive and _Webcam.plugged
+
+    def read(self):
+        if not (self.alive and _Webcam.plugged):
+            self.alive = False
+            return False, None
+        return True, np.zeros((4, 6, 3), np.uint8)
+
+    def release(self):
+        self.alive = False
+
+
+def test_an_opencv_camera_unplugged_and_plugged_in_again_gives_frames_again(monkeypatch):
+    monkeypatch.setattr(cv2, "VideoCapture", _Webcam)
+    monkeypatch.setattr(_Webcam, "plugged", True)
+    cam = OpenCVCamera(0)
+    assert cam.capture().shape == (4, 6, 3)
+    _Webcam.plugged = False
+    with pytest.raises(CameraError, match="OpenCV camera 0"):
+        cam.capture()
+    with pytest.raises(CameraError, match="OpenCV camera 0"):
+        cam.capture()
+    assert cam.problem.startswith("camera unavailable")
+    _Webcam.plugged = True
+    assert cam.capture().shape == (4, 6, 3)
+    assert cam.problem is None

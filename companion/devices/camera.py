@@ -373,32 +373,50 @@ class OpenCVCamera(_Base):
 
     def __init__(self, device: int | str = 0, width: int | None = None, height: int | None = None):
         super().__init__()
-        import cv2
-
         from companion.devices.pinmap import CAMERA_DEVICE_ACCEPTED, camera_device_ok
 
         self.name = f"OpenCV camera {device}"
         if not camera_device_ok(device):  # OpenCV would refuse it in its own words, or crash
             raise self._fail(f"device {device!r}: accepted {CAMERA_DEVICE_ACCEPTED}")
-        self._cap = cv2.VideoCapture(device)
-        if not self._cap.isOpened():
-            self._cap.release()
+        self._device, self._size = device, (width, height)
+        self._cap = self._open()
+        if self._cap is None:
             raise self._fail(f"cannot open {device!r} (unplugged or used by another program?)")
+
+    def _open(self):
+        """The device opened, its frame size asked for; None when it cannot be opened."""
+        import cv2
+
+        cap = cv2.VideoCapture(self._device)
+        if not cap.isOpened():
+            cap.release()
+            return None
+        width, height = self._size
         if width:
-            self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, int(width))
+            cap.set(cv2.CAP_PROP_FRAME_WIDTH, int(width))
         if height:
-            self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, int(height))
+            cap.set(cv2.CAP_PROP_FRAME_HEIGHT, int(height))
+        return cap
 
     def _grab(self) -> np.ndarray:
+        if self._cap is None:
+            # lost at a capture before (unplugged): a capture once open gives no frame again
+            # when its device comes back (V4L2 makes it anew), so it is opened again
+            self._cap = self._open()
+            if self._cap is None:
+                raise self._fail(f"cannot open {self._device!r} (unplugged?)")
         # the driver may hold a stale frame: take the newest
         self._cap.grab()
         ok, frame = self._cap.read()
         if not ok or frame is None:
+            self._cap.release()
+            self._cap = None  # opened again at the next capture
             raise self._fail("no frame (unplugged?)")
         return frame
 
     def close(self) -> None:
-        self._cap.release()
+        if self._cap is not None:
+            self._cap.release()
 
 
 SETTLE_FRAMES = 40  # at most this many frames are waited for the exposure to settle (~2 s)
