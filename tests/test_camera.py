@@ -71,6 +71,17 @@ def test_empty_folder(tmp_path):
         FileCamera(tmp_path)
 
 
+def test_a_folder_emptied_mid_game_says_what_images_it_takes(tmp_path):
+    """As at the start: the folder named, what is wrong, and the images taken (a photo named
+    .webp or .JPG~ by the program copying them in is not one)."""
+    _write(tmp_path / "01.png", 10)
+    cam = FileCamera(tmp_path)
+    cam.capture()
+    (tmp_path / "01.png").rename(tmp_path / "01.webp")
+    with pytest.raises(CameraError, match=r"holds no image \(\.jpg, \.jpeg, \.png, \.bmp"):
+        cam.capture()
+
+
 def test_open_camera_kinds():
     assert open_camera({"kind": "none"}) is None
     assert open_camera({}) is None

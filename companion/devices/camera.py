@@ -347,7 +347,7 @@ class FileCamera(_Base):
         if self.path.is_dir():
             images = self._images()
             if not images:
-                raise self._fail(f"folder {self.path} holds no image")
+                raise self._fail(f"folder {self.path} holds no image ({', '.join(IMAGE_SUFFIXES)})")
             path = images[min(self._next, len(images) - 1)]
             self._next += 1
         else:
