@@ -279,3 +279,20 @@ def test_an_opencv_camera_unplugged_and_plugged_in_again_gives_frames_again(monk
     _Webcam.plugged = True
     assert cam.capture().shape == (4, 6, 3)
     assert cam.problem is None
+
+
+def test_a_folder_that_cannot_be_read_is_a_camera_error_naming_it(tmp_path, monkeypatch):
+    """A folder whose listing is refused (no permission; root is never refused, so staged) is
+    a CameraError naming it and why, at the start as at a capture, not a PermissionError."""
+    from pathlib import Path
+
+    _write(tmp_path / "01.png", 10)
+    cam = FileCamera(tmp_path)
+
+    def refused(self):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "iterdir", refused)
+    for make in (lambda: FileCamera(tmp_path), cam.capture):
+        with pytest.raises(CameraError, match=r"folder .* cannot be read \(Permission denied\)"):
+            make()

@@ -341,7 +341,11 @@ class FileCamera(_Base):
             raise self._fail(f"folder {self.path} holds no image ({', '.join(IMAGE_SUFFIXES)})")
 
     def _images(self) -> list[Path]:
-        return sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        try:
+            names = list(self.path.iterdir())
+        except OSError as exc:  # no permission, the folder gone meanwhile, a dead disk
+            raise self._fail(f"folder {self.path} cannot be read ({exc.strerror})") from None
+        return sorted(p for p in names if p.suffix.lower() in IMAGE_SUFFIXES)
 
     def _grab(self) -> np.ndarray:
         if self.path.is_dir():
