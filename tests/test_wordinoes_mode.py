@@ -255,24 +255,25 @@ def test_a_missing_judge_cache_is_said_and_never_built_at_the_table(tmp_path, mo
     assert not judgecache.cache_path().exists()
 
 
+# Cy's PIE challenged by Bob, the vote two against one: the tile is removed at 6.5 s
+VOTED_OUT = """
+0 type Ann Bob Cy hand=2 tiles=12
+1 type Cy APPLE PIE
+2 type PIE PIE right
+3 press challenge
+4 type Bob
+5 type no
+6 type no
+6.5 type yes
+"""
+
+
 def test_the_votes_outcome_is_shown_whole_and_said(sim, monkeypatch):
     from companion.daemon import screen
     from tests.test_oled import drawn
 
     s = sim()
-    run(
-        s,
-        """
-        0 type Ann Bob Cy hand=2 tiles=12
-        1 type Cy APPLE PIE
-        2 type PIE PIE right
-        3 press challenge
-        4 type Bob
-        5 type no
-        6 type no
-        6.5 type yes
-        """,
-    )
+    run(s, VOTED_OUT)
     svc = s.service
     # the terminal says the vote's result (two against one: the tile is removed)
     assert "The vote: tile removed (1 for, 2 against)" in svc.published.message
@@ -297,19 +298,7 @@ def test_after_the_vote_the_next_player_types_and_sees_his_move(sim, monkeypatch
     from tests.test_oled import drawn
 
     s = sim()
-    run(
-        s,
-        """
-        0 type Ann Bob Cy hand=2 tiles=12
-        1 type Cy APPLE PIE
-        2 type PIE PIE right
-        3 press challenge
-        4 type Bob
-        5 type no
-        6 type no
-        6.5 type yes
-        """,
-    )
+    run(s, VOTED_OUT)
     assert s.service.mode.view(7).prompt == "Bob: WORD WORD left|right, or knock"
     run(s, "8 type knock\n")
     texts = " ".join(t for t, _, _ in drawn(s.service.mode.view(8).frame, (128, 64), monkeypatch))
