@@ -519,6 +519,36 @@ def test_a_count_whose_frame_the_camera_did_not_give_says_so_even_while_a_readin
     assert "blue" not in watcher.start_boards and "red" not in watcher.start_boards
 
 
+def test_a_reading_that_fails_unforeseen_still_answers_its_count_and_the_camera_goes_on(caplog):
+    """A fault of the reader's own (not a CompanionError) in a count is said to ``on_count``
+    and logged; it used to set ``problem`` alone, so a player's count (``n``) showed nothing.
+    The next job is read as usual."""
+    import logging
+    from types import SimpleNamespace
+
+    from companion.vision.table import ChallengeWatcher
+
+    board_camera = BoardCamera(CountingCamera())
+    watcher = ChallengeWatcher(board_camera, submit_line=lambda _: None)
+    counts = []
+    watcher.on_count = lambda c, problem: counts.append((c, problem))
+    watcher.observe({}, SimpleNamespace(timer=SimpleNamespace(mover="blue")))
+
+    def broken(**_):
+        raise ZeroDivisionError("a reader's bug")
+
+    board_camera.counts = broken
+    with caplog.at_level(logging.ERROR, logger="companion.vision"):
+        watcher.request_count()
+        watcher.wait()
+    assert counts == [(None, "camera: ZeroDivisionError: a reader's bug")]
+    assert "the count reading failed" in caplog.text
+    del board_camera.counts  # the reader mended: the next count is read (no board: said)
+    watcher.request_count()
+    watcher.wait()
+    assert len(counts) == 2 and counts[1][0] is None and "ZeroDivision" not in counts[1][1]
+
+
 CAFE_D_RED = CAFE[:9] + [".d........."] + CAFE[10:]  # CAFE and a lone d showing red
 
 

@@ -702,9 +702,25 @@ class ChallengeWatcher:
         try:
             self._do(job, shot)
         except CompanionError as exc:
-            self.problem = str(exc)
+            self._failed(job, str(exc))
         except Exception as exc:  # noqa: BLE001 - the camera must never stop the table
-            self.problem = f"camera: {type(exc).__name__}: {exc}"
+            _log.exception("camera: the %s reading failed", job.kind)
+            self._failed(job, f"camera: {type(exc).__name__}: {exc}")
+
+    def _failed(self, job: _Job, problem: str) -> None:
+        """A job that failed without answering (a fault of the reader's) is said (``problem``)
+        and answered as for a frame that failed: a count or a challenge never waits unsaid on
+        the camera. An answer that fails in turn is logged: the reading thread goes on."""
+        self.problem = problem
+        try:
+            if job.kind == "count" and self.on_count is not None:
+                self.on_count(None, problem)
+            elif job.kind == "challenge":
+                self._no_words(problem, job)
+            elif job.kind == "start":
+                self.start_boards.pop(job.colour, None)
+        except Exception:  # noqa: BLE001 - said in the log; the camera must never stop the table
+            _log.exception("camera: the %s reading's failure could not be told", job.kind)
 
     def _camera_state(self, now: str | None) -> None:
         """Tell ``on_camera`` the camera stopped or started giving frames (``now``: its
