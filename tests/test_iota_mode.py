@@ -129,6 +129,25 @@ def test_a_press_with_nothing_typed_shows_pass_at_once(sim, names, monkeypatch):
     assert any("PASS?" in t for t in texts), texts
 
 
+def test_an_entry_waiting_for_its_press_is_shown_whole_not_between_the_piles(sim, monkeypatch):
+    # three players: "pass, exchange 2  PRESS" was cut into turns that alternated with the
+    # pile's (a newcomer read "pass, exchange", "PILE 47", "2 PRESS"); now its turns follow
+    s = sim()
+    run(s, "0 type Ana Ben Cy\n1 type RT2\n11 type pass 2\n")
+    shown = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self, xy, txt, *args, **kwargs):
+        shown.append(txt)
+        return original(self, xy, txt, *args, **kwargs)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    for k in range(4):  # four turns of the foot line
+        screen.render(s.service.mode.view(11 + k * screen.TURN_SECONDS + 0.1).frame)
+    assert not any(t.startswith("PILE") for t in shown), shown
+    assert any("PRESS" in t for t in shown) and any("pass" in t for t in shown), shown
+
+
 def test_a_power_cut_loses_neither_the_scores_nor_the_typed_play(sim):
     s = sim()
     run(

@@ -438,9 +438,15 @@ def _score_frame(data: dict):
         else:
             step = 48 // len(players)
             rows = [(i * step, (i + 1) * step - 1) for i in range(len(players))]
-            # the line first: a notice or a question (PASS?) is seen at once, not after the pile
-            foot = (line, head)[turn % 2] if line else head
-            turn //= 2
+            if data["pending"]:
+                # an entry waiting for the press: its line alone, in its turns, never cut into
+                # pieces between the pile's (a newcomer read "pass, exchange" / PILE / "2 PRESS")
+                foot = line
+            else:
+                # the line first: a notice or a question (PASS?) is seen at once, not after the
+                # pile
+                foot = (line, head)[turn % 2] if line else head
+                turn //= 2
         for (top, bottom), name in zip(rows, players, strict=True):
             box = (0, top, width - 1, bottom)
             fnt = screen.font(screen.min_size(True, name), True, True, name)  # CJK names too
