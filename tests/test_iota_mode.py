@@ -5,7 +5,6 @@ pins, a fake clock): typed plays, buttons ending turns, the journal across a pow
 import json
 
 import pytest
-from PIL import ImageDraw
 
 from companion.daemon import screen
 from companion.daemon.challenge import set_judge
@@ -14,6 +13,7 @@ from companion.daemon.modes.iota import END_QUESTION, PASS_QUESTION
 from companion.daemon.sim import ScriptedTable, parse_sim_script
 from companion.games.iota.cards import parse_card
 from companion.games.iota.scorekeeper import Scorekeeper
+from tests.test_oled import drawn
 
 
 @pytest.fixture
@@ -117,15 +117,7 @@ def test_a_press_with_nothing_typed_shows_pass_at_once(sim, names, monkeypatch):
     # for 3 s the screen did not change and a second press (to see something) passed the turn
     s = sim()
     run(s, f"0 type {names}\n1 type RT2\n3 press blue\n")
-    texts = []
-    original = ImageDraw.ImageDraw.text
-
-    def text(self, xy, txt, *args, **kwargs):
-        texts.append(txt)
-        return original(self, xy, txt, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
-    screen.render(s.service.mode.view(3).frame)
+    texts = [t for t, _, _ in drawn(s.service.mode.view(3).frame, (128, 64), monkeypatch)]
     assert any("PASS?" in t for t in texts), texts
 
 
@@ -135,15 +127,9 @@ def test_an_entry_waiting_for_its_press_is_shown_whole_not_between_the_piles(sim
     s = sim()
     run(s, "0 type Ana Ben Cy\n1 type RT2\n11 type pass 2\n")
     shown = []
-    original = ImageDraw.ImageDraw.text
-
-    def text(self, xy, txt, *args, **kwargs):
-        shown.append(txt)
-        return original(self, xy, txt, *args, **kwargs)
-
-    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
     for k in range(4):  # four turns of the foot line
-        screen.render(s.service.mode.view(11 + k * screen.TURN_SECONDS + 0.1).frame)
+        frame = s.service.mode.view(11 + k * screen.TURN_SECONDS + 0.1).frame
+        shown += [t for t, _, _ in drawn(frame, (128, 64), monkeypatch)]
     assert not any(t.startswith("PILE") for t in shown), shown
     assert any("PRESS" in t for t in shown) and any("pass" in t for t in shown), shown
 
