@@ -195,7 +195,7 @@ class ScrabbleMode(ClockedMode):
         TOO LATE TO CHALLENGE and the word), or "" when it challenges, settles, calls off or
         resumes. Such a press is refused before the journal: the director's pages, which read
         the journal, then never show a challenge that was not (:meth:`_on_challenge_button`
-        still says the same of one journaled before)."""
+        asks the same of one journaled before)."""
         clock = self.clock
         if self.phase is None and clock.status == Status.READY:
             return "Nothing to challenge yet"  # before the first press
@@ -596,18 +596,13 @@ class ScrabbleMode(ClockedMode):
             challenger = self.clock.mover
             if challenger is None:
                 return
-            if not self.challengeable():  # the clock is not held
-                if self.clock.challengeable:  # the turn just ended was a pass or an exchange
-                    self._say("Nothing to challenge: no play", t)
-                    return
-                notes = self.clock.challenge(challenger, t)  # refused: says why
-                if any(n.startswith("too late") for n in notes):
-                    last = self.record.last_play()
-                    self._say(f"TOO LATE TO CHALLENGE {last.word if last else ''}".strip(), t)
-                else:
-                    self._say("Nothing to challenge yet", t)
+            # refused before the journal now (decide); a journal of before still holds such
+            # presses: the clock is not held, and the screen says why as it did then
+            why = self._challenge_refused(t)
+            if why:
+                self._say(why, t)
                 return
-            notes = self.clock.challenge(challenger, t)
+            self.clock.challenge(challenger, t)
             if self.clock.status == Status.CHALLENGE:
                 self.phase = PHASE_WORDS
                 self.challenge = {
@@ -617,7 +612,6 @@ class ScrabbleMode(ClockedMode):
                 }
             else:
                 self._say("Nothing to challenge yet", t)
-            del notes
             return
         if self.phase == PHASE_WORDS:
             self._settle(t, None, "called off")
