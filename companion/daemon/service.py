@@ -565,7 +565,7 @@ class TableService:
         if self._banner is not None and self._banner[1] is not None:
             # a banner timed on the last game's clock (NO CAMERA, THE GAME IS OVER) would stay
             # on the new game's screen until its clock came that far
-            self._banner, self._under = self._under, None
+            self._end_banner()
         self._crossed = None
         self._next_heartbeat = None
         self._paused_by_head = False
@@ -913,10 +913,7 @@ class TableService:
             self._input(kind, value, t_mono)
 
     def _say_press(self, role: str, title: str, detail: str, text: str, t_mono: float) -> None:
-        from companion.daemon import overlays
-
-        g = max(self.game_time(t_mono), self._last_g)
-        self._show_banner(Banner(title, detail), g + overlays.BANNER_SECONDS)
+        self._brief_banner(Banner(title, detail), max(self.game_time(t_mono), self._last_g))
         self.message = text
         log.warning("%s", text)
 
@@ -1076,13 +1073,18 @@ class TableService:
         """Take down the banner and any under it (an input did something)."""
         self._banner = self._under = None
 
+    def _end_banner(self) -> None:
+        """The banner shown ends (its time is up, its question answered): the one that stays
+        under it, if any, comes back."""
+        self._banner, self._under = self._under, None
+
     def _drop_banner(self, title: str) -> None:
         """Take down the banner titled ``title`` (its question answered, its work done), shown
         or under a timed one; what is over it stays."""
         if self._under is not None and self._under[0].title == title:
             self._under = None
         if self._banner is not None and self._banner[0].title == title:
-            self._banner, self._under = self._under, None
+            self._end_banner()
 
     def _abandon(self, g: float) -> None:
         """End the game in progress at game time ``g`` without a result (asked and confirmed):
@@ -1525,7 +1527,7 @@ class TableService:
         if self._banner is not None:
             banner, until = self._banner
             if until is not None and g >= until:
-                self._banner, self._under = self._under, None  # what stays comes back
+                self._end_banner()
                 banner = None if self._banner is None else self._banner[0]
         words = tuple(self._fault_words(k) for k in self.faults if k != "display")
         redraw = view.redraw_at
