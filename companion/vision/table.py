@@ -708,9 +708,10 @@ class ChallengeWatcher:
             self._failed(job, f"camera: {type(exc).__name__}: {exc}")
 
     def _failed(self, job: _Job, problem: str) -> None:
-        """A job that failed without answering (a fault of the reader's) is said (``problem``)
-        and answered as for a frame that failed: a count or a challenge never waits unsaid on
-        the camera. An answer that fails in turn is logged: the reading thread goes on."""
+        """A job that failed (no frame, or a fault of the reader's) is said (``problem``) and
+        answered: the count with no counts, the challenge with no words, the move's start with
+        no board, so nothing waits unsaid on the camera. An answer that fails in turn is logged:
+        the reading thread goes on."""
         self.problem = problem
         try:
             if job.kind == "count" and self.on_count is not None:
@@ -738,13 +739,7 @@ class ChallengeWatcher:
             return
         if shot.error is not None:
             # no frame: said as the camera said it when the job was asked for
-            self.problem = shot.problem
-            if kind == "count" and self.on_count is not None:
-                self.on_count(None, shot.problem)
-            elif kind == "challenge":
-                self._no_words(f"{shot.problem}; type the words", job)
-            elif kind == "start":
-                self.start_boards.pop(colour, None)
+            self._failed(job, shot.problem)
             return
         frame = shot.frame
         if kind == "count":
