@@ -155,8 +155,9 @@ def setup_mismatch(setup: dict | None, round_no: int | None, record: dict) -> st
     """Why a result record does not match the set-up its table was given for round
     ``round_no`` (None when it matches): no round, no set-up of that round for the table,
     other players (the same two names, in either colour: colours may be drawn by lot at the
-    table), a winner who is also the loser, or another game (the record's ``mode``, when it names one, against the set-up's
-    ``game``). Pure; the words go on the standings page after "held: not in a set-up"."""
+    table), a winner who is also the loser, or another game (the record's ``mode``, when it
+    names one, against the set-up's ``game``). Pure; the words go on the standings page after
+    "held: not in a set-up"."""
     if round_no is None:
         return "no round: the table had no set-up"
     if setup is None:
