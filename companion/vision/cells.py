@@ -590,13 +590,18 @@ def presence_confidence(grid: list[str], ev: CellEvidence) -> np.ndarray:
     return np.clip(out, 0.0, 1.0).astype(np.float32)
 
 
+def grid_chars(grid: list[str]) -> np.ndarray:
+    """A board's rows (board notation's rows: ``.``, letters, ``?``) as an array of
+    one-character strings, (size, size), to compare cell by cell."""
+    return np.array([list(row) for row in grid])
+
+
 def counted_differently(grid: list[str], truth: list[str]) -> np.ndarray:
     """bool (size, size): the cells where two boards (rows of ``.``, letters, ``?``; Iago: lower
     case red) differ for the count of the lead (:func:`presence_confidence`): a tile on one and
     none on the other, or two lettered tiles showing different colours. ``#`` (a cell a truth
     says is hidden, which no reading matches) differs from everything."""
-    a = np.array([list(r) for r in grid])
-    b = np.array([list(r) for r in truth])
+    a, b = grid_chars(grid), grid_chars(truth)
     lettered = (a != ".") & (b != ".") & (a != "?") & (b != "?")
     out = (b == "#") | (a == "#") | ((a != ".") != (b != "."))
     return out | (lettered & (np.char.islower(a) != np.char.islower(b)))

@@ -207,13 +207,18 @@ def _reader_cells(job) -> tuple[np.ndarray, ...]:
     ``hidden`` left out (confidence 0, not wrong). The count's are of what the count of the lead
     needs (:func:`companion.vision.cells.presence_confidence`): a tile or none, and a lettered
     tile's colour; a hidden cell, which no reading matches, is wrong for it too."""
-    from companion.vision.cells import counted_differently, presence_confidence, read_cells
+    from companion.vision.cells import (
+        counted_differently,
+        grid_chars,
+        presence_confidence,
+        read_cells,
+    )
 
     path, recipe, seed, index, fonts = job
     profile, ren = _render(seed, index, fonts)
     grid, conf, ev, _ = read_cells(ren.warp, profile, _net(path, recipe), photo_cell_px=ren.cell_px)
     truth = ren.rows(profile.coloured_ink)
-    wrong = np.array([list(r) for r in grid]) != np.array([list(r) for r in truth])
+    wrong = grid_chars(grid) != grid_chars(truth)
     counted_wrong = counted_differently(grid, truth)
     hidden = ev.hidden
     counted = presence_confidence(grid, ev)

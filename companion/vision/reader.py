@@ -225,12 +225,6 @@ def _earlier_view(reading, profile: Profile, pts: np.ndarray, turns=(0,)) -> boo
     )
 
 
-def _chars(grid: list[str]) -> np.ndarray:
-    """A reading's rows (:attr:`BoardReading.grid`) as an array of one-character strings,
-    (size, size)."""
-    return np.array([list(row) for row in grid])
-
-
 def read_board(
     image: np.ndarray,
     profile: Profile | str = "iago",
@@ -435,7 +429,7 @@ def read_board(
             # then and now; the last saw it too where it read it as that frame did (a tile
             # stolen in the last move and stolen back in this one reads otherwise there)
             same = cells.unchanged_cells(before_last.warp, warp, profile) & ~cut
-            steady = same & (_chars(last.grid) == _chars(before_last.grid))
+            steady = same & (cells.grid_chars(last.grid) == cells.grid_chars(before_last.grid))
             views = [(before_last, same), (last, steady)]
         else:
             same = cells.unchanged_cells(last.warp, warp, profile) & ~cut
